@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/** Root of the project's runtime data (embedded Postgres, generated secret). */
+export function dataDir(): string {
+  return path.resolve(process.env.OUTREACH_DATA_DIR ?? path.join(process.cwd(), ".data"));
+}
+
+let cachedSecret: string | undefined;
+
+/**
+ * The key that encrypts stored credentials and signs sessions. From OUTREACH_SECRET, or generated once
+ * into .data/secret so that every process started from this folder agrees (decisions.md, Config).
+ */
+export function outreachSecret(): string {
+  if (process.env.OUTREACH_SECRET) return process.env.OUTREACH_SECRET;
+  if (cachedSecret) return cachedSecret;
+  const dir = dataDir();
+  const file = path.join(dir, "secret");
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+  }
+  cachedSecret = readFileSync(file, "utf8").trim();
+  return cachedSecret;
+}
+
+export function appUrl(): string {
+  return (process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`).replace(/\/$/, "");
+}
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+/** Section 8 limits. Overridable by env so an operator (or the benchmark) can raise them. */
+export const rateLimits = {
+  get apiKeyPerMinute() { return intEnv("RATE_LIMIT_API_KEY", 300); },
+  get sessionPerMinute() { return intEnv("RATE_LIMIT_SESSION", 600); },
+  get ipPerMinute() { return intEnv("RATE_LIMIT_IP", 200); },
+  get authPerMinute() { return intEnv("RATE_LIMIT_AUTH", 10); },
+  get enabled() { return process.env.RATE_LIMIT_DISABLED !== "1"; },
+};
+
+export const workerTickMs = () => intEnv("WORKER_TICK_MS", 5000);

@@ -1,0 +1,44 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { runMigrations } from "../db/client";
+import { ensureDatabase, startEmbeddedPostgres } from "../db/embedded";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgTemplate: string;
+  }
+}
+
+/**
+ * One real PostgreSQL for the whole run; one migrated template database that every test file clones
+ * (test/setup-db.ts), so files run in parallel without seeing each other's rows.
+ */
+export default async function setup(project: TestProject) {
+  const root = mkdtempSync(path.join(tmpdir(), "outreach-test-"));
+  chmodSync(root, 0o755); // the postgres user must be able to reach its data folder when we are root
+  const server = await startEmbeddedPostgres({ dir: path.join(root, "pg"), port: await freePort(), persistent: false });
+  const template = "outreach_template";
+  await ensureDatabase(server.url("postgres"), template);
+  await runMigrations(server.url(template));
+  project.provide("pgAdminUrl", server.url("postgres"));
+  project.provide("pgTemplate", template);
+  return async () => {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  };
+}
