@@ -18,3 +18,12 @@ export class ManualClock implements Clock {
     this.current = new Date(this.current.getTime() + ms);
   }
 }
+
+let current: Clock = systemClock;
+/** The clock request contexts and jobs use. Tests swap it with useClock. */
+export function currentClock(): Clock {
+  return current;
+}
+export function useClock(clock: Clock): void {
+  current = clock;
+}

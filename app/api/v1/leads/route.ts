@@ -1,0 +1,12 @@
+import { api } from "@/lib/api/handler";
+import { envelope } from "@/lib/api/paging";
+import { leadRoutes } from "@/lib/api/contracts/leads";
+import { createLeads } from "@/lib/leads/create-leads";
+import { listLeads } from "@/lib/leads/read-leads";
+
+export const GET = api(leadRoutes.list, async ({ ctx, query }) => {
+  const { rows, total } = await listLeads(ctx, query);
+  return envelope("leads", rows, total, query);
+});
+
+export const POST = api(leadRoutes.create, async ({ ctx, body }) => createLeads(ctx, body.leads));

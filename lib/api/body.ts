@@ -1,0 +1,35 @@
+import { BadRequestError, PayloadTooLargeError } from "../errors";
+
+export const DEFAULT_JSON_LIMIT = 5 * 1024 * 1024;
+
+/** Reads the body, counting bytes as they stream, and stops at `limit` (413). */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError(`Body is ${declared} bytes; the limit is ${limit}`);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(`Body is larger than the limit of ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function readJsonBody(req: Request, limit = DEFAULT_JSON_LIMIT): Promise<unknown> {
+  const bytes = await readBodyBytes(req, limit);
+  const text = Buffer.from(bytes).toString("utf8");
+  if (text.trim() === "") throw new BadRequestError("A JSON body is required");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestError(`Malformed JSON: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,13 @@
+import type { RouteDef } from "../route";
+import { accountRoutes } from "./account";
+import { leadRoutes } from "./leads";
+import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
+
+/** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
+export const allRoutes: RouteDef[] = [
+  ...Object.values(leadRoutes),
+  ...Object.values(tagRoutes),
+  ...Object.values(suppressionRoutes),
+  ...Object.values(timezoneRoutes),
+  ...Object.values(accountRoutes),
+] as RouteDef[];

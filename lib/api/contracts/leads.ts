@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineRoute } from "../route";
+import {
+  bulkDeleteBody,
+  bulkPatchBody,
+  createLeadsBody,
+  createLeadsResult,
+  leadSchema,
+  listLeadsQuery,
+  patchLeadBody,
+  tagRef,
+} from "../../leads/schemas";
+
+const tag = "Leads";
+
+export const leadRoutes = {
+  list: defineRoute({
+    method: "GET", path: "/leads", tag, access: "read", query: listLeadsQuery,
+    summary: "List leads, newest first (stable order: paging returns each lead once)",
+    response: { description: "`{ leads, page, limit, total }`", schema: z.object({ leads: z.array(leadSchema), page: z.number(), limit: z.number(), total: z.number() }) },
+  }),
+  create: defineRoute({
+    method: "POST", path: "/leads", tag, access: "write", body: createLeadsBody,
+    summary: "Create or merge up to 1,000 leads by email",
+    response: { description: "Per-lead results in the order sent, counts, suppressed and invalid addresses, warnings", schema: createLeadsResult },
+  }),
+  get: defineRoute({
+    method: "GET", path: "/leads/{id}", tag, access: "read", summary: "One lead",
+    response: { description: "The lead", schema: leadSchema },
+  }),
+  patch: defineRoute({
+    method: "PATCH", path: "/leads/{id}", tag, access: "write", body: patchLeadBody,
+    summary: "Update one lead's sent fields (unknown timezone: 400)",
+    response: { description: "The updated lead", schema: leadSchema },
+  }),
+  bulkPatch: defineRoute({
+    method: "PATCH", path: "/leads/bulk", tag, access: "write", body: bulkPatchBody,
+    summary: "Update up to 1,000 leads, each found by id or email",
+    response: { description: "`{ updated, unchanged, notFound, suppressed, results, suppressedEmails }`" },
+  }),
+  bulkDelete: defineRoute({
+    method: "POST", path: "/leads/bulk-delete", tag, access: "write", role: "admin", body: bulkDeleteBody,
+    summary: "Delete up to 1,000 leads (owner or admin)",
+    response: { description: "`{ deleted, notFound }`" },
+  }),
+  attachTag: defineRoute({
+    method: "POST", path: "/leads/{leadId}/tags", tag, access: "write", body: tagRef,
+    summary: "Attach a tag by `tagId`, or by `name` (created if new)",
+    response: { description: "`{ leadId, tag, attached }`" },
+  }),
+  detachTag: defineRoute({
+    method: "DELETE", path: "/leads/{leadId}/tags/{tagId}", tag, access: "write",
+    summary: "Remove a tag from a lead", response: { description: "`{ leadId, tagId, removed }`" },
+  }),
+};

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { AppError, ValidationError, type ErrorCode, type FieldErrors } from "../errors";
+
+/** The one table from error code to HTTP status (spec 7). */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  LAUNCH_NEEDS_CONFIRMATION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  UPSTREAM_ERROR: 502,
+};
+
+/** Zod issues → `{ fieldErrors, formErrors }`, with nested paths joined by dots (`leads.3.email`). */
+export function fieldErrorsFromZod(error: z.ZodError, prefix?: string): FieldErrors {
+  const out: FieldErrors = { fieldErrors: {}, formErrors: [] };
+  for (const issue of error.issues) {
+    const p = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+    if (!p) out.formErrors.push(issue.message);
+    else (out.fieldErrors[p] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export function validationErrorFromZod(error: z.ZodError, where: "body" | "query" | "params"): ValidationError {
+  const details = fieldErrorsFromZod(error);
+  const first = Object.entries(details.fieldErrors)[0];
+  const message = first ? `Invalid ${where}: ${first[0]}: ${first[1][0]}` : `Invalid ${where}: ${details.formErrors[0] ?? "malformed"}`;
+  return new ValidationError(message, details);
+}
+
+/** Postgres errors that are the client's fault (bad input that slipped past validation). */
+function fromPostgres(err: unknown): AppError | undefined {
+  const e = err as { code?: string; message?: string };
+  if (typeof e?.code !== "string" || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
+  if (e.code === "23505") return new AppError("CONFLICT", "A record with the same unique value already exists");
+  if (e.code === "22P02" || e.code === "22001" || e.code === "22003" || e.code === "22007" || e.code === "22008")
+    return new AppError("BAD_REQUEST", `Invalid value: ${e.message}`);
+  return undefined;
+}
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof z.ZodError) return validationErrorFromZod(err, "body");
+  const pg = fromPostgres(err);
+  if (pg) return pg;
+  console.error("[api] unexpected error", err);
+  return new AppError("INTERNAL_ERROR", "Internal error");
+}
+
+export function errorResponse(err: unknown, headers?: Headers): Response {
+  const e = toAppError(err);
+  const body: Record<string, unknown> = { error: e.message, code: e.code };
+  if (e.details !== undefined) body.details = e.details;
+  if (e.extra) Object.assign(body, e.extra);
+  const h = new Headers(headers);
+  for (const [k, v] of Object.entries(e.headers ?? {})) h.set(k, v);
+  return Response.json(body, { status: STATUS_BY_CODE[e.code] ?? 500, headers: h });
+}

@@ -1,0 +1,124 @@
+import type { z } from "zod";
+import { getDb } from "../../db/client";
+import { currentClock } from "../clock";
+import { requireAccess, requireRole, type Ctx } from "../ctx";
+import { rateLimits } from "../env";
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from "../errors";
+import { readJsonBody, DEFAULT_JSON_LIMIT } from "./body";
+import { resolveCredential, type Credential } from "./credentials";
+import { errorResponse, validationErrorFromZod } from "./errors";
+import { hit, rateHeaders, type RateState } from "./rate-limit";
+import type { RouteDef } from "./route";
+
+type Infer<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;
+
+export interface HandlerArgs<Q, B> {
+  ctx: Ctx;
+  req: Request;
+  query: Q;
+  body: B;
+  params: Record<string, string>;
+}
+
+type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/** Turns a handler's plain return value into JSON; a Response passes through. */
+function toResponse(result: unknown, status = 200): Response {
+  if (result instanceof Response) return result;
+  return Response.json(result ?? null, { status });
+}
+
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
+}
+
+async function credentialStep(req: Request): Promise<Credential> {
+  return resolveCredential(getDb(), req, currentClock().now());
+}
+
+async function rateStep(cred: Credential): Promise<RateState | undefined> {
+  if (!rateLimits.enabled) return undefined;
+  return hit(cred.rateKey, cred.ratePoints);
+}
+
+function scopeStep(def: RouteDef, ctx: Ctx): void {
+  if (def.credential === "session" && ctx.actor.type !== "session") {
+    throw new ForbiddenError("This route is for a dashboard session only; an API key cannot call it");
+  }
+  requireAccess(ctx, def.access);
+  if (def.role) requireRole(ctx, def.role);
+}
+
+async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): Promise<void> {
+  if (!def.extraLimit || !rateLimits.enabled) return;
+  const { name, points, durationSeconds } = def.extraLimit;
+  const s = await hit(`${name}:${cred.rateKey}`, points, durationSeconds);
+  if (!s.allowed) throw new RateLimitedError(`Too many requests to this route: at most ${points} per ${durationSeconds} seconds`, s.resetIn);
+}
+
+function queryStep(def: RouteDef, req: Request): unknown {
+  if (!def.query) return undefined;
+  const url = new URL(req.url);
+  const raw: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) raw[k] = v;
+  const r = def.query.safeParse(raw);
+  if (!r.success) throw validationErrorFromZod(r.error, "query");
+  return r.data;
+}
+
+async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
+  if (!def.body) return undefined;
+  const json = await readJsonBody(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
+  const r = def.body.safeParse(json);
+  if (!r.success) throw validationErrorFromZod(r.error, "body");
+  return r.data;
+}
+
+async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, string>> {
+  const p = routeCtx?.params ? await routeCtx.params : {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p)) out[k] = Array.isArray(v) ? v.join("/") : decodeURIComponent(v);
+  return out;
+}
+
+/**
+ * The API edge. In order: credential → scope → rate limit (headers on every response) → body size →
+ * zod → handler → error mapping. Route files stay thin: parse → call one lib verb → serialize.
+ */
+export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
+  def: RouteDef<Q, B>,
+  handler: (args: HandlerArgs<Infer<Q>, Infer<B>>) => Promise<unknown>,
+) {
+  return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
+    let headers: Record<string, string> = {};
+    try {
+      const cred = await credentialStep(req);
+      const rate = await rateStep(cred);
+      if (rate) headers = rateHeaders(rate);
+      if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
+      if (!cred.ok) throw new UnauthorizedError(cred.reason);
+      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock: currentClock() };
+      scopeStep(def as RouteDef, ctx);
+      await extraLimitStep(def as RouteDef, cred);
+      const query = queryStep(def as RouteDef, req) as Infer<Q>;
+      const body = (await bodyStep(def as RouteDef, req)) as Infer<B>;
+      const params = await paramsStep(routeCtx);
+      const result = await handler({ ctx, req, query, body, params });
+      return withHeaders(toResponse(result, def.response?.status), headers);
+    } catch (err) {
+      return errorResponse(err, new Headers(headers));
+    }
+  };
+}
+
+/** A route that answers without credentials (health, OpenAPI), still rate-limited per IP. */
+export function publicApi(handler: (req: Request) => Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      return await handler(req);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import type { z } from "zod";
+
+export type Access = "read" | "write";
+
+/**
+ * One route's contract: used by the handler wrapper (auth, scope, validation) and by the OpenAPI
+ * document, so the docs can never drift from what the route accepts.
+ */
+export interface RouteDef<Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** OpenAPI-style path under /api/v1, e.g. `/leads/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** R or F of spec 4. */
+  access: Access;
+  /** Owner/admin-only operations (spec 5.6). */
+  role?: "admin";
+  /** `session`: dashboard-only routes (API-key management) — an API key gets 403. */
+  credential?: "any" | "session";
+  query?: Q;
+  body?: B;
+  /** Body size limit in bytes (default 5 MB). */
+  bodyLimit?: number;
+  /** A tighter limit on top of the credential's (e.g. test sends): points per window. */
+  extraLimit?: { name: string; points: number; durationSeconds: number };
+  /** Response description and, when useful, its schema. */
+  response?: { status?: number; description: string; schema?: z.ZodType };
+  /** Additional error responses worth documenting. */
+  errors?: number[];
+}
+
+export function defineRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(def: RouteDef<Q, B>): RouteDef<Q, B> {
+  return def;
+}

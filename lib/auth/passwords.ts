@@ -1,0 +1,10 @@
+import bcrypt from "bcryptjs";
+
+/** bcrypt, cost 11 by default (≈150 ms): slow enough against guessing, quick enough for a sign-in. */
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, Number(process.env.BCRYPT_ROUNDS ?? 11));
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}

@@ -1,0 +1,46 @@
+import { getDb, type DbOrTx, type Tx } from "../db/client";
+import { currentClock, type Clock } from "./clock";
+import { ForbiddenError } from "./errors";
+
+export type Role = "owner" | "admin" | "member";
+export type Scope = "read" | "full";
+
+export type Actor =
+  | { type: "apiKey"; keyId: string; userId: string; role: Role; scope: Scope }
+  | { type: "session"; userId: string; role: Role }
+  | { type: "system" };
+
+/** What every domain verb receives: whose workspace, who acts, which db handle, which clock. */
+export interface Ctx {
+  workspaceId: string;
+  actor: Actor;
+  db: DbOrTx;
+  clock: Clock;
+}
+
+export function systemCtx(workspaceId: string, db: DbOrTx = getDb()): Ctx {
+  return { workspaceId, actor: { type: "system" }, db, clock: currentClock() };
+}
+
+/** Write access: a full-scope key, a session, or the system (spec 5.2). */
+export function requireAccess(ctx: Ctx, access: "read" | "write"): void {
+  if (access === "write" && ctx.actor.type === "apiKey" && ctx.actor.scope !== "full") {
+    throw new ForbiddenError("This API key is read-only; a full-access key is needed for this route");
+  }
+}
+
+const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+
+/** Owner/admin-gated operations (spec 5.6). */
+export function requireRole(ctx: Ctx, role: "admin" | "owner"): void {
+  if (ctx.actor.type === "system") return;
+  if (RANK[ctx.actor.role] < RANK[role]) {
+    throw new ForbiddenError(`Only a workspace ${role === "admin" ? "owner or admin" : "owner"} may do this`);
+  }
+}
+
+/** Runs fn in one transaction (or inside the one ctx already holds), so a failure writes nothing. */
+export async function withTransaction<T>(ctx: Ctx, fn: (tx: Tx, ctx: Ctx) => Promise<T>): Promise<T> {
+  const db = ctx.db as DbOrTx & { transaction: (f: (tx: Tx) => Promise<T>) => Promise<T> };
+  return db.transaction((tx) => fn(tx, { ...ctx, db: tx }));
+}

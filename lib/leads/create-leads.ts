@@ -1,0 +1,89 @@
+import { requireAccess, withTransaction, type Ctx } from "../ctx";
+import { normalizeEmail } from "../emails";
+import { newId } from "../ids";
+import { suppressedAmong } from "../suppressions/check";
+import { isValidTimezone } from "../timezones";
+import { emptyLead, mergeLead, type LeadPatch, type LeadState } from "./merge";
+import type { CreateLeadsResult, LeadInput } from "./schemas";
+import { findLeadsByEmails, insertLeadRows, lockWorkspaceLeads, updateLeadRows } from "./store";
+
+/**
+ * POST /leads: creates or merges up to 1,000 leads by email (spec 4.4 rules 1–8).
+ * A malformed address or a suppressed one is reported for that lead; the rest of the batch is saved.
+ * An unknown timezone is dropped from that lead with a warning, and the lead is still saved.
+ */
+export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateLeadsResult> {
+  requireAccess(ctx, "write");
+  const result: CreateLeadsResult = {
+    created: 0,
+    updated: 0,
+    suppressed: 0,
+    invalid: 0,
+    leads: [],
+    leadIds: [],
+    suppressedEmails: [],
+    invalidEmails: [],
+    warnings: [],
+  };
+
+  // 1. Normalise addresses and timezones; keep each valid item with its position.
+  const valid: { index: number; email: string; patch: LeadPatch }[] = [];
+  items.forEach((item, index) => {
+    const n = normalizeEmail(item.email);
+    if (!n.ok) {
+      result.invalidEmails.push({ index, email: String(item.email ?? ""), reason: n.reason });
+      return;
+    }
+    const { email: _e, ...patch } = item;
+    if (patch.timezone && !isValidTimezone(patch.timezone.trim())) {
+      result.warnings.push({ index, email: n.email, field: "timezone", message: `Unknown timezone "${patch.timezone}" was skipped; use an IANA name such as Europe/Berlin` });
+      delete patch.timezone;
+    }
+    valid.push({ index, email: n.email, patch });
+  });
+  result.invalid = result.invalidEmails.length;
+
+  return withTransaction(ctx, async (tx) => {
+    await lockWorkspaceLeads(tx, ctx.workspaceId);
+    const emails = valid.map((v) => v.email);
+    const suppressed = await suppressedAmong(tx, ctx.workspaceId, emails);
+    const existing = await findLeadsByEmails(tx, ctx.workspaceId, emails.filter((e) => !suppressed.has(e.toLowerCase())));
+
+    // 2. Merge in order; an address repeated in the batch merges into the same lead.
+    const touched = new Map<string, { id: string; state: LeadState; isNew: boolean; changed: boolean }>();
+    const suppressedSeen = new Set<string>();
+    for (const v of valid) {
+      const key = v.email.toLowerCase();
+      if (suppressed.has(key)) {
+        if (!suppressedSeen.has(key)) {
+          suppressedSeen.add(key);
+          result.suppressedEmails.push(v.email);
+        }
+        continue;
+      }
+      let entry = touched.get(key);
+      if (!entry) {
+        const found = existing.get(key);
+        entry = found
+          ? { id: found.id, state: found.state, isNew: false, changed: false }
+          : { id: newId("lead"), state: emptyLead(v.email), isNew: true, changed: true };
+        touched.set(key, entry);
+      }
+      const { next, changed } = mergeLead(entry.state, v.patch);
+      entry.state = next;
+      entry.changed ||= changed;
+      result.leads.push({ email: entry.state.email, id: entry.id, status: entry.isNew ? "created" : "updated" });
+      result.leadIds.push(entry.id);
+    }
+    result.suppressed = result.suppressedEmails.length;
+
+    // 3. Two statements whatever the batch size: one insert, one update.
+    const now = ctx.clock.now();
+    const all = [...touched.values()];
+    await insertLeadRows(tx, ctx.workspaceId, all.filter((e) => e.isNew), now);
+    await updateLeadRows(tx, ctx.workspaceId, all.filter((e) => !e.isNew && e.changed), now);
+    result.created = all.filter((e) => e.isNew).length;
+    result.updated = all.length - result.created;
+    return result;
+  });
+}
