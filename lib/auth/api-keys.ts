@@ -94,7 +94,7 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyView> {
   actingUser(ctx);
   const [row] = await ctx.db
     .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${ctx.clock.now()})` })
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${ctx.clock.now().toISOString()}::timestamptz)` })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, ctx.workspaceId)))
     .returning();
   if (!row) throw new NotFoundError("API key");

@@ -29,14 +29,14 @@ function toRecord(id: string, s: LeadState) {
  */
 export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
-  const json = JSON.stringify(rows.map((r) => toRecord(r.id, r.state)));
+  const json = JSON.stringify(rows.map((r, ord) => ({ ...toRecord(r.id, r.state), ord })));
   // Insertion order is the `seq` order: keep the order the leads were sent in.
   await db.execute(sql`
     insert into leads (id, workspace_id, email, first_name, last_name, company_name, company_domain, phone_number, job_title, timezone, custom_fields, verification_status, created_at, updated_at)
     select v.id, ${workspaceId}, v.email, v.first_name, v.last_name, v.company_name, v.company_domain, v.phone_number, v.job_title, v.timezone,
-           coalesce(v.custom_fields, '{}'::jsonb), v.verification_status::lead_verification_status, ${now}, ${now}
-    from jsonb_to_recordset(${json}::jsonb) with ordinality as v(${RECORD}, ord)
-    order by ord`);
+           coalesce(v.custom_fields, '{}'::jsonb), v.verification_status::lead_verification_status, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from jsonb_to_recordset(${json}::jsonb) as v(${RECORD}, ord int)
+    order by v.ord`);
 }
 
 export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
@@ -47,7 +47,7 @@ export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id
       email = v.email, first_name = v.first_name, last_name = v.last_name, company_name = v.company_name,
       company_domain = v.company_domain, phone_number = v.phone_number, job_title = v.job_title, timezone = v.timezone,
       custom_fields = coalesce(v.custom_fields, '{}'::jsonb), verification_status = v.verification_status::lead_verification_status,
-      updated_at = ${now}
+      updated_at = ${now.toISOString()}::timestamptz
     from jsonb_to_recordset(${json}::jsonb) as v(${RECORD})
     where l.id = v.id and l.workspace_id = ${workspaceId}`);
 }
