@@ -1,0 +1,8 @@
+import { cleanupJob } from "../../lib/jobs/cleanup";
+import type { JobDef } from "../../lib/jobs/registry";
+
+/**
+ * The list of background jobs, written once. Both drivers read it: the Inngest server (when
+ * INNGEST_* is configured, through /api/inngest) and the sidecar's local runner (inngest/worker.ts).
+ */
+export const jobs: JobDef[] = [cleanupJob];

@@ -1,0 +1,14 @@
+import { sql } from "drizzle-orm";
+import type { JobDef } from "./registry";
+
+/** Retention clean-up: expired rate-limit windows older than an hour. Later issues add their tables. */
+export const cleanupJob: JobDef = {
+  name: "maintenance-cleanup",
+  cron: "*/5 * * * *",
+  everyMs: 5 * 60_000,
+  async run(ctx) {
+    const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
+    const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
+    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length };
+  },
+};
