@@ -1,0 +1,31 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/shell/sign-out-button";
+import { Sidebar } from "@/components/shell/sidebar";
+import { currentMember } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const member = await currentMember();
+  if (!member) redirect("/login");
+  if (!member.workspace) {
+    // Not a redirect: /login would send a signed-in user straight back here.
+    return (
+      <main className="mx-auto mt-24 max-w-md space-y-4 rounded-xl border border-gray-200 bg-white p-6 text-sm">
+        <h1 className="text-lg font-semibold">No workspace</h1>
+        <p className="text-gray-700">
+          {member.user.email} is not a member of any workspace. Ask a workspace owner to add you, or create one with{" "}
+          <code className="rounded bg-gray-100 px-1">npx outreach setup</code>.
+        </p>
+        <SignOutButton />
+      </main>
+    );
+  }
+  return (
+    <div className="flex min-h-screen">
+      <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
+      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ApiError, apiFetch } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input, Select } from "@/components/ui/input";
+import { VERIFICATION_STATUSES, type LeadView, type PatchLeadInput } from "@/lib/leads/schemas";
+import { LEAD_FIELDS, type LeadFieldKey } from "./csv-mapping";
+import { LeadTags } from "./lead-tags";
+import { useLead, useTimezoneNames } from "./queries";
+
+type Form = Record<LeadFieldKey, string> & { verificationStatus: LeadView["verificationStatus"] };
+type CustomRow = { key: string; value: string };
+
+function formOf(lead: LeadView): Form {
+  const f = { verificationStatus: lead.verificationStatus } as Form;
+  for (const { key } of LEAD_FIELDS) f[key] = lead[key] ?? "";
+  return f;
+}
+
+/**
+ * Only what changed is sent: PATCH changes the sent fields (spec 4.4), an emptied field is sent as ""
+ * which clears it, and a removed custom field is sent as null.
+ */
+function changes(lead: LeadView, form: Form, custom: CustomRow[]): PatchLeadInput {
+  const body: Record<string, unknown> = {};
+  for (const { key } of LEAD_FIELDS) if (form[key].trim() !== (lead[key] ?? "")) body[key] = form[key].trim();
+  if (form.verificationStatus !== lead.verificationStatus) body.verificationStatus = form.verificationStatus;
+  const next = new Map(custom.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
+  const cf: Record<string, string | null> = {};
+  for (const k of Object.keys(lead.customFields)) if (!next.has(k)) cf[k] = null;
+  for (const [k, v] of next) if (lead.customFields[k] !== v) cf[k] = v;
+  if (Object.keys(cf).length) body.customFields = cf;
+  return body as PatchLeadInput;
+}
+
+export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const { data: lead } = useLead(initial);
+  const timezones = useTimezoneNames();
+  const [form, setForm] = useState<Form>(() => formOf(initial));
+  const [custom, setCustom] = useState<CustomRow[]>(() => Object.entries(initial.customFields).map(([key, value]) => ({ key, value })));
+
+  const save = useMutation({
+    mutationFn: (body: PatchLeadInput) => apiFetch<LeadView>(`/api/v1/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body }),
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(["lead", updated.id], updated);
+      await queryClient.invalidateQueries({ queryKey: ["leads"] });
+      onClose();
+    },
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const body = changes(lead, form, custom);
+    if (Object.keys(body).length === 0) return onClose();
+    save.mutate(body);
+  }
+
+  const err = save.error;
+  const fieldErrors = err instanceof ApiError ? err.fieldErrors : {};
+  const customErrors = Object.entries(fieldErrors).filter(([k]) => k.startsWith("customFields"));
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Edit ${lead.email}`}
+      wide
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="lead-edit-form" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : "Save"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-5">
+        {err && <Alert tone="error">{err.message}</Alert>}
+        <form id="lead-edit-form" onSubmit={submit} className="grid grid-cols-2 gap-3">
+          {LEAD_FIELDS.map(({ key, label }) => (
+            <Field key={key} label={label} errors={fieldErrors[key]}>
+              <Input
+                name={key}
+                type={key === "email" ? "email" : "text"}
+                required={key === "email"}
+                list={key === "timezone" ? "lead-timezones" : undefined}
+                value={form[key]}
+                onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
+              />
+            </Field>
+          ))}
+          <datalist id="lead-timezones">{timezones.data?.map((z) => <option key={z} value={z} />)}</datalist>
+          <Field label="Verification status" errors={fieldErrors.verificationStatus}>
+            <Select
+              value={form.verificationStatus}
+              onChange={(e) => setForm((f) => ({ ...f, verificationStatus: e.target.value as Form["verificationStatus"] }))}
+            >
+              {VERIFICATION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <div className="col-span-2 space-y-2">
+            <p className="text-sm font-medium text-gray-700">Custom fields</p>
+            {custom.map((row, i) => (
+              <div key={i} className="flex gap-2">
+                <Input
+                  aria-label="Custom field name"
+                  placeholder="name"
+                  value={row.key}
+                  onChange={(e) => setCustom((c) => c.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)))}
+                  className="w-48"
+                />
+                <Input
+                  aria-label={`Value of ${row.key || "custom field"}`}
+                  placeholder="value"
+                  value={row.value}
+                  onChange={(e) => setCustom((c) => c.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
+                />
+                <Button variant="ghost" aria-label={`Remove ${row.key || "custom field"}`} onClick={() => setCustom((c) => c.filter((_, j) => j !== i))}>
+                  ✕
+                </Button>
+              </div>
+            ))}
+            {customErrors.map(([k, msgs]) => (
+              <p key={k} className="text-xs text-red-600">
+                {k.replace(/^customFields\.?/, "") || "Custom fields"}: {msgs.join(", ")}
+              </p>
+            ))}
+            <Button variant="secondary" size="sm" onClick={() => setCustom((c) => [...c, { key: "", value: "" }])}>
+              Add custom field
+            </Button>
+          </div>
+        </form>
+        <LeadTags lead={lead} />
+      </div>
+    </Dialog>
+  );
+}
