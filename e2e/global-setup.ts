@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function tail(file: string, lines = 60): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+/**
+ * Starts the app the way an operator does — `outreach start` (embedded Postgres, migrations, a build
+ * when the sources changed, next start and the worker) — on a fresh data folder and free ports, waits
+ * for /api/health, and reads the first-run setup token from the database.
+ * `E2E_COMMAND=dev` runs `outreach dev` instead, for quick iteration without a production build.
+ */
+export default async function globalSetup() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-e2e-"));
+  // As root the embedded server runs as the `postgres` user, which must be able to reach its folder.
+  chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const pgPort = await freePort();
+  const baseURL = `http://localhost:${port}`;
+  const logFile = path.join(dataDir, "app.log");
+  const log = openSync(logFile, "a");
+
+  const env: NodeJS.ProcessEnv = { ...process.env, OUTREACH_DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), OUTREACH_SECRET: "e2e-secret" };
+  // Whatever the developer's shell points at, this run gets its own database and URLs.
+  for (const k of ["DATABASE_URL", "APP_URL", "NEXTAUTH_URL", "NEXTAUTH_SECRET"]) delete env[k];
+
+  const command = process.env.E2E_COMMAND === "dev" ? "dev" : "start";
+  // detached: its own process group, so the teardown stops next, the worker and Postgres together.
+  const app = spawn(process.execPath, [path.join(root, "bin", "outreach.mjs"), command], { cwd: root, env, detached: true, stdio: ["ignore", log, log] });
+  let exited: number | null | undefined;
+  app.on("exit", (code) => (exited = code));
+
+  const stop = async () => {
+    if (exited === undefined && app.pid) {
+      try {
+        process.kill(-app.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+      for (let i = 0; i < 100 && exited === undefined; i++) await sleep(100);
+      if (exited === undefined) {
+        try {
+          process.kill(-app.pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+    closeSync(log);
+    if (process.env.E2E_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    // The first start may include a production build: minutes on a small machine.
+    const deadline = Date.now() + 15 * 60_000;
+    for (;;) {
+      if (exited !== undefined) throw new Error(`outreach ${command} exited with code ${exited}`);
+      if (Date.now() > deadline) throw new Error(`${baseURL}/api/health did not answer ok in time`);
+      const ok = await fetch(`${baseURL}/api/health`)
+        .then(async (r) => r.ok && (await r.json()).ok === true)
+        .catch(() => false);
+      if (ok) break;
+      await sleep(1000);
+    }
+
+    const sql = postgres(`postgres://postgres:postgres@127.0.0.1:${pgPort}/outreach`, { max: 1, onnotice: () => {} });
+    let token: string | undefined;
+    try {
+      [{ value: token } = { value: undefined }] = await sql<{ value: string }[]>`select value from app_settings where key = 'setup_token'`;
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    if (!token) throw new Error("No setup token in app_settings: the fresh instance should have printed a setup link");
+
+    // Workers start after this function and inherit the environment; the file is for a human debugging.
+    process.env.E2E_BASE_URL = baseURL;
+    process.env.E2E_SETUP_TOKEN = token;
+    process.env.E2E_DATA_DIR = dataDir;
+    writeFileSync(path.join(dataDir, "e2e.json"), JSON.stringify({ baseURL, token, logFile }, null, 2));
+  } catch (e) {
+    await stop();
+    throw new Error(`${(e as Error).message}\n--- app log (last lines) ---\n${tail(logFile)}`);
+  }
+
+  return stop;
+}
