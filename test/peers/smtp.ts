@@ -1,0 +1,70 @@
+import { SMTPServer } from "smtp-server";
+import { simpleParser, type ParsedMail } from "mailparser";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  parsed: ParsedMail;
+  user: string | undefined;
+}
+
+/**
+ * A real SMTP server for tests: accepts logins from `users`, refuses others with 535, refuses the
+ * recipients listed in `rejectRecipients` with 550, and keeps what it received.
+ */
+export async function startSmtpPeer(opts: { users: Record<string, string>; rejectRecipients?: string[] }) {
+  const received: ReceivedMail[] = [];
+  const users = { ...opts.users };
+  const reject = new Set((opts.rejectRecipients ?? []).map((r) => r.toLowerCase()));
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    authMethods: ["PLAIN", "LOGIN"],
+    logger: false,
+    onAuth(auth, _session, cb) {
+      if (auth.username && users[auth.username] === auth.password) return cb(null, { user: auth.username });
+      const err = new Error("5.7.8 Username and Password not accepted") as Error & { responseCode: number };
+      err.responseCode = 535;
+      cb(err);
+    },
+    onRcptTo(address, _session, cb) {
+      if (reject.has(address.address.toLowerCase())) {
+        const err = new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`) as Error & { responseCode: number };
+        err.responseCode = 550;
+        return cb(err);
+      }
+      cb();
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", async () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          parsed: await simpleParser(raw),
+          user: session.user as string | undefined,
+        });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    host: "127.0.0.1",
+    port,
+    received,
+    users,
+    setPassword(user: string, password: string) {
+      users[user] = password;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export type SmtpPeer = Awaited<ReturnType<typeof startSmtpPeer>>;
