@@ -1,0 +1,401 @@
+/**
+ * `npm run bench:leads`: throughput of the leads API against the database's own ceiling.
+ *
+ *  1. POST /leads, 1,000 leads per call with 10% already in the workspace (merged, one field changed),
+ *     through the real route handler, vs COPY FROM STDIN of the same rows into the same `leads`
+ *     table (another workspace of the same database: same indexes, same table size). Target ≥ 0.25.
+ *  2. GET /leads (page of 50, workspace of 10,000 leads, 8 requests in flight) with the rate limiter
+ *     on (limit raised to 1e9/min) vs off (RATE_LIMIT_DISABLED=1), alternating phases. Target ≥ 0.9.
+ *
+ * Starts its own throwaway embedded PostgreSQL, so it needs no running app or database.
+ * Prints a table, PASS / BELOW TARGET per ratio, and a final JSON line; exits 0 either way.
+ *
+ * GET phases run in ABBA blocks (on, off, off, on / off, on, on, off …) so that a drift in machine
+ * speed cancels within each block; the ratio is the median over blocks of (on req/s ÷ off req/s).
+ *
+ * Knobs (env): BENCH_ROUNDS (POST rounds per side, default 10), BENCH_BLOCKS (GET ABBA blocks,
+ * default 4), BENCH_PHASE_MS (GET phase length, default 2000), BENCH_CONCURRENCY (GET requests in flight, default 8), BENCH_GET_LEADS (default
+ * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
+ */
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import {
+  copyLeads,
+  elapsedMs,
+  ensureDatabase,
+  fmt,
+  median,
+  noDelaySocket,
+  percentile,
+  sleep,
+  startThrowawayPostgres,
+  table,
+  type CopyLead,
+} from "./bench-util";
+
+const ROUNDS = intEnv("BENCH_ROUNDS", 10);
+const BATCH = 1000;
+const EXISTING_EVERY = 10; // 1 lead in 10 (10%) is already in the workspace
+const EXISTING_PER_BATCH = BATCH / EXISTING_EVERY;
+const GET_LEADS = intEnv("BENCH_GET_LEADS", 10_000);
+const GET_LIMIT = 50;
+const GET_PAGES = 5; // requests cycle through pages 1..5
+const CONCURRENCY = intEnv("BENCH_CONCURRENCY", 8);
+const PHASE_MS = intEnv("BENCH_PHASE_MS", 2000);
+const BLOCKS = intEnv("BENCH_BLOCKS", 4);
+const WARMUP_PHASES: ("on" | "off")[] = ["on", "off", "on", "off"];
+const WARMUP_PHASE_MS = 1000;
+const PROFILE = process.env.BENCH_PROFILE === "1";
+const POST_TARGET = 0.25;
+const GET_TARGET = 0.9;
+const RAISED_LIMIT = "1000000000";
+
+function intEnv(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+const say = (s = "") => process.stdout.write(s + "\n");
+
+// ---------------------------------------------------------------------------------------------
+// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+
+let profileStep = "setup";
+const profile = new Map<string, Map<string, { n: number; ms: number }>>();
+
+function onServerLog(line: string) {
+  if (!PROFILE) return;
+  // A multi-line statement continues on lines that start with a tab: join them to their entry first.
+  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
+    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
+    if (!m) continue;
+    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").slice(0, 110)}`;
+    let step = profile.get(profileStep);
+    if (!step) profile.set(profileStep, (step = new Map()));
+    const e = step.get(kind) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += Number(m[1]);
+    step.set(kind, e);
+  }
+}
+
+function printProfile(step: string, perCalls: number) {
+  const s = profile.get(step);
+  if (!s) return say(`(no statement log for ${step})`);
+  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12);
+  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
+  say(`\nServer time per statement kind, step "${step}" (${perCalls} calls, ${fmt(total / perCalls, 2)} ms server time per call):`);
+  say(table(["statement", "count", "ms total", "ms/call"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt(e.ms / perCalls, 2)])));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface LeadInputLike {
+  email: string;
+  firstName: string;
+  lastName: string;
+  companyName: string;
+  companyDomain: string;
+  phoneNumber: string;
+  jobTitle: string;
+  timezone: string;
+  customFields: Record<string, string>;
+}
+
+function leadInput(email: string, j: number, jobTitle: string): LeadInputLike {
+  const co = j % 97;
+  return {
+    email,
+    firstName: `First${j}`,
+    lastName: `Last${j}`,
+    companyName: `Company ${co}`,
+    companyDomain: `co${co}.example.com`,
+    phoneNumber: `+1555${String(j).padStart(7, "0")}`,
+    jobTitle,
+    timezone: j % 3 === 0 ? "America/New_York" : "Europe/Berlin",
+    customFields: { source: "bench", plan: j % 2 ? "pro" : "free" },
+  };
+}
+
+const seedEmail = (k: number) => `seed-${k}@co${k % 97}.example.com`;
+
+/** Batch `round`: 900 new addresses and, at every 10th position, one seeded address (a merge that changes jobTitle). */
+function batch(round: number): LeadInputLike[] {
+  const out: LeadInputLike[] = [];
+  for (let j = 0; j < BATCH; j++) {
+    if (j % EXISTING_EVERY === 0) out.push(leadInput(seedEmail(round * EXISTING_PER_BATCH + j / EXISTING_EVERY), j, "Engineer"));
+    else out.push(leadInput(`r${round}-${j}@co${j % 97}.example.com`, j, "Engineer"));
+  }
+  return out;
+}
+
+async function main() {
+  const t0 = process.hrtime.bigint();
+  say(`bench:leads — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"})`);
+  const pg = await startThrowawayPostgres(onServerLog);
+  let copySql: postgres.Sql | undefined;
+  let closeDb: (() => Promise<void>) | undefined;
+  try {
+    // --- Environment first, app modules after (they read it). ---
+    const admin = pg.server.url("postgres");
+    await ensureDatabase(admin, "bench");
+    const url = pg.server.url("bench");
+    process.env.DATABASE_URL = url;
+    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
+    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
+    process.env.RATE_LIMIT_API_KEY = RAISED_LIMIT;
+    delete process.env.RATE_LIMIT_DISABLED;
+
+    const dbm = await import("@/db/client");
+    closeDb = dbm.closeDb;
+    await dbm.runMigrations(url);
+    if (PROFILE) {
+      const s = postgres(admin, { max: 1, onnotice: () => {} });
+      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
+      await s.end();
+    }
+    const { setupWorkspace } = await import("@/lib/auth/users");
+    const { issueApiKey } = await import("@/lib/auth/api-keys");
+    const { newId } = await import("@/lib/ids");
+    const route = await import("@/app/api/v1/leads/route");
+    const db = dbm.getDb();
+    copySql = postgres(url, { max: 1, onnotice: () => {}, ...noDelaySocket(url) });
+    const [{ version }] = await copySql`select current_setting('server_version') as version`;
+    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+
+    const owner = { email: "bench@example.com", password: "bench-password-1", name: "Bench" };
+    const wsApi = await setupWorkspace(db, { ...owner, workspaceName: "POST via API" });
+    const wsCopy = await setupWorkspace(db, { ...owner, workspaceName: "POST via COPY" });
+    const wsGet = await setupWorkspace(db, { ...owner, workspaceName: "GET" });
+    const keyApi = (await issueApiKey(db, { workspaceId: wsApi.workspaceId, userId: wsApi.userId, scope: "full" }, new Date())).key;
+    const keyGet = (await issueApiKey(db, { workspaceId: wsGet.workspaceId, userId: wsGet.userId, scope: "full" }, new Date())).key;
+
+    const toCopy = (workspaceId: string, l: LeadInputLike, now: Date): CopyLead => ({
+      id: newId("lead"),
+      workspaceId,
+      email: l.email,
+      firstName: l.firstName,
+      lastName: l.lastName,
+      companyName: l.companyName,
+      companyDomain: l.companyDomain,
+      phoneNumber: l.phoneNumber,
+      jobTitle: l.jobTitle,
+      timezone: l.timezone,
+      customFields: l.customFields,
+      verificationStatus: "UNVERIFIED",
+      createdAt: now,
+      updatedAt: now,
+    });
+
+    // --- Seed: the API workspace gets the addresses the batches will merge into; the COPY workspace
+    // gets as many other rows, so both workspaces are the same size all along. ---
+    const totalRounds = ROUNDS + 1; // + warm-up
+    const seedCount = totalRounds * EXISTING_PER_BATCH;
+    const seedNow = new Date();
+    await copyLeads(copySql, Array.from({ length: seedCount }, (_, k) => toCopy(wsApi.workspaceId, leadInput(seedEmail(k), k, "Seed"), seedNow)));
+    await copyLeads(copySql, Array.from({ length: seedCount }, (_, k) => toCopy(wsCopy.workspaceId, leadInput(`filler-${k}@co${k % 97}.example.com`, k, "Seed"), seedNow)));
+    await copySql`analyze leads`;
+
+    // --- 1. POST /leads vs COPY ---
+    say(`\n[1/2] POST /leads: ${ROUNDS} rounds (+1 warm-up) of ${fmt(BATCH)} leads (${EXISTING_PER_BATCH} existing) per side…`);
+    const apiRates: number[] = [];
+    const copyRates: number[] = [];
+    const apiMs: number[] = [];
+    const copyMs: number[] = [];
+
+    const runApi = async (round: number, body: string) => {
+      profileStep = round === 0 ? "warmup" : "POST /leads";
+      const start = process.hrtime.bigint();
+      const res = await route.POST(
+        new Request("http://localhost/api/v1/leads", {
+          method: "POST",
+          headers: { authorization: `Bearer ${keyApi}`, "content-type": "application/json" },
+          body,
+        }),
+      );
+      const text = await res.text();
+      const ms = elapsedMs(start);
+      if (res.status !== 200) throw new Error(`POST /leads answered ${res.status}: ${text.slice(0, 500)}`);
+      const r = JSON.parse(text) as { created: number; updated: number; invalid: number; suppressed: number };
+      if (r.created !== BATCH - EXISTING_PER_BATCH || r.updated !== EXISTING_PER_BATCH || r.invalid || r.suppressed) {
+        throw new Error(`POST /leads round ${round}: unexpected counts ${JSON.stringify({ ...r, leads: undefined })}`);
+      }
+      return ms;
+    };
+    const runCopy = async (round: number, leads: LeadInputLike[]) => {
+      profileStep = round === 0 ? "warmup" : "COPY";
+      const start = process.hrtime.bigint();
+      const now = new Date();
+      await copyLeads(copySql!, leads.map((l) => toCopy(wsCopy.workspaceId, l, now)));
+      return elapsedMs(start);
+    };
+
+    for (let round = 0; round < totalRounds; round++) {
+      const leads = batch(round);
+      const body = JSON.stringify({ leads }); // the client's work, not timed
+      let a: number, c: number;
+      if (round % 2 === 0) {
+        a = await runApi(round, body);
+        c = await runCopy(round, leads);
+      } else {
+        c = await runCopy(round, leads);
+        a = await runApi(round, body);
+      }
+      if (round === 0) {
+        say(`  warm-up: API ${fmt(a, 1)} ms, COPY ${fmt(c, 1)} ms`);
+        continue;
+      }
+      apiMs.push(a);
+      copyMs.push(c);
+      apiRates.push((BATCH * 1000) / a);
+      copyRates.push((BATCH * 1000) / c);
+      say(`  round ${String(round).padStart(2)}: API ${fmt(a, 1).padStart(7)} ms (${fmt((BATCH * 1000) / a).padStart(7)} leads/s)   COPY ${fmt(c, 1).padStart(6)} ms (${fmt((BATCH * 1000) / c).padStart(7)} leads/s)`);
+    }
+    profileStep = "idle";
+    const [{ a: countApi, c: countCopy }] = await copySql`
+      select count(*) filter (where workspace_id = ${wsApi.workspaceId})::int as a,
+             count(*) filter (where workspace_id = ${wsCopy.workspaceId})::int as c
+      from leads`;
+    const expected = seedCount + totalRounds * (BATCH - EXISTING_PER_BATCH);
+    if (countApi !== expected) throw new Error(`API workspace holds ${countApi} leads, expected ${expected}`);
+    say(`  rows: API workspace ${fmt(countApi)}, COPY workspace ${fmt(countCopy)} (COPY inserts the 10% merges as new rows)`);
+    const postRatio = median(apiRates) / median(copyRates);
+
+    // --- 2. GET /leads, limiter on vs off ---
+    say(`\n[2/2] GET /leads: ${fmt(GET_LEADS)} leads, page of ${GET_LIMIT} (pages 1–${GET_PAGES}), ${CONCURRENCY} in flight, ${BLOCKS} ABBA blocks of ${PHASE_MS} ms phases…`);
+    const getNow = new Date();
+    for (let i = 0; i < GET_LEADS; i += 5000) {
+      const n = Math.min(5000, GET_LEADS - i);
+      await copyLeads(copySql, Array.from({ length: n }, (_, k) => toCopy(wsGet.workspaceId, leadInput(`get-${i + k}@co${(i + k) % 97}.example.com`, i + k, "Engineer"), getNow)));
+    }
+    await copySql`vacuum analyze leads`;
+
+    const setLimiter = (mode: "on" | "off") => {
+      process.env.RATE_LIMIT_API_KEY = RAISED_LIMIT;
+      if (mode === "off") process.env.RATE_LIMIT_DISABLED = "1";
+      else delete process.env.RATE_LIMIT_DISABLED;
+    };
+    let seq = 0;
+    const runPhase = async (mode: "on" | "off", ms: number, step: string) => {
+      setLimiter(mode);
+      profileStep = step;
+      const lat: number[] = [];
+      const start = process.hrtime.bigint();
+      const deadline = Date.now() + ms;
+      const worker = async () => {
+        while (Date.now() < deadline) {
+          const page = (seq++ % GET_PAGES) + 1;
+          const t = process.hrtime.bigint();
+          const res = await route.GET(
+            new Request(`http://localhost/api/v1/leads?page=${page}&limit=${GET_LIMIT}`, { headers: { authorization: `Bearer ${keyGet}` } }),
+          );
+          const text = await res.text();
+          lat.push(elapsedMs(t));
+          if (res.status !== 200) throw new Error(`GET /leads (${mode}) answered ${res.status}: ${text.slice(0, 500)}`);
+          const limitHeader = res.headers.get("x-ratelimit-limit");
+          if (mode === "on" ? limitHeader !== RAISED_LIMIT : limitHeader !== null) {
+            throw new Error(`GET /leads (${mode}): X-RateLimit-Limit is ${limitHeader}; the limiter is not in the expected state`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const total = elapsedMs(start);
+      profileStep = "idle";
+      return { mode, n: lat.length, ms: total, rps: (lat.length * 1000) / total, p50: percentile(lat, 50), p95: percentile(lat, 95) };
+    };
+
+    // Check one page is what we think it is.
+    {
+      setLimiter("on");
+      const res = await route.GET(new Request(`http://localhost/api/v1/leads?page=1&limit=${GET_LIMIT}`, { headers: { authorization: `Bearer ${keyGet}` } }));
+      const body = (await res.json()) as { leads: unknown[]; total: number };
+      if (res.status !== 200 || body.leads.length !== GET_LIMIT || body.total !== GET_LEADS) {
+        throw new Error(`GET /leads sanity check failed: ${res.status} ${body.leads?.length} of ${body.total}`);
+      }
+    }
+    const warm: string[] = [];
+    for (const mode of WARMUP_PHASES) {
+      const w = await runPhase(mode, WARMUP_PHASE_MS, "warmup");
+      warm.push(`${mode} ${fmt(w.rps)}`);
+    }
+    say(`  warm-up (req/s): ${warm.join(", ")}`);
+    const phases: Awaited<ReturnType<typeof runPhase>>[] = [];
+    const blockRatios: number[] = [];
+    for (let b = 0; b < BLOCKS; b++) {
+      const plan: ("on" | "off")[] = b % 2 === 0 ? ["on", "off", "off", "on"] : ["off", "on", "on", "off"];
+      const block: typeof phases = [];
+      for (const mode of plan) block.push(await runPhase(mode, PHASE_MS, `GET limiter ${mode}`));
+      phases.push(...block);
+      const rate = (mode: "on" | "off") => {
+        const ps = block.filter((p) => p.mode === mode);
+        return (ps.reduce((a, p) => a + p.n, 0) * 1000) / ps.reduce((a, p) => a + p.ms, 0);
+      };
+      const r = rate("on") / rate("off");
+      blockRatios.push(r);
+      say(
+        `  block ${b + 1}: ` +
+          block.map((p) => `${p.mode.padEnd(3)} ${fmt(p.rps).padStart(5)}`).join(" | ") +
+          ` req/s  → on÷off ${r.toFixed(3)}  (p50 on ${fmt(median(block.filter((p) => p.mode === "on").map((p) => p.p50)), 1)} ms, off ${fmt(median(block.filter((p) => p.mode === "off").map((p) => p.p50)), 1)} ms)`,
+      );
+    }
+    setLimiter("on");
+    const on = phases.filter((p) => p.mode === "on");
+    const off = phases.filter((p) => p.mode === "off");
+    const getRatio = median(blockRatios);
+
+    // --- Summary ---
+    const verdict = (r: number, target: number) => (r >= target ? "PASS" : "BELOW TARGET");
+    say(`\nSummary (medians; ${ROUNDS} POST rounds per side; ${on.length}+${off.length} GET phases, GET ratio = median of ${BLOCKS} ABBA block ratios)`);
+    say(
+      table(
+        ["measure", "value", "detail"],
+        [
+          ["POST /leads via handler", `${fmt(median(apiRates))} leads/s`, `${fmt(median(apiMs), 1)} ms per 1,000-lead call`],
+          ["COPY FROM STDIN", `${fmt(median(copyRates))} leads/s`, `${fmt(median(copyMs), 1)} ms per 1,000 rows`],
+          ["GET /leads, limiter on", `${fmt(median(on.map((p) => p.rps)))} req/s`, `p50 ${fmt(median(on.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(on.map((p) => p.p95)), 1)} ms`],
+          ["GET /leads, limiter off", `${fmt(median(off.map((p) => p.rps)))} req/s`, `p50 ${fmt(median(off.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(off.map((p) => p.p95)), 1)} ms`],
+        ],
+      ),
+    );
+    say("");
+    say(
+      table(
+        ["ratio", "value", "target", "result"],
+        [
+          ["POST /leads ÷ COPY", postRatio.toFixed(3), `≥ ${POST_TARGET}`, verdict(postRatio, POST_TARGET)],
+          ["GET limiter on ÷ off", getRatio.toFixed(3), `≥ ${GET_TARGET}`, verdict(getRatio, GET_TARGET)],
+        ],
+      ),
+    );
+    if (PROFILE) {
+      say("\n(BENCH_PROFILE=1: every statement is logged, which slows the API side more than COPY; read the ratios above as pessimistic.)");
+      await sleep(300); // let the last log lines arrive
+      printProfile("POST /leads", ROUNDS);
+      printProfile("COPY", ROUNDS);
+      const nOn = on.reduce((a, p) => a + p.n, 0);
+      const nOff = off.reduce((a, p) => a + p.n, 0);
+      printProfile("GET limiter on", nOn);
+      printProfile("GET limiter off", nOff);
+    }
+    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    say(JSON.stringify({ postLeadsVsCopy: round3(postRatio), getLeadsLimiterOnVsOff: round3(getRatio) }));
+  } finally {
+    await copySql?.end({ timeout: 5 }).catch(() => {});
+    await closeDb?.().catch(() => {});
+    await pg.stop();
+  }
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error("bench:leads failed:", err);
+    process.exit(1);
+  },
+);

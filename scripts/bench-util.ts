@@ -1,0 +1,186 @@
+/**
+ * Helpers for the benchmarks in scripts/: a throwaway embedded PostgreSQL (started the way
+ * test/global-setup.ts does), COPY FROM STDIN of lead rows, small statistics and table printing.
+ * Only the db/ modules are imported statically: they read no app env at import time.
+ */
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type postgres from "postgres";
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ThrowawayPostgres {
+  server: EmbeddedServer;
+  root: string;
+  /** Stops the server and removes its files. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** A non-persistent cluster in a temp folder (readable by the `postgres` user when we are root). */
+export async function startThrowawayPostgres(log?: (line: string) => void): Promise<ThrowawayPostgres> {
+  const root = mkdtempSync(path.join(tmpdir(), "outreach-bench-"));
+  chmodSync(root, 0o755);
+  const server = await startEmbeddedPostgres({ dir: path.join(root, "pg"), port: await freePort(), persistent: false, log });
+  let stopped = false;
+  return {
+    server,
+    root,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop().catch(() => {});
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export { ensureDatabase };
+
+/**
+ * postgres.js option that connects with TCP_NODELAY. postgres.js leaves Nagle's algorithm on, and a
+ * small write that follows a large one (COPY's CopyDone after the data, a query's Sync after a big
+ * Bind) then waits for the server's delayed ACK: ~40 ms on Linux loopback. The COPY baseline must not
+ * pay that, or the ratio flatters the API.
+ */
+export function noDelaySocket(url: string): { socket: () => Promise<Socket> } {
+  const u = new URL(url);
+  return {
+    socket: () =>
+      new Promise<Socket>((resolve, reject) => {
+        const s = connect(Number(u.port || 5432), u.hostname, () => {
+          s.off("error", reject);
+          resolve(s);
+        });
+        s.setNoDelay(true);
+        s.once("error", reject);
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// COPY FROM STDIN (text format)
+
+/** Columns the benchmark writes with COPY, in the order of copyLeadLine's fields. */
+export const COPY_LEAD_COLUMNS = [
+  "id",
+  "workspace_id",
+  "email",
+  "first_name",
+  "last_name",
+  "company_name",
+  "company_domain",
+  "phone_number",
+  "job_title",
+  "timezone",
+  "custom_fields",
+  "verification_status",
+  "created_at",
+  "updated_at",
+] as const;
+
+export interface CopyLead {
+  id: string;
+  workspaceId: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  companyName: string | null;
+  companyDomain: string | null;
+  phoneNumber: string | null;
+  jobTitle: string | null;
+  timezone: string | null;
+  customFields: Record<string, string>;
+  verificationStatus: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One value in COPY text format: \N for null; backslash, tab, newline and CR escaped. */
+function copyValue(v: string | null): string {
+  if (v === null) return "\\N";
+  return v.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}
+
+export function copyLeadLine(r: CopyLead): string {
+  return (
+    [
+      r.id,
+      r.workspaceId,
+      r.email,
+      r.firstName,
+      r.lastName,
+      r.companyName,
+      r.companyDomain,
+      r.phoneNumber,
+      r.jobTitle,
+      r.timezone,
+      JSON.stringify(r.customFields),
+      r.verificationStatus,
+      r.createdAt.toISOString(),
+      r.updatedAt.toISOString(),
+    ]
+      .map(copyValue)
+      .join("\t") + "\n"
+  );
+}
+
+/** Streams the rows into `leads` with COPY FROM STDIN; the rows are formatted as they are sent. */
+export async function copyLeads(sql: postgres.Sql, rows: CopyLead[], chunkRows = 250): Promise<void> {
+  const writable = await sql.unsafe(`copy leads (${COPY_LEAD_COLUMNS.join(", ")}) from stdin`).writable();
+  async function* chunks() {
+    for (let i = 0; i < rows.length; i += chunkRows) {
+      let s = "";
+      for (const r of rows.slice(i, i + chunkRows)) s += copyLeadLine(r);
+      yield Buffer.from(s, "utf8");
+    }
+  }
+  await pipeline(Readable.from(chunks()), writable);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers and printing
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+export function fmt(n: number, digits = 0): string {
+  if (!Number.isFinite(n)) return String(n);
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A plain fixed-width table: first column left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export function elapsedMs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
