@@ -89,3 +89,21 @@ test("first run: the owner sets up the workspace, creates an API key and imports
   await expect(leads).not.toContainText("not-an-email");
   await expect(page.getByText("1–2 of 2")).toBeVisible();
 });
+
+test("sign out, a wrong password is refused with a message, the right one signs in", async ({ page }) => {
+  await page.goto("/leads");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel("Email", { exact: true }).fill("owner@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Wrong email or password")).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/leads$/);
+  await expect(page.getByRole("table", { name: "Leads" })).toContainText("ada@example.com");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/settings/api-keys");
+  await expect(page).toHaveURL(/\/login$/);
+});

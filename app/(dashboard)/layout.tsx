@@ -25,7 +25,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="flex min-h-screen">
       <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
-      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+      {/* Keyed by workspace: switching starts every page's client state (filters, paging) afresh. */}
+      <main key={member.workspace.id} className="min-w-0 flex-1 px-8 py-6">
+        {children}
+      </main>
     </div>
   );
 }

@@ -11,10 +11,10 @@ export function signInMessage(error: string): string {
   return error === "CredentialsSignin" ? "Wrong email or password" : error;
 }
 
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, initialError }: { next: string; initialError?: string }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<string | undefined>(initialError && signInMessage(initialError));
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {

@@ -27,10 +27,28 @@ function typeOf(s: Record<string, unknown> = {}): string {
   if (Array.isArray(s.enum)) parts.push(s.enum.join(" | "));
   else if (typeof s.type === "string") parts.push(s.type);
   if (typeof s.minimum === "number") parts.push(`≥ ${s.minimum}`);
-  if (typeof s.maximum === "number") parts.push(`≤ ${s.maximum}`);
+  // zod's int() adds MAX_SAFE_INTEGER as a maximum; that is no limit worth reading.
+  if (typeof s.maximum === "number" && s.maximum < Number.MAX_SAFE_INTEGER) parts.push(`≤ ${s.maximum}`);
   if (typeof s.maxLength === "number") parts.push(`max ${s.maxLength} chars`);
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
   return parts.join(", ") || "any";
+}
+
+/** The contracts write code in `backticks` (markdown for OpenAPI viewers); show it as code here too. */
+function Md({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/).map((part, i) =>
+        part.startsWith("`") && part.endsWith("`") ? (
+          <code key={i} className="rounded bg-gray-100 px-1 text-[0.9em]">
+            {part.slice(1, -1)}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }
 
 function Schema({ title, schema, open }: { title: string; schema: unknown; open?: boolean }) {
@@ -55,7 +73,9 @@ function RouteCard({ def, op }: { def: RouteDef; op: Operation }) {
           </Badge>
           <code className="text-sm font-semibold text-gray-900">/api/v1{def.path}</code>
         </div>
-        <p className="text-sm text-gray-800">{op.summary}</p>
+        <p className="text-sm text-gray-800">
+          <Md text={op.summary} />
+        </p>
         <p className="text-xs text-gray-600">{op.description}</p>
       </header>
       {params.length > 0 && (
@@ -77,7 +97,11 @@ function RouteCard({ def, op }: { def: RouteDef; op: Operation }) {
                 <td className="py-1 pr-3 text-gray-600">{p.in}</td>
                 <td className="py-1 text-gray-700">
                   {typeOf(p.schema)}
-                  {p.description && <span className="block text-xs text-gray-500">{p.description}</span>}
+                  {p.description && (
+                    <span className="block text-xs text-gray-500">
+                      <Md text={p.description} />
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}
@@ -88,7 +112,9 @@ function RouteCard({ def, op }: { def: RouteDef; op: Operation }) {
       {ok && (
         <div className="space-y-1 text-sm">
           <p>
-            <span className="font-medium text-gray-800">Response {status}:</span> <span className="text-gray-700">{ok.description}</span>
+            <span className="font-medium text-gray-800">Response {status}:</span> <span className="text-gray-700">
+              <Md text={ok.description ?? ""} />
+            </span>
           </p>
           {ok.content && <Schema title="Response schema" schema={ok.content["application/json"].schema} />}
         </div>

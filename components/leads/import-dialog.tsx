@@ -38,6 +38,10 @@ const EMPTY_TOTALS: Totals = { created: 0, updated: 0, suppressed: 0, invalid: 0
 
 type Stage = "pick" | "map" | "import" | "done";
 
+function rowsLabel(n: number): string {
+  return `${n.toLocaleString()} row${n === 1 ? "" : "s"}`;
+}
+
 function targetValue(t: ColumnTarget): string {
   return t.kind === "field" ? `field:${t.field}` : t.kind;
 }
@@ -141,7 +145,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           Choose another file
         </Button>
         <Button onClick={start} disabled={problems.length > 0}>
-          Import {parsed?.rows.length.toLocaleString()} rows
+          Import {rowsLabel(parsed?.rows.length ?? 0)}
         </Button>
       </>
     ) : stage === "import" ? (
@@ -181,7 +185,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
       {stage === "map" && parsed && (
         <div className="space-y-3">
           <p className="text-sm text-gray-700">
-            <span className="font-medium">{parsed.fileName}</span>: {parsed.rows.length.toLocaleString()} rows. Choose where each column
+            <span className="font-medium">{parsed.fileName}</span>: {rowsLabel(parsed.rows.length)}. Choose where each column
             goes.
           </p>
           <Table>

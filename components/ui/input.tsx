@@ -2,14 +2,19 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react
 import { cn } from "./cn";
 
 const FIELD =
-  "block h-9 w-full rounded-md border border-gray-300 bg-white px-2.5 text-sm text-gray-900 placeholder:text-gray-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/20 focus:outline-none disabled:bg-gray-50";
+  "block h-9 rounded-md border border-gray-300 bg-white px-2.5 text-sm text-gray-900 placeholder:text-gray-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/20 focus:outline-none disabled:bg-gray-50";
+
+/** Full width unless the caller sets a width (two width classes would fight by stylesheet order). */
+function width(className?: string): string {
+  return /(^|\s)w-/.test(className ?? "") ? "" : "w-full";
+}
 
 export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className={cn(FIELD, className)} {...props} />;
+  return <input className={cn(FIELD, width(className), className)} {...props} />;
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select className={cn(FIELD, "pr-8", className)} {...props} />;
+  return <select className={cn(FIELD, width(className), "pr-8", className)} {...props} />;
 }
 
 /**

@@ -40,7 +40,8 @@ export async function authAttempt(ip: string): Promise<{ allowed: true } | { all
 export const authOptions: NextAuthOptions = {
   secret: sessionSecret(),
   session: { strategy: "jwt" },
-  pages: { signIn: "/login" },
+  // Errors land on the sign-in form too (it shows `?error=`), not on next-auth's unstyled page.
+  pages: { signIn: "/login", error: "/login" },
   providers: [
     CredentialsProvider({
       name: "Email and password",

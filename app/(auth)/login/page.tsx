@@ -23,5 +23,5 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   }
   const member = await currentMember();
   if (member?.workspace) redirect(safeNext(sp.callbackUrl));
-  return <LoginForm next={safeNext(sp.callbackUrl)} />;
+  return <LoginForm next={safeNext(sp.callbackUrl)} initialError={typeof sp.error === "string" ? sp.error : undefined} />;
 }
