@@ -36,7 +36,7 @@ export const leads = pgTable(
   (t) => [
     // The merge key: one lead per address per workspace, whatever the case.
     uniqueIndex("leads_workspace_email_uq").on(t.workspaceId, sql`lower(${t.email})`),
-    index("leads_workspace_seq_idx").on(t.workspaceId, t.seq.desc()),
+    index("leads_workspace_seq_idx").on(t.workspaceId, t.seq),
   ],
 );
 

@@ -1,8 +1,9 @@
 import { decode } from "next-auth/jwt";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships } from "../../db/schema";
-import { lookupApiKey, touchApiKey } from "../auth/api-keys";
+import { KEY_PREFIX, evaluateKey, hashApiKey, lookupApiKey, touchApiKey, type KeyLookup } from "../auth/api-keys";
+import { counterUpsert, stateFromCounter, type RateState } from "./rate-limit";
 import { SESSION_COOKIE_NAMES, sessionSecret } from "../auth/secrets";
 import { userWorkspaces } from "../auth/users";
 import type { Actor } from "../ctx";
@@ -40,29 +41,90 @@ export async function sessionUserId(req: Request): Promise<string | undefined> {
 }
 
 /**
+ * Looks the key up and counts the request against its bucket in one statement. A token that names no
+ * key counts nothing here (the caller's IP is counted instead).
+ */
+async function lookupApiKeyCounting(db: DbOrTx, token: string, now: Date, rateKey: string): Promise<{ key: KeyLookup; rate?: RateState }> {
+  if (!token.startsWith(KEY_PREFIX)) return { key: { ok: false, reason: "Invalid API key" } };
+  const rows = (await db.execute(sql`
+    with k as (
+      select k.id, k.workspace_id, k.created_by, k.scope, k.expires_at, k.revoked_at, k.last_used_at, m.role
+      from api_keys k left join memberships m on m.workspace_id = k.workspace_id and m.user_id = k.created_by
+      where k.hash = ${hashApiKey(token)}
+    ), rl as (${counterUpsert(rateKey, 60, sql`exists (select 1 from k)`)})
+    select k.*, rl.points, rl.expire from k left join rl on true`)) as unknown as Record<string, any>[];
+  const r = rows[0];
+  if (!r) return { key: { ok: false, reason: "Invalid API key" } };
+  const date = (v: unknown) => (v ? new Date(v as string) : null);
+  const key = evaluateKey(
+    { id: r.id, workspaceId: r.workspace_id, createdBy: r.created_by, scope: r.scope, expiresAt: date(r.expires_at), revokedAt: date(r.revoked_at), lastUsedAt: date(r.last_used_at), role: r.role },
+    now,
+  );
+  return { key, rate: stateFromCounter(Number(r.points), r.expire, rateLimits.apiKeyPerMinute) };
+}
+
+/** What the request presents, read without touching the database. */
+export type Presented =
+  | { kind: "apiKey"; token: string }
+  | { kind: "session"; userId: string }
+  | { kind: "none"; reason: string };
+
+export async function presentedCredential(req: Request): Promise<Presented> {
+  const auth = req.headers.get("authorization");
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) return { kind: "none", reason: "The Authorization header must be `Bearer <API_KEY>`" };
+    return { kind: "apiKey", token: m[1] };
+  }
+  const userId = await sessionUserId(req);
+  if (userId) return { kind: "session", userId };
+  return { kind: "none", reason: "Missing credentials: send `Authorization: Bearer <API_KEY>`" };
+}
+
+/**
+ * The rate-limit bucket of what was presented: per key (by its hash, so the counter can be hit while
+ * the key is looked up), per user for sessions, per IP otherwise (spec 8).
+ */
+export function rateBucket(req: Request, p: Presented): { rateKey: string; ratePoints: number } {
+  if (p.kind === "apiKey") return { rateKey: `key:${hashApiKey(p.token).slice(0, 40)}`, ratePoints: rateLimits.apiKeyPerMinute };
+  if (p.kind === "session") return { rateKey: `user:${p.userId}`, ratePoints: rateLimits.sessionPerMinute };
+  return ipBucket(req);
+}
+
+export function ipBucket(req: Request): { rateKey: string; ratePoints: number } {
+  return { rateKey: `ip:${clientIp(req)}`, ratePoints: rateLimits.ipPerMinute };
+}
+
+/**
  * Who is calling: a Bearer API key (spec 5.1), else a dashboard session (5.7), else nobody. The
  * workspace of a session is the `X-Workspace-Id` header or `outreach_workspace` cookie, else the
  * user's first workspace.
  */
-export async function resolveCredential(db: DbOrTx, req: Request, now: Date): Promise<Credential> {
-  const anonymous = { rateKey: `ip:${clientIp(req)}`, ratePoints: rateLimits.ipPerMinute };
-  const auth = req.headers.get("authorization");
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) return { ok: false, reason: "The Authorization header must be `Bearer <API_KEY>`", ...anonymous };
-    const found = await lookupApiKey(db, m[1], now);
-    if (!found.ok) return { ok: false, reason: found.reason, ...anonymous };
-    await touchApiKey(db, found.keyId, found.lastUsedAt, now);
+export async function resolveCredential(
+  db: DbOrTx,
+  req: Request,
+  now: Date,
+  presented?: Presented,
+  /** When given, an API key's request is counted in the statement that looks the key up. */
+  countWith?: { state?: RateState },
+): Promise<Credential> {
+  const p = presented ?? (await presentedCredential(req));
+  const bucket = rateBucket(req, p);
+  if (p.kind === "none") return { ok: false, reason: p.reason, ...bucket };
+  if (p.kind === "apiKey") {
+    const found = countWith ? await lookupApiKeyCounting(db, p.token, now, bucket.rateKey) : { key: await lookupApiKey(db, p.token, now) };
+    if (countWith && found.rate) countWith.state = found.rate;
+    const key = found.key;
+    if (!key.ok) return { ok: false, reason: key.reason, ...ipBucket(req) };
+    await touchApiKey(db, key.keyId, key.lastUsedAt, now);
     return {
       ok: true,
-      workspaceId: found.workspaceId,
-      actor: { type: "apiKey", keyId: found.keyId, userId: found.userId, role: found.role, scope: found.scope },
-      rateKey: `key:${found.keyId}`,
-      ratePoints: rateLimits.apiKeyPerMinute,
+      workspaceId: key.workspaceId,
+      actor: { type: "apiKey", keyId: key.keyId, userId: key.userId, role: key.role, scope: key.scope },
+      ...bucket,
     };
   }
-  const userId = await sessionUserId(req);
-  if (!userId) return { ok: false, reason: "Missing credentials: send `Authorization: Bearer <API_KEY>`", ...anonymous };
+  const userId = p.userId;
   const wanted = req.headers.get("x-workspace-id") ?? readCookie(req, "outreach_workspace");
   let membership: { workspaceId: string; role: "owner" | "admin" | "member" } | undefined;
   if (wanted) {
@@ -75,12 +137,6 @@ export async function resolveCredential(db: DbOrTx, req: Request, now: Date): Pr
     const [first] = await userWorkspaces(db, userId);
     if (first) membership = { workspaceId: first.id, role: first.role };
   }
-  if (!membership) return { ok: false, reason: "This account has no workspace", ...anonymous };
-  return {
-    ok: true,
-    workspaceId: membership.workspaceId,
-    actor: { type: "session", userId, role: membership.role },
-    rateKey: `user:${userId}`,
-    ratePoints: rateLimits.sessionPerMinute,
-  };
+  if (!membership) return { ok: false, reason: "This account has no workspace", ...ipBucket(req) };
+  return { ok: true, workspaceId: membership.workspaceId, actor: { type: "session", userId, role: membership.role }, ...bucket };
 }

@@ -5,7 +5,7 @@ import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from "../errors";
 import { readJsonBody, DEFAULT_JSON_LIMIT } from "./body";
-import { resolveCredential, type Credential } from "./credentials";
+import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
 import { hit, rateHeaders, type RateState } from "./rate-limit";
 import type { RouteDef } from "./route";
@@ -33,13 +33,26 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
   return res;
 }
 
-async function credentialStep(req: Request): Promise<Credential> {
-  return resolveCredential(getDb(), req, currentClock().now());
-}
-
-async function rateStep(cred: Credential): Promise<RateState | undefined> {
-  if (!rateLimits.enabled) return undefined;
-  return hit(cred.rateKey, cred.ratePoints);
+/**
+ * Credential and rate limit together: the bucket is known from what the request presents, so the
+ * counter is hit while the key is looked up (one round trip of latency, not two). A presented key or
+ * session that turns out invalid is counted against the caller's IP instead.
+ */
+async function credentialAndRateStep(req: Request): Promise<{ cred: Credential; rate?: RateState }> {
+  const presented = await presentedCredential(req);
+  const bucket = rateBucket(req, presented);
+  const now = currentClock().now();
+  if (!rateLimits.enabled) return { cred: await resolveCredential(getDb(), req, now, presented) };
+  if (presented.kind === "apiKey") {
+    // The hottest path: the key's counter is bumped inside the statement that finds the key.
+    const counted: { state?: RateState } = {};
+    const cred = await resolveCredential(getDb(), req, now, presented, counted);
+    if (cred.ok && counted.state) return { cred, rate: counted.state };
+    return { cred, rate: await hit(cred.rateKey, cred.ratePoints) };
+  }
+  const [cred, first] = await Promise.all([resolveCredential(getDb(), req, now, presented), hit(bucket.rateKey, bucket.ratePoints)]);
+  if (cred.rateKey === bucket.rateKey) return { cred, rate: first };
+  return { cred, rate: await hit(cred.rateKey, cred.ratePoints) };
 }
 
 function scopeStep(def: RouteDef, ctx: Ctx): void {
@@ -93,8 +106,7 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
   return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
     let headers: Record<string, string> = {};
     try {
-      const cred = await credentialStep(req);
-      const rate = await rateStep(cred);
+      const { cred, rate } = await credentialAndRateStep(req);
       if (rate) headers = rateHeaders(rate);
       if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
       if (!cred.ok) throw new UnauthorizedError(cred.reason);

@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import { getDb } from "../../db/client";
 import { rateLimitCounters } from "../../db/schema";
@@ -50,4 +51,24 @@ export function rateHeaders(state: RateState, now = Date.now()): Record<string, 
 /** Drops cached limiters (tests switch databases between files). */
 export function resetLimiters(): void {
   limiters.clear();
+}
+
+/**
+ * The same fixed-window upsert as the Drizzle store above, as a SQL fragment, so that the API-key
+ * path can count the request in the statement that looks the key up (one statement instead of two on
+ * the hottest path). Rows are shared with the store: same table, same `rl:` key prefix, same columns.
+ */
+export function counterUpsert(key: string, durationSeconds = 60, onlyIf: SQL = sql`true`) {
+  const k = `rl:${key}`;
+  return sql`insert into rate_limit_counters as c (key, points, expire)
+    select ${k}, 1, now() + make_interval(secs => ${durationSeconds}) where ${onlyIf}
+    on conflict (key) do update set
+      points = case when c.expire <= now() then 1 else c.points + 1 end,
+      expire = case when c.expire <= now() then now() + make_interval(secs => ${durationSeconds}) else c.expire end
+    returning points, expire`;
+}
+
+export function stateFromCounter(points: number, expire: Date | string, limit: number): RateState {
+  const msLeft = Math.max(0, new Date(expire).getTime() - Date.now());
+  return { allowed: points <= limit, limit, remaining: Math.max(0, limit - points), resetIn: Math.max(1, Math.ceil(msLeft / 1000)) };
 }

@@ -105,6 +105,26 @@ export type KeyLookup =
   | { ok: true; keyId: string; workspaceId: string; userId: string; role: Role; scope: Scope; lastUsedAt: Date | null }
   | { ok: false; reason: string };
 
+export interface KeyRow {
+  id: string;
+  workspaceId: string;
+  createdBy: string;
+  scope: Scope;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  role: Role | null;
+}
+
+/** Whether a stored key may act now, and if not, why (spec 5.3: each reason is a 401). */
+export function evaluateKey(row: KeyRow | undefined, now: Date): KeyLookup {
+  if (!row) return { ok: false, reason: "Invalid API key" };
+  if (row.revokedAt) return { ok: false, reason: "This API key has been revoked" };
+  if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: `This API key expired at ${row.expiresAt.toISOString()}` };
+  if (!row.role) return { ok: false, reason: "The member who created this API key has left the workspace" };
+  return { ok: true, keyId: row.id, workspaceId: row.workspaceId, userId: row.createdBy, role: row.role, scope: row.scope, lastUsedAt: row.lastUsedAt };
+}
+
 /** Finds the key a Bearer token names, with the role of the member who created it. */
 export async function lookupApiKey(db: DbOrTx, token: string, now: Date): Promise<KeyLookup> {
   if (!token.startsWith(KEY_PREFIX)) return { ok: false, reason: "Invalid API key" };
@@ -122,11 +142,7 @@ export async function lookupApiKey(db: DbOrTx, token: string, now: Date): Promis
     .from(apiKeys)
     .leftJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.createdBy)))
     .where(eq(apiKeys.hash, hashApiKey(token)));
-  if (!row) return { ok: false, reason: "Invalid API key" };
-  if (row.revokedAt) return { ok: false, reason: "This API key has been revoked" };
-  if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: `This API key expired at ${row.expiresAt.toISOString()}` };
-  if (!row.role) return { ok: false, reason: "The member who created this API key has left the workspace" };
-  return { ok: true, keyId: row.id, workspaceId: row.workspaceId, userId: row.createdBy, role: row.role, scope: row.scope, lastUsedAt: row.lastUsedAt };
+  return evaluateKey(row, now);
 }
 
 /** Records use at most once a minute per key, so that reads stay one query. */
