@@ -102,8 +102,9 @@ export default async function globalSetup() {
     process.env.E2E_DATA_DIR = dataDir;
     writeFileSync(path.join(dataDir, "e2e.json"), JSON.stringify({ baseURL, token, logFile }, null, 2));
   } catch (e) {
+    const lastLines = tail(logFile); // read before stop() removes the data folder
     await stop();
-    throw new Error(`${(e as Error).message}\n--- app log (last lines) ---\n${tail(logFile)}`);
+    throw new Error(`${(e as Error).message}\n--- app log (last lines) ---\n${lastLines}`);
   }
 
   return stop;
