@@ -4,7 +4,7 @@ import path from "node:path";
 
 /** Root of the project's runtime data (embedded Postgres, generated secret). */
 export function dataDir(): string {
-  return path.resolve(process.env.OUTREACH_DATA_DIR ?? path.join(process.cwd(), ".data"));
+  return path.resolve(/*turbopackIgnore: true*/ process.env.OUTREACH_DATA_DIR ?? path.join(process.cwd(), ".data"));
 }
 
 let cachedSecret: string | undefined;

@@ -2,3 +2,4 @@ export * from "./accounts";
 export * from "./leads";
 export * from "./system";
 export * from "./mailboxes";
+export * from "./sending";

@@ -1,0 +1,33 @@
+import { index, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { workspaces } from "./accounts";
+import { leads } from "./leads";
+import { mailboxes } from "./mailboxes";
+
+export const emailStatusEnum = pgEnum("email_status", ["SENDING", "SENT", "BOUNCED", "FAILED"]);
+export const bounceTypeEnum = pgEnum("bounce_type", ["HARD", "SOFT"]);
+
+/**
+ * Every campaign email, written as SENDING (with its Message-ID) before the SMTP conversation and
+ * finished as SENT / BOUNCED / FAILED (architecture: "Sending, exactly once at most"). Rows outlive
+ * their lead (spec 4.4 rule 10): the address is kept in `lead_email` and `lead_id` is cleared.
+ * The send engine adds the campaign, step and tracking columns.
+ */
+export const emails = pgTable(
+  "emails",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "restrict" }),
+    leadId: text("lead_id").references(() => leads.id, { onDelete: "set null" }),
+    leadEmail: text("lead_email").notNull(),
+    messageId: text("message_id").notNull(),
+    subject: text("subject").notNull(),
+    status: emailStatusEnum("status").notNull(),
+    bounceType: bounceTypeEnum("bounce_type"),
+    smtpCode: text("smtp_code"),
+    smtpResponse: text("smtp_response"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId)],
+);

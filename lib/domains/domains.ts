@@ -1,0 +1,173 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+import { domains, mailboxes } from "../../db/schema";
+import { offsetOf, pageQuery } from "../api/paging";
+import { requireAccess, type Ctx } from "../ctx";
+import { ConflictError, NotFoundError } from "../errors";
+import type { JobDef } from "../jobs/registry";
+import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./checks";
+
+export const listDomainsQuery = pageQuery({ defaultLimit: 2000, maxLimit: 2000 });
+export const domainIdsBody = z.object({ domainIds: z.array(z.string().max(100)).min(1).max(500, "at most 500 domains per call") });
+export const patchDomainBody = z.object({
+  dkimSelectors: z.array(z.string().trim().regex(/^[A-Za-z0-9._-]{1,63}$/, "a DKIM selector is letters, digits, dots, dashes or underscores")).max(20),
+});
+
+type DomainRow = typeof domains.$inferSelect;
+
+function view(d: DomainRow, mailboxCount: number) {
+  return {
+    id: d.id,
+    domain: d.domain,
+    mailboxes: mailboxCount,
+    spfStatus: d.spfStatus,
+    dkimStatus: d.dkimStatus,
+    dmarcStatus: d.dmarcStatus,
+    mxStatus: d.mxStatus,
+    blacklistStatus: d.blacklistStatus,
+    checks: d.checks,
+    dkimSelectors: d.dkimSelectors,
+    lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+  };
+}
+export type DomainView = ReturnType<typeof view>;
+
+async function views(db: DbOrTx, rows: DomainRow[]): Promise<DomainView[]> {
+  if (rows.length === 0) return [];
+  const counts = await db
+    .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
+    .from(mailboxes)
+    .where(inArray(mailboxes.domainId, rows.map((r) => r.id)))
+    .groupBy(mailboxes.domainId);
+  const by = new Map(counts.map((c) => [c.domainId, c.n]));
+  return rows.map((r) => view(r, by.get(r.id) ?? 0));
+}
+
+export async function listDomains(ctx: Ctx, q: z.infer<typeof listDomainsQuery>) {
+  requireAccess(ctx, "read");
+  const where = eq(domains.workspaceId, ctx.workspaceId);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(domains).where(where).orderBy(asc(domains.domain)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(domains).where(where),
+  ]);
+  return { rows: await views(ctx.db, rows), total: n };
+}
+
+async function findDomain(db: DbOrTx, workspaceId: string, id: string) {
+  const [d] = await db.select().from(domains).where(and(eq(domains.id, id), eq(domains.workspaceId, workspaceId)));
+  return d;
+}
+
+export async function getDomain(ctx: Ctx, id: string) {
+  requireAccess(ctx, "read");
+  const d = await findDomain(ctx.db, ctx.workspaceId, id);
+  if (!d) throw new NotFoundError("Domain");
+  return (await views(ctx.db, [d]))[0];
+}
+
+export async function patchDomain(ctx: Ctx, id: string, input: z.infer<typeof patchDomainBody>) {
+  requireAccess(ctx, "write");
+  const [d] = await ctx.db
+    .update(domains)
+    .set({ dkimSelectors: [...new Set(input.dkimSelectors)] })
+    .where(and(eq(domains.id, id), eq(domains.workspaceId, ctx.workspaceId)))
+    .returning();
+  if (!d) throw new NotFoundError("Domain");
+  return (await views(ctx.db, [d]))[0];
+}
+
+/**
+ * Reads SPF, DKIM, DMARC, MX and blocklists from real DNS (DNS_SERVERS) and stores each status with
+ * its reason and the check time. What "right" means depends on the providers of the domain's mailboxes.
+ */
+export async function runDomainCheck(db: DbOrTx, d: DomainRow, now: Date): Promise<DomainRow> {
+  const boxes = await db.select({ provider: mailboxes.provider, smtpHost: mailboxes.smtpHost }).from(mailboxes).where(eq(mailboxes.domainId, d.id));
+  const providers = [...new Set(boxes.map((b) => b.provider).filter((p) => p !== "CUSTOM"))];
+  const customSmtpHosts = [...new Set(boxes.filter((b) => b.provider === "CUSTOM").map((b) => b.smtpHost))];
+  const [spf, dkim, dmarc, mx] = await Promise.all([checkSpf(d.domain, providers), checkDkim(d.domain, providers, d.dkimSelectors), checkDmarc(d.domain), checkMx(d.domain)]);
+  // Hosted providers' shared IPs say nothing about this domain; a domain's own servers do.
+  const blacklist = await checkBlacklists(d.domain, [...customSmtpHosts, ...(providers.length ? [] : mx.hosts)]);
+  const [updated] = await db
+    .update(domains)
+    .set({
+      spfStatus: spf.status,
+      dkimStatus: dkim.status,
+      dmarcStatus: dmarc.status,
+      mxStatus: mx.status,
+      blacklistStatus: blacklist.status,
+      checks: { spf, dkim, dmarc, mx, blacklist },
+      lastCheckedAt: now,
+    })
+    .where(eq(domains.id, d.id))
+    .returning();
+  return updated;
+}
+
+export async function checkDomain(ctx: Ctx, id: string) {
+  requireAccess(ctx, "write");
+  const d = await findDomain(ctx.db, ctx.workspaceId, id);
+  if (!d) throw new NotFoundError("Domain");
+  return (await views(ctx.db, [await runDomainCheck(ctx.db, d, ctx.clock.now())]))[0];
+}
+
+export async function bulkCheckDomains(ctx: Ctx, ids: string[]) {
+  requireAccess(ctx, "write");
+  const unique = [...new Set(ids)];
+  const rows = await ctx.db.select().from(domains).where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const checked: DomainRow[] = [];
+  for (let i = 0; i < rows.length; i += 5) {
+    checked.push(...(await Promise.all(rows.slice(i, i + 5).map((d) => runDomainCheck(ctx.db, d, ctx.clock.now())))));
+  }
+  const found = new Set(rows.map((r) => r.id));
+  return { checked: checked.length, notFound: unique.filter((i) => !found.has(i)), domains: await views(ctx.db, checked) };
+}
+
+export async function deleteDomain(ctx: Ctx, id: string) {
+  requireAccess(ctx, "write");
+  const d = await findDomain(ctx.db, ctx.workspaceId, id);
+  if (!d) throw new NotFoundError("Domain");
+  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(mailboxes).where(eq(mailboxes.domainId, id));
+  if (n > 0) throw new ConflictError(`${d.domain} still has ${n} mailbox(es); delete them first`, { mailboxes: n });
+  await ctx.db.delete(domains).where(eq(domains.id, id));
+  return { deleted: true, id };
+}
+
+export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
+  requireAccess(ctx, "write");
+  const unique = [...new Set(ids)];
+  const rows = await ctx.db.select().from(domains).where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const counts = rows.length
+    ? await ctx.db.select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` }).from(mailboxes).where(inArray(mailboxes.domainId, rows.map((r) => r.id))).groupBy(mailboxes.domainId)
+    : [];
+  const inUse = new Map(counts.map((c) => [c.domainId, c.n]));
+  const deletable = rows.filter((r) => !inUse.has(r.id)).map((r) => r.id);
+  if (deletable.length) await ctx.db.delete(domains).where(inArray(domains.id, deletable));
+  const found = new Set(rows.map((r) => r.id));
+  return {
+    deleted: deletable.length,
+    notFound: unique.filter((i) => !found.has(i)),
+    conflicts: rows.filter((r) => inUse.has(r.id)).map((r) => ({ id: r.id, domain: r.domain, reason: `still has ${inUse.get(r.id)} mailbox(es)` })),
+  };
+}
+
+/** Re-checks each domain once a day, and new domains soon after they appear. */
+export const domainCheckJob: JobDef = {
+  name: "domain-checks",
+  cron: "*/10 * * * *",
+  everyMs: 60_000,
+  async run({ db, clock }) {
+    const now = clock.now();
+    const stale = new Date(now.getTime() - 24 * 3600_000).toISOString();
+    const claimed = (await db.execute(sql`
+      update domains set last_checked_at = ${now.toISOString()}::timestamptz
+      where id in (select id from domains where last_checked_at is null or last_checked_at < ${stale}::timestamptz
+                   order by last_checked_at nulls first limit 20 for update skip locked)
+      returning id`)) as unknown as { id: string }[];
+    if (claimed.length === 0) return { checked: 0 };
+    const rows = await db.select().from(domains).where(inArray(domains.id, claimed.map((c) => c.id)));
+    for (const d of rows) await runDomainCheck(db, d, now);
+    return { checked: rows.length };
+  },
+};

@@ -1,0 +1,104 @@
+import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { mailboxes } from "../../db/schema";
+import type { Clock } from "../clock";
+import { emitEvent } from "../events/emit";
+import { ImapError, verifyImapLogin } from "../mail/imap";
+import { SmtpError, verifySmtpLogin } from "../mail/smtp";
+import type { JobDef } from "../jobs/registry";
+import { imapConfigOf, smtpConfigOf } from "./credentials";
+import type { MailboxRow } from "./view";
+
+export function checkIntervalMs(): number {
+  const s = Number(process.env.MAILBOX_CHECK_INTERVAL_S ?? 300);
+  return (Number.isFinite(s) && s > 0 ? s : 300) * 1000;
+}
+
+/**
+ * Claims mailboxes whose last check is older than the interval (SKIP LOCKED, and the claim itself
+ * moves last_checked_at, so several workers never check one mailbox at once).
+ */
+async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<MailboxRow[]> {
+  const due = new Date(now.getTime() - checkIntervalMs()).toISOString();
+  const rows = await db.execute(sql`
+    update mailboxes set last_checked_at = ${now.toISOString()}::timestamptz
+    where id in (
+      select id from mailboxes
+      where auth_type = 'PASSWORD' and (last_checked_at is null or last_checked_at <= ${due}::timestamptz)
+      order by last_checked_at nulls first
+      limit ${limit}
+      for update skip locked)
+    returning id`);
+  const ids = (rows as unknown as { id: string }[]).map((r) => r.id);
+  if (ids.length === 0) return [];
+  return db.select().from(mailboxes).where(sql`${mailboxes.id} in ${ids}`);
+}
+
+type Outcome = { ok: true } | { ok: false; auth: boolean; message: string };
+
+async function probe(fn: () => Promise<void>): Promise<Outcome> {
+  try {
+    await fn();
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof SmtpError || e instanceof ImapError) return { ok: false, auth: e.kind === "auth", message: e.message };
+    return { ok: false, auth: false, message: (e as Error).message };
+  }
+}
+
+/**
+ * Logs in to one mailbox's SMTP and IMAP servers and records the result. LOGIN_FAILING starts at the
+ * first refused (or unreachable) SMTP login and emits `mailbox.disconnected` once per outage;
+ * the first good login ends it and emits `mailbox.reconnected` once (spec 2.8, 3.4, 6.2).
+ * An IMAP failure starts the READ_FAILING clock; it is reported after 30 minutes.
+ */
+export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Promise<{ smtp: Outcome; imap: Outcome }> {
+  const [smtp, imap] = await Promise.all([probe(() => verifySmtpLogin(smtpConfigOf(m))), probe(() => verifyImapLogin(imapConfigOf(m)))]);
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    // Re-read under lock: the state may have changed while we were talking to the servers.
+    const [cur] = await tx.select().from(mailboxes).where(eq(mailboxes.id, m.id)).for("update");
+    if (!cur) return;
+    const set: Partial<typeof mailboxes.$inferInsert> = {};
+    if (!smtp.ok) {
+      set.loginError = smtp.message;
+      if (!cur.loginFailingSince) {
+        set.loginFailingSince = now;
+        await emitEvent(tx, cur.workspaceId, "mailbox.disconnected", { mailboxId: cur.id, mailboxEmail: cur.email, error: smtp.message, disconnectedAt: now.toISOString() }, now);
+      }
+    } else if (cur.loginFailingSince) {
+      set.loginFailingSince = null;
+      set.loginError = null;
+      await emitEvent(tx, cur.workspaceId, "mailbox.reconnected", { mailboxId: cur.id, mailboxEmail: cur.email, reconnectedAt: now.toISOString() }, now);
+    }
+    if (!imap.ok) {
+      set.readError = imap.message;
+      if (!cur.readFailingSince) set.readFailingSince = now;
+    } else if (cur.readFailingSince) {
+      set.readFailingSince = null;
+      set.readError = null;
+    }
+    if (Object.keys(set).length) await tx.update(mailboxes).set(set).where(eq(mailboxes.id, cur.id));
+  });
+  return { smtp, imap };
+}
+
+/** The periodic login check, as a background job (both drivers run it). */
+export const mailboxHealthJob: JobDef = {
+  name: "mailbox-health-check",
+  cron: "* * * * *",
+  everyMs: 15_000,
+  async run({ db, clock }) {
+    let checked = 0;
+    let failing = 0;
+    for (;;) {
+      const batch = await claimDue(db, clock.now(), 25);
+      if (batch.length === 0) break;
+      const results = await Promise.all(batch.map((m) => checkMailbox(db, clock, m)));
+      checked += batch.length;
+      failing += results.filter((r) => !r.smtp.ok || !r.imap.ok).length;
+      if (checked >= 500) break; // leave the rest to the next run
+    }
+    return { checked, failing };
+  },
+};

@@ -1,0 +1,145 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { mailboxTags, mailboxes } from "../../db/schema";
+import { offsetOf } from "../api/paging";
+import { encryptSecret } from "../crypto/secretbox";
+import { requireAccess, withTransaction, type Ctx } from "../ctx";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { emitEvent } from "../events/emit";
+import { resolveTag } from "../tags/tags";
+import { imapConfigOf, smtpConfigOf } from "./credentials";
+import { mailboxHistory } from "./history";
+import { CREDENTIAL_FIELDS, type listMailboxesQuery, type PatchMailboxInput } from "./schemas";
+import { requireImapLogin, requireSmtpLogin } from "./verify";
+import { findMailbox, mailboxViews } from "./view";
+
+export async function listMailboxes(ctx: Ctx, q: z.infer<typeof listMailboxesQuery>) {
+  requireAccess(ctx, "read");
+  const conds = [eq(mailboxes.workspaceId, ctx.workspaceId)];
+  if (q.email) conds.push(sql`lower(${mailboxes.email}) = lower(${q.email.trim()})`);
+  const where = and(...conds);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(mailboxes).where(where).orderBy(asc(mailboxes.seq)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(mailboxes).where(where),
+  ]);
+  return { rows: await mailboxViews(ctx.db, rows, ctx.clock.now()), total: n };
+}
+
+export async function getMailbox(ctx: Ctx, id: string) {
+  requireAccess(ctx, "read");
+  const row = await findMailbox(ctx.db, ctx.workspaceId, id);
+  if (!row) throw new NotFoundError("Mailbox");
+  return (await mailboxViews(ctx.db, [row], ctx.clock.now()))[0];
+}
+
+/**
+ * PATCH /mailboxes/<id> (spec 2.7). New SMTP or IMAP credentials are checked by a real login before
+ * they are saved. OAuth-connected mailboxes take no credentials. `sendingEnabled: true` also lifts an
+ * automatic (bounce) pause.
+ */
+export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInput) {
+  requireAccess(ctx, "write");
+  const row = await findMailbox(ctx.db, ctx.workspaceId, id);
+  if (!row) throw new NotFoundError("Mailbox");
+  const sentCreds = CREDENTIAL_FIELDS.filter((f) => input[f] !== undefined);
+  if (row.authType === "OAUTH" && sentCreds.length > 0) {
+    throw new ValidationError("This mailbox is connected with OAuth; SMTP/IMAP credentials cannot be set on it", {
+      fieldErrors: Object.fromEntries(sentCreds.map((f) => [f, ["not allowed on an OAuth-connected mailbox"]])),
+      formErrors: [],
+    });
+  }
+  const now = ctx.clock.now();
+  const set: Partial<typeof mailboxes.$inferInsert> = { updatedAt: now };
+  for (const f of ["senderName", "signatureHtml", "warmupGroup"] as const) if (input[f] !== undefined) set[f] = input[f] || null;
+  for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm"] as const) if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
+  if (input.sendingEnabled === true) {
+    set.autoPausedAt = null;
+    set.autoPauseReason = null;
+  }
+
+  const smtpChanged = sentCreds.some((f) => f.startsWith("smtp"));
+  const imapChanged = sentCreds.some((f) => f.startsWith("imap"));
+  if (smtpChanged) {
+    const cur = smtpConfigOf(row);
+    const cfg = {
+      host: input.smtpHost ?? cur.host,
+      port: input.smtpPort ?? cur.port,
+      security: input.smtpSecurity ?? cur.security,
+      username: input.smtpUsername ?? cur.username,
+      password: input.smtpPassword ?? cur.password,
+    };
+    await requireSmtpLogin(cfg, input.smtpPassword ? "smtpPassword" : "smtpUsername");
+    Object.assign(set, { smtpHost: cfg.host, smtpPort: cfg.port, smtpSecurity: cfg.security, smtpUsername: cfg.username, smtpPasswordEnc: encryptSecret(cfg.password), loginFailingSince: null, loginError: null });
+  }
+  if (imapChanged) {
+    const cur = imapConfigOf(row);
+    const cfg = {
+      host: input.imapHost ?? cur.host,
+      port: input.imapPort ?? cur.port,
+      security: input.imapSecurity ?? cur.security,
+      username: input.imapUsername ?? cur.username,
+      password: input.imapPassword ?? cur.password,
+    };
+    await requireImapLogin(cfg, input.imapPassword ? "imapPassword" : "imapUsername");
+    Object.assign(set, { imapHost: cfg.host, imapPort: cfg.port, imapSecurity: cfg.security, imapUsername: cfg.username, imapPasswordEnc: encryptSecret(cfg.password), readFailingSince: null, readError: null });
+  }
+  return withTransaction(ctx, async (tx) => {
+    const [updated] = await tx.update(mailboxes).set(set).where(and(eq(mailboxes.id, id), eq(mailboxes.workspaceId, ctx.workspaceId))).returning();
+    if (!updated) throw new NotFoundError("Mailbox");
+    if (smtpChanged && row.loginFailingSince) {
+      await emitEvent(tx, ctx.workspaceId, "mailbox.reconnected", { mailboxId: id, mailboxEmail: row.email, reconnectedAt: now.toISOString() }, now);
+    }
+    return (await mailboxViews(tx, [updated], now))[0];
+  });
+}
+
+/** DELETE /mailboxes/<id>: refused (409) once the mailbox has real send or reply history (spec 4.11). */
+export async function deleteMailbox(ctx: Ctx, id: string) {
+  requireAccess(ctx, "write");
+  return withTransaction(ctx, async (tx) => {
+    const row = await findMailbox(tx, ctx.workspaceId, id);
+    if (!row) throw new NotFoundError("Mailbox");
+    const history = await mailboxHistory(tx, id);
+    if (history.sends + history.replies > 0) {
+      throw new ConflictError(
+        `${row.email} has sent ${history.sends} email(s) and received ${history.replies} repl(ies); it cannot be deleted. Turn sending off instead (PATCH sendingEnabled: false).`,
+        history,
+      );
+    }
+    await tx.delete(mailboxes).where(eq(mailboxes.id, id));
+    return { deleted: true, id };
+  });
+}
+
+export async function bulkDailyCap(ctx: Ctx, mailboxIds: string[], dailySendCap: number) {
+  requireAccess(ctx, "write");
+  const ids = [...new Set(mailboxIds)];
+  const rows = await ctx.db
+    .update(mailboxes)
+    .set({ dailySendCap, updatedAt: ctx.clock.now() })
+    .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), inArray(mailboxes.id, ids)))
+    .returning({ id: mailboxes.id });
+  const found = new Set(rows.map((r) => r.id));
+  return { updated: rows.length, notFound: ids.filter((i) => !found.has(i)) };
+}
+
+export async function attachTagToMailbox(ctx: Ctx, mailboxId: string, ref: { tagId?: string; name?: string }) {
+  requireAccess(ctx, "write");
+  return withTransaction(ctx, async (tx, c) => {
+    if (!(await findMailbox(tx, ctx.workspaceId, mailboxId))) throw new NotFoundError("Mailbox");
+    const tag = await resolveTag(c, ref);
+    const inserted = await tx.insert(mailboxTags).values({ workspaceId: ctx.workspaceId, mailboxId, tagId: tag.id }).onConflictDoNothing().returning();
+    return { mailboxId, tag, attached: inserted.length > 0 };
+  });
+}
+
+export async function detachTagFromMailbox(ctx: Ctx, mailboxId: string, tagId: string) {
+  requireAccess(ctx, "write");
+  if (!(await findMailbox(ctx.db, ctx.workspaceId, mailboxId))) throw new NotFoundError("Mailbox");
+  const rows = await ctx.db
+    .delete(mailboxTags)
+    .where(and(eq(mailboxTags.mailboxId, mailboxId), eq(mailboxTags.tagId, tagId), eq(mailboxTags.workspaceId, ctx.workspaceId)))
+    .returning();
+  if (rows.length === 0) throw new NotFoundError("Tag on this mailbox");
+  return { mailboxId, tagId, removed: true };
+}
