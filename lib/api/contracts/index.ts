@@ -1,6 +1,7 @@
 import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
 import { leadRoutes } from "./leads";
+import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
@@ -9,5 +10,7 @@ export const allRoutes: RouteDef[] = [
   ...Object.values(tagRoutes),
   ...Object.values(suppressionRoutes),
   ...Object.values(timezoneRoutes),
+  ...Object.values(mailboxRoutes),
+  ...Object.values(domainRoutes),
   ...Object.values(accountRoutes),
 ] as RouteDef[];
