@@ -9,6 +9,8 @@ import { requireImapLogin, requireSmtpLogin } from "./verify";
 import { mailboxViews, type MailboxRow } from "./view";
 
 export interface ImportFailure {
+  /** Position in the request. */
+  index: number;
   email: string;
   error: string;
   smtpResponseCode?: number;
@@ -40,7 +42,7 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
   await eachLimited(items, 8, async (item, index) => {
     const n = normalizeEmail(item.email);
     if (!n.ok) {
-      failed.push({ email: String(item.email), error: n.reason });
+      failed.push({ index, email: String(item.email), error: n.reason });
       return;
     }
     try {
@@ -83,10 +85,11 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       const code = (e.extra as { smtpResponseCode?: number } | undefined)?.smtpResponseCode;
-      failed.push({ email: n.email, error: e.message, ...(code ? { smtpResponseCode: code } : {}) });
+      failed.push({ index, email: n.email, error: e.message, ...(code ? { smtpResponseCode: code } : {}) });
     }
   });
   saved.sort((a, b) => a.index - b.index);
+  failed.sort((a, b) => a.index - b.index);
   return {
     created: saved.filter((s) => s.created).length,
     updated: saved.filter((s) => !s.created).length,

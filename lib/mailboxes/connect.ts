@@ -55,20 +55,26 @@ type Values = Omit<typeof mailboxes.$inferInsert, "id" | "workspaceId" | "domain
  */
 export async function upsertMailbox(ctx: Ctx, email: string, values: Values, keepIfUnsent: (keyof Values)[]): Promise<{ row: MailboxRow; created: boolean }> {
   return withTransaction(ctx, async (tx) => {
+    // One writer per address at a time, so that repeating the call (even concurrently) is safe.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mbx:${ctx.workspaceId}:${email.toLowerCase()}`}))`);
     const domainId = await ensureDomain(tx, ctx.workspaceId, email.slice(email.lastIndexOf("@") + 1));
     const [before] = await tx
       .select({ id: mailboxes.id, loginFailingSince: mailboxes.loginFailingSince })
       .from(mailboxes)
-      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), sql`lower(${mailboxes.email}) = lower(${email})`))
-      .for("update");
+      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), sql`lower(${mailboxes.email}) = lower(${email})`));
     const now = ctx.clock.now();
-    const update: Partial<Values> = { ...values, loginFailingSince: null, loginError: null, updatedAt: now };
-    for (const k of keepIfUnsent) if (values[k] === undefined) delete update[k];
-    const [row] = await tx
-      .insert(mailboxes)
-      .values({ id: newId("mbx"), workspaceId: ctx.workspaceId, domainId, ...values, email, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: [mailboxes.workspaceId, sql`lower(${mailboxes.email})`] as never, set: update })
-      .returning();
+    let row: MailboxRow;
+    if (before) {
+      const update: Partial<Values> = { ...values, loginFailingSince: null, loginError: null, updatedAt: now };
+      delete update.email; // the address keeps the spelling it was first connected with
+      for (const k of keepIfUnsent) if (values[k] === undefined) delete update[k];
+      [row] = await tx.update(mailboxes).set(update).where(eq(mailboxes.id, before.id)).returning();
+    } else {
+      [row] = await tx
+        .insert(mailboxes)
+        .values({ id: newId("mbx"), workspaceId: ctx.workspaceId, domainId, ...values, email, createdAt: now, updatedAt: now })
+        .returning();
+    }
     if (before?.loginFailingSince) {
       await emitEvent(tx, ctx.workspaceId, "mailbox.reconnected", { mailboxId: row.id, mailboxEmail: row.email, reconnectedAt: now.toISOString() }, now);
     }

@@ -24,7 +24,9 @@ export async function startSmtpPeer(opts: { users: Record<string, string>; rejec
     authMethods: ["PLAIN", "LOGIN"],
     logger: false,
     onAuth(auth, _session, cb) {
-      if (auth.username && users[auth.username] === auth.password) return cb(null, { user: auth.username });
+      // Like real providers, the login name is matched case-insensitively.
+      const user = Object.keys(users).find((u) => u.toLowerCase() === String(auth.username).toLowerCase());
+      if (user && users[user] === auth.password) return cb(null, { user });
       const err = new Error("5.7.8 Username and Password not accepted") as Error & { responseCode: number };
       err.responseCode = 535;
       cb(err);
