@@ -3,3 +3,4 @@ export * from "./leads";
 export * from "./system";
 export * from "./mailboxes";
 export * from "./sending";
+export * from "./campaigns";

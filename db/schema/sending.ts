@@ -20,6 +20,9 @@ export const emails = pgTable(
     mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "restrict" }),
     leadId: text("lead_id").references(() => leads.id, { onDelete: "set null" }),
     leadEmail: text("lead_email").notNull(),
+    /** Campaign emails carry their campaign and step (text, not foreign keys: sends outlive them). */
+    campaignId: text("campaign_id"),
+    stepId: text("step_id"),
     messageId: text("message_id").notNull(),
     subject: text("subject").notNull(),
     status: emailStatusEnum("status").notNull(),
@@ -29,5 +32,5 @@ export const emails = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId)],
+  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId), index("emails_step_idx").on(t.stepId)],
 );

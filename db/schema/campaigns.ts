@@ -1,0 +1,135 @@
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, customType, doublePrecision, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { workspaces } from "./accounts";
+import { leads } from "./leads";
+import { mailboxes } from "./mailboxes";
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
+export const campaignStatusEnum = pgEnum("campaign_status", ["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]);
+export const espMatchingEnum = pgEnum("esp_matching", ["OFF", "PREFER", "STRICT"]);
+export const campaignLeadStatusEnum = pgEnum("campaign_lead_status", ["ACTIVE", "COMPLETED", "REPLIED", "BOUNCED", "UNSUBSCRIBED", "STOPPED"]);
+
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: text("id").primaryKey(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: campaignStatusEnum("status").notNull().default("DRAFT"),
+    folder: text("folder"),
+    sendWindowStartHour: integer("send_window_start_hour").notNull().default(9),
+    sendWindowEndHour: integer("send_window_end_hour").notNull().default(17),
+    sendDaysOfWeek: integer("send_days_of_week").array().notNull().default(sql`'{1,2,3,4,5}'::integer[]`),
+    startAt: timestamp("start_at", { withTimezone: true }),
+    dailyNewLeadCap: integer("daily_new_lead_cap"),
+    defaultTimezone: text("default_timezone"),
+    abVariantOptimization: boolean("ab_variant_optimization").notNull().default(false),
+    trackOpens: boolean("track_opens").notNull().default(false),
+    trackClicks: boolean("track_clicks").notNull().default(false),
+    stopOnReply: boolean("stop_on_reply").notNull().default(true),
+    stopOnAutoReply: boolean("stop_on_auto_reply").notNull().default(false),
+    unsubscribeHeader: boolean("unsubscribe_header").notNull().default(true),
+    textOnly: boolean("text_only").notNull().default(false),
+    espMatching: espMatchingEnum("esp_matching").notNull().default("OFF"),
+    minGapMinutes: doublePrecision("min_gap_minutes").notNull().default(9),
+    /** Set by the first real send; a DRAFT without it has "never sent" (spec 3.1). */
+    firstSentAt: timestamp("first_sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("campaigns_workspace_idx").on(t.workspaceId, t.seq)],
+);
+
+/** A sequence step; steps with the same order and different variantGroup are A/B variants (spec 2.5). */
+export const campaignSteps = pgTable(
+  "campaign_steps",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    stepOrder: integer("step_order").notNull(),
+    /** "" for a step without variants; otherwise the variant's label (A, B, …). */
+    variantGroup: text("variant_group").notNull().default(""),
+    subject: text("subject"),
+    bodyTemplate: text("body_template").notNull().default(""),
+    bodyHtmlTemplate: text("body_html_template"),
+    delayHoursAfterPrevious: doublePrecision("delay_hours_after_previous"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("campaign_steps_order_variant_uq").on(t.campaignId, t.stepOrder, t.variantGroup)],
+);
+
+/** Bytes in Postgres (architecture: Files), so web and worker on different machines see the same files. */
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    data: bytea("data").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("files_workspace_idx").on(t.workspaceId)],
+);
+
+export const stepAttachments = pgTable(
+  "step_attachments",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    stepId: text("step_id").notNull().references(() => campaignSteps.id, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull().references(() => files.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    /** Set for inline images: the body shows them as <img src="cid:…">. */
+    cid: text("cid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("step_attachments_step_idx").on(t.stepId)],
+);
+
+/** The campaign's mailbox pool (spec 4.8). */
+export const campaignMailboxes = pgTable(
+  "campaign_mailboxes",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.mailboxId] }), index("campaign_mailboxes_mailbox_idx").on(t.mailboxId)],
+);
+
+/**
+ * A lead in a campaign: its assigned mailbox, next step and when it is due (architecture: per-lead
+ * delays are columns, not sleeps).
+ */
+export const campaignLeads = pgTable(
+  "campaign_leads",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    leadId: text("lead_id").notNull().references(() => leads.id, { onDelete: "cascade" }),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    mailboxId: text("mailbox_id").references(() => mailboxes.id, { onDelete: "set null" }),
+    status: campaignLeadStatusEnum("status").notNull().default("ACTIVE"),
+    nextStepOrder: integer("next_step_order").notNull().default(0),
+    nextSendAt: timestamp("next_send_at", { withTimezone: true }),
+    /** When this campaign first emailed the lead: after it, reassigning no longer moves the lead. */
+    firstEmailedAt: timestamp("first_emailed_at", { withTimezone: true }),
+    lastEmailedAt: timestamp("last_emailed_at", { withTimezone: true }),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.leadId] }),
+    index("campaign_leads_lead_idx").on(t.leadId),
+    index("campaign_leads_mailbox_idx").on(t.mailboxId),
+    index("campaign_leads_due_idx").on(t.nextSendAt).where(sql`status = 'ACTIVE'`),
+  ],
+);
