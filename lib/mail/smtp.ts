@@ -72,6 +72,7 @@ export interface OutgoingMessage {
   headers?: Record<string, string>;
   inReplyTo?: string;
   references?: string[];
+  attachments?: { filename: string; contentType: string; content: Buffer; cid?: string }[];
 }
 
 export async function sendSmtp(cfg: SmtpConfig, msg: OutgoingMessage): Promise<{ messageId: string; response: string }> {
@@ -87,6 +88,7 @@ export async function sendSmtp(cfg: SmtpConfig, msg: OutgoingMessage): Promise<{
       headers: msg.headers,
       inReplyTo: msg.inReplyTo,
       references: msg.references,
+      attachments: msg.attachments,
     });
     if (info.rejected.length > 0) throw new SmtpError("rejected", `Recipient refused: ${String(info.response)}`);
     return { messageId: info.messageId, response: String(info.response) };

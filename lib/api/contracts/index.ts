@@ -1,5 +1,6 @@
 import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
+import { campaignRoutes } from "./campaigns";
 import { leadRoutes } from "./leads";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
@@ -10,6 +11,7 @@ export const allRoutes: RouteDef[] = [
   ...Object.values(tagRoutes),
   ...Object.values(suppressionRoutes),
   ...Object.values(timezoneRoutes),
+  ...Object.values(campaignRoutes),
   ...Object.values(mailboxRoutes),
   ...Object.values(domainRoutes),
   ...Object.values(accountRoutes),

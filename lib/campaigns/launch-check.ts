@@ -1,0 +1,63 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { campaignLeads, campaigns } from "../../db/schema";
+import { canSend, isWarming, poolMailboxes } from "./eligibility";
+import { campaignLeadsForCheck, checkVariables, stepsOf } from "./variables";
+
+export interface LaunchEntry {
+  code: string;
+  message: string;
+}
+export interface LaunchReport {
+  ready: boolean;
+  blockers: LaunchEntry[];
+  warnings: LaunchEntry[];
+}
+
+const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** GET /campaigns/<id>/launch-check (spec 2.12, 3.3). */
+export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$inferSelect, now: Date): Promise<LaunchReport> {
+  const blockers: LaunchEntry[] = [];
+  const warnings: LaunchEntry[] = [];
+  const [steps, pool, { leads: checkLeads, total: leadCount }] = await Promise.all([stepsOf(db, campaign.id), poolMailboxes(db, campaign.id), campaignLeadsForCheck(db, campaign.id)]);
+
+  if (steps.length === 0) blockers.push({ code: "NO_STEPS", message: "The campaign has no steps: add at least the first email." });
+  if (leadCount === 0) blockers.push({ code: "NO_LEADS", message: "The campaign has no leads: add leads to send to." });
+  const sendable = pool.filter(canSend);
+  if (sendable.length === 0) {
+    blockers.push({
+      code: "NO_ELIGIBLE_MAILBOX",
+      message: pool.length === 0 ? "The mailbox pool is empty: add mailboxes to send from." : "No mailbox in the pool can send (each is paused, auto-paused or failing to log in).",
+    });
+  }
+  if (steps.length > 0) {
+    const vars = checkVariables(steps, checkLeads);
+    if (!vars.ok) {
+      const unknown = [...new Set(vars.steps.flatMap((s) => s.unknown.map((u) => `{{${u.token}}}`)))];
+      const malformed = [...new Set(vars.steps.flatMap((s) => s.malformed))];
+      const parts = [unknown.length ? `unknown ${unknown.join(", ")}` : "", malformed.length ? `malformed "${malformed.join('", "')}"` : ""].filter(Boolean);
+      blockers.push({ code: "TEMPLATE_TOKENS", message: `Leads would receive raw template text: ${parts.join("; ")}. Fix the steps (see variables-check).` });
+    }
+  }
+  const warming = pool.filter((m) => canSend(m) && isWarming(m));
+  if (warming.length) warnings.push({ code: "WARMING_MAILBOXES", message: `${plural(warming.length, "pool mailbox", "pool mailboxes")} still in early warmup: ${warming.slice(0, 5).map((m) => m.email).join(", ")}.` });
+  const cannot = pool.filter((m) => !canSend(m));
+  if (cannot.length && sendable.length) warnings.push({ code: "MAILBOXES_CANNOT_SEND", message: `${plural(cannot.length, "pool mailbox", "pool mailboxes")} cannot send yet: ${cannot.slice(0, 5).map((m) => m.email).join(", ")}.` });
+  const [{ unassigned }] = await db
+    .select({ unassigned: sql<number>`count(*)::int` })
+    .from(campaignLeads)
+    .where(and(eq(campaignLeads.campaignId, campaign.id), isNull(campaignLeads.mailboxId), eq(campaignLeads.status, "ACTIVE")));
+  if (unassigned > 0 && leadCount > 0) warnings.push({ code: "LEADS_WITHOUT_MAILBOX", message: `${plural(unassigned, "lead")} have no mailbox yet; reassign them once the pool can take them.` });
+  if (!campaign.defaultTimezone) {
+    const noTz = checkLeads.filter((l) => !l.timezone).length;
+    if (noTz > 0 || leadCount === 0) warnings.push({ code: "NO_TIMEZONE", message: `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: those leads can be emailed at any hour.` });
+  }
+  if (campaign.startAt && campaign.startAt > now) warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
+  return { ready: blockers.length === 0, blockers, warnings };
+}
+
+/** What `PATCH /status` ACTIVE needs `confirm: true` for (spec 3.1): any blocker, or warming mailboxes. */
+export function needsConfirmation(r: LaunchReport): boolean {
+  return r.blockers.length > 0 || r.warnings.some((w) => w.code === "WARMING_MAILBOXES");
+}

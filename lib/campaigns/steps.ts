@@ -1,0 +1,177 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+import { campaignSteps, emails, stepAttachments } from "../../db/schema";
+import { requireAccess, withTransaction, type Ctx } from "../ctx";
+import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { newId } from "../ids";
+import { findCampaign } from "./campaigns";
+import type { createStepBody, patchStepBody, putStepsBody } from "./schemas";
+
+export type StepRow = typeof campaignSteps.$inferSelect;
+
+export function stepView(s: StepRow) {
+  return {
+    id: s.id,
+    campaignId: s.campaignId,
+    stepOrder: s.stepOrder,
+    variantGroup: s.variantGroup || null,
+    subject: s.subject,
+    bodyTemplate: s.bodyTemplate,
+    bodyHtmlTemplate: s.bodyHtmlTemplate,
+    delayHoursAfterPrevious: s.delayHoursAfterPrevious,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+/** The subject is required on the first step only; a follow-up's own subject is never used (spec 2.5). */
+function checkSubject(stepOrder: number, subject: string | null | undefined, field = "subject") {
+  if (stepOrder === 0 && !subject?.trim()) throw ValidationError.field(field, "the first step (stepOrder 0) needs a subject");
+}
+
+export async function findStep(db: DbOrTx, workspaceId: string, campaignId: string, stepId: string): Promise<StepRow> {
+  const [s] = await db
+    .select()
+    .from(campaignSteps)
+    .where(and(eq(campaignSteps.id, stepId), eq(campaignSteps.campaignId, campaignId), eq(campaignSteps.workspaceId, workspaceId)));
+  if (!s) throw new NotFoundError("Step");
+  return s;
+}
+
+export async function stepSendCounts(db: DbOrTx, stepIds: string[]): Promise<Map<string, number>> {
+  if (stepIds.length === 0) return new Map();
+  const rows = await db.select({ stepId: emails.stepId, n: sql<number>`count(*)::int` }).from(emails).where(inArray(emails.stepId, stepIds)).groupBy(emails.stepId);
+  return new Map(rows.map((r) => [r.stepId!, r.n]));
+}
+
+/** Inline images are sent only while the body shows them: saving a body without its cid removes the image (spec 4.7 rule 5). */
+export async function pruneInlineImages(db: DbOrTx, step: StepRow): Promise<number> {
+  const atts = await db.select().from(stepAttachments).where(eq(stepAttachments.stepId, step.id));
+  const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;
+  const gone = atts.filter((a) => a.cid && !body.includes(`cid:${a.cid}`));
+  if (gone.length) await db.delete(stepAttachments).where(inArray(stepAttachments.id, gone.map((a) => a.id)));
+  return gone.length;
+}
+
+export async function listSteps(ctx: Ctx, campaignId: string) {
+  requireAccess(ctx, "read");
+  await findCampaign(ctx.db, ctx.workspaceId, campaignId);
+  const rows = await ctx.db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
+  return { steps: rows.map(stepView) };
+}
+
+export async function createStep(ctx: Ctx, campaignId: string, input: z.infer<typeof createStepBody>) {
+  requireAccess(ctx, "write");
+  return withTransaction(ctx, async (tx) => {
+    await findCampaign(tx, ctx.workspaceId, campaignId, true);
+    const [{ max }] = await tx.select({ max: sql<number | null>`max(${campaignSteps.stepOrder})` }).from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
+    const stepOrder = input.stepOrder ?? (max === null ? 0 : max + 1);
+    checkSubject(stepOrder, input.subject);
+    const variantGroup = input.variantGroup?.trim() ?? "";
+    const now = ctx.clock.now();
+    const [row] = await tx
+      .insert(campaignSteps)
+      .values({
+        id: newId("stp"),
+        workspaceId: ctx.workspaceId,
+        campaignId,
+        stepOrder,
+        variantGroup,
+        subject: input.subject ?? null,
+        bodyTemplate: input.bodyTemplate,
+        bodyHtmlTemplate: input.bodyHtmlTemplate ?? null,
+        delayHoursAfterPrevious: input.delayHoursAfterPrevious ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new ConflictError(`Step ${stepOrder}${variantGroup ? ` variant ${variantGroup}` : ""} already exists; PATCH it instead`);
+    return stepView(row);
+  });
+}
+
+export async function patchStep(ctx: Ctx, campaignId: string, stepId: string, input: z.infer<typeof patchStepBody>) {
+  requireAccess(ctx, "write");
+  return withTransaction(ctx, async (tx) => {
+    await findCampaign(tx, ctx.workspaceId, campaignId, true);
+    const cur = await findStep(tx, ctx.workspaceId, campaignId, stepId);
+    const stepOrder = input.stepOrder ?? cur.stepOrder;
+    checkSubject(stepOrder, input.subject === undefined ? cur.subject : input.subject);
+    const set: Partial<StepRow> = { updatedAt: ctx.clock.now(), stepOrder };
+    if (input.variantGroup !== undefined) set.variantGroup = input.variantGroup?.trim() ?? "";
+    for (const f of ["subject", "bodyTemplate", "bodyHtmlTemplate", "delayHoursAfterPrevious"] as const) if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
+    const [row] = await tx.update(campaignSteps).set(set).where(eq(campaignSteps.id, stepId)).returning().catch((e) => {
+      if ((e as { cause?: { code?: string } }).cause?.code === "23505") throw new ConflictError("Another step already has that stepOrder and variantGroup");
+      throw e;
+    });
+    await pruneInlineImages(tx, row);
+    return stepView(row);
+  });
+}
+
+export async function deleteStep(ctx: Ctx, campaignId: string, stepId: string) {
+  requireAccess(ctx, "write");
+  return withTransaction(ctx, async (tx) => {
+    await findCampaign(tx, ctx.workspaceId, campaignId, true);
+    const s = await findStep(tx, ctx.workspaceId, campaignId, stepId);
+    const sent = (await stepSendCounts(tx, [s.id])).get(s.id) ?? 0;
+    if (sent > 0) throw new ConflictError(`Step ${s.stepOrder} has already sent ${sent} email(s) and cannot be deleted; edit it instead`);
+    await tx.delete(campaignSteps).where(eq(campaignSteps.id, s.id));
+    return { deleted: true, id: s.id };
+  });
+}
+
+/**
+ * PUT /campaigns/<id>/steps: replaces the sequence. Steps match by (stepOrder, variantGroup): matches
+ * are updated, new ones created, missing ones deleted — unless one has sent (409, nothing changes).
+ */
+export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<typeof putStepsBody>) {
+  requireAccess(ctx, "write");
+  const key = (o: number, v: string | null | undefined) => `${o}\u0000${v?.trim() ?? ""}`;
+  const seen = new Set<string>();
+  input.steps.forEach((s, i) => {
+    checkSubject(s.stepOrder, s.subject, `steps.${i}.subject`);
+    const k = key(s.stepOrder, s.variantGroup);
+    if (seen.has(k)) throw ValidationError.field(`steps.${i}`, `step ${s.stepOrder}${s.variantGroup ? ` variant ${s.variantGroup}` : ""} is listed twice`);
+    seen.add(k);
+  });
+  return withTransaction(ctx, async (tx) => {
+    await findCampaign(tx, ctx.workspaceId, campaignId, true);
+    const existing = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
+    const byKey = new Map(existing.map((s) => [key(s.stepOrder, s.variantGroup), s]));
+    const missing = existing.filter((s) => !seen.has(key(s.stepOrder, s.variantGroup)));
+    const sent = await stepSendCounts(tx, missing.map((s) => s.id));
+    const blocked = missing.filter((s) => (sent.get(s.id) ?? 0) > 0);
+    if (blocked.length) {
+      throw new ConflictError(`Step(s) ${blocked.map((s) => `${s.stepOrder}${s.variantGroup ? s.variantGroup : ""}`).join(", ")} already sent and cannot be deleted; keep them in the sequence`, {
+        stepIds: blocked.map((s) => s.id),
+      });
+    }
+    if (missing.length) await tx.delete(campaignSteps).where(inArray(campaignSteps.id, missing.map((s) => s.id)));
+    const now = ctx.clock.now();
+    let created = 0;
+    let updated = 0;
+    for (const s of input.steps) {
+      const values = {
+        subject: s.subject ?? null,
+        bodyTemplate: s.bodyTemplate,
+        bodyHtmlTemplate: s.bodyHtmlTemplate ?? null,
+        delayHoursAfterPrevious: s.delayHoursAfterPrevious ?? null,
+        updatedAt: now,
+      };
+      const match = byKey.get(key(s.stepOrder, s.variantGroup));
+      if (match) {
+        const [row] = await tx.update(campaignSteps).set(values).where(eq(campaignSteps.id, match.id)).returning();
+        await pruneInlineImages(tx, row);
+        updated++;
+      } else {
+        await tx.insert(campaignSteps).values({ ...values, id: newId("stp"), workspaceId: ctx.workspaceId, campaignId, stepOrder: s.stepOrder, variantGroup: s.variantGroup?.trim() ?? "", createdAt: now });
+        created++;
+      }
+    }
+    const rows = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
+    return { created, updated, deleted: missing.length, steps: rows.map(stepView) };
+  });
+}
