@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { MailboxesView } from "@/components/mailboxes/mailboxes-view";
 
 export const metadata: Metadata = { title: "Mailboxes" };
 
-export default function Page() {
-  return <ComingSoon title="Mailboxes" about="Connected sending mailboxes, their daily caps, health and warmup." />;
+export default function MailboxesPage() {
+  return <MailboxesView />;
 }

@@ -1,0 +1,231 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Pager } from "@/components/ui/pager";
+import { Switch } from "@/components/ui/switch";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import type { MailboxView } from "@/lib/mailboxes/schemas";
+import { apiRequest } from "./api";
+import { BulkCapDialog } from "./bulk-cap-dialog";
+import { ConnectDialog } from "./connect-dialog";
+import { DeleteMailboxDialog } from "./delete-dialog";
+import { MailboxEditDialog } from "./edit-dialog";
+import { HealthBadge } from "./health-badge";
+import { MailboxImportDialog } from "./import-dialog";
+import { IssuesBanner, IssuesError } from "./issues-banner";
+import { providerLabel, WARMUP } from "./labels";
+import { useMailboxes, useMailboxIssues } from "./queries";
+import { TestSendDialog } from "./test-send-dialog";
+
+const PAGE_SIZES = [25, 50, 100, 200];
+const COLUMNS = 10;
+
+/** Which row dialog is open, and for which mailbox. */
+type RowAction = { kind: "test" | "edit" | "delete"; mailbox: MailboxView };
+
+export function MailboxesView() {
+  const queryClient = useQueryClient();
+  const [paging, setPaging] = useState({ page: 1, limit: 50 });
+  const mailboxes = useMailboxes(paging.page, paging.limit);
+  const issues = useMailboxIssues();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [action, setAction] = useState<RowAction>();
+  const [connecting, setConnecting] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [settingCap, setSettingCap] = useState(false);
+  const [notice, setNotice] = useState<string>();
+
+  // A selection only makes sense for the rows on screen.
+  useEffect(() => setSelected(new Set()), [paging]);
+
+  const toggleSending = useMutation({
+    mutationFn: (m: MailboxView) =>
+      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body: { sendingEnabled: !m.sendingEnabled } }).then((r) => r.data),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["mailboxes"] }),
+  });
+
+  const rows = mailboxes.data?.rows ?? [];
+  const total = mailboxes.data?.total ?? 0;
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  function toggle(id: string) {
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  }
+
+  const finish = (message: string) => {
+    setAction(undefined);
+    setNotice(message);
+  };
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between">
+        <div>
+          <h1 className="text-xl font-semibold text-gray-900">Mailboxes</h1>
+          <p className="text-sm text-gray-600">{mailboxes.data ? `${total.toLocaleString()} connected` : "\u00a0"}</p>
+        </div>
+        <div className="flex gap-2">
+          {selected.size > 0 && (
+            <Button variant="secondary" onClick={() => setSettingCap(true)}>
+              Set daily cap ({selected.size})
+            </Button>
+          )}
+          <Button variant="secondary" onClick={() => setImporting(true)}>
+            Import CSV
+          </Button>
+          <Button onClick={() => setConnecting(true)}>Connect mailbox</Button>
+        </div>
+      </div>
+
+      {issues.data && <IssuesBanner issues={issues.data.issues} mailboxes={issues.data.mailboxes} />}
+      {issues.error && <IssuesError message={describeError(issues.error)} />}
+
+      {notice && (
+        <Alert tone="success" className="flex justify-between">
+          <span data-testid="mailboxes-notice">{notice}</span>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+            ✕
+          </button>
+        </Alert>
+      )}
+      {mailboxes.error && <Alert tone="error">Could not load mailboxes: {describeError(mailboxes.error)}</Alert>}
+      {toggleSending.error && <Alert tone="error">Could not change sending: {describeError(toggleSending.error)}</Alert>}
+
+      <Table aria-label="Mailboxes" aria-busy={mailboxes.isFetching}>
+        <THead>
+          <tr>
+            <Th className="w-8">
+              <input
+                type="checkbox"
+                aria-label="Select all on this page"
+                checked={allSelected}
+                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
+              />
+            </Th>
+            <Th>Email</Th>
+            <Th>Sender name</Th>
+            <Th>Provider</Th>
+            <Th>Health</Th>
+            <Th>Daily cap</Th>
+            <Th>Sending</Th>
+            <Th>Warmup</Th>
+            <Th>Tags</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </THead>
+        <TBody>
+          {rows.map((m) => {
+            const warmup = WARMUP[m.warmupStatus] ?? { label: m.warmupStatus, tone: "gray" as const };
+            return (
+              <Tr key={m.id}>
+                <Td>
+                  <input type="checkbox" aria-label={`Select ${m.email}`} checked={selected.has(m.id)} onChange={() => toggle(m.id)} />
+                </Td>
+                <Td className="font-medium">{m.email}</Td>
+                <Td>{m.senderName ?? ""}</Td>
+                <Td className="text-gray-600" title={`${m.smtpHost}:${m.smtpPort} (${m.smtpSecurity}) · IMAP ${m.imapHost}:${m.imapPort} (${m.imapSecurity})`}>
+                  {providerLabel(m)}
+                </Td>
+                <Td>
+                  <HealthBadge mailbox={m} />
+                </Td>
+                <Td className="tabular-nums">{m.dailySendCap}</Td>
+                <Td>
+                  <Switch
+                    checked={m.sendingEnabled}
+                    aria-label={`Sending from ${m.email}`}
+                    disabled={toggleSending.isPending && toggleSending.variables?.id === m.id}
+                    onClick={() => toggleSending.mutate(m)}
+                  />
+                </Td>
+                <Td>
+                  <Badge tone={warmup.tone}>{warmup.label}</Badge>
+                </Td>
+                <Td>
+                  <div className="flex flex-wrap gap-1">
+                    {m.tags.map((t) => (
+                      <Badge key={t.id} tone="indigo">
+                        {t.name}
+                      </Badge>
+                    ))}
+                  </div>
+                </Td>
+                <Td className="text-right whitespace-nowrap">
+                  <Button variant="ghost" size="sm" onClick={() => setAction({ kind: "test", mailbox: m })} aria-label={`Test send from ${m.email}`}>
+                    Test send
+                  </Button>
+                  <Button variant="ghost" size="sm" onClick={() => setAction({ kind: "edit", mailbox: m })} aria-label={`Edit ${m.email}`}>
+                    Edit
+                  </Button>
+                  <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setAction({ kind: "delete", mailbox: m })} aria-label={`Delete ${m.email}`}>
+                    Delete
+                  </Button>
+                </Td>
+              </Tr>
+            );
+          })}
+          {mailboxes.data && rows.length === 0 && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
+                No mailboxes yet. Connect one, or import many from a CSV.
+              </td>
+            </tr>
+          )}
+          {mailboxes.isPending && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
+                Loading…
+              </td>
+            </tr>
+          )}
+        </TBody>
+      </Table>
+
+      <Pager
+        page={paging.page}
+        limit={paging.limit}
+        total={total}
+        shown={rows.length}
+        sizes={PAGE_SIZES}
+        onPage={(page) => setPaging((p) => ({ ...p, page }))}
+        onLimit={(limit) => setPaging({ page: 1, limit })}
+      />
+
+      <ConnectDialog
+        open={connecting}
+        onClose={() => setConnecting(false)}
+        onConnected={(message) => {
+          setConnecting(false);
+          setNotice(message);
+        }}
+      />
+      <MailboxImportDialog open={importing} onClose={() => setImporting(false)} />
+      {settingCap && (
+        <BulkCapDialog
+          mailboxIds={[...selected]}
+          onClose={() => setSettingCap(false)}
+          onDone={(message) => {
+            setSettingCap(false);
+            setSelected(new Set());
+            setNotice(message);
+          }}
+        />
+      )}
+      {action?.kind === "test" && <TestSendDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
+      {action?.kind === "edit" && <MailboxEditDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
+      {action?.kind === "delete" && <DeleteMailboxDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} onDone={finish} />}
+    </div>
+  );
+}
