@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { DomainsView } from "@/components/domains/domains-view";
 
 export const metadata: Metadata = { title: "Domains" };
 
-export default function Page() {
-  return <ComingSoon title="Domains" about="SPF, DKIM, DMARC, MX and blacklist checks for your sending domains." />;
+export default function DomainsPage() {
+  return <DomainsView />;
 }
