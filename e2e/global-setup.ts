@@ -4,6 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { startDnsPeer } from "../test/peers/dns";
+import { startImapPeer } from "../test/peers/imap";
+import { startSmtpPeer } from "../test/peers/smtp";
+import { E2E_MAILBOX } from "./support/session";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -20,6 +24,17 @@ async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The DNS the app sees (DNS_SERVERS): mail.test publishes SPF, DMARC and MX but no DKIM key, so the
+ * domain checks give known answers without the internet; every other name is NXDOMAIN (not listed on
+ * any blocklist, no MX).
+ */
+const ZONE = {
+  TXT: { "mail.test": ["v=spf1 ip4:127.0.0.1 -all"], "_dmarc.mail.test": ["v=DMARC1; p=quarantine"] },
+  MX: { "mail.test": [{ exchange: "mx.mail.test", priority: 10 }] },
+  A: { "mx.mail.test": ["127.0.0.1"] },
+};
+
 function tail(file: string, lines = 60): string {
   try {
     return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
@@ -32,9 +47,19 @@ function tail(file: string, lines = 60): string {
  * Starts the app the way an operator does — `outreach start` (embedded Postgres, migrations, a build
  * when the sources changed, next start and the worker) — on a fresh data folder and free ports, waits
  * for /api/health, and reads the first-run setup token from the database.
+ * Before the app it starts real mail peers (smtp-server and hoodiecrow IMAP, plain text on 127.0.0.1)
+ * and a DNS peer; they run until the teardown. The worker ticks every second and checks mailbox logins
+ * every 2 s, so a connected mailbox turns healthy within one health-check run.
  * `E2E_COMMAND=dev` runs `outreach dev` instead, for quick iteration without a production build.
  */
 export default async function globalSetup() {
+  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password };
+  const smtp = await startSmtpPeer({ users });
+  const imap = await startImapPeer({ users });
+  const dns = await startDnsPeer(ZONE);
+  // Bounded: a server that waits for a stuck client must not hang the teardown.
+  const closePeers = () => Promise.race([Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close())]), sleep(5000)]);
+
   const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-e2e-"));
   // As root the embedded server runs as the `postgres` user, which must be able to reach its folder.
   chmodSync(dataDir, 0o755);
@@ -44,7 +69,16 @@ export default async function globalSetup() {
   const logFile = path.join(dataDir, "app.log");
   const log = openSync(logFile, "a");
 
-  const env: NodeJS.ProcessEnv = { ...process.env, OUTREACH_DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), OUTREACH_SECRET: "e2e-secret" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OUTREACH_DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    OUTREACH_SECRET: "e2e-secret",
+    WORKER_TICK_MS: "1000",
+    MAILBOX_CHECK_INTERVAL_S: "2",
+    DNS_SERVERS: dns.server,
+  };
   // Whatever the developer's shell points at, this run gets its own database and URLs.
   for (const k of ["DATABASE_URL", "APP_URL", "NEXTAUTH_URL", "NEXTAUTH_SECRET"]) delete env[k];
 
@@ -71,6 +105,7 @@ export default async function globalSetup() {
       }
     }
     closeSync(log);
+    await closePeers();
     if (process.env.E2E_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -100,7 +135,10 @@ export default async function globalSetup() {
     process.env.E2E_BASE_URL = baseURL;
     process.env.E2E_SETUP_TOKEN = token;
     process.env.E2E_DATA_DIR = dataDir;
-    writeFileSync(path.join(dataDir, "e2e.json"), JSON.stringify({ baseURL, token, logFile }, null, 2));
+    process.env.E2E_SMTP_PORT = String(smtp.port);
+    process.env.E2E_IMAP_PORT = String(imap.port);
+    const peers = { smtpPort: smtp.port, imapPort: imap.port, dns: dns.server };
+    writeFileSync(path.join(dataDir, "e2e.json"), JSON.stringify({ baseURL, token, logFile, ...peers }, null, 2));
   } catch (e) {
     const lastLines = tail(logFile); // read before stop() removes the data folder
     await stop();

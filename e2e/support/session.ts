@@ -1,0 +1,25 @@
+import { expect, type Page } from "@playwright/test";
+
+/** The owner that first-run.spec.ts creates through the setup page; other specs reuse it. */
+export const OWNER = { email: "owner@example.com", password: "correct horse battery", workspaceName: "E2E Outreach", name: "Eve Tester" };
+
+/** The mailbox the mail peers of the global setup accept (any other login is refused with 535). */
+export const E2E_MAILBOX = { email: "e2e@mail.test", password: "apppassword1234" };
+
+/**
+ * Signs in as the owner, creating the owner first (POST /api/setup with the printed token) when the
+ * instance is still fresh, so a spec works whether or not first-run.spec.ts ran before it.
+ */
+export async function signInAsOwner(page: Page, next = "/leads"): Promise<void> {
+  const state = await page.request.get("/api/setup");
+  expect(state.ok(), "GET /api/setup").toBeTruthy();
+  if (((await state.json()) as { needsSetup: boolean }).needsSetup) {
+    const res = await page.request.post("/api/setup", { data: { ...OWNER, token: process.env.E2E_SETUP_TOKEN } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  await page.goto(`/login?callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("Email", { exact: true }).fill(OWNER.email);
+  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`${next.replace(/[/]/g, "\\/")}$`));
+}
