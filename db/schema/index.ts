@@ -4,3 +4,4 @@ export * from "./system";
 export * from "./mailboxes";
 export * from "./sending";
 export * from "./campaigns";
+export * from "./webhooks";

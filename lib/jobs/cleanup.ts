@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
+import { cleanupDeliveries } from "../webhooks/deliver";
 import type { JobDef } from "./registry";
 
-/** Retention clean-up: expired rate-limit windows older than an hour. Later issues add their tables. */
+/** Retention clean-up: expired rate-limit windows older than an hour, webhook deliveries older than 30 days. */
 export const cleanupJob: JobDef = {
   name: "maintenance-cleanup",
   cron: "*/5 * * * *",
@@ -9,6 +10,7 @@ export const cleanupJob: JobDef = {
   async run(ctx) {
     const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
     const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
-    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length };
+    const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
+    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted };
   },
 };

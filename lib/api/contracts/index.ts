@@ -2,6 +2,7 @@ import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
 import { campaignRoutes } from "./campaigns";
 import { leadRoutes } from "./leads";
+import { webhookRoutes } from "./webhooks";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 
@@ -14,5 +15,6 @@ export const allRoutes: RouteDef[] = [
   ...Object.values(campaignRoutes),
   ...Object.values(mailboxRoutes),
   ...Object.values(domainRoutes),
+  ...Object.values(webhookRoutes),
   ...Object.values(accountRoutes),
 ] as RouteDef[];

@@ -1,0 +1,97 @@
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { addressProblem, allowList, bareHost, resolveAll, type AllowList } from "./ssrf";
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: "blocked" | "timeout" | "network",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The first `maxBody` bytes of the body, as text. */
+  body: string;
+}
+
+/**
+ * DNS look-up at connect time that refuses private and reserved answers, so a name that resolves to a
+ * public address when saved and to an internal one later (DNS rebinding) is still refused.
+ */
+function guardedLookup(allow: AllowList): LookupFunction {
+  return ((hostname: string, options: { all?: boolean }, cb: (err: Error | null, address?: unknown, family?: number) => void) => {
+    resolveAll(hostname)
+      .then((addresses) => {
+        if (addresses.length === 0) return cb(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }));
+        for (const a of addresses) {
+          const p = addressProblem(a, allow);
+          if (p) return cb(new OutboundError("blocked", `Refused to connect to ${hostname}: ${p}`));
+        }
+        const list = addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+        if (options?.all) cb(null, list);
+        else cb(null, list[0].address, list[0].family);
+      })
+      .catch((e) => cb(e as Error));
+  }) as unknown as LookupFunction;
+}
+
+/**
+ * The one client for outbound HTTP (webhooks, crawls): the SSRF guard at connect time, no redirects
+ * (a 3xx is returned, never followed), a hard timeout, and a bounded body read.
+ */
+export function safeRequest(
+  rawUrl: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs: number; maxBody?: number; allow?: AllowList },
+): Promise<SafeResponse> {
+  const allow = opts.allow ?? allowList();
+  const url = new URL(rawUrl);
+  const host = bareHost(url);
+  const hostAllowed = allow.hosts.has(host);
+  if (!hostAllowed && /^[\d.]+$|:/.test(host)) {
+    const p = addressProblem(host, allow);
+    if (p) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${host}: ${p}`));
+  }
+  const agentOptions = {
+    allowPrivateIPAddress: hostAllowed,
+    allowIPAddressList: allow.cidrs.map(([a, bits]) => `${a.toString()}/${bits}`),
+    denyIPAddressList: ["100.100.100.200/32", "192.0.0.192/32"],
+    keepAlive: false,
+  };
+  const isHttps = url.protocol === "https:";
+  const agent = isHttps ? new RequestFilteringHttpsAgent(agentOptions) : new RequestFilteringHttpAgent(agentOptions);
+  const maxBody = opts.maxBody ?? 1024;
+  return new Promise<SafeResponse>((resolve, reject) => {
+    const req = (isHttps ? https : http).request(
+      url,
+      { method: opts.method ?? "GET", headers: opts.headers, agent, lookup: hostAllowed ? undefined : guardedLookup(allow) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          if (size < maxBody) chunks.push(c.subarray(0, maxBody - size));
+          size += c.length;
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", (e) => reject(new OutboundError("network", e.message)));
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new OutboundError("timeout", `No answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    req.on("error", (e) => {
+      clearTimeout(timer);
+      if (e instanceof OutboundError) return reject(e);
+      if (/not allowed/.test(e.message)) return reject(new OutboundError("blocked", e.message));
+      reject(new OutboundError("network", e.message));
+    });
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  }).finally(() => agent.destroy());
+}
