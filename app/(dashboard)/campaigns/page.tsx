@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { CampaignsView } from "@/components/campaigns/campaigns-view";
 
 export const metadata: Metadata = { title: "Campaigns" };
 
-export default function Page() {
-  return <ComingSoon title="Campaigns" about="Sequences with follow-ups, sending windows and mailbox pools." />;
+export default function CampaignsPage() {
+  return <CampaignsView />;
 }

@@ -1,0 +1,167 @@
+"use client";
+
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/components/api-client";
+import { fetchPlainPage } from "@/components/mailboxes/api";
+import type { LeadView } from "@/lib/leads/schemas";
+import type { MailboxView } from "@/lib/mailboxes/schemas";
+import type { TagView } from "@/lib/tags/tags";
+import type { Attachment, Campaign, CampaignLeadPage, CampaignSettings, LaunchReport, Pool, SpamReport, Step } from "./types";
+
+/** `/api/v1/campaigns/<id>` + rest, with the id encoded once here. */
+export function campaignPath(id: string, rest = ""): string {
+  return `/api/v1/campaigns/${encodeURIComponent(id)}${rest}`;
+}
+
+/**
+ * Query keys: everything about one campaign sits under ["campaign", id], so a change (a step saved,
+ * leads added, the pool changed) can refresh all of it with one invalidation; lists sit under ["campaigns"].
+ */
+export const keys = {
+  list: (f?: CampaignFilters) => (f ? ["campaigns", f] : ["campaigns"]),
+  campaign: (id: string) => ["campaign", id],
+  part: (id: string, part: string, ...rest: unknown[]) => ["campaign", id, part, ...rest],
+};
+
+export interface CampaignFilters {
+  q: string;
+  /** undefined: any folder; "": campaigns without a folder (the API's empty filter). */
+  folder?: string;
+  statuses: string[];
+  page: number;
+  limit: number;
+}
+
+function listPath(f: CampaignFilters): string {
+  const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
+  if (f.q.trim()) p.set("q", f.q.trim());
+  if (f.folder !== undefined) p.set("folder", f.folder);
+  if (f.statuses.length) p.set("status", f.statuses.join(","));
+  return `/api/v1/campaigns?${p}`;
+}
+
+export function useCampaigns(f: CampaignFilters) {
+  return useQuery({
+    queryKey: keys.list(f),
+    queryFn: ({ signal }) => fetchPlainPage<Campaign>(listPath(f), signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Folder names in use, for the filter and the create dialog: from the newest 500 campaigns (the API's largest page). */
+export function useFolders() {
+  return useQuery({
+    queryKey: keys.list({ q: "", statuses: [], page: 1, limit: 500 }),
+    queryFn: ({ signal }) => fetchPlainPage<Campaign>("/api/v1/campaigns?page=1&limit=500", signal),
+    select: (p) => [...new Set(p.rows.map((c) => c.folder).filter((f): f is string => !!f))].sort((a, b) => a.localeCompare(b)),
+  });
+}
+
+export function useCampaign(id: string) {
+  return useQuery({ queryKey: keys.campaign(id), queryFn: ({ signal }) => apiFetch<Campaign>(campaignPath(id), { signal }) });
+}
+
+export function useSettings(id: string) {
+  return useQuery({ queryKey: keys.part(id, "settings"), queryFn: ({ signal }) => apiFetch<CampaignSettings>(campaignPath(id, "/settings"), { signal }) });
+}
+
+export function useSteps(id: string) {
+  return useQuery({
+    queryKey: keys.part(id, "steps"),
+    queryFn: ({ signal }) => apiFetch<{ steps: Step[] }>(campaignPath(id, "/steps"), { signal }).then((r) => r.steps),
+  });
+}
+
+/** The spam-word scan reads the saved steps, so it shares their freshness (refreshed with the campaign). */
+export function useSpamWords(id: string) {
+  return useQuery({
+    queryKey: keys.part(id, "spam-words"),
+    queryFn: ({ signal }) => apiFetch<SpamReport>(campaignPath(id, "/check-spam-words"), { method: "POST", signal }),
+  });
+}
+
+export function useAttachments(campaignId: string, stepId: string) {
+  return useQuery({
+    queryKey: keys.part(campaignId, "attachments", stepId),
+    queryFn: ({ signal }) =>
+      apiFetch<{ attachments: Attachment[] }>(campaignPath(campaignId, `/steps/${encodeURIComponent(stepId)}/attachments`), { signal }).then((r) => r.attachments),
+  });
+}
+
+export function usePool(id: string) {
+  return useQuery({ queryKey: keys.part(id, "pool"), queryFn: ({ signal }) => apiFetch<Pool>(campaignPath(id, "/mailboxes"), { signal }) });
+}
+
+export function useCampaignLeads(id: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: keys.part(id, "leads", { page, limit }),
+    queryFn: ({ signal }) => apiFetch<CampaignLeadPage>(campaignPath(id, `/leads?page=${page}&limit=${limit}`), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Always asked afresh: the report is only worth showing when it describes the campaign right now. */
+export function useLaunchCheck(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.part(id, "launch-check"),
+    queryFn: ({ signal }) => apiFetch<LaunchReport>(campaignPath(id, "/launch-check"), { signal }),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** The workspace's leads, for picking which to add (GET /leads: 200 per page at most). */
+export function useWorkspaceLeads(q: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: ["leads", { q, page, limit, verificationStatus: "", espClass: "", tagId: "" }],
+    queryFn: ({ signal }) => {
+      const p = new URLSearchParams({ page: String(page), limit: String(limit) });
+      if (q.trim()) p.set("q", q.trim());
+      return apiFetch<{ leads: LeadView[]; page: number; limit: number; total: number }>(`/api/v1/leads?${p}`, { signal });
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every mailbox of the workspace (GET /mailboxes answers up to 5,000 at once), for adding to the pool. */
+export function useWorkspaceMailboxes(enabled: boolean) {
+  return useQuery({
+    queryKey: ["mailboxes", { page: 1, limit: 5000 }],
+    queryFn: ({ signal }) => fetchPlainPage<MailboxView>("/api/v1/mailboxes?page=1&limit=5000", signal),
+    enabled,
+  });
+}
+
+export function useTags(enabled = true) {
+  return useQuery({
+    queryKey: ["tags"],
+    queryFn: ({ signal }) => apiFetch<{ tags: TagView[] }>("/api/v1/tags", { signal }).then((r) => r.tags),
+    enabled,
+  });
+}
+
+export interface ZoneOption {
+  name: string;
+  utcOffset: string;
+}
+
+/** Every IANA zone the API accepts, once each, with today's UTC offset (GET /timezones lists them by country). */
+export function useTimezones() {
+  return useQuery({
+    queryKey: ["timezones", "with-offsets"],
+    queryFn: async ({ signal }) => {
+      const r = await apiFetch<{ countries: { timezones: ZoneOption[] }[] }>("/api/v1/timezones", { signal });
+      const byName = new Map<string, ZoneOption>();
+      for (const c of r.countries) for (const z of c.timezones) byName.set(z.name, { name: z.name, utcOffset: z.utcOffset });
+      return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** After anything that changes a campaign: its parts and the list (stats, status) are refetched. */
+export function useRefreshCampaign(id: string) {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.campaign(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
+}
