@@ -74,6 +74,22 @@ test("a mailbox on its own SMTP/IMAP server: a refused login shows the server's 
   await expect(page.getByTestId("mailboxes-notice")).toHaveText("Daily send cap set to 15 on 1 mailbox.");
   await expect(row.getByRole("cell", { name: "15", exact: true })).toBeVisible();
 
+  // Edit, and sending off and on again from the table.
+  await row.getByRole("button", { name: `Edit ${E2E_MAILBOX.email}` }).click();
+  const edit = page.getByRole("dialog", { name: `Edit ${E2E_MAILBOX.email}` });
+  await expect(edit.getByLabel("Daily send cap", { exact: true })).toHaveValue("15");
+  await edit.getByLabel("Sender name", { exact: true }).fill("E2E Renamed");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).toContainText("E2E Renamed");
+  const sending = row.getByRole("switch", { name: `Sending from ${E2E_MAILBOX.email}` });
+  await sending.click();
+  await expect(sending).toHaveAttribute("aria-checked", "false");
+  await expect(row.getByTestId("mailbox-health")).toHaveText("Paused");
+  await sending.click();
+  await expect(sending).toHaveAttribute("aria-checked", "true");
+  await expect(row.getByTestId("mailbox-health")).toHaveText("Healthy");
+
   // Its domain was created from the address; the checks read the DNS peer of the global setup.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Domains" }).click();
   await expect(page).toHaveURL(/\/domains$/);
@@ -98,4 +114,71 @@ test("a mailbox on its own SMTP/IMAP server: a refused login shows the server's 
   await expect(page.getByText("mail.test: still has 1 mailbox(es)")).toBeVisible();
   await expect(page.getByTestId("domains-notice")).toHaveText("Deleted 0 domains.");
   await expect(domain).toBeVisible();
+});
+
+function csv(lines: string[]) {
+  return { name: "mailboxes.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n") + "\n") };
+}
+
+test("CSV import reports each failure with its line and the server's reply; an unverified wrong login becomes an issue", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInAsOwner(page, "/mailboxes");
+  const peer = (email: string, password: string, smtp = smtpPort) => [email, "", "127.0.0.1", smtp, "none", password, "127.0.0.1", imapPort, "NONE"].join(",");
+  const header = "Email,Sender Name,SMTP Host,SMTP Port,SMTP Security,SMTP Password,IMAP Host,IMAP Port,IMAP Security";
+
+  await page.getByRole("button", { name: "Import CSV" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import mailboxes from CSV" });
+  await dialog.getByLabel("CSV file").setInputFiles(csv([header, peer(E2E_MAILBOX.email, E2E_MAILBOX.password), peer("wrong@mail.test", "nope"), peer("bad@mail.test", "x", "notaport")]));
+  // Guessed from the headers.
+  await expect(dialog.getByLabel("Import column SMTP Port as")).toHaveValue("smtpPort");
+  await expect(dialog.getByLabel("Import column IMAP Security as")).toHaveValue("imapSecurity");
+  await dialog.getByRole("button", { name: "Import 3 rows" }).click();
+  await expect(dialog.getByRole("progressbar", { name: "rows" })).toHaveAttribute("aria-valuenow", "3");
+  await expect(dialog.getByText("Import finished.")).toBeVisible();
+  // e2e@mail.test is created, or updated when the other test connected it first.
+  const saved = Number(await dialog.getByTestId("import-created").locator("dd").innerText()) + Number(await dialog.getByTestId("import-updated").locator("dd").innerText());
+  expect(saved).toBe(1);
+  await expect(dialog.getByTestId("import-failed")).toContainText("2");
+  await expect(dialog.getByText(/Line 3: wrong@mail\.test — The SMTP server refused the login: 535 .*\(SMTP 535\)/)).toBeVisible();
+  await expect(dialog.getByText(/Line 4: bad@mail\.test — SMTP Port: "notaport" is not a whole number/)).toBeVisible();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const table = page.getByRole("table", { name: "Mailboxes" });
+  await expect(table.getByRole("row", { name: /e2e@mail\.test/ })).toBeVisible();
+  await expect(table.getByRole("row", { name: /wrong@mail\.test/ })).toHaveCount(0);
+
+  // Saved without trying the login: the periodic check finds it refused and reports it.
+  await page.getByRole("button", { name: "Connect mailbox" }).click();
+  const connect = page.getByRole("dialog", { name: "Connect mailbox" });
+  await connect.getByRole("tab", { name: "Own SMTP/IMAP server" }).click();
+  await connect.getByLabel("Email", { exact: true }).fill("broken@mail.test");
+  await connect.getByLabel("SMTP host", { exact: true }).fill("127.0.0.1");
+  await connect.getByLabel("SMTP port", { exact: true }).fill(smtpPort);
+  await connect.getByLabel("SMTP security", { exact: true }).selectOption("NONE");
+  await connect.getByLabel("SMTP password", { exact: true }).fill("wrong-password");
+  await connect.getByLabel("IMAP host", { exact: true }).fill("127.0.0.1");
+  await connect.getByLabel("IMAP port", { exact: true }).fill(imapPort);
+  await connect.getByLabel("IMAP security", { exact: true }).selectOption("NONE");
+  await connect.getByLabel("Try the SMTP and IMAP logins before saving").uncheck();
+  await connect.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(connect).toBeHidden();
+
+  const issues = page.getByRole("region", { name: "Mailbox issues" });
+  await expect(async () => {
+    await page.reload();
+    await expect(issues.getByRole("listitem").filter({ hasText: "broken@mail.test" })).toContainText("Login failing", { timeout: 2_000 });
+  }).toPass({ timeout: 45_000, intervals: [1_000, 2_000] });
+  const issue = issues.getByRole("listitem").filter({ hasText: "broken@mail.test" });
+  await expect(issue).toContainText("535");
+  await expect(issue).toContainText("Fix:");
+  const row = table.getByRole("row", { name: /broken@mail\.test/ });
+  await expect(row.getByTestId("mailbox-health")).toHaveText("Login failing");
+  await row.getByText("Why?").click();
+  await expect(row.getByText(/SMTP login: 535/)).toBeVisible();
+
+  // No history yet, so it can be deleted; the issue goes with it.
+  await row.getByRole("button", { name: "Delete broken@mail.test" }).click();
+  await page.getByRole("dialog", { name: "Delete broken@mail.test?" }).getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("mailboxes-notice")).toHaveText("Deleted broken@mail.test.");
+  await expect(row).toHaveCount(0);
+  await expect(issues).toHaveCount(0);
 });

@@ -143,7 +143,9 @@ function SecuritySelect({ value, onChange, port }: { value: Security; onChange: 
   return (
     // Named explicitly: inside a <label> the chosen option's text would join the select's name.
     <Select aria-label={`${port.toUpperCase()} security`} value={value} onChange={(e) => onChange(e.target.value as Security)}>
-      <option value="">{port === "smtp" ? "Automatic (SSL on 465, else STARTTLS)" : "Automatic (STARTTLS on 143, else SSL)"}</option>
+      <option value="" title={port === "smtp" ? "SSL on port 465, else STARTTLS" : "STARTTLS on port 143, else SSL"}>
+        Automatic (by port)
+      </option>
       <option value="SSL">SSL/TLS</option>
       <option value="STARTTLS">STARTTLS</option>
       <option value="NONE">None (plain text)</option>
