@@ -10,9 +10,16 @@ export class ApiError extends Error {
     readonly code: string,
     readonly fieldErrors: Record<string, string[]> = {},
     readonly formErrors: string[] = [],
+    /** The whole error body: some answers add fields next to error/code (e.g. smtpResponseCode). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /** The SMTP server's reply code, when the failure was a mail server's answer. */
+  get smtpResponseCode(): number | undefined {
+    return typeof this.body.smtpResponseCode === "number" ? this.body.smtpResponseCode : undefined;
   }
 }
 
@@ -22,7 +29,8 @@ interface ErrorBody {
   details?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
 }
 
-export async function apiFetch<T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<T> {
+/** A request with its response headers (the plain-array lists carry their total in X-Total-Count). */
+export async function apiRequest<T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<{ data: T; headers: Headers }> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -43,13 +51,34 @@ export async function apiFetch<T>(path: string, init?: { method?: string; body?:
     json = undefined;
   }
   if (!res.ok) {
-    const b = (json ?? {}) as ErrorBody;
+    const b = (json && typeof json === "object" ? json : {}) as ErrorBody & Record<string, unknown>;
     const retry = res.headers.get("retry-after");
     const message = (b.error ?? `Request failed with HTTP ${res.status}`) + (res.status === 429 && retry ? ` (retry in ${retry} s)` : "");
-    throw new ApiError(message, res.status, b.code ?? "HTTP_" + res.status, b.details?.fieldErrors ?? {}, b.details?.formErrors ?? []);
+    throw new ApiError(message, res.status, b.code ?? "HTTP_" + res.status, b.details?.fieldErrors ?? {}, b.details?.formErrors ?? [], b);
   }
   if (json === undefined) throw new ApiError("The server answered with something that is not JSON", res.status, "BAD_RESPONSE");
-  return json as T;
+  return { data: json as T, headers: res.headers };
+}
+
+export async function apiFetch<T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<T> {
+  return (await apiRequest<T>(path, init)).data;
+}
+
+export interface PlainPage<T> {
+  rows: T[];
+  total: number;
+}
+
+/** A plain-array list (GET /mailboxes, /domains, /campaigns) with its total from X-Total-Count (spec 8 form 2). */
+export async function fetchPlainPage<T>(path: string, signal?: AbortSignal): Promise<PlainPage<T>> {
+  const { data, headers } = await apiRequest<T[]>(path, { signal });
+  const total = Number(headers.get("x-total-count"));
+  return { rows: data, total: Number.isFinite(total) && headers.has("x-total-count") ? total : data.length };
+}
+
+/** The SMTP code of a failed call, if the server reported one. */
+export function smtpCodeOf(e: unknown): number | undefined {
+  return e instanceof ApiError ? e.smtpResponseCode : undefined;
 }
 
 /** One line for an error: the API's message, then each field's problems. */
