@@ -23,5 +23,9 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    // The first-run flow needs an instance with no user yet, so it runs before every other spec.
+    { name: "first-run", testMatch: /first-run\.spec\.ts$/, use: { browserName: "chromium" } },
+    { name: "chromium", testIgnore: /first-run\.spec\.ts$/, dependencies: ["first-run"], use: { browserName: "chromium" } },
+  ],
 });
