@@ -124,6 +124,8 @@ export const campaignLeads = pgTable(
     /** When this campaign first emailed the lead: after it, reassigning no longer moves the lead. */
     firstEmailedAt: timestamp("first_emailed_at", { withTimezone: true }),
     lastEmailedAt: timestamp("last_emailed_at", { withTimezone: true }),
+    /** Sends refused at send time for the current step (retried with backoff, then the lead stops). */
+    failedAttempts: integer("failed_attempts").notNull().default(0),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

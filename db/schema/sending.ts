@@ -1,4 +1,4 @@
-import { index, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 import { leads } from "./leads";
 import { mailboxes } from "./mailboxes";
@@ -23,6 +23,8 @@ export const emails = pgTable(
     /** Campaign emails carry their campaign and step (text, not foreign keys: sends outlive them). */
     campaignId: text("campaign_id"),
     stepId: text("step_id"),
+    stepOrder: integer("step_order"),
+    variantGroup: text("variant_group"),
     messageId: text("message_id").notNull(),
     subject: text("subject").notNull(),
     status: emailStatusEnum("status").notNull(),
@@ -31,6 +33,25 @@ export const emails = pgTable(
     smtpResponse: text("smtp_response"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** First open and first click (tracking), each once. */
+    openedAt: timestamp("opened_at", { withTimezone: true }),
+    clickedAt: timestamp("clicked_at", { withTimezone: true }),
   },
   (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId), index("emails_step_idx").on(t.stepId)],
+);
+
+export const emailEventKindEnum = pgEnum("email_event_kind", ["OPEN", "CLICK", "UNSUBSCRIBE"]);
+
+/** Every open, click and unsubscribe on a campaign email (the first of each also lands on the email row). */
+export const emailEvents = pgTable(
+  "email_events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    emailId: text("email_id").notNull().references(() => emails.id, { onDelete: "cascade" }),
+    kind: emailEventKindEnum("kind").notNull(),
+    url: text("url"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("email_events_email_idx").on(t.emailId)],
 );

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { campaignDay, inWindow, nextWindowOpen, zoneFor } from "./window";
+
+const c = { sendWindowStartHour: 9, sendWindowEndHour: 17, sendDaysOfWeek: [1, 2, 3, 4, 5], defaultTimezone: "Europe/Berlin" };
+
+describe("send windows in each lead's timezone (spec 2.3)", () => {
+  it("reads hours and days in the lead's zone, else the campaign's, else any hour", () => {
+    expect(zoneFor(c, "America/New_York")).toBe("America/New_York");
+    expect(zoneFor(c, null)).toBe("Europe/Berlin");
+    expect(zoneFor({ ...c, defaultTimezone: null }, null)).toBeNull();
+    const mon1400utc = new Date("2026-11-02T14:00:00Z"); // Monday: 09:00 New York, 15:00 Berlin, 23:00 Tokyo
+    expect(inWindow(c, "America/New_York", mon1400utc)).toBe(true);
+    expect(inWindow(c, "Europe/Berlin", mon1400utc)).toBe(true);
+    expect(inWindow(c, "Asia/Tokyo", mon1400utc)).toBe(false);
+    expect(inWindow(c, "America/New_York", new Date("2026-11-02T13:59:00Z"))).toBe(false); // 08:59
+    expect(inWindow(c, "Europe/Berlin", new Date("2026-11-02T16:00:00Z"))).toBe(false); // 17:00 is outside (end exclusive)
+    expect(inWindow(c, null, new Date("2026-11-02T02:00:00Z"))).toBe(true); // any hour without a zone
+    expect(inWindow(c, null, new Date("2026-11-01T12:00:00Z"))).toBe(false); // Sunday (UTC) is not a sending day
+    expect(inWindow(c, "Asia/Tokyo", new Date("2026-11-06T23:30:00Z"))).toBe(false); // Saturday 08:30 in Tokyo
+  });
+
+  it("finds the next opening, across nights and weekends", () => {
+    expect(nextWindowOpen(c, "America/New_York", new Date("2026-11-02T12:00:00Z"))?.toISOString()).toBe("2026-11-02T14:00:00.000Z");
+    expect(nextWindowOpen(c, "Europe/Berlin", new Date("2026-11-06T17:00:00Z"))?.toISOString()).toBe("2026-11-09T08:00:00.000Z"); // Fri evening → Mon 09:00
+    const inside = new Date("2026-11-03T10:00:00Z");
+    expect(nextWindowOpen(c, "Europe/Berlin", inside)).toEqual(inside);
+  });
+
+  it("counts the campaign's day in its default timezone, else UTC", () => {
+    expect(campaignDay("America/Los_Angeles", new Date("2026-11-03T07:00:00Z")).start.toISOString()).toBe("2026-11-02T08:00:00.000Z");
+    expect(campaignDay(null, new Date("2026-11-03T07:00:00Z")).start.toISOString()).toBe("2026-11-03T00:00:00.000Z");
+  });
+});

@@ -1,0 +1,57 @@
+import { DateTime } from "luxon";
+
+export interface WindowSettings {
+  sendWindowStartHour: number;
+  sendWindowEndHour: number;
+  sendDaysOfWeek: number[];
+  defaultTimezone: string | null;
+}
+
+/** The zone a lead's window is read in: its own, else the campaign's; null means "any hour" (spec 2.3). */
+export function zoneFor(c: WindowSettings, leadTimezone: string | null | undefined): string | null {
+  return leadTimezone || c.defaultTimezone || null;
+}
+
+function local(at: Date, zone: string | null): DateTime {
+  return DateTime.fromJSDate(at, { zone: zone ?? "UTC" });
+}
+
+/** Sunday = 0 … Saturday = 6 (decisions.md), from luxon's Monday = 1 … Sunday = 7. */
+function dayOf(d: DateTime): number {
+  return d.weekday % 7;
+}
+
+/**
+ * Whether `at` is inside the send window on an allowed day, in the lead's zone. Without any zone the
+ * lead can be emailed at any hour; the allowed days are then read in UTC.
+ */
+export function inWindow(c: WindowSettings, zone: string | null, at: Date): boolean {
+  const d = local(at, zone);
+  if (!c.sendDaysOfWeek.includes(dayOf(d))) return false;
+  if (!zone) return true;
+  return d.hour >= c.sendWindowStartHour && d.hour < c.sendWindowEndHour;
+}
+
+/** The next moment at or after `at` when the window is open (for scheduling and the forecast). */
+export function nextWindowOpen(c: WindowSettings, zone: string | null, at: Date): Date | null {
+  if (inWindow(c, zone, at)) return at;
+  const today = local(at, zone).startOf("day");
+  for (let i = 0; i < 8; i++) {
+    const day = today.plus({ days: i });
+    if (!c.sendDaysOfWeek.includes(dayOf(day))) continue;
+    const open = zone ? day.set({ hour: c.sendWindowStartHour }) : day;
+    if (open.toJSDate() >= at) return open.toJSDate();
+  }
+  return null;
+}
+
+/** The campaign's day for dailyNewLeadCap: the defaultTimezone day, or the UTC day (spec 2.3). */
+export function campaignDay(defaultTimezone: string | null, at: Date): { start: Date; end: Date } {
+  const d = local(at, defaultTimezone).startOf("day");
+  return { start: d.toJSDate(), end: d.plus({ days: 1 }).toJSDate() };
+}
+
+/** A mailbox's sending day for its daily cap: the UTC day. */
+export function utcDay(at: Date): { start: Date; end: Date } {
+  return campaignDay(null, at);
+}
