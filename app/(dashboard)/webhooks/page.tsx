@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { WebhooksView } from "@/components/webhooks/webhooks-view";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-export default function Page() {
-  return <ComingSoon title="Webhooks" about="Signed event deliveries to your own endpoints." />;
+export default function WebhooksPage() {
+  return <WebhooksView />;
 }

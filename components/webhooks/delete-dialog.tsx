@@ -1,0 +1,49 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { webhookPath } from "./queries";
+import type { WebhookView } from "./types";
+
+/** DELETE /webhooks/<id>: the webhook and its delivery log. */
+export function DeleteWebhookDialog({ webhook, onClose, onDeleted }: { webhook: WebhookView; onClose: () => void; onDeleted: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => apiFetch<{ deleted: boolean; id: string }>(webhookPath(webhook.id), { method: "DELETE" }),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: ["webhooks", "one", webhook.id] });
+      queryClient.removeQueries({ queryKey: ["webhooks", "deliveries", webhook.id] });
+      // Only the list: the webhook's own query would look it up again and find it gone.
+      await queryClient.invalidateQueries({ queryKey: ["webhooks", "list"] });
+      onDeleted(`Deleted the webhook to ${webhook.url}.`);
+    },
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Delete this webhook?"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+            {remove.isPending ? "Deleting…" : "Delete"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3 text-sm text-gray-700">
+        <p>
+          No more events go to <span className="font-mono break-all">{webhook.url}</span>, and its delivery log is deleted with it. Pending deliveries are
+          dropped. This cannot be undone; to stop deliveries for a while, pause it instead.
+        </p>
+        {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
+      </div>
+    </Dialog>
+  );
+}

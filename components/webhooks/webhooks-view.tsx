@@ -1,0 +1,148 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Switch } from "@/components/ui/switch";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { dateTime } from "@/components/ui/time";
+import { useSetActive, WebhookDialogs, type WebhookAction } from "./actions";
+import { CreateWebhookDialog } from "./create-dialog";
+import { EventChips } from "./event-chips";
+import { seconds } from "./labels";
+import { useWebhooks } from "./queries";
+
+const COLUMNS = 6;
+
+export function WebhooksView() {
+  const webhooks = useWebhooks();
+  const [creating, setCreating] = useState(false);
+  const [action, setAction] = useState<WebhookAction>();
+  const [notice, setNotice] = useState<string>();
+  const setActive = useSetActive(setNotice);
+  const rows = webhooks.data ?? [];
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <h1 className="text-xl font-semibold text-gray-900">Webhooks</h1>
+          <p className="mt-1 max-w-2xl text-sm text-gray-600">
+            Signed HTTP POSTs to your own endpoints when something happens: replies, bounces, unsubscribes, mailbox problems. Each request carries an{" "}
+            <code className="rounded bg-gray-100 px-1">X-Service-Signature</code> to verify with the webhook&apos;s secret; failures are retried with backoff and
+            every attempt is in the delivery log for 30 days.
+          </p>
+        </div>
+        <Button onClick={() => setCreating(true)}>New webhook</Button>
+      </div>
+
+      {notice && (
+        <Alert tone="success" className="flex justify-between gap-2">
+          <span data-testid="webhooks-notice">{notice}</span>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+            ✕
+          </button>
+        </Alert>
+      )}
+      {webhooks.error && <Alert tone="error">Could not load webhooks: {describeError(webhooks.error)}</Alert>}
+      {setActive.error && <Alert tone="error">Could not pause or resume: {describeError(setActive.error)}</Alert>}
+
+      <Table aria-label="Webhooks" aria-busy={webhooks.isFetching}>
+        <THead>
+          <tr>
+            <Th>Endpoint</Th>
+            <Th>Events</Th>
+            <Th>Active</Th>
+            <Th>Retries / timeout</Th>
+            <Th>Created</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </THead>
+        <TBody>
+          {rows.map((w) => (
+            <Tr key={w.id}>
+              <Td className="max-w-xs">
+                <Link href={`/webhooks/${encodeURIComponent(w.id)}`} className="font-mono text-xs break-all text-indigo-700 hover:underline">
+                  {w.url}
+                </Link>
+                <div className="mt-1 flex flex-wrap gap-1">
+                  {!w.active && <Badge tone="yellow">Paused</Badge>}
+                  {w.previousSecretActiveUntil && (
+                    <Badge tone="blue" className="whitespace-nowrap">
+                      <span title={`The previous secret also signs until ${dateTime(w.previousSecretActiveUntil)}`}>Secret rotating</span>
+                    </Badge>
+                  )}
+                </div>
+              </Td>
+              <Td className="max-w-md">
+                <EventChips events={w.events} />
+              </Td>
+              <Td>
+                <Switch
+                  checked={w.active}
+                  aria-label={`Active: ${w.url}`}
+                  title={w.active ? "Active — click to pause" : "Paused — click to resume"}
+                  disabled={setActive.isPending && setActive.variables?.id === w.id}
+                  onClick={() => setActive.mutate(w)}
+                />
+              </Td>
+              <Td className="whitespace-nowrap text-gray-700 tabular-nums">
+                {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)}
+              </Td>
+              <Td className="whitespace-nowrap text-gray-600">{dateTime(w.createdAt)}</Td>
+              <Td className="text-right whitespace-nowrap">
+                <Button variant="ghost" size="sm" aria-label={`Send a test to ${w.url}`} onClick={() => setAction({ kind: "test", webhook: w })}>
+                  Send test
+                </Button>
+                <Link
+                  href={`/webhooks/${encodeURIComponent(w.id)}`}
+                  aria-label={`Deliveries of ${w.url}`}
+                  className="inline-flex h-8 items-center rounded-md px-2.5 text-xs font-medium text-gray-700 hover:bg-gray-100"
+                >
+                  Deliveries
+                </Link>
+                <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => setAction({ kind: "edit", webhook: w })}>
+                  Edit
+                </Button>
+                <Button variant="ghost" size="sm" aria-label={`Rotate the secret of ${w.url}`} onClick={() => setAction({ kind: "rotate", webhook: w })}>
+                  Rotate secret
+                </Button>
+                <Button variant="ghost" size="sm" className="text-red-700" aria-label={`Delete ${w.url}`} onClick={() => setAction({ kind: "delete", webhook: w })}>
+                  Delete
+                </Button>
+              </Td>
+            </Tr>
+          ))}
+          {webhooks.data && rows.length === 0 && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
+                No webhooks yet. Add one to get events at your own endpoint.
+              </td>
+            </tr>
+          )}
+          {webhooks.isPending && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
+                Loading…
+              </td>
+            </tr>
+          )}
+        </TBody>
+      </Table>
+
+      <CreateWebhookDialog
+        open={creating}
+        onClose={(created) => {
+          setCreating(false);
+          if (created) setNotice(`Created the webhook to ${created.url}.`);
+        }}
+      />
+      <WebhookDialogs action={action} onClose={() => setAction(undefined)} onNotice={setNotice} />
+    </div>
+  );
+}
