@@ -8,8 +8,8 @@ CREATE TABLE "email_events" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "domains" ADD COLUMN "next_send_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "domains" ADD COLUMN "send_lease_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "mailboxes" ADD COLUMN "next_send_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "mailboxes" ADD COLUMN "send_lease_until" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "step_order" integer;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "variant_group" text;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "opened_at" timestamp with time zone;--> statement-breakpoint

@@ -25,10 +25,6 @@ export const domains = pgTable(
     blacklistStatus: checkStatusEnum("blacklist_status").notNull().default("UNCHECKED"),
     checks: jsonb("checks").$type<Record<string, unknown>>().notNull().default({}),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
-    /** Pacing: the earliest time this mailbox sends its next campaign email (a gap with jitter). */
-    nextSendAt: timestamp("next_send_at", { withTimezone: true }),
-    /** A sender holds the mailbox until then (one send at a time per mailbox, across workers). */
-    sendLeaseUntil: timestamp("send_lease_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("domains_workspace_domain_uq").on(t.workspaceId, t.domain), index("domains_check_due_idx").on(t.lastCheckedAt)],
@@ -72,6 +68,10 @@ export const mailboxes = pgTable(
     autoPausedAt: timestamp("auto_paused_at", { withTimezone: true }),
     autoPauseReason: text("auto_pause_reason"),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
+    /** Pacing: the earliest time this mailbox sends its next campaign email (a gap with jitter). */
+    nextSendAt: timestamp("next_send_at", { withTimezone: true }),
+    /** A sender holds the mailbox until then (one send at a time per mailbox, across workers). */
+    sendLeaseUntil: timestamp("send_lease_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

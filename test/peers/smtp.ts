@@ -62,8 +62,11 @@ export async function startSmtpPeer(opts: { users: Record<string, string>; rejec
     port,
     received,
     users,
+    /** Like a provider after a password change: the new password only, and open sessions of that user are dropped. */
     setPassword(user: string, password: string) {
       users[user] = password;
+      const open = (server as unknown as { connections: Set<{ session: { user?: string }; close(): void }> }).connections;
+      for (const c of open) if (String(c.session?.user ?? "").toLowerCase() === user.toLowerCase()) c.close();
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
