@@ -22,6 +22,7 @@ import {
   statusBody,
   stepTestSendBody,
 } from "../../campaigns/schemas";
+import { daysQuery } from "../../campaigns/stats-views";
 
 const tag = "Campaigns";
 const steps = "Sequence steps";
@@ -49,6 +50,9 @@ export const campaignRoutes = {
   duplicate: defineRoute({ method: "POST", path: "/campaigns/{id}/duplicate", tag, access: "write", body: duplicateBody, summary: "Copy steps, settings, attachments and (by default) the pool into a new DRAFT; leads are not copied", response: { status: 201, description: "The new campaign" } }),
   bulkSettings: defineRoute({ method: "PATCH", path: "/campaigns/bulk-settings", tag, access: "write", body: bulkSettingsBody, summary: "Apply settings to up to 500 campaigns", response: { description: "`{ updated, updatedIds, failed, notFound }`" } }),
   bulkArchive: defineRoute({ method: "POST", path: "/campaigns/bulk-archive", tag, access: "write", body: campaignIdsBody, summary: "Archive many campaigns", response: { description: "`{ archived, notFound }`" } }),
+  stats: defineRoute({ method: "GET", path: "/campaigns/{id}/stats", tag, access: "read", summary: "Stats (spec 2.4) plus per step × variant results", response: { description: "2.4 fields plus `variants: [{ stepId, stepOrder, variantGroup, sent, opened, clicked, replied, bounced, …Rate }]`" } }),
+  timeseries: defineRoute({ method: "GET", path: "/campaigns/{id}/timeseries", tag, access: "read", query: daysQuery, summary: "Daily counts (UTC days; days ≤ 90)", response: { description: "`{ campaignId, days, series: [{ date, sent, bounced, opened, clicked, replied }] }`" } }),
+  sentTrends: defineRoute({ method: "GET", path: "/campaigns/sent-trends", tag, access: "read", query: daysQuery, summary: "Emails sent per day per campaign; campaigns with no send in the window are left out (days ≤ 90)", response: { description: "`{ dates, trends: { <campaignId>: number[] } }`" } }),
   launchCheck: defineRoute({ method: "GET", path: "/campaigns/{id}/launch-check", tag, access: "read", summary: "Launch report: ready, blockers, warnings (codes of spec 3.3)", response: { description: "`{ ready, blockers, warnings }`" } }),
   spamWords: defineRoute({ method: "POST", path: "/campaigns/{id}/check-spam-words", tag: steps, access: "read", summary: "Scan every step for spam-trigger words, with positions", response: { description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`" } }),
   variablesCheck: defineRoute({ method: "GET", path: "/campaigns/{id}/variables-check", tag: steps, access: "read", summary: "Every step against every lead (up to 5000): used, unknown and empty tokens with lead counts; ok when no lead gets a raw token", response: { description: "`{ ok, leadsChecked, totalLeads, truncated, steps }`" } }),

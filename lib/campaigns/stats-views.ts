@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { requireAccess, type Ctx } from "../ctx";
+import { findCampaign } from "./campaigns";
+import { campaignStats, dailyCounts, variantStats } from "./stats";
+
+export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
+
+/** GET /campaigns/<id>/stats: the 2.4 numbers plus per step × variant results. */
+export async function getCampaignStats(ctx: Ctx, id: string) {
+  requireAccess(ctx, "read");
+  const c = await findCampaign(ctx.db, ctx.workspaceId, id);
+  const stats = (await campaignStats(ctx.db, [c])).get(c.id)!;
+  return { campaignId: c.id, ...stats, variants: await variantStats(ctx.db, c.id) };
+}
+
+export async function getCampaignTimeseries(ctx: Ctx, id: string, days: number) {
+  requireAccess(ctx, "read");
+  const c = await findCampaign(ctx.db, ctx.workspaceId, id);
+  return { campaignId: c.id, days, series: await dailyCounts(ctx.db, { workspaceId: ctx.workspaceId, campaignId: c.id }, days, ctx.clock.now()) };
+}
+
+/** GET /campaigns/sent-trends: `{ dates, trends: { <campaignId>: number[] } }`, campaigns without a send left out. */
+export async function sentTrends(ctx: Ctx, days: number) {
+  requireAccess(ctx, "read");
+  const now = ctx.clock.now();
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const dates = Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+  const rows = (await ctx.db.execute(sql`
+    select campaign_id, to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as date, count(*)::int as n
+    from emails
+    where workspace_id = ${ctx.workspaceId} and campaign_id is not null and status in ('SENT', 'BOUNCED') and created_at >= ${start.toISOString()}::timestamptz
+    group by campaign_id, date`)) as unknown as { campaign_id: string; date: string; n: number }[];
+  const trends: Record<string, number[]> = {};
+  for (const r of rows) {
+    const i = dates.indexOf(r.date);
+    if (i < 0) continue;
+    (trends[r.campaign_id] ??= Array(days).fill(0))[i] += r.n;
+  }
+  return { dates, trends };
+}
