@@ -1,0 +1,632 @@
+/**
+ * `npm run bench:webhooks`: webhook deliveries per second through the real delivery job, against bare
+ * signed POSTs to the same local receiver. Target ≥ 0.5.
+ *
+ *  - Job:  N events sit in the outbox (emitted with emitEvent, one transaction per 100 events, before
+ *          the clock starts: emitting belongs to the domain change that fires the event, not to the
+ *          job). Timed: dispatchEvents + deliverDue called back to back (systemClock) until all N
+ *          deliveries are DELIVERED — i.e. outbox rows → deliveries, claim with a lease, sign, POST
+ *          through safeRequest (SSRF guard, keep-alive off), record the attempt.
+ *  - Bare: the same N bodies (the exact bytes the warm-up job phase delivered), HMAC-SHA256 signed
+ *          with node:crypto per request with the same six headers, POSTed with node:http.request
+ *          (agent: false, so keep-alive off like the job), at most 10 in flight (deliverDue sends 10
+ *          at a time). No database. The bare side sends a Content-Length body in one write; safeRequest
+ *          writes the body then ends the request, so the job's POSTs go out chunked — that difference
+ *          is the client's, and counts against the job.
+ *
+ * The receiver is a node:http server on 127.0.0.1 answering 200 "ok" at once. By default it runs in
+ * a child process (BENCH_RECEIVER=process), so its CPU is not spent on the thread being measured — a
+ * real receiver is another machine; BENCH_RECEIVER=inline runs it in this process. Every phase is
+ * checked afterwards (untimed): N requests on N connections, each event id once, each signature
+ * verifies with the webhook's secret, and every delivery row ended DELIVERED.
+ *
+ * The loop runs the job back to back, as a worker with a backlog could; the local runner as configured
+ * (webhookDispatchJob.everyMs = 1000, deliverDue's limit of 50) delivers at most 50 per second per worker.
+ *
+ * Phases run in ABBA blocks (job, bare, bare, job / bare, job, job, bare …) after a warm-up of each;
+ * the ratio is the median over blocks of (job deliveries/s ÷ bare POSTs/s).
+ *
+ * Knobs (env): BENCH_N (deliveries per phase, default 1500), BENCH_BLOCKS (ABBA blocks, default 3),
+ * BENCH_RECEIVER (process | inline), BENCH_BARE (pool: a window of 10 in flight, default; batch: groups
+ * of 10 awaited together, like deliverDue's loop), BENCH_PROFILE=1 (statement log + extra diagnostic
+ * phases: safeRequest alone and attemptDelivery alone, without dispatch/claim), BENCH_CPU_PROFILE=1
+ * (V8 CPU profile of the measured phases, summarised per side as µs of this process's CPU per delivery;
+ * the raw .cpuprofile files are written to the temp folder).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { writeFileSync } from "node:fs";
+import http from "node:http";
+import { Session } from "node:inspector/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { elapsedMs, ensureDatabase, fmt, median, sleep, startThrowawayPostgres, table } from "./bench-util";
+
+const N = intEnv("BENCH_N", 1500);
+const BLOCKS = intEnv("BENCH_BLOCKS", 3);
+const RECEIVER_MODE = process.env.BENCH_RECEIVER === "inline" ? "inline" : "process";
+const BARE_MODE = process.env.BENCH_BARE === "batch" ? "batch" : "pool";
+const PROFILE = process.env.BENCH_PROFILE === "1";
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === "1";
+const IN_FLIGHT = 10; // deliverDue: `for (i += 10) await Promise.all(rows.slice(i, i + 10)…)`
+const EMIT_PER_TX = 100;
+const TARGET = 0.5;
+const EVENT = "email.sent" as const;
+
+function intEnv(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+const say = (s = "") => process.stdout.write(s + "\n");
+
+// ---------------------------------------------------------------------------------------------
+// Receiver: plain JS so it runs the same in a child process (node -e) or in this one.
+
+interface Got {
+  url: string;
+  event: string;
+  id: string;
+  ts: string;
+  sig: string;
+  ct: string;
+  ua: string;
+  body: string;
+}
+
+const RECEIVER_JS = `
+const http = require("node:http");
+let reqs = [];
+let connections = 0;
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const h = req.headers;
+    reqs.push({ url: req.url, event: h["x-service-event"], id: h["x-service-event-id"], ts: h["x-service-timestamp"], sig: h["x-service-signature"], ct: h["content-type"], ua: h["user-agent"], body: Buffer.concat(chunks).toString("utf8") });
+    res.writeHead(200, { "content-type": "text/plain", "content-length": "2" });
+    res.end("ok");
+  });
+});
+server.on("connection", () => connections++);
+server.listen(0, "127.0.0.1", () => ipc.send({ type: "ready", port: server.address().port }));
+ipc.on("message", (m) => {
+  if (m.type === "collect") {
+    const out = reqs;
+    reqs = [];
+    const c = connections;
+    connections = 0;
+    ipc.send({ type: "collected", reqs: out, connections: c });
+  } else if (m.type === "close") {
+    server.closeAllConnections();
+    server.close(() => ipc.send({ type: "closed" }));
+  }
+});
+`;
+
+interface Receiver {
+  port: number;
+  url: string;
+  /** Everything received since the last collect, and the number of TCP connections. */
+  collect(): Promise<{ reqs: Got[]; connections: number }>;
+  close(): Promise<void>;
+}
+
+async function startReceiver(mode: "process" | "inline"): Promise<Receiver> {
+  const toParent = new EventEmitter();
+  let child: ChildProcess | undefined;
+  let sendToReceiver: (m: unknown) => void;
+  if (mode === "process") {
+    child = spawn(process.execPath, ["-e", `const ipc = process;\n${RECEIVER_JS}`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.on("message", (m) => toParent.emit("message", m));
+    child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
+    sendToReceiver = (m) => child!.send(m as object);
+  } else {
+    const toReceiver = new EventEmitter();
+    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toReceiver.on(e, f) };
+    new Function("ipc", "require", RECEIVER_JS)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
+    sendToReceiver = (m) => setImmediate(() => toReceiver.emit("message", m));
+  }
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const on = (m: Record<string, unknown>) => {
+        if (m.type === type) {
+          toParent.off("message", on);
+          resolve(m);
+        } else if (m.type === "exited") {
+          toParent.off("message", on);
+          reject(new Error(`receiver exited (${m.code})`));
+        }
+      };
+      toParent.on("message", on);
+    });
+  const ready = await next("ready");
+  const port = ready.port as number;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hook`,
+    async collect() {
+      const p = next("collected");
+      sendToReceiver({ type: "collect" });
+      const m = await p;
+      return { reqs: m.reqs as Got[], connections: m.connections as number };
+    },
+    async close() {
+      const p = next("closed").catch(() => {});
+      sendToReceiver({ type: "close" });
+      await Promise.race([p, sleep(2000)]);
+      if (child && child.exitCode === null) child.kill();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bare signed POSTs
+
+interface BareItem {
+  eventId: string;
+  event: string;
+  body: string;
+}
+
+function bareSignedPost(port: number, secret: string, item: BareItem): Promise<void> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const sig = createHmac("sha256", secret).update(`${timestamp}.${item.body}`).digest("hex");
+  const body = Buffer.from(item.body, "utf8");
+  return new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/hook",
+        method: "POST",
+        agent: false, // a fresh connection per request: keep-alive off, like safeRequest
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Length": String(body.length),
+          "User-Agent": "Outreach-Webhooks/1",
+          "X-Service-Event": item.event,
+          "X-Service-Event-Id": item.eventId,
+          "X-Service-Timestamp": String(timestamp),
+          "X-Service-Signature": `v1=${sig}`,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode === 200) resolve();
+          else reject(new Error(`receiver answered ${res.statusCode}`));
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Runs fn over items with at most `width` in flight: a sliding window, or lock-step groups like deliverDue. */
+async function runConcurrently<T>(items: T[], width: number, mode: "pool" | "batch", fn: (t: T) => Promise<unknown>): Promise<void> {
+  if (mode === "batch") {
+    for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
+    return;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+
+let profileStep = "setup";
+const profile = new Map<string, Map<string, { n: number; ms: number }>>();
+
+function onServerLog(line: string) {
+  if (!PROFILE) return;
+  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
+    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
+    if (!m) continue;
+    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, 100)}`;
+    let step = profile.get(profileStep);
+    if (!step) profile.set(profileStep, (step = new Map()));
+    const e = step.get(kind) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += Number(m[1]);
+    step.set(kind, e);
+  }
+}
+
+function printProfile(step: string, deliveries: number) {
+  const s = profile.get(step);
+  if (!s) return say(`(no statement log for ${step})`);
+  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 10);
+  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
+  say(`\nServer time per statement kind, "${step}" (${fmt(deliveries)} deliveries, ${fmt((total * 1000) / deliveries, 0)} µs server time per delivery):`);
+  say(table(["statement", "count", "ms total", "µs/delivery"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt((e.ms * 1000) / deliveries, 0)])));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler through the inspector, around each measured phase.
+
+interface CpuProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface CpuProfile {
+  nodes: CpuProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+let inspector: Session | undefined;
+const cpuProfiles: { side: "job" | "bare"; n: number; profile: CpuProfile }[] = [];
+
+async function cpuProfileStart(): Promise<void> {
+  if (!CPU_PROFILE) return;
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+    await inspector.post("Profiler.enable");
+    await inspector.post("Profiler.setSamplingInterval", { interval: 250 });
+  }
+  await inspector.post("Profiler.start");
+}
+
+async function cpuProfileStop(side: "job" | "bare", n: number): Promise<void> {
+  if (!inspector) return;
+  const { profile } = (await inspector.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+  cpuProfiles.push({ side, n, profile });
+}
+
+/** Where a frame's code lives: a package, a node: module, a project file, or V8's own buckets. */
+function frameOwner(url: string, fn: string): string {
+  if (!url) return fn || "(native)";
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (nm) return nm[1];
+  if (url.startsWith("node:")) return url.replace(/^node:(internal\/)?/, "node:").replace(/\/.*$/, "");
+  return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
+}
+
+function printCpuProfiles(): void {
+  if (!cpuProfiles.length) return;
+  const sides = ["job", "bare"] as const;
+  const byOwner = new Map<string, Record<string, number>>();
+  const byFn = new Map<string, Record<string, number>>();
+  const deliveries: Record<string, number> = { job: 0, bare: 0 };
+  cpuProfiles.forEach(({ side, n, profile }, index) => {
+    deliveries[side] += n;
+    const nodes = new Map(profile.nodes.map((x) => [x.id, x]));
+    profile.samples.forEach((id, i) => {
+      const cf = nodes.get(id)!.callFrame;
+      const us = profile.timeDeltas[i] ?? 0;
+      const owner = frameOwner(cf.url, cf.functionName);
+      const fn = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
+      for (const [map, key] of [[byOwner, owner], [byFn, fn]] as const) {
+        const e = map.get(key) ?? { job: 0, bare: 0 };
+        e[side] += us;
+        map.set(key, e);
+      }
+    });
+    writeFileSync(path.join(os.tmpdir(), `bench-webhooks-${index + 1}-${side}.cpuprofile`), JSON.stringify(profile));
+  });
+  const per = (e: Record<string, number>, side: "job" | "bare") => (deliveries[side] ? e[side] / deliveries[side] : 0);
+  const rows = (m: Map<string, Record<string, number>>, k: number) =>
+    [...m.entries()]
+      .sort((a, b) => per(b[1], "job") - per(a[1], "job"))
+      .slice(0, k)
+      .map(([key, e]) => [key.slice(0, 90), ...sides.map((s) => fmt(per(e, s), 1))]);
+  say(`
+CPU profile of this process (BENCH_CPU_PROFILE=1), µs per delivery; "(idle)" is time spent waiting (for Postgres, the receiver, the kernel):`);
+  say(table(["where (self time)", "job", "bare"], rows(byOwner, 16)));
+  say("");
+  say(table(["function (self time)", "job", "bare"], rows(byFn, 25)));
+  say(`(raw profiles: ${path.join(os.tmpdir(), "bench-webhooks-*.cpuprofile")})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface PhaseResult {
+  side: "job" | "bare";
+  n: number;
+  ms: number;
+  rate: number;
+  /** Job only: time inside dispatchEvents / deliverDue, and how many loop turns it took. */
+  dispatchMs?: number;
+  deliverMs?: number;
+  loops?: number;
+  /** This process's CPU time (user + system) during the phase, and the whole machine's busy share. */
+  cpuMs: number;
+  machineBusy: number;
+}
+
+/** Starts a CPU meter: this process's CPU time and the machine's busy fraction (all cores) since then. */
+function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
+  const u0 = process.cpuUsage();
+  const m0 = machineTimes();
+  return () => {
+    const u = process.cpuUsage(u0);
+    const m = machineTimes();
+    const total = m.total - m0.total;
+    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
+  };
+}
+
+function machineTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    idle += c.times.idle;
+    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  }
+  return { idle, total };
+}
+
+async function main() {
+  const t0 = process.hrtime.bigint();
+  say(`bench:webhooks — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const pg = await startThrowawayPostgres(onServerLog);
+  let adminSql: postgres.Sql | undefined;
+  let closeDb: (() => Promise<void>) | undefined;
+  let receiver: Receiver | undefined;
+  try {
+    // --- Environment first, app modules after (they read it). ---
+    const admin = pg.server.url("postgres");
+    await ensureDatabase(admin, "bench");
+    const url = pg.server.url("bench");
+    process.env.DATABASE_URL = url;
+    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
+    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
+    process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+    delete process.env.DNS_SERVERS;
+
+    const dbm = await import("@/db/client");
+    closeDb = dbm.closeDb;
+    await dbm.runMigrations(url);
+    if (PROFILE) {
+      const s = postgres(admin, { max: 1, onnotice: () => {} });
+      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
+      await s.end();
+    }
+    const { setupWorkspace } = await import("@/lib/auth/users");
+    const { systemClock } = await import("@/lib/clock");
+    const { emitEvent } = await import("@/lib/events/emit");
+    const { createWebhook } = await import("@/lib/webhooks/webhooks");
+    const { attemptDelivery, deliverDue, dispatchEvents } = await import("@/lib/webhooks/deliver");
+    const { verifySignature } = await import("@/lib/webhooks/signing");
+    const { safeRequest } = await import("@/lib/net/http");
+    const db = dbm.getDb();
+    adminSql = postgres(url, { max: 1, onnotice: () => {} });
+    const [{ version }] = await adminSql`select current_setting('server_version') as version`;
+    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+
+    receiver = await startReceiver(RECEIVER_MODE);
+    say(`receiver: node:http on 127.0.0.1:${receiver.port} (${RECEIVER_MODE === "process" ? "child process" : "in this process"}), 200 "ok"`);
+
+    const ws = await setupWorkspace(db, { email: "bench@example.com", password: "bench-password-1", name: "Bench", workspaceName: "Webhooks" });
+    const ctx = { workspaceId: ws.workspaceId, actor: { type: "system" as const }, db, clock: systemClock };
+    const hook = await createWebhook(ctx, { url: receiver.url, events: [EVENT] });
+    const bareSecret = `whsec_${randomBytes(32).toString("base64url")}`;
+
+    // --- Phases ---
+    let emitted = 0;
+    const emitBatch = async (n: number): Promise<Set<string>> => {
+      const ids = new Set<string>();
+      for (let i = 0; i < n; i += EMIT_PER_TX) {
+        await db.transaction(async (tx) => {
+          const at = new Date();
+          for (let j = i; j < Math.min(n, i + EMIT_PER_TX); j++) {
+            const k = emitted + j;
+            ids.add(
+              await emitEvent(
+                tx,
+                ws.workspaceId,
+                EVENT,
+                { sendEventId: `snd_${String(k).padStart(8, "0")}`, leadEmail: `lead${k}@co${k % 97}.example.com`, mailboxEmail: `sender${k % 7}@outreach.example.com`, campaignId: "cmp_bench", stepNumber: 1 + (k % 3) },
+                at,
+              ),
+            );
+          }
+        });
+      }
+      emitted += n;
+      return ids;
+    };
+
+    const check = async (label: string, got: { reqs: Got[]; connections: number }, ids: Set<string>, secret: string) => {
+      const problems: string[] = [];
+      if (got.reqs.length !== ids.size) problems.push(`receiver got ${got.reqs.length} requests, expected ${ids.size}`);
+      if (got.connections !== got.reqs.length) problems.push(`${got.connections} connections for ${got.reqs.length} requests (keep-alive should be off)`);
+      const seen = new Set<string>();
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      for (const r of got.reqs) {
+        if (!ids.has(r.id) || seen.has(r.id)) problems.push(`unexpected or repeated event id ${r.id}`);
+        seen.add(r.id);
+        if (r.event !== EVENT || r.ct !== "application/json" || r.ua !== "Outreach-Webhooks/1") problems.push(`headers of ${r.id}: ${r.event} ${r.ct} ${r.ua}`);
+        if (!verifySignature({ secret, header: r.sig, timestamp: r.ts, body: r.body, nowSeconds })) problems.push(`signature of ${r.id} does not verify`);
+        if ((JSON.parse(r.body) as { id: string }).id !== r.id) problems.push(`body of ${r.id} carries another id`);
+        if (problems.length > 5) break;
+      }
+      if (problems.length) throw new Error(`${label}: ${problems.join("; ")}`);
+    };
+
+    const runJob = async (step: string): Promise<{ r: PhaseResult; ids: Set<string> }> => {
+      const ids = await emitBatch(N);
+      await adminSql!.unsafe("vacuum analyze events, webhook_deliveries");
+      profileStep = step;
+      let delivered = 0;
+      let loops = 0;
+      let idle = 0;
+      let dispatchMs = 0;
+      let deliverMs = 0;
+      if (step !== "warmup") await cpuProfileStart();
+      const cpu = cpuMeter();
+      const start = process.hrtime.bigint();
+      while (delivered < N) {
+        loops++;
+        const a = process.hrtime.bigint();
+        const d = await dispatchEvents(db, systemClock);
+        const b = process.hrtime.bigint();
+        const s = await deliverDue(db, systemClock);
+        dispatchMs += Number(b - a) / 1e6;
+        deliverMs += elapsedMs(b);
+        if (s.attempted !== s.delivered) throw new Error(`${step}: ${s.attempted - s.delivered} of ${s.attempted} attempts failed`);
+        delivered += s.delivered;
+        if (d.events === 0 && s.attempted === 0 && ++idle > 3) throw new Error(`${step}: stalled at ${delivered} of ${N} delivered`);
+      }
+      const ms = elapsedMs(start);
+      const c = cpu();
+      if (step !== "warmup") await cpuProfileStop("job", N);
+      profileStep = "idle";
+      const [{ pending, done, undispatched }] = await adminSql!`
+        select count(*) filter (where status <> 'DELIVERED')::int as pending,
+               count(*) filter (where status = 'DELIVERED' and attempts = 1 and last_status_code = 200)::int as done,
+               (select count(*)::int from events where dispatched_at is null) as undispatched
+        from webhook_deliveries where event_id in ${adminSql!([...ids])}`;
+      if (pending !== 0 || done !== N || undispatched !== 0) throw new Error(`${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`);
+      await check(step, await receiver!.collect(), ids, hook.secret);
+      return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, dispatchMs, deliverMs, loops, ...c }, ids };
+    };
+
+    let bareItems: BareItem[] = [];
+    const runBare = async (step: string): Promise<PhaseResult> => {
+      profileStep = step;
+      if (step !== "warmup") await cpuProfileStart();
+      const cpu = cpuMeter();
+      const start = process.hrtime.bigint();
+      await runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it));
+      const ms = elapsedMs(start);
+      const c = cpu();
+      if (step !== "warmup") await cpuProfileStop("bare", bareItems.length);
+      profileStep = "idle";
+      await check(step, await receiver!.collect(), new Set(bareItems.map((i) => i.eventId)), bareSecret);
+      return { side: "bare", n: bareItems.length, ms, rate: (bareItems.length * 1000) / ms, ...c };
+    };
+
+    say(`\n${fmt(N)} deliveries per phase, ${BLOCKS} ABBA blocks (+ warm-up of each side); bare POSTs: ${BARE_MODE === "pool" ? `a window of ${IN_FLIGHT} in flight` : `lock-step groups of ${IN_FLIGHT}`}`);
+    const warmJob = await runJob("warmup");
+    // The bare side sends the exact bytes the job delivered in its warm-up.
+    bareItems = (await adminSql<{ eventId: string; event: string; body: string }[]>`
+      select event_id as "eventId", event, body from webhook_deliveries where event_id in ${adminSql([...warmJob.ids])} order by created_at, id`).map((r) => ({ ...r }));
+    const warmBare = await runBare("warmup");
+    say(`  warm-up: job ${fmt(warmJob.r.rate)} deliveries/s (${fmt(warmJob.r.ms)} ms), bare ${fmt(warmBare.rate)} POSTs/s (${fmt(warmBare.ms)} ms)`);
+
+    const phases: PhaseResult[] = [];
+    const blockRatios: number[] = [];
+    for (let b = 0; b < BLOCKS; b++) {
+      const plan: ("job" | "bare")[] = b % 2 === 0 ? ["job", "bare", "bare", "job"] : ["bare", "job", "job", "bare"];
+      const block: PhaseResult[] = [];
+      for (const side of plan) block.push(side === "job" ? (await runJob("job")).r : await runBare("bare"));
+      phases.push(...block);
+      const rate = (side: "job" | "bare") => {
+        const ps = block.filter((p) => p.side === side);
+        return (ps.reduce((a, p) => a + p.n, 0) * 1000) / ps.reduce((a, p) => a + p.ms, 0);
+      };
+      const r = rate("job") / rate("bare");
+      blockRatios.push(r);
+      say(`  block ${b + 1}: ` + block.map((p) => `${p.side.padEnd(4)} ${fmt(p.rate).padStart(5)}`).join(" | ") + ` /s → job÷bare ${r.toFixed(3)}   (machine busy ${block.map((p) => fmt(p.machineBusy * 100)).join("/")} %)`);
+    }
+    const jobs = phases.filter((p) => p.side === "job");
+    const bares = phases.filter((p) => p.side === "bare");
+    const ratio = median(blockRatios);
+
+    // --- Diagnostics (BENCH_PROFILE=1): the HTTP client alone, and the per-delivery attempt alone. ---
+    const diag: string[][] = [];
+    if (PROFILE) {
+      say(`\nDiagnostics (BENCH_PROFILE=1; statement logging is on, which slows every DB-touching side):`);
+      // safeRequest with the job's headers and signing, no database.
+      const { signatureHeader } = await import("@/lib/webhooks/signing");
+      const viaSafe = async (it: BareItem) => {
+        const ts = Math.floor(Date.now() / 1000);
+        const res = await safeRequest(receiver!.url, {
+          method: "POST",
+          timeoutMs: 10_000,
+          body: it.body,
+          maxBody: 1024,
+          headers: { "Content-Type": "application/json", "User-Agent": "Outreach-Webhooks/1", "X-Service-Event": it.event, "X-Service-Event-Id": it.eventId, "X-Service-Timestamp": String(ts), "X-Service-Signature": signatureHeader([bareSecret], ts, it.body) },
+        });
+        if (res.status !== 200) throw new Error(`safeRequest got ${res.status}`);
+      };
+      const timeIt = async (label: string, fn: () => Promise<void>, n: number, verify?: Set<string>, secret = bareSecret) => {
+        const start = process.hrtime.bigint();
+        await fn();
+        const ms = elapsedMs(start);
+        const got = await receiver!.collect();
+        if (verify) await check(label, got, verify, secret);
+        diag.push([label, `${fmt((n * 1000) / ms)} /s`, `${fmt((ms * 1000) / n)} µs each`]);
+      };
+      const ids = new Set(bareItems.map((i) => i.eventId));
+      for (let rep = 0; rep < 2; rep++) {
+        await timeIt(`bare POST (node:http)`, () => runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it)), N, ids);
+        await timeIt(`safeRequest only`, () => runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, viaSafe), N, ids);
+        await timeIt(`safeRequest, lock-step groups of 10`, () => runConcurrently(bareItems, IN_FLIGHT, "batch", viaSafe), N, ids);
+      }
+      // attemptDelivery alone (sign + safeRequest + the UPDATE), on the warm-up's rows reset to PENDING.
+      const { webhookDeliveries, webhooks } = await import("@/db/schema");
+      const { eq, inArray } = await import("drizzle-orm");
+      const [w] = await db.select().from(webhooks).where(eq(webhooks.id, hook.id));
+      const warmIds = [...warmJob.ids];
+      const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, warmIds));
+      profileStep = "attemptDelivery only";
+      await timeIt(
+        `attemptDelivery only (no dispatch/claim)`,
+        () => runConcurrently(rows.map((d) => ({ ...d, attempts: 0 })), IN_FLIGHT, "batch", (d) => attemptDelivery(db, systemClock, d, w)),
+        rows.length,
+        warmJob.ids,
+        hook.secret,
+      );
+      profileStep = "idle";
+      say(table(["path", "rate", "per request"], diag));
+    }
+
+    // --- Summary ---
+    const verdict = ratio >= TARGET ? "PASS" : "BELOW TARGET";
+    const sum = (xs: PhaseResult[], f: (p: PhaseResult) => number) => xs.reduce((a, p) => a + f(p), 0);
+    say(`\nSummary (medians over ${jobs.length} job and ${bares.length} bare phases of ${fmt(N)}; ratio = median of ${BLOCKS} ABBA block ratios)`);
+    const cpuOf = (xs: PhaseResult[]) => `${fmt(median(xs.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(xs.map((p) => p.machineBusy * 100)))} % busy`;
+    say(
+      table(
+        ["measure", "value", "time", "CPU (this process; all cores)"],
+        [
+          ["job: dispatchEvents + deliverDue", `${fmt(median(jobs.map((p) => p.rate)))} deliveries/s`, `${fmt((median(jobs.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(jobs)],
+          ["  in dispatchEvents", `${fmt((sum(jobs, (p) => p.dispatchMs!) / sum(jobs, (p) => p.ms)) * 100, 1)} % of the time`, `${fmt(median(jobs.map((p) => p.loops!)))} loop turns`, ""],
+          ["  in deliverDue", `${fmt((sum(jobs, (p) => p.deliverMs!) / sum(jobs, (p) => p.ms)) * 100, 1)} % of the time`, "", ""],
+          ["bare signed POSTs", `${fmt(median(bares.map((p) => p.rate)))} POSTs/s`, `${fmt((median(bares.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(bares)],
+        ],
+      ),
+    );
+    say("");
+    say(table(["ratio", "value", "target", "result"], [["job deliveries/s ÷ bare POSTs/s", ratio.toFixed(3), `≥ ${TARGET}`, verdict]]));
+    if (PROFILE) {
+      say("\n(BENCH_PROFILE=1: every statement is logged, which slows the job side; read the ratio above as pessimistic.)");
+      await sleep(300); // let the last log lines arrive
+      printProfile("job", sum(jobs, (p) => p.n));
+      printProfile("attemptDelivery only", N);
+    }
+    printCpuProfiles();
+    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    say(JSON.stringify({ webhookDeliveriesVsBarePosts: Math.round(ratio * 1000) / 1000 }));
+  } finally {
+    inspector?.disconnect();
+    await receiver?.close().catch(() => {});
+    await adminSql?.end({ timeout: 5 }).catch(() => {});
+    await closeDb?.().catch(() => {});
+    await pg.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error("bench:webhooks failed:", err);
+    process.exit(1);
+  },
+);
