@@ -1,8 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import { fetchPlainPage } from "@/components/mailboxes/api";
+import { apiFetch, fetchPlainPage } from "@/components/api-client";
 import type { LeadView } from "@/lib/leads/schemas";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
 import type { TagView } from "@/lib/tags/tags";
@@ -80,9 +79,10 @@ export function useSpamWords(id: string) {
   });
 }
 
-export function useAttachments(campaignId: string, stepId: string) {
+export function useAttachments(campaignId: string, stepId: string, enabled = true) {
   return useQuery({
     queryKey: keys.part(campaignId, "attachments", stepId),
+    enabled,
     queryFn: ({ signal }) =>
       apiFetch<{ attachments: Attachment[] }>(campaignPath(campaignId, `/steps/${encodeURIComponent(stepId)}/attachments`), { signal }).then((r) => r.attachments),
   });

@@ -1,0 +1,188 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { apiFetch, describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Tabs } from "@/components/ui/tabs";
+import { percent, STATUS } from "./labels";
+import { LaunchDialog } from "./launch-dialog";
+import { LeadsTab } from "./leads-tab";
+import { PoolTab } from "./pool-tab";
+import { campaignPath, useCampaign, useRefreshCampaign } from "./queries";
+import { SequenceTab } from "./sequence/sequence-tab";
+import { SettingsTab } from "./settings-tab";
+import type { Campaign } from "./types";
+
+export type CampaignTab = "sequence" | "leads" | "mailboxes" | "settings";
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-gray-500">{label}</dt>
+      <dd className="text-sm font-medium text-gray-900 tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+export function CampaignPage({ id, initialTab }: { id: string; initialTab: CampaignTab }) {
+  const campaign = useCampaign(id);
+  const [tab, setTab] = useState<CampaignTab>(initialTab);
+  const [dialog, setDialog] = useState<"launch" | "archive">();
+  const [notice, setNotice] = useState<string>();
+
+  function changeTab(t: CampaignTab) {
+    setTab(t);
+    // Next keeps its router in step with the native history API; no navigation, no refetch.
+    const url = new URL(window.location.href);
+    url.searchParams.set("tab", t);
+    window.history.replaceState(null, "", url);
+  }
+
+  if (campaign.error) {
+    return (
+      <div className="space-y-4">
+        <Link href="/campaigns" className="text-sm text-indigo-700 hover:underline">
+          ← Campaigns
+        </Link>
+        <Alert tone="error">Could not load the campaign: {describeError(campaign.error)}</Alert>
+      </div>
+    );
+  }
+  const c = campaign.data;
+  if (!c) return <p className="text-sm text-gray-500">Loading…</p>;
+
+  return (
+    <div className="space-y-5">
+      <div className="space-y-3">
+        <Link href="/campaigns" className="text-sm text-indigo-700 hover:underline">
+          ← Campaigns
+        </Link>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <div className="flex items-center gap-2">
+              <h1 className="text-xl font-semibold text-gray-900">{c.name}</h1>
+              <span data-testid="campaign-status">
+                <Badge tone={STATUS[c.status].tone}>{STATUS[c.status].label}</Badge>
+              </span>
+            </div>
+            {c.folder && <p className="text-sm text-gray-600">Folder: {c.folder}</p>}
+          </div>
+          <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
+        </div>
+        <dl className="flex flex-wrap gap-8 rounded-lg border border-gray-200 bg-white px-4 py-3">
+          <Stat label="Emails sent" value={c.sentCount.toLocaleString()} />
+          <Stat label="Leads contacted" value={c.leadsContacted.toLocaleString()} />
+          <Stat label="Reply rate" value={c.leadsContacted ? percent(c.repliedRate) : "—"} />
+          {/* Opens are only counted while open tracking is on (spec 2.4). */}
+          <Stat label="Open rate" value={c.opensTracked && c.leadsContacted ? percent(c.openedRate) : c.opensTracked ? "—" : "not tracked"} />
+          <Stat label="Bounce rate" value={c.sentCount ? percent(c.bouncedRate) : "—"} />
+        </dl>
+      </div>
+
+      {notice && (
+        <Alert tone="success" className="flex justify-between">
+          <span data-testid="campaign-notice">{notice}</span>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+            ✕
+          </button>
+        </Alert>
+      )}
+
+      <Tabs
+        label="Campaign"
+        value={tab}
+        onChange={changeTab}
+        tabs={[
+          { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
+          { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
+          { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => changeTab("leads")} /> },
+          { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
+        ]}
+      />
+
+      {dialog === "launch" && (
+        <LaunchDialog
+          campaign={c}
+          onClose={() => setDialog(undefined)}
+          onLaunched={(launched) => {
+            setDialog(undefined);
+            setNotice(`${launched.name} is active: it sends within its window and days.`);
+          }}
+        />
+      )}
+      {dialog === "archive" && (
+        <ArchiveDialog
+          campaign={c}
+          onClose={() => setDialog(undefined)}
+          onDone={() => {
+            setDialog(undefined);
+            setNotice(`${c.name} is archived.`);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function useSetStatus(c: Campaign) {
+  const refresh = useRefreshCampaign(c.id);
+  return useMutation({
+    mutationFn: (status: "PAUSED" | "ARCHIVED") => apiFetch<Campaign>(campaignPath(c.id, "/status"), { method: "PATCH", body: { status } }),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** Launch from any state but ACTIVE (a paused or archived campaign resumes the same way); pause an active one. */
+function StatusActions({ campaign: c, onLaunch, onArchive, onNotice }: { campaign: Campaign; onLaunch: () => void; onArchive: () => void; onNotice: (m: string) => void }) {
+  const pause = useSetStatus(c);
+  return (
+    <div className="flex flex-col items-end gap-2">
+      <div className="flex gap-2">
+        {c.status === "ACTIVE" ? (
+          <Button variant="secondary" disabled={pause.isPending} onClick={() => pause.mutate("PAUSED", { onSuccess: () => onNotice(`${c.name} is paused: nothing more is sent until you launch it again.`) })}>
+            {pause.isPending ? "Pausing…" : "Pause"}
+          </Button>
+        ) : (
+          <Button onClick={onLaunch}>{c.status === "DRAFT" ? "Launch" : "Launch again"}</Button>
+        )}
+        {c.status !== "ARCHIVED" && (
+          <Button variant="secondary" onClick={onArchive}>
+            Archive
+          </Button>
+        )}
+      </div>
+      {pause.error && <Alert tone="error">Could not pause: {describeError(pause.error)}</Alert>}
+    </div>
+  );
+}
+
+function ArchiveDialog({ campaign, onClose, onDone }: { campaign: Campaign; onClose: () => void; onDone: () => void }) {
+  const archive = useSetStatus(campaign);
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Archive ${campaign.name}?`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button disabled={archive.isPending} onClick={() => archive.mutate("ARCHIVED", { onSuccess: onDone })}>
+            {archive.isPending ? "Archiving…" : "Archive"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3 text-sm text-gray-700">
+        <p>An archived campaign sends nothing. Its leads, steps and stats stay, and it can be launched again.</p>
+        {archive.error && <Alert tone="error">{describeError(archive.error)}</Alert>}
+      </div>
+    </Dialog>
+  );
+}

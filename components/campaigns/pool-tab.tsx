@@ -1,0 +1,176 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiFetch, describeError } from "@/components/api-client";
+import { HEALTH, WARMUP } from "@/components/mailboxes/labels";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { AddMailboxesDialog } from "./add-mailboxes-dialog";
+import { plural } from "./labels";
+import { campaignPath, usePool, useRefreshCampaign } from "./queries";
+import type { PoolRemoval } from "./types";
+import { reassignSummary, useReassignAll } from "./use-reassign";
+
+const COLUMNS = 8;
+
+/**
+ * The campaign's mailbox pool. Changing it never moves leads already assigned (spec 4.8), so when
+ * leads sit on a mailbox that left the pool the tab says how many and offers Reassign right there.
+ */
+export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onShowLeads: () => void }) {
+  const refresh = useRefreshCampaign(campaignId);
+  const pool = usePool(campaignId);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const reassign = useReassignAll(campaignId);
+
+  const remove = useMutation({
+    mutationFn: (mailboxIds: string[]) => apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
+    onSuccess: async (r) => {
+      setSelected(new Set());
+      setNotice(`Removed ${plural(r.removed, "mailbox", "mailboxes")} from the pool.`);
+      await refresh();
+    },
+  });
+
+  const rows = pool.data?.mailboxes ?? [];
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const outside = pool.data?.leadsOutsidePool ?? 0;
+
+  function toggle(id: string) {
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-gray-600" data-testid="pool-summary">
+          {pool.data ? `${plural(pool.data.poolSize, "mailbox", "mailboxes")} in the pool, ${pool.data.activelySending.toLocaleString()} actively sending` : "\u00a0"}
+        </p>
+        <div className="flex gap-2">
+          {selected.size > 0 && (
+            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
+              {remove.isPending ? "Removing…" : `Remove ${selected.size} selected`}
+            </Button>
+          )}
+          <Button onClick={() => setAdding(true)}>Add mailboxes</Button>
+        </div>
+      </div>
+
+      {notice && (
+        <Alert tone="success" className="flex justify-between">
+          <span data-testid="pool-notice">{notice}</span>
+          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+            ✕
+          </button>
+        </Alert>
+      )}
+      {outside > 0 && (
+        <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-2">
+          <span data-testid="leads-outside-pool">
+            {plural(outside, "lead")} {outside === 1 ? "is" : "are"} assigned to a mailbox that is no longer in the pool. Reassign moves those not yet emailed to pool
+            mailboxes; leads already in conversation keep their mailbox.
+          </span>
+          <span className="flex gap-2">
+            <Button size="sm" variant="secondary" onClick={onShowLeads}>
+              See leads
+            </Button>
+            <Button size="sm" disabled={reassign.isPending} onClick={() => reassign.mutate(undefined, { onSuccess: (t) => setNotice(reassignSummary(t)) })}>
+              {reassign.isPending ? "Reassigning…" : "Reassign leads"}
+            </Button>
+          </span>
+        </Alert>
+      )}
+      {pool.error && <Alert tone="error">Could not load the pool: {describeError(pool.error)}</Alert>}
+      {remove.error && <Alert tone="error">Could not remove mailboxes: {describeError(remove.error)}</Alert>}
+      {reassign.error && <Alert tone="error">Could not reassign: {describeError(reassign.error)}</Alert>}
+
+      <Table aria-label="Mailbox pool" aria-busy={pool.isFetching}>
+        <THead>
+          <tr>
+            <Th className="w-8">
+              <input type="checkbox" aria-label="Select all in the pool" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} />
+            </Th>
+            <Th>Mailbox</Th>
+            <Th>Health</Th>
+            <Th>Warmup</Th>
+            <Th>Can send</Th>
+            <Th className="text-right">Assigned leads</Th>
+            <Th className="text-right">Daily cap</Th>
+            <Th>Actively sending</Th>
+          </tr>
+        </THead>
+        <TBody>
+          {rows.map((m) => {
+            const health = HEALTH[m.healthStatus];
+            const warmup = WARMUP[m.warmupStatus] ?? { label: m.warmupStatus, tone: "gray" as const };
+            return (
+              <Tr key={m.id}>
+                <Td>
+                  <input type="checkbox" aria-label={`Select ${m.email}`} checked={selected.has(m.id)} onChange={() => toggle(m.id)} />
+                </Td>
+                <Td>
+                  <span className="font-medium">{m.email}</span>
+                  {m.senderName && <span className="block text-xs text-gray-500">{m.senderName}</span>}
+                </Td>
+                <Td>
+                  <span title={health.about}>
+                    <Badge tone={health.tone}>{health.label}</Badge>
+                  </span>
+                </Td>
+                <Td>
+                  <Badge tone={warmup.tone}>{warmup.label}</Badge>
+                </Td>
+                <Td>{m.canSend ? <Badge tone="green">Yes</Badge> : <Badge tone="red">No</Badge>}</Td>
+                <Td className="text-right tabular-nums">{m.assignedLeads.toLocaleString()}</Td>
+                <Td className="text-right tabular-nums">{m.dailySendCap.toLocaleString()}</Td>
+                <Td>{m.activelySending ? <Badge tone="green">Sending</Badge> : <span className="text-xs text-gray-500">{idleReason(m)}</span>}</Td>
+              </Tr>
+            );
+          })}
+          {pool.data && rows.length === 0 && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
+                The pool is empty: add the mailboxes this campaign sends from.
+              </td>
+            </tr>
+          )}
+          {pool.isPending && (
+            <tr>
+              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
+                Loading…
+              </td>
+            </tr>
+          )}
+        </TBody>
+      </Table>
+      {adding && (
+        <AddMailboxesDialog
+          campaignId={campaignId}
+          inPool={new Set(rows.map((r) => r.id))}
+          onClose={() => setAdding(false)}
+          onDone={(message) => {
+            setAdding(false);
+            setNotice(message);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Why a pool mailbox is not sending: the API's activelySending needs an active campaign, a sendable mailbox and leads on it. */
+function idleReason(m: { canSend: boolean; assignedLeads: number }): string {
+  if (!m.canSend) return "cannot send";
+  if (m.assignedLeads === 0) return "no leads assigned";
+  return "campaign not active";
+}

@@ -1,0 +1,122 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { apiFetch, describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { campaignPath, keys, useAttachments } from "../queries";
+import type { AddedAttachment, Attachment, Step } from "../types";
+
+/** A file's bytes as base64 (the attachment API takes JSON, spec 2.6). */
+function readBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onerror = () => reject(r.error ?? new Error(`Could not read ${file.name}`));
+    // "data:<type>;base64,<data>": the part after the comma is the base64.
+    r.onload = () => resolve(String(r.result).slice(String(r.result).indexOf(",") + 1));
+    r.readAsDataURL(file);
+  });
+}
+
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+export function imgTag(a: Pick<Attachment, "cid" | "filename">): string {
+  return `<img src="cid:${a.cid}" alt="${a.filename.replace(/"/g, "&quot;")}">`;
+}
+
+/**
+ * A step's files. Ordinary files go with every email of the step; an inline image (PNG/JPEG/GIF/WebP,
+ * 1 MB at most) gets a cid and is sent only while the body shows it (spec 4.7 rules 4–5), hence the
+ * button that puts its <img> into the HTML body.
+ */
+export function Attachments({ campaignId, step, title, onInsert }: { campaignId: string; step: Step; title: string; onInsert: (tag: string) => void }) {
+  const queryClient = useQueryClient();
+  const files = useAttachments(campaignId, step.id);
+  const input = useRef<HTMLInputElement>(null);
+  const [inline, setInline] = useState(false);
+  const [added, setAdded] = useState<AddedAttachment>();
+  const refreshFiles = () => queryClient.invalidateQueries({ queryKey: keys.part(campaignId, "attachments", step.id) });
+  const base = campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}/attachments`);
+
+  const upload = useMutation({
+    mutationFn: async (file: File) =>
+      apiFetch<AddedAttachment>(base, {
+        method: "POST",
+        body: { filename: file.name, contentType: file.type || "application/octet-stream", contentBase64: await readBase64(file), inline },
+      }),
+    onSuccess: async (a) => {
+      setAdded(a);
+      if (input.current) input.current.value = "";
+      await refreshFiles();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (a: Attachment) => apiFetch(`${base}/${encodeURIComponent(a.id)}`, { method: "DELETE" }),
+    onSuccess: () => refreshFiles(),
+  });
+  const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;
+
+  return (
+    <div className="space-y-2 border-t border-gray-100 pt-3">
+      <p className="text-xs font-semibold tracking-wide text-gray-600 uppercase">Files</p>
+      {files.error && <Alert tone="error">Could not load the files: {describeError(files.error)}</Alert>}
+      {files.data && files.data.length > 0 && (
+        <ul className="space-y-1 text-sm" aria-label={`Files of ${title}`}>
+          {files.data.map((a) => (
+            <li key={a.id} className="flex flex-wrap items-center gap-2">
+              <span className="font-medium">{a.filename}</span>
+              <span className="text-xs text-gray-500">
+                {a.contentType}, {size(a.size)}
+              </span>
+              {a.inline && (
+                <>
+                  <Badge tone="indigo">inline</Badge>
+                  <code className="rounded bg-gray-100 px-1 text-xs" data-testid="attachment-cid">
+                    cid:{a.cid}
+                  </code>
+                  {!body.includes(`cid:${a.cid}`) && <span className="text-xs text-yellow-800">not in the saved body yet: it is removed when the step is saved without it</span>}
+                  <Button size="sm" variant="secondary" onClick={() => onInsert(imgTag(a))}>
+                    Insert into HTML body
+                  </Button>
+                </>
+              )}
+              <Button size="sm" variant="ghost" className="text-red-700" aria-label={`Remove ${a.filename}`} disabled={remove.isPending} onClick={() => remove.mutate(a)}>
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <label className="inline-flex items-center gap-2">
+          <input type="checkbox" checked={inline} onChange={(e) => setInline(e.target.checked)} />
+          Inline image
+        </label>
+        <input
+          ref={input}
+          type="file"
+          aria-label={`Attach a file to ${title}`}
+          accept={inline ? "image/png,image/jpeg,image/gif,image/webp" : undefined}
+          disabled={upload.isPending}
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) upload.mutate(f);
+          }}
+          className="text-sm file:mr-2 file:rounded-md file:border file:border-gray-300 file:bg-white file:px-2.5 file:py-1 file:text-sm"
+        />
+        {upload.isPending && <span className="text-xs text-gray-500">Uploading…</span>}
+      </div>
+      {added?.cid && (
+        <p className="text-xs text-gray-700">
+          {added.filename} is inline as <code className="rounded bg-gray-100 px-1">cid:{added.cid}</code>: insert it into the HTML body and save the step to keep it.
+        </p>
+      )}
+      {upload.error && <Alert tone="error">Could not attach the file: {describeError(upload.error)}</Alert>}
+      {remove.error && <Alert tone="error">Could not remove the file: {describeError(remove.error)}</Alert>}
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiFetch, describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Highlight, type Range } from "@/components/ui/highlight";
+import { campaignPath, keys, useAttachments } from "../queries";
+import type { Attachment, Preview } from "../types";
+import { useDebounced } from "../use-debounced";
+import type { Draft } from "./drafts";
+import { LeadPicker, MailboxPicker } from "./pickers";
+
+const DEBOUNCE_MS = 400;
+
+const SIGNATURE: Record<Preview["signature"], string> = {
+  at_token: "placed where {{signature}} is written",
+  appended_at_bottom: "appended at the bottom (the body has no {{signature}})",
+  none: "none: the mailbox has no signature",
+};
+
+/** Where raw template text would reach the lead: every {{unknown}} token and malformed bit, to mark in red. */
+function rawRanges(text: string, v: Preview["variables"]): Range[] {
+  const needles = [...v.unknown.map((u) => `{{${u}}}`), ...v.malformed];
+  const out: Range[] = [];
+  for (const n of needles) for (let i = text.indexOf(n); n && i >= 0; i = text.indexOf(n, i + n.length)) out.push({ index: i, length: n.length, title: "sent exactly as written" });
+  return out;
+}
+
+/** The HTML as a mail client shows it: inline images (cid:) swapped for their bytes, which the attachment list carries. */
+function withInlineImages(html: string, files: Attachment[] | undefined): string {
+  let out = html;
+  for (const f of files ?? []) if (f.cid && f.dataBase64) out = out.split(`cid:${f.cid}`).join(`data:${f.contentType};base64,${f.dataBase64}`);
+  return out;
+}
+
+function noteTone(note: string, v: Preview["variables"]): string {
+  if (v.unknown.some((u) => note.startsWith(`{{${u}}}`)) || v.malformed.some((m) => note.startsWith(`"${m}"`))) return "text-red-700";
+  if (v.empty.some((e) => note.startsWith(`{{${e}}}`))) return "text-yellow-800";
+  return "text-gray-700";
+}
+
+/**
+ * The draft being edited, rendered by the server's own renderer (POST steps/preview) for a chosen lead
+ * and mailbox, a moment after the typing stops: what the lead would receive, minus tracking.
+ */
+export function PreviewPanel({ campaignId, title, stepOrder, stepId, draft }: { campaignId: string; title: string; stepOrder: number; stepId?: string; draft: Draft }) {
+  const [leadId, setLeadId] = useState("");
+  const [mailboxId, setMailboxId] = useState("");
+  const files = useAttachments(campaignId, stepId ?? "", !!stepId);
+  const input = useDebounced(
+    {
+      subject: stepOrder === 0 ? draft.subject : null,
+      bodyTemplate: draft.bodyTemplate,
+      bodyHtmlTemplate: draft.html ? draft.bodyHtmlTemplate : null,
+      stepOrder,
+      ...(leadId ? { leadId } : {}),
+      ...(mailboxId ? { mailboxId } : {}),
+    },
+    DEBOUNCE_MS,
+  );
+  const preview = useQuery({
+    queryKey: keys.part(campaignId, "preview", input),
+    queryFn: ({ signal }) => apiFetch<Preview>(campaignPath(campaignId, "/steps/preview"), { method: "POST", body: input, signal }),
+    // Keep the last rendering on screen while the next one is made.
+    placeholderData: keepPreviousData,
+  });
+  const p = preview.data;
+
+  return (
+    <section aria-label="Preview" className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
+      <div className="flex items-center justify-between">
+        <h2 className="text-sm font-semibold text-gray-900">Preview · {title}</h2>
+        {preview.isFetching && <span className="text-xs text-gray-500">Updating…</span>}
+      </div>
+      <div className="space-y-2">
+        <LeadPicker campaignId={campaignId} value={leadId} onChange={setLeadId} label="Preview for lead" />
+        <MailboxPicker campaignId={campaignId} value={mailboxId} onChange={setMailboxId} label="Preview from mailbox" />
+      </div>
+      {preview.error && <Alert tone="error">Could not render the preview: {describeError(preview.error)}</Alert>}
+      {p && (
+        <div className="space-y-3 text-sm">
+          <dl className="grid grid-cols-[4.5rem_1fr] gap-x-2 gap-y-1">
+            <dt className="text-gray-500">From</dt>
+            <dd>{p.mailbox?.email ?? "—"}</dd>
+            <dt className="text-gray-500">To</dt>
+            <dd>{p.lead?.email ?? "a sample lead"}</dd>
+            <dt className="text-gray-500">Subject</dt>
+            <dd className="font-medium" data-testid="preview-subject">
+              <Highlight text={p.subject} ranges={rawRanges(p.subject, p.variables)} markClassName="bg-red-100 text-red-700" />
+            </dd>
+          </dl>
+          <div>
+            <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">Text</p>
+            <Highlight
+              text={p.text}
+              ranges={rawRanges(p.text, p.variables)}
+              markClassName="bg-red-100 text-red-700"
+              className="max-h-80 overflow-y-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900"
+            />
+          </div>
+          {p.html !== null && (
+            <div>
+              <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">HTML</p>
+              {/* sandbox="": no scripts, no forms, no navigation — the body is the user's own template, shown as a mail client would. */}
+              <iframe
+                title="HTML preview"
+                sandbox=""
+                srcDoc={withInlineImages(p.html, files.data)}
+                className="h-72 w-full rounded-md border border-gray-200 bg-white"
+              />
+            </div>
+          )}
+          <p>
+            <span className="text-gray-500">Signature: </span>
+            <span data-testid="preview-signature">{SIGNATURE[p.signature]}</span>
+          </p>
+          <Variables v={p.variables} />
+          {p.notes.length > 0 && (
+            <ul className="list-disc space-y-1 pl-5 text-xs" aria-label="Preview notes">
+              {p.notes.map((n) => (
+                <li key={n} className={noteTone(n, p.variables)}>
+                  {n}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Variables({ v }: { v: Preview["variables"] }) {
+  const row = (label: string, names: string[], tone: "gray" | "red" | "yellow", wrap = true) =>
+    names.length > 0 && (
+      <div className="flex flex-wrap items-center gap-1" data-testid={`variables-${label.toLowerCase()}`}>
+        <span className="w-20 text-xs text-gray-500">{label}</span>
+        {names.map((n) => (
+          <Badge key={n} tone={tone}>
+            {wrap ? `{{${n}}}` : n}
+          </Badge>
+        ))}
+      </div>
+    );
+  return (
+    <div className="space-y-1" aria-label="Variables">
+      {row("Used", v.used, "gray")}
+      {row("Unknown", v.unknown, "red")}
+      {row("Malformed", v.malformed, "red", false)}
+      {row("Empty", v.empty, "yellow")}
+      {v.used.length + v.unknown.length + v.malformed.length === 0 && <p className="text-xs text-gray-500">No variables in this step.</p>}
+    </div>
+  );
+}
