@@ -13,7 +13,7 @@ export interface ReceivedMail {
  * A real SMTP server for tests: accepts logins from `users`, refuses others with 535, refuses the
  * recipients listed in `rejectRecipients` with 550, and keeps what it received.
  */
-export async function startSmtpPeer(opts: { users: Record<string, string>; rejectRecipients?: string[] }) {
+export async function startSmtpPeer(opts: { users: Record<string, string>; rejectRecipients?: string[]; dataDelayMs?: number }) {
   const received: ReceivedMail[] = [];
   const users = { ...opts.users };
   const reject = new Set((opts.rejectRecipients ?? []).map((r) => r.toLowerCase()));
@@ -43,6 +43,8 @@ export async function startSmtpPeer(opts: { users: Record<string, string>; rejec
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", async () => {
+        // A slow server widens the window in which a crash can hit mid-send.
+        if (opts.dataDelayMs) await new Promise((r) => setTimeout(r, opts.dataDelayMs));
         const raw = Buffer.concat(chunks).toString("utf8");
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
