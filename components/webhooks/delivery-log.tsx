@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState, type ReactNode } from "react";
+import { Fragment, useId, useState, type ReactNode } from "react";
 import { apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -72,6 +72,7 @@ function DeliveryDetails({ d, webhook }: { d: DeliveryView; webhook: WebhookView
  */
 export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
   const queryClient = useQueryClient();
+  const statusId = useId();
   const [filters, setFilters] = useState<DeliveryFilters>({ page: 1, limit: 25, status: "" });
   const [open, setOpen] = useState<Set<string>>(new Set());
   const deliveries = useDeliveries(webhook.id, filters);
@@ -103,9 +104,13 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
           <p className="text-sm text-gray-600">Every delivery of the last 30 days, newest first.</p>
         </div>
         <div className="flex items-end gap-2">
-          <label className="space-y-1">
-            <span className="block text-xs font-medium text-gray-600">Status</span>
+          <div className="space-y-1">
+            {/* htmlFor rather than wrapping: a wrapping label would add the selected option to the name. */}
+            <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
+              Status
+            </label>
             <Select
+              id={statusId}
               className="w-40"
               value={filters.status}
               onChange={(e) => setFilters((f) => ({ ...f, page: 1, status: e.target.value as DeliveryFilters["status"] }))}
@@ -115,7 +120,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
               <option value="DELIVERED">Delivered</option>
               <option value="FAILED">Failed</option>
             </Select>
-          </label>
+          </div>
           <Button variant="secondary" disabled={deliveries.isFetching} onClick={() => deliveries.refetch()}>
             Refresh
           </Button>

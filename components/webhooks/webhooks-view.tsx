@@ -15,7 +15,7 @@ import { EventChips } from "./event-chips";
 import { seconds } from "./labels";
 import { useWebhooks } from "./queries";
 
-const COLUMNS = 6;
+const COLUMNS = 5;
 
 export function WebhooksView() {
   const webhooks = useWebhooks();
@@ -57,7 +57,6 @@ export function WebhooksView() {
             <Th>Events</Th>
             <Th>Active</Th>
             <Th>Retries / timeout</Th>
-            <Th>Created</Th>
             <Th>
               <span className="sr-only">Actions</span>
             </Th>
@@ -66,20 +65,22 @@ export function WebhooksView() {
         <TBody>
           {rows.map((w) => (
             <Tr key={w.id}>
-              <Td className="max-w-xs">
+              <Td className="max-w-xs min-w-48">
                 <Link href={`/webhooks/${encodeURIComponent(w.id)}`} className="font-mono text-xs break-all text-indigo-700 hover:underline">
                   {w.url}
                 </Link>
-                <div className="mt-1 flex flex-wrap gap-1">
-                  {!w.active && <Badge tone="yellow">Paused</Badge>}
-                  {w.previousSecretActiveUntil && (
-                    <Badge tone="blue" className="whitespace-nowrap">
-                      <span title={`The previous secret also signs until ${dateTime(w.previousSecretActiveUntil)}`}>Secret rotating</span>
-                    </Badge>
-                  )}
-                </div>
+                {(!w.active || w.previousSecretActiveUntil) && (
+                  <div className="mt-1 flex flex-wrap gap-1">
+                    {!w.active && <Badge tone="yellow">Paused</Badge>}
+                    {w.previousSecretActiveUntil && (
+                      <Badge tone="blue" className="whitespace-nowrap">
+                        <span title={`The previous secret also signs until ${dateTime(w.previousSecretActiveUntil)}`}>Secret rotating</span>
+                      </Badge>
+                    )}
+                  </div>
+                )}
               </Td>
-              <Td className="max-w-md">
+              <Td className="max-w-md min-w-64">
                 <EventChips events={w.events} />
               </Td>
               <Td>
@@ -94,27 +95,28 @@ export function WebhooksView() {
               <Td className="whitespace-nowrap text-gray-700 tabular-nums">
                 {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)}
               </Td>
-              <Td className="whitespace-nowrap text-gray-600">{dateTime(w.createdAt)}</Td>
-              <Td className="text-right whitespace-nowrap">
-                <Button variant="ghost" size="sm" aria-label={`Send a test to ${w.url}`} onClick={() => setAction({ kind: "test", webhook: w })}>
-                  Send test
-                </Button>
-                <Link
-                  href={`/webhooks/${encodeURIComponent(w.id)}`}
-                  aria-label={`Deliveries of ${w.url}`}
-                  className="inline-flex h-8 items-center rounded-md px-2.5 text-xs font-medium text-gray-700 hover:bg-gray-100"
-                >
-                  Deliveries
-                </Link>
-                <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => setAction({ kind: "edit", webhook: w })}>
-                  Edit
-                </Button>
-                <Button variant="ghost" size="sm" aria-label={`Rotate the secret of ${w.url}`} onClick={() => setAction({ kind: "rotate", webhook: w })}>
-                  Rotate secret
-                </Button>
-                <Button variant="ghost" size="sm" className="text-red-700" aria-label={`Delete ${w.url}`} onClick={() => setAction({ kind: "delete", webhook: w })}>
-                  Delete
-                </Button>
+              <Td className="w-56">
+                <div className="flex flex-wrap justify-end">
+                  <Button variant="ghost" size="sm" aria-label={`Send a test to ${w.url}`} onClick={() => setAction({ kind: "test", webhook: w })}>
+                    Send test
+                  </Button>
+                  <Link
+                    href={`/webhooks/${encodeURIComponent(w.id)}`}
+                    aria-label={`Deliveries of ${w.url}`}
+                    className="inline-flex h-8 items-center rounded-md px-2.5 text-xs font-medium text-gray-700 hover:bg-gray-100"
+                  >
+                    Deliveries
+                  </Link>
+                  <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => setAction({ kind: "edit", webhook: w })}>
+                    Edit
+                  </Button>
+                  <Button variant="ghost" size="sm" aria-label={`Rotate the secret of ${w.url}`} onClick={() => setAction({ kind: "rotate", webhook: w })}>
+                    Rotate secret
+                  </Button>
+                  <Button variant="ghost" size="sm" className="text-red-700" aria-label={`Delete ${w.url}`} onClick={() => setAction({ kind: "delete", webhook: w })}>
+                    Delete
+                  </Button>
+                </div>
               </Td>
             </Tr>
           ))}
