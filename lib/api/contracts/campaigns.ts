@@ -23,6 +23,7 @@ import {
   stepTestSendBody,
 } from "../../campaigns/schemas";
 import { daysQuery } from "../../campaigns/stats-views";
+import { scheduleQuery } from "../../campaigns/schedule";
 
 const tag = "Campaigns";
 const steps = "Sequence steps";
@@ -53,6 +54,11 @@ export const campaignRoutes = {
   stats: defineRoute({ method: "GET", path: "/campaigns/{id}/stats", tag, access: "read", summary: "Stats (spec 2.4) plus per step × variant results", response: { description: "2.4 fields plus `variants: [{ stepId, stepOrder, variantGroup, sent, opened, clicked, replied, bounced, …Rate }]`" } }),
   timeseries: defineRoute({ method: "GET", path: "/campaigns/{id}/timeseries", tag, access: "read", query: daysQuery, summary: "Daily counts (UTC days; days ≤ 90)", response: { description: "`{ campaignId, days, series: [{ date, sent, bounced, opened, clicked, replied }] }`" } }),
   sentTrends: defineRoute({ method: "GET", path: "/campaigns/sent-trends", tag, access: "read", query: daysQuery, summary: "Emails sent per day per campaign; campaigns with no send in the window are left out (days ≤ 90)", response: { description: "`{ dates, trends: { <campaignId>: number[] } }`" } }),
+  schedule: defineRoute({
+    method: "GET", path: "/campaigns/{id}/schedule", tag, access: "read", query: scheduleQuery,
+    summary: "Forecast by the send rules: first emails and follow-ups per mailbox per day, and when the next leads get their next step",
+    response: { description: "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`" },
+  }),
   launchCheck: defineRoute({ method: "GET", path: "/campaigns/{id}/launch-check", tag, access: "read", summary: "Launch report: ready, blockers, warnings (codes of spec 3.3)", response: { description: "`{ ready, blockers, warnings }`" } }),
   spamWords: defineRoute({ method: "POST", path: "/campaigns/{id}/check-spam-words", tag: steps, access: "read", summary: "Scan every step for spam-trigger words, with positions", response: { description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`" } }),
   variablesCheck: defineRoute({ method: "GET", path: "/campaigns/{id}/variables-check", tag: steps, access: "read", summary: "Every step against every lead (up to 5000): used, unknown and empty tokens with lead counts; ok when no lead gets a raw token", response: { description: "`{ ok, leadsChecked, totalLeads, truncated, steps }`" } }),

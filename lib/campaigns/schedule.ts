@@ -1,0 +1,115 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { campaignLeads, campaignSteps, leads } from "../../db/schema";
+import { requireAccess, type Ctx } from "../ctx";
+import { campaignDay, inWindow, nextWindowOpen, utcDay, zoneFor } from "../sending/window";
+import { findCampaign } from "./campaigns";
+import { canSend, poolMailboxes } from "./eligibility";
+
+export const scheduleQuery = z.object({
+  days: z.coerce.number().int().min(1).max(30, "days can be at most 30").default(7),
+  leads: z.coerce.number().int().min(0).max(500).default(50).describe("How many upcoming sends to list"),
+});
+
+const TICK_MS = 5 * 60_000;
+
+/**
+ * GET /campaigns/<id>/schedule: a forecast, by the send engine's own rules (windows and days in each
+ * lead's zone, startAt, dailyNewLeadCap, mailbox caps, pacing gap, follow-up delays), of how many first
+ * emails and follow-ups each pool mailbox sends per day, and when the next leads get their next step.
+ * It assumes the average gap (1.25 × minGapMinutes) and no replies or bounces, and counts only this
+ * campaign's use of each mailbox.
+ */
+export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<typeof scheduleQuery>) {
+  requireAccess(ctx, "read");
+  const c = await findCampaign(ctx.db, ctx.workspaceId, campaignId);
+  const now = ctx.clock.now();
+  const [pool, steps, rows] = await Promise.all([
+    poolMailboxes(ctx.db, c.id),
+    ctx.db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id)),
+    ctx.db
+      .select({ cl: campaignLeads, email: leads.email, timezone: leads.timezone })
+      .from(campaignLeads)
+      .innerJoin(leads, eq(leads.id, campaignLeads.leadId))
+      .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.status, "ACTIVE"))),
+  ]);
+  const sendable = pool.filter(canSend);
+  const ids = sendable.map((m) => m.id);
+  const sentToday = new Map<string, number>();
+  if (ids.length) {
+    const day = utcDay(now);
+    const r = (await ctx.db.execute(sql`
+      select mailbox_id, count(*)::int as n from emails
+      where mailbox_id in ${ids} and campaign_id is not null and status in ('SENDING', 'SENT', 'BOUNCED')
+        and created_at >= ${day.start.toISOString()}::timestamptz group by mailbox_id`)) as unknown as { mailbox_id: string; n: number }[];
+    for (const x of r) sentToday.set(x.mailbox_id, x.n);
+  }
+  const orders = [...new Set(steps.map((s) => s.stepOrder))].sort((a, b) => a - b);
+  const delayOf = (order: number) => Math.max(0, ...steps.filter((s) => s.stepOrder === order).map((s) => s.delayHoursAfterPrevious ?? 0));
+  const gapMs = c.minGapMinutes * 60_000 * 1.25;
+
+  type L = { leadId: string; email: string; zone: string | null; mailboxId: string | null; step: number; due: number };
+  const state: L[] = rows.map((r) => ({ leadId: r.cl.leadId, email: r.email, zone: zoneFor(c, r.timezone), mailboxId: r.cl.mailboxId, step: r.cl.nextStepOrder, due: r.cl.nextSendAt?.getTime() ?? 0 }));
+  const byMailbox = new Map<string, L[]>();
+  for (const l of state) if (l.mailboxId && ids.includes(l.mailboxId)) (byMailbox.get(l.mailboxId) ?? byMailbox.set(l.mailboxId, []).get(l.mailboxId)!).push(l);
+  const nextAt = new Map(sendable.map((m) => [m.id, Math.max(now.getTime(), m.nextSendAt?.getTime() ?? 0)]));
+  const dayCount = new Map<string, number>(); // mailbox|utcDay → sends
+  const firstsPerCampaignDay = new Map<string, number>();
+  const perDay = new Map<string, Map<string, { firstEmails: number; followUps: number }>>(); // mailbox → date → counts
+  const upcoming: { leadId: string; email: string; stepOrder: number; at: string; mailboxEmail: string }[] = [];
+  const end = now.getTime() + q.days * 86_400_000;
+  const start = Math.max(now.getTime(), c.startAt?.getTime() ?? 0);
+  const emailOf = new Map(sendable.map((m) => [m.id, m.email]));
+
+  for (let t = start; t < end && c.status !== "ARCHIVED"; t += TICK_MS) {
+    const at = new Date(t);
+    const dayKey = at.toISOString().slice(0, 10);
+    for (const m of sendable) {
+      if ((nextAt.get(m.id) ?? 0) > t) continue;
+      const used = (dayCount.get(`${m.id}|${dayKey}`) ?? 0) + (dayKey === now.toISOString().slice(0, 10) ? (sentToday.get(m.id) ?? 0) : 0);
+      if (used >= m.dailySendCap) continue;
+      const list = byMailbox.get(m.id) ?? [];
+      const campaignDayKey = campaignDay(c.defaultTimezone, at).start.toISOString();
+      const pick = list.find((l) => {
+        if (l.due > t || !orders.includes(l.step) || !inWindow(c, l.zone, at)) return false;
+        if (l.step === 0 && c.dailyNewLeadCap !== null && (firstsPerCampaignDay.get(campaignDayKey) ?? 0) >= c.dailyNewLeadCap) return false;
+        return true;
+      });
+      if (!pick) continue;
+      const counts = (perDay.get(m.id) ?? perDay.set(m.id, new Map()).get(m.id)!).get(dayKey) ?? { firstEmails: 0, followUps: 0 };
+      if (pick.step === 0) {
+        counts.firstEmails++;
+        firstsPerCampaignDay.set(campaignDayKey, (firstsPerCampaignDay.get(campaignDayKey) ?? 0) + 1);
+      } else counts.followUps++;
+      perDay.get(m.id)!.set(dayKey, counts);
+      dayCount.set(`${m.id}|${dayKey}`, (dayCount.get(`${m.id}|${dayKey}`) ?? 0) + 1);
+      if (upcoming.length < q.leads) upcoming.push({ leadId: pick.leadId, email: pick.email, stepOrder: pick.step, at: at.toISOString(), mailboxEmail: emailOf.get(m.id)! });
+      const next = orders.find((o) => o > pick.step);
+      pick.step = next ?? Number.MAX_SAFE_INTEGER;
+      pick.due = next === undefined ? Number.MAX_SAFE_INTEGER : t + delayOf(next) * 3600_000;
+      nextAt.set(m.id, t + Math.max(gapMs, TICK_MS));
+    }
+  }
+
+  const dates = Array.from({ length: q.days + 1 }, (_, i) => new Date(now.getTime() + i * 86_400_000).toISOString().slice(0, 10)).slice(0, q.days);
+  const mailboxesOut = sendable.map((m) => ({
+    mailboxId: m.id,
+    email: m.email,
+    dailySendCap: m.dailySendCap,
+    perDay: dates.map((date) => ({ date, ...(perDay.get(m.id)?.get(date) ?? { firstEmails: 0, followUps: 0 }) })),
+  }));
+  const totals = dates.map((date) => mailboxesOut.reduce((acc, m) => {
+    const d = m.perDay.find((x) => x.date === date)!;
+    return { date, firstEmails: acc.firstEmails + d.firstEmails, followUps: acc.followUps + d.followUps };
+  }, { date, firstEmails: 0, followUps: 0 }));
+  const notes: string[] = [];
+  if (c.status !== "ACTIVE") notes.push(`The campaign is ${c.status}: this is what it would send once active.`);
+  const unassigned = state.filter((l) => !l.mailboxId || !ids.includes(l.mailboxId)).length;
+  if (unassigned) notes.push(`${unassigned} lead(s) have no mailbox that can send and are not in the forecast; reassign them.`);
+  if (c.startAt && c.startAt.getTime() > now.getTime()) notes.push(`Nothing is sent before ${c.startAt.toISOString()}.`);
+  if (!orders.length) notes.push("The campaign has no steps.");
+  const noWindow = nextWindowOpen(c, c.defaultTimezone, now) === null;
+  if (noWindow) notes.push("No sending day is selected.");
+  return { campaignId: c.id, from: now.toISOString(), days: q.days, totals, mailboxes: mailboxesOut, upcoming, notes };
+}
+
