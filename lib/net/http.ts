@@ -57,14 +57,8 @@ export function safeRequest(
     const p = addressProblem(host, allow);
     if (p) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${host}: ${p}`));
   }
-  const agentOptions = {
-    allowPrivateIPAddress: hostAllowed,
-    allowIPAddressList: allow.cidrs.map(([a, bits]) => `${a.toString()}/${bits}`),
-    denyIPAddressList: ["100.100.100.200/32", "192.0.0.192/32"],
-    keepAlive: false,
-  };
   const isHttps = url.protocol === "https:";
-  const agent = isHttps ? new RequestFilteringHttpsAgent(agentOptions) : new RequestFilteringHttpAgent(agentOptions);
+  const agent = agentFor(allow, hostAllowed, isHttps);
   const maxBody = opts.maxBody ?? 1024;
   return new Promise<SafeResponse>((resolve, reject) => {
     const req = (isHttps ? https : http).request(
@@ -91,7 +85,26 @@ export function safeRequest(
       if (/not allowed/.test(e.message)) return reject(new OutboundError("blocked", e.message));
       reject(new OutboundError("network", e.message));
     });
-    if (opts.body !== undefined) req.write(opts.body);
-    req.end();
-  }).finally(() => agent.destroy());
+    // One write with a known length (no chunked encoding).
+    if (opts.body !== undefined) req.setHeader("Content-Length", Buffer.byteLength(opts.body));
+    req.end(opts.body);
+  });
+}
+
+/** One filtering agent per allow list and kind, reused (connections are still never kept alive). */
+const agents = new Map<string, RequestFilteringHttpAgent | RequestFilteringHttpsAgent>();
+function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean) {
+  const key = `${isHttps}|${hostAllowed}|${allow.cidrs.map(([a, b]) => `${a}/${b}`).join(",")}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = {
+      allowPrivateIPAddress: hostAllowed,
+      allowIPAddressList: allow.cidrs.map(([a, bits]) => `${a.toString()}/${bits}`),
+      denyIPAddressList: ["100.100.100.200/32", "192.0.0.192/32"],
+      keepAlive: false,
+    };
+    agent = isHttps ? new RequestFilteringHttpsAgent(options) : new RequestFilteringHttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
 }

@@ -16,7 +16,17 @@ export interface AllowList {
   cidrs: [ipaddr.IPv4 | ipaddr.IPv6, number][];
 }
 
+let cachedAllow: { raw: string; list: AllowList } | undefined;
+
+/** OUTBOUND_ALLOW_HOSTS, parsed once per value. */
 export function allowList(raw = process.env.OUTBOUND_ALLOW_HOSTS ?? ""): AllowList {
+  if (cachedAllow?.raw === raw) return cachedAllow.list;
+  const list = parseAllowList(raw);
+  cachedAllow = { raw, list };
+  return list;
+}
+
+function parseAllowList(raw: string): AllowList {
   const hosts = new Set<string>();
   const cidrs: AllowList["cidrs"] = [];
   for (const item of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {

@@ -21,7 +21,7 @@ export function backoffMs(failedAttempts: number): number {
   return 30_000 * 2 ** Math.max(0, failedAttempts - 1);
 }
 
-export function signingSecrets(w: WebhookRow, now: Date): string[] {
+export function signingSecrets(w: Pick<WebhookRow, "secretEnc" | "previousSecretEnc" | "previousSecretExpiresAt">, now: Date): string[] {
   const secrets = [decryptSecret(w.secretEnc)];
   if (w.previousSecretEnc && w.previousSecretExpiresAt && w.previousSecretExpiresAt > now) secrets.push(decryptSecret(w.previousSecretEnc));
   return secrets;
@@ -33,16 +33,15 @@ export interface AttemptResult {
   error: string | null;
 }
 
+type Attemptable = Pick<DeliveryRow, "id" | "eventId" | "event" | "body" | "attempts" | "isTest">;
+type Target = Pick<WebhookRow, "url" | "timeoutMs" | "retryAttempts" | "secretEnc" | "previousSecretEnc" | "previousSecretExpiresAt">;
+
 /**
  * One POST of a delivery: signed over the exact body, any 2xx within the timeout is success, a
- * redirect is a failure and is not followed. Records the attempt; schedules the next one with backoff
- * or marks the delivery FAILED once the attempt limit is reached (spec 3.5).
+ * redirect is a failure and is not followed.
  */
-export async function attemptDelivery(db: DbOrTx, clock: Clock, d: DeliveryRow, w: WebhookRow): Promise<AttemptResult> {
-  const now = clock.now();
+async function post(d: Attemptable, w: Target, now: Date, secrets: string[]): Promise<AttemptResult & { response: string | null }> {
   const timestamp = Math.floor(now.getTime() / 1000);
-  let result: AttemptResult;
-  let response: string | null = null;
   try {
     const res = await safeRequest(w.url, {
       method: "POST",
@@ -55,33 +54,52 @@ export async function attemptDelivery(db: DbOrTx, clock: Clock, d: DeliveryRow, 
         "X-Service-Event": d.event,
         "X-Service-Event-Id": d.eventId,
         "X-Service-Timestamp": String(timestamp),
-        "X-Service-Signature": signatureHeader(signingSecrets(w, now), timestamp, d.body),
+        "X-Service-Signature": signatureHeader(secrets, timestamp, d.body),
       },
     });
-    response = res.body;
-    if (res.status >= 200 && res.status < 300) result = { delivered: true, statusCode: res.status, error: null };
-    else if (res.status >= 300 && res.status < 400) result = { delivered: false, statusCode: res.status, error: `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed` };
-    else result = { delivered: false, statusCode: res.status, error: `Receiver answered ${res.status}` };
+    if (res.status >= 200 && res.status < 300) return { delivered: true, statusCode: res.status, error: null, response: res.body };
+    if (res.status >= 300 && res.status < 400) return { delivered: false, statusCode: res.status, error: `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed`, response: res.body };
+    return { delivered: false, statusCode: res.status, error: `Receiver answered ${res.status}`, response: res.body };
   } catch (e) {
     const msg = e instanceof OutboundError ? (e.kind === "timeout" ? `Timed out after ${w.timeoutMs} ms` : e.message) : (e as Error).message;
-    result = { delivered: false, statusCode: null, error: msg };
+    return { delivered: false, statusCode: null, error: msg, response: null };
   }
+}
+
+/** The row after an attempt: delivered, retried after backoff, or FAILED at the attempt limit (spec 3.5). */
+function afterAttempt(d: Attemptable, w: Target, r: AttemptResult & { response: string | null }, now: Date) {
   const attempts = d.attempts + 1;
-  const finished = result.delivered || d.isTest || attempts >= w.retryAttempts;
-  await db
-    .update(webhookDeliveries)
-    .set({
-      attempts,
-      status: result.delivered ? "DELIVERED" : finished ? "FAILED" : "PENDING",
-      nextAttemptAt: finished ? null : new Date(now.getTime() + backoffMs(attempts)),
-      leasedUntil: null,
-      lastStatusCode: result.statusCode,
-      lastResponse: response,
-      lastError: result.error,
-      lastAttemptAt: now,
-    })
-    .where(eq(webhookDeliveries.id, d.id));
-  return result;
+  const finished = r.delivered || d.isTest || attempts >= w.retryAttempts;
+  return {
+    id: d.id,
+    attempts,
+    status: r.delivered ? "DELIVERED" : finished ? "FAILED" : "PENDING",
+    next_attempt_at: finished ? null : new Date(now.getTime() + backoffMs(attempts)).toISOString(),
+    last_status_code: r.statusCode,
+    last_response: r.response,
+    last_error: r.error,
+    last_attempt_at: now.toISOString(),
+  };
+}
+
+/** Records many attempts in one statement. */
+async function recordAttempts(db: DbOrTx, rows: ReturnType<typeof afterAttempt>[]) {
+  if (rows.length === 0) return;
+  await db.execute(sql`
+    update webhook_deliveries d set
+      attempts = v.attempts, status = v.status::webhook_delivery_status, next_attempt_at = v.next_attempt_at, leased_until = null,
+      last_status_code = v.last_status_code, last_response = v.last_response, last_error = v.last_error, last_attempt_at = v.last_attempt_at
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, attempts int, status text, next_attempt_at timestamptz,
+      last_status_code int, last_response text, last_error text, last_attempt_at timestamptz)
+    where d.id = v.id`);
+}
+
+/** One delivery, now, recorded (the test button and resend use this). */
+export async function attemptDelivery(db: DbOrTx, clock: Clock, d: Attemptable, w: WebhookRow): Promise<AttemptResult> {
+  const now = clock.now();
+  const r = await post(d, w, now, signingSecrets(w, now));
+  await recordAttempts(db, [afterAttempt(d, w, r, now)]);
+  return { delivered: r.delivered, statusCode: r.statusCode, error: r.error };
 }
 
 /** Outbox → deliveries: each new event goes to the active webhooks of its workspace that subscribe to it. */
@@ -110,9 +128,10 @@ export async function dispatchEvents(db: DbOrTx, clock: Clock, limit = 500): Pro
 /**
  * Claims due deliveries with a lease (SKIP LOCKED): a worker that dies mid-delivery loses nothing —
  * the lease runs out and another worker sends it again, with the same event id for the receiver to
- * ignore if it had already got it.
+ * ignore if it had already got it. At most 10 requests are in flight, so one slow receiver does not
+ * hold up the others; the results are written in one statement.
  */
-export async function deliverDue(db: DbOrTx, clock: Clock, limit = 50): Promise<{ attempted: number; delivered: number }> {
+export async function deliverDue(db: DbOrTx, clock: Clock, limit = 100): Promise<{ attempted: number; delivered: number }> {
   const now = clock.now();
   const claimed = (await db.execute(sql`
     update webhook_deliveries d set leased_until = ${new Date(now.getTime() + 60_000).toISOString()}::timestamptz
@@ -123,16 +142,32 @@ export async function deliverDue(db: DbOrTx, clock: Clock, limit = 50): Promise<
         and (d2.leased_until is null or d2.leased_until < ${now.toISOString()}::timestamptz)
       order by d2.next_attempt_at limit ${limit}
       for update of d2 skip locked)
-    returning d.id`)) as unknown as { id: string }[];
+    returning d.id, d.event_id, d.event, d.body, d.attempts, d.is_test, d.webhook_id, w.url, w.timeout_ms, w.retry_attempts,
+      w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at`)) as unknown as Record<string, any>[];
   if (claimed.length === 0) return { attempted: 0, delivered: 0 };
-  const rows = await db.select({ d: webhookDeliveries, w: webhooks }).from(webhookDeliveries).innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId)).where(inArray(webhookDeliveries.id, claimed.map((c) => c.id)));
-  let delivered = 0;
-  // A few at a time, so one slow receiver does not hold up the others.
-  for (let i = 0; i < rows.length; i += 10) {
-    const results = await Promise.all(rows.slice(i, i + 10).map((r) => attemptDelivery(db, clock, r.d, r.w)));
-    delivered += results.filter((r) => r.delivered).length;
-  }
-  return { attempted: rows.length, delivered };
+  const secrets = new Map<string, string[]>(); // decrypted once per webhook per pass
+  const results: ReturnType<typeof afterAttempt>[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(10, claimed.length) }, async () => {
+      while (next < claimed.length) {
+        const r = claimed[next++];
+        const d: Attemptable = { id: r.id, eventId: r.event_id, event: r.event, body: r.body, attempts: r.attempts, isTest: r.is_test };
+        const w: Target = {
+          url: r.url,
+          timeoutMs: r.timeout_ms,
+          retryAttempts: r.retry_attempts,
+          secretEnc: r.secret_enc,
+          previousSecretEnc: r.previous_secret_enc,
+          previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
+        };
+        if (!secrets.has(r.webhook_id)) secrets.set(r.webhook_id, signingSecrets(w as WebhookRow, now));
+        results.push(afterAttempt(d, w, await post(d, w, now, secrets.get(r.webhook_id)!), now));
+      }
+    }),
+  );
+  await recordAttempts(db, results);
+  return { attempted: results.length, delivered: results.filter((x) => x.status === "DELIVERED").length };
 }
 
 export const webhookDispatchJob: JobDef = {
@@ -140,9 +175,18 @@ export const webhookDispatchJob: JobDef = {
   cron: "* * * * *",
   everyMs: 1_000,
   async run({ db, clock }) {
-    const dispatched = await dispatchEvents(db, clock);
-    const sent = await deliverDue(db, clock);
-    return { ...dispatched, ...sent };
+    // Work through a backlog within one run (up to ~5 s), not 100 deliveries per tick.
+    const until = Date.now() + 5_000;
+    const total = { events: 0, deliveries: 0, attempted: 0, delivered: 0 };
+    for (;;) {
+      const d = await dispatchEvents(db, clock);
+      const s = await deliverDue(db, clock);
+      total.events += d.events;
+      total.deliveries += d.deliveries;
+      total.attempted += s.attempted;
+      total.delivered += s.delivered;
+      if ((d.events === 0 && s.attempted === 0) || Date.now() > until) return total;
+    }
   },
 };
 
