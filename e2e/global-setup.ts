@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startSmtpPeer } from "../test/peers/smtp";
-import { E2E_MAILBOX } from "./support/session";
+import { E2E_CAMPAIGN_SENDER, E2E_MAILBOX } from "./support/session";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -53,7 +53,7 @@ function tail(file: string, lines = 60): string {
  * `E2E_COMMAND=dev` runs `outreach dev` instead, for quick iteration without a production build.
  */
 export default async function globalSetup() {
-  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password };
+  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password, [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password };
   const smtp = await startSmtpPeer({ users });
   const imap = await startImapPeer({ users });
   const dns = await startDnsPeer(ZONE);

@@ -21,8 +21,11 @@ import type { Campaign } from "./types";
 
 const PAGE_SIZES = [25, 50, 100, 200, 500]; // 500 is the API's largest page for this list
 const COLUMNS = 10;
-/** The folder select's value for "campaigns without a folder" (the API filters those with folder=""). */
-const NO_FOLDER = "\u0000none";
+/**
+ * The folder select's value for "campaigns without a folder" (the API filters those with folder="").
+ * It starts with a space, which no folder name can: the API trims them.
+ */
+const NO_FOLDER = " no folder";
 
 type RowAction = { kind: "duplicate" | "delete"; campaign: Campaign };
 

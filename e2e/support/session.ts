@@ -7,6 +7,12 @@ export const OWNER = { email: "owner@example.com", password: "correct horse batt
 export const E2E_MAILBOX = { email: "e2e@mail.test", password: "apppassword1234" };
 
 /**
+ * A second login the peers accept, on its own domain, for the campaigns spec's pool: that spec never
+ * touches the mailbox and domain that mailboxes.spec.ts counts on, whichever runs first.
+ */
+export const E2E_CAMPAIGN_SENDER = { email: "sender@campaigns.test", password: "senderpassword1234" };
+
+/**
  * Signs in as the owner, creating the owner first (POST /api/setup with the printed token) when the
  * instance is still fresh, so a spec works whether or not first-run.spec.ts ran before it.
  */
