@@ -112,14 +112,20 @@ export async function dispatchEvents(db: DbOrTx, clock: Clock, limit = 500): Pro
       .from(webhooks)
       .where(and(inArray(webhooks.workspaceId, [...new Set(batch.map((e) => e.workspaceId))]), eq(webhooks.active, true)));
     const now = clock.now();
-    const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
+    const rows: { id: string; workspace_id: string; webhook_id: string; event_id: string; event: string; body: string }[] = [];
     for (const e of batch) {
       for (const w of hooks) {
         if (w.workspaceId !== e.workspaceId || !w.events.includes(e.event)) continue;
-        rows.push({ id: newId("dlv"), workspaceId: e.workspaceId, webhookId: w.id, eventId: e.id, event: e.event, body: envelope(e), nextAttemptAt: now, createdAt: now });
+        rows.push({ id: newId("dlv"), workspace_id: e.workspaceId, webhook_id: w.id, event_id: e.id, event: e.event, body: envelope(e) });
       }
     }
-    if (rows.length) await tx.insert(webhookDeliveries).values(rows);
+    // One statement for the whole batch: the rows travel as a single JSON parameter.
+    if (rows.length) {
+      await tx.execute(sql`
+        insert into webhook_deliveries (id, workspace_id, webhook_id, event_id, event, body, next_attempt_at, created_at)
+        select v.id, v.workspace_id, v.webhook_id, v.event_id, v.event, v.body, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, workspace_id text, webhook_id text, event_id text, event text, body text)`);
+    }
     await tx.update(events).set({ dispatchedAt: now }).where(inArray(events.id, batch.map((e) => e.id)));
     return { events: batch.length, deliveries: rows.length };
   });
