@@ -13,7 +13,7 @@ import { percent, STATUS } from "./labels";
 import { LaunchDialog } from "./launch-dialog";
 import { LeadsTab } from "./leads-tab";
 import { PoolTab } from "./pool-tab";
-import { campaignPath, useCampaign, useRefreshCampaign } from "./queries";
+import { campaignPath, useCampaign, useCampaignChanged } from "./queries";
 import { SequenceTab } from "./sequence/sequence-tab";
 import { SettingsTab } from "./settings-tab";
 import type { Campaign } from "./types";
@@ -130,10 +130,10 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab: Campa
 }
 
 function useSetStatus(c: Campaign) {
-  const refresh = useRefreshCampaign(c.id);
+  const changed = useCampaignChanged(c.id);
   return useMutation({
     mutationFn: (status: "PAUSED" | "ARCHIVED") => apiFetch<Campaign>(campaignPath(c.id, "/status"), { method: "PATCH", body: { status } }),
-    onSuccess: () => refresh(),
+    onSuccess: changed,
   });
 }
 

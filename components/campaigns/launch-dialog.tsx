@@ -6,7 +6,7 @@ import { ApiError, apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { campaignPath, useLaunchCheck, useRefreshCampaign } from "./queries";
+import { campaignPath, useCampaignChanged, useLaunchCheck } from "./queries";
 import type { Campaign, LaunchEntry, LaunchReport } from "./types";
 
 /** The report a 409 LAUNCH_NEEDS_CONFIRMATION carries next to `error` and `code` (spec 3.1). */
@@ -39,13 +39,13 @@ function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry
  * does "Launch anyway" repeat the call with confirm: true.
  */
 export function LaunchDialog({ campaign, onClose, onLaunched }: { campaign: Campaign; onClose: () => void; onLaunched: (c: Campaign) => void }) {
-  const refresh = useRefreshCampaign(campaign.id);
+  const changed = useCampaignChanged(campaign.id);
   const check = useLaunchCheck(campaign.id, true);
   const [confirmReport, setConfirmReport] = useState<LaunchReport>();
   const launch = useMutation({
     mutationFn: (confirm: boolean) => apiFetch<Campaign>(campaignPath(campaign.id, "/status"), { method: "PATCH", body: { status: "ACTIVE", ...(confirm ? { confirm } : {}) } }),
-    onSuccess: async (c) => {
-      await refresh();
+    onSuccess: (c) => {
+      changed(c);
       onLaunched(c);
     },
     onError: (e) => setConfirmReport(reportOf(e)),

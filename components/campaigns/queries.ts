@@ -165,3 +165,16 @@ export function useRefreshCampaign(id: string) {
   const queryClient = useQueryClient();
   return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.campaign(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
 }
+
+/**
+ * After a status change: the answer is the campaign itself, shown at once (the badge and buttons must
+ * not wait for every part of the page to refetch), then everything else refreshes behind it.
+ */
+export function useCampaignChanged(id: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshCampaign(id);
+  return (c: Campaign) => {
+    queryClient.setQueryData(keys.campaign(id), c);
+    void refresh();
+  };
+}

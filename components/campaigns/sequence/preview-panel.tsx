@@ -100,7 +100,8 @@ export function PreviewPanel({ campaignId, title, stepOrder, stepId, draft }: { 
               className="max-h-80 overflow-y-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900"
             />
           </div>
-          {p.html !== null && (
+          {/* Once the step's files are known, so that no cid: link is ever handed to the frame. */}
+          {p.html !== null && (!stepId || !files.isPending) && (
             <div>
               <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">HTML</p>
               {/* sandbox="": no scripts, no forms, no navigation — the body is the user's own template, shown as a mail client would. */}
