@@ -53,10 +53,10 @@ export function CampaignsView() {
   const archive = useMutation({
     mutationFn: (campaignIds: string[]) => apiFetch<{ archived: number; notFound: string[] }>("/api/v1/campaigns/bulk-archive", { method: "POST", body: { campaignIds } }),
     onSuccess: async (r) => {
+      await queryClient.invalidateQueries({ queryKey: keys.list() });
       setArchiving(false);
       setSelected(new Set());
       setNotice({ text: `Archived ${plural(r.archived, "campaign")}.${r.notFound.length ? ` ${r.notFound.length} no longer existed.` : ""}` });
-      await queryClient.invalidateQueries({ queryKey: keys.list() });
     },
   });
 

@@ -6,6 +6,7 @@ import { apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
@@ -24,6 +25,7 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
   const leads = useCampaignLeads(campaignId, paging.page, paging.limit);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [adding, setAdding] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const [notice, setNotice] = useState<string>();
   const reassign = useReassignAll(campaignId);
 
@@ -31,10 +33,12 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
 
   const remove = useMutation({
     mutationFn: (leadIds: string[]) => apiFetch<RemoveLeadsResult>(campaignPath(campaignId, "/leads/remove"), { method: "POST", body: { leadIds } }),
+    // The notice comes with the refreshed table, not before it.
     onSuccess: async (r) => {
+      await refresh();
+      setConfirmRemove(false);
       setSelected(new Set());
       setNotice(`Removed ${plural(r.removed, "lead")} from the campaign.`);
-      await refresh();
     },
   });
 
@@ -58,8 +62,8 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
         <p className="text-sm text-gray-600">{leads.data ? `${plural(total, "lead")} in this campaign` : "\u00a0"}</p>
         <div className="flex gap-2">
           {selected.size > 0 && (
-            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
-              {remove.isPending ? "Removing…" : `Remove ${selected.size} selected`}
+            <Button variant="danger" onClick={() => setConfirmRemove(true)}>
+              Remove {selected.size} selected
             </Button>
           )}
           <Button
@@ -88,7 +92,6 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
         </Alert>
       )}
       {leads.error && <Alert tone="error">Could not load the campaign&apos;s leads: {describeError(leads.error)}</Alert>}
-      {remove.error && <Alert tone="error">Could not remove leads: {describeError(remove.error)}</Alert>}
       {reassign.error && <Alert tone="error">Could not reassign: {describeError(reassign.error)}</Alert>}
 
       <Table aria-label="Campaign leads" aria-busy={leads.isFetching}>
@@ -150,6 +153,29 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
         onLimit={(limit) => setPaging({ page: 1, limit })}
       />
       {adding && <AddLeadsDialog campaignId={campaignId} onClose={() => setAdding(false)} />}
+      <Dialog
+        open={confirmRemove}
+        onClose={() => {
+          setConfirmRemove(false);
+          remove.reset();
+        }}
+        title={`Remove ${plural(selected.size, "lead")} from the campaign?`}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmRemove(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
+              {remove.isPending ? "Removing…" : "Remove"}
+            </Button>
+          </>
+        }
+      >
+        <div className="space-y-3 text-sm text-gray-700">
+          <p>They get no more emails from this campaign and their progress in it is dropped. The leads stay in the workspace; emails already sent are kept.</p>
+          {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
+        </div>
+      </Dialog>
     </div>
   );
 }

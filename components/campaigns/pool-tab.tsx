@@ -31,9 +31,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
   const remove = useMutation({
     mutationFn: (mailboxIds: string[]) => apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
     onSuccess: async (r) => {
+      await refresh();
       setSelected(new Set());
       setNotice(`Removed ${plural(r.removed, "mailbox", "mailboxes")} from the pool.`);
-      await refresh();
     },
   });
 
