@@ -12,4 +12,13 @@ export interface JobDef {
   everyMs: number;
   /** Runs with a system actor across all workspaces. */
   run(ctx: Omit<Ctx, "workspaceId">): Promise<Record<string, unknown> | void>;
+  /**
+   * Optional per-key fan-out for Inngest (e.g. one run per mailbox, concurrency keyed by mailbox):
+   * the cron lists the keys, an event per key triggers runOne. The local runner just calls run.
+   */
+  fanOut?: {
+    event: string;
+    list(ctx: Omit<Ctx, "workspaceId">): Promise<string[]>;
+    runOne(ctx: Omit<Ctx, "workspaceId">, key: string): Promise<Record<string, unknown> | void>;
+  };
 }

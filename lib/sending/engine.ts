@@ -33,12 +33,28 @@ const iso = (d: Date) => d.toISOString();
  * Mailboxes that may send now and have due work, claimed with a lease (SKIP LOCKED): one sender per
  * mailbox at a time across all workers.
  */
-async function claimMailboxes(db: DbOrTx, now: Date, limit: number): Promise<Mailbox[]> {
+function dueMailboxCondition(now: Date) {
+  return sql`m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
+        and (m.next_send_at is null or m.next_send_at <= ${iso(now)}::timestamptz)
+        and exists (
+          select 1 from campaign_leads cl join campaigns c on c.id = cl.campaign_id
+          where cl.mailbox_id = m.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE'
+            and (cl.next_send_at is null or cl.next_send_at <= ${iso(now)}::timestamptz)
+            and (c.start_at is null or c.start_at <= ${iso(now)}::timestamptz))`;
+}
+
+/** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
+export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000): Promise<string[]> {
+  const rows = (await db.execute(sql`select m.id from mailboxes m where ${dueMailboxCondition(now)} order by m.next_send_at nulls first limit ${limit}`)) as unknown as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Mailbox[]> {
   const rows = (await db.execute(sql`
     update mailboxes set send_lease_until = ${iso(new Date(now.getTime() + 120_000))}::timestamptz
     where id in (
       select m.id from mailboxes m
-      where m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
+      where ${only ? sql`m.id in ${only} and` : sql``} m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
         and (m.next_send_at is null or m.next_send_at <= ${iso(now)}::timestamptz)
         and (m.send_lease_until is null or m.send_lease_until < ${iso(now)}::timestamptz)
         and exists (
@@ -145,9 +161,10 @@ export interface SendReport {
  * the first due lead whose window is open — then waits its gap (pacing). Every rule is checked here,
  * against the database, at claim time (architecture: "Sending, exactly once at most").
  */
-export async function sendDue(db: DbOrTx, clock: Clock, opts: { mailboxLimit?: number; concurrency?: number } = {}): Promise<SendReport> {
+export async function sendDue(db: DbOrTx, clock: Clock, opts: { mailboxLimit?: number; concurrency?: number; mailboxIds?: string[] } = {}): Promise<SendReport> {
   const now = clock.now();
-  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 200);
+  if (opts.mailboxIds && opts.mailboxIds.length === 0) return { mailboxes: 0, sent: 0, bounced: 0, failed: 0 };
+  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 200, opts.mailboxIds);
   const report: SendReport = { mailboxes: claimed.length, sent: 0, bounced: 0, failed: 0 };
   const concurrency = opts.concurrency ?? 8;
   for (let i = 0; i < claimed.length; i += concurrency) {
@@ -405,5 +422,13 @@ export const sendCampaignEmailsJob: JobDef = {
   async run({ db, clock }) {
     const r = await sendDue(db, clock);
     return { ...r };
+  },
+  // Under Inngest: the cron lists mailboxes with due work, and each gets its own run, one at a time.
+  fanOut: {
+    event: "outreach/mailbox.send-due",
+    list: ({ db, clock }) => mailboxesWithDueWork(db, clock.now()),
+    async runOne({ db, clock }, mailboxId) {
+      return { ...(await sendDue(db, clock, { mailboxIds: [mailboxId] })) };
+    },
   },
 };
