@@ -5,3 +5,4 @@ export * from "./mailboxes";
 export * from "./sending";
 export * from "./campaigns";
 export * from "./webhooks";
+export * from "./inbox";

@@ -1,0 +1,62 @@
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { workspaces } from "./accounts";
+import { leads } from "./leads";
+import { mailboxes } from "./mailboxes";
+
+export const intentEnum = pgEnum("reply_intent", ["UNCLASSIFIED", "INTERESTED", "NOT_INTERESTED", "OUT_OF_OFFICE", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "QUESTION"]);
+
+export type Address = { name: string | null; address: string };
+
+/**
+ * A message received in a mailbox (spec 2.9): a lead's reply, a colleague answering for them, or —
+ * with no lead — an unmatched message kept for the user to see. Deleted with its lead (spec 4.4 rule 10).
+ */
+export const replies = pgTable(
+  "replies",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    leadId: text("lead_id").references(() => leads.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id"),
+    /** The campaign email this answers, when threading headers say so. */
+    emailId: text("email_id"),
+    messageId: text("message_id").notNull(),
+    inReplyTo: text("in_reply_to"),
+    references: text("references").array().notNull().default([]),
+    from: jsonb("from").$type<Address>(),
+    to: jsonb("to").$type<Address[]>().notNull().default([]),
+    cc: jsonb("cc").$type<Address[]>().notNull().default([]),
+    subject: text("subject").notNull().default(""),
+    textBody: text("text_body").notNull().default(""),
+    htmlBody: text("html_body"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    intent: intentEnum("intent").notNull().default("UNCLASSIFIED"),
+    isAutoReply: boolean("is_auto_reply").notNull().default(false),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    starred: boolean("starred").notNull().default(false),
+    remindAt: timestamp("remind_at", { withTimezone: true }),
+    folder: text("folder").notNull().default("INBOX"),
+    imapUid: integer("imap_uid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("replies_mailbox_message_uq").on(t.mailboxId, t.messageId),
+    index("replies_workspace_received_idx").on(t.workspaceId, t.receivedAt),
+    index("replies_lead_idx").on(t.leadId),
+  ],
+);
+
+/** Where IMAP sync stopped in each folder of each mailbox (incremental by UIDVALIDITY + UID). */
+export const imapState = pgTable(
+  "imap_state",
+  {
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    folder: text("folder").notNull(),
+    uidValidity: text("uid_validity").notNull(),
+    lastUid: integer("last_uid").notNull().default(0),
+    lastSyncAt: timestamp("last_sync_at", { withTimezone: true }),
+    leasedUntil: timestamp("leased_until", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("imap_state_mailbox_folder_uq").on(t.mailboxId, t.folder)],
+);
