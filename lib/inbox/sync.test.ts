@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { campaignLeads, emails, events, mailboxes, replies, suppressions } from "@/db/schema";
+import { ManualClock } from "@/lib/clock";
+import { imapClient } from "@/lib/mail/imap";
+import { sendDue } from "@/lib/sending/engine";
+import { closeAllTransports } from "@/lib/sending/transports";
+import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { startMailWorld } from "@/test/mail-setup";
+import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
+import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
+import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
+import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
+import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
+import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
+import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { syncMailbox } from "./sync";
+
+let world: Awaited<ReturnType<typeof startMailWorld>>;
+let ws: TestWorkspace;
+const clock = new ManualClock(new Date("2026-11-03T10:00:00Z"));
+
+beforeAll(async () => {
+  world = await startMailWorld({ domain: "inbox.test", users: { "ann@inbox.test": "pw" } });
+  ws = await makeWorkspace();
+}, 60_000);
+afterAll(async () => {
+  closeAllTransports();
+  await world.close();
+});
+
+async function append(raw: string) {
+  const client = imapClient({ host: world.imap.host, port: world.imap.port, security: "NONE", username: "ann@inbox.test", password: "pw" });
+  await client.connect();
+  await client.append("INBOX", raw.replace(/\n/g, "\r\n"));
+  await client.logout();
+}
+
+function message(o: { from: string; subject: string; body: string; inReplyTo?: string; headers?: string; id: string }) {
+  return [
+    `From: ${o.from}`,
+    "To: Ann <ann@inbox.test>",
+    `Subject: ${o.subject}`,
+    `Message-ID: <${o.id}@sender.test>`,
+    "Date: Tue, 03 Nov 2026 11:00:00 +0000",
+    ...(o.inReplyTo ? [`In-Reply-To: ${o.inReplyTo}`, `References: ${o.inReplyTo}`] : []),
+    ...(o.headers ? [o.headers] : []),
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    o.body,
+    "",
+  ].join("\n");
+}
+
+describe("IMAP reply sync", () => {
+  it("matches replies by thread, address and colleague, classifies them, applies their effects, and keeps unmatched mail", async () => {
+    const mbx = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@inbox.test" }, body: { appPassword: "pw" } })).body;
+    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Inbox", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } })).body;
+    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "Idea", bodyTemplate: "Hi" }, { stepOrder: 1, bodyTemplate: "Bump", delayHoursAfterPrevious: 48 }] } });
+    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx.id] } });
+    const addrs = ["keen@a.test", "away@b.test", "boss@c-corp.test", "stop@d.test"];
+    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: addrs.map((email) => ({ email })) } })).body.leadIds;
+    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
+    await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
+    for (let i = 0; i < 6; i++) {
+      await sendDue(getDb(), clock);
+      clock.advance(60_000);
+    }
+    const sent = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
+    expect(sent).toHaveLength(4);
+    const msgId = (to: string) => sent.find((e) => e.leadEmail === to)!.messageId;
+
+    await append(message({ id: "r1", from: "Kim <keen@a.test>", subject: "Re: Idea", inReplyTo: msgId("keen@a.test"), body: "Sounds interesting, can we book a call?\n\nOn Tue, Ann wrote:\n> Hi" }));
+    await append(message({ id: "r2", from: "away@b.test", subject: "Automatic reply: Idea", headers: "Auto-Submitted: auto-replied", body: "I am out of the office until Monday." }));
+    await append(message({ id: "r3", from: "Jane <jane@c-corp.test>", subject: "Re: Idea", body: "I handle this for Bob. What does it cost?" }));
+    await append(message({ id: "r4", from: "stop@d.test", subject: "Re: Idea", body: "Please remove me from your list." }));
+    await append(message({ id: "r5", from: "stranger@nowhere.test", subject: "Hello", body: "Random message" }));
+
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, mbx.id));
+    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 5, stored: 5 });
+    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0 }); // incremental: nothing new
+
+    const rows = await getDb().select().from(replies).where(eq(replies.workspaceId, ws.workspaceId));
+    const by = (id: string) => rows.find((r) => r.messageId === `<${id}@sender.test>`)!;
+    expect([by("r1").leadId, by("r1").intent, by("r1").emailId]).toEqual([leadIds[0], "INTERESTED", sent.find((e) => e.leadEmail === "keen@a.test")!.id]);
+    expect([by("r2").leadId, by("r2").intent, by("r2").isAutoReply]).toEqual([leadIds[1], "OUT_OF_OFFICE", true]);
+    expect([by("r3").leadId, by("r3").intent, by("r3").from]).toEqual([leadIds[2], "QUESTION", { name: "Jane", address: "jane@c-corp.test" }]);
+    expect([by("r4").leadId, by("r4").intent]).toEqual([leadIds[3], "UNSUBSCRIBE_REQUEST"]);
+    expect([by("r5").leadId, by("r5").intent]).toEqual([null, "UNCLASSIFIED"]);
+
+    const status = async (leadId: string) => (await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadId))))[0].status;
+    expect(await status(leadIds[0])).toBe("REPLIED"); // stop on reply
+    expect(await status(leadIds[1])).toBe("ACTIVE"); // an automatic reply does not stop it (stopOnAutoReply is off)
+    expect(await status(leadIds[2])).toBe("REPLIED"); // a colleague answering counts
+    expect(await status(leadIds[3])).toBe("UNSUBSCRIBED");
+    expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "stop@d.test"))).length).toBe(1);
+
+    const evs = await getDb().select().from(events).where(eq(events.workspaceId, ws.workspaceId));
+    const names = (n: string) => evs.filter((e) => e.event === n).map((e) => e.data);
+    expect(names("email.replied")).toHaveLength(4);
+    expect(names("email.positive_reply")).toEqual([{ replyId: by("r1").id, leadId: leadIds[0] }]);
+    expect(names("lead.unsubscribed")).toEqual([{ replyId: by("r4").id, leadId: leadIds[3], leadEmail: "stop@d.test", source: "reply" }]);
+  }, 60_000);
+});
