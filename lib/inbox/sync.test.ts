@@ -16,6 +16,15 @@ import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { syncMailbox } from "./sync";
+import { GET as LIST_REPLIES } from "@/app/api/v1/replies/route";
+import { GET as THREADS } from "@/app/api/v1/replies/threads/route";
+import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
+import { POST as READ } from "@/app/api/v1/replies/thread/[leadId]/read/route";
+import { GET as UNREAD } from "@/app/api/v1/replies/unread-count/route";
+import { GET as SUMMARY } from "@/app/api/v1/replies/summary/route";
+import { PATCH as STAR } from "@/app/api/v1/replies/[id]/star/route";
+import { PATCH as REMIND } from "@/app/api/v1/replies/[id]/remind/route";
+import { systemClock, useClock } from "@/lib/clock";
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
 let ws: TestWorkspace;
@@ -102,4 +111,43 @@ describe("IMAP reply sync", () => {
     expect(names("email.positive_reply")).toEqual([{ replyId: by("r1").id, leadId: leadIds[0] }]);
     expect(names("lead.unsubscribed")).toEqual([{ replyId: by("r4").id, leadId: leadIds[3], leadEmail: "stop@d.test", source: "reply" }]);
   }, 60_000);
+
+  it("serves the inbox: threads, a conversation, unread counts, read, star, remind, filters and summary", async () => {
+    useClock(new ManualClock(new Date("2026-11-04T09:00:00Z")));
+    try {
+      const unread = await call(UNREAD, "GET", "", { key: ws.readKey });
+      expect(unread.body).toEqual({ messages: 4, conversations: 4 }); // unmatched mail is not a conversation
+      const threads = (await call(THREADS, "GET", "/replies/threads", { key: ws.readKey })).body;
+      expect(threads).toMatchObject({ page: 1, limit: 50, total: 4 });
+      const keen = threads.threads.find((t: any) => t.lead.email === "keen@a.test");
+      expect(keen).toMatchObject({ unreadCount: 1, replyCount: 1, answered: false, mailbox: { email: "ann@inbox.test" }, campaign: { name: "Inbox" } });
+      expect(keen.latestReply).toMatchObject({ intentClassification: "INTERESTED", from: { name: "Kim", address: "keen@a.test" }, starred: false, remindAt: null });
+      const interested = (await call(THREADS, "GET", "/replies/threads?intent=INTERESTED", { key: ws.readKey })).body;
+      expect(interested.threads.map((t: any) => t.lead.email)).toEqual(["keen@a.test"]);
+
+      const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keen.leadId } })).body;
+      expect(convo.lead.email).toBe("keen@a.test");
+      expect(convo.messages.map((m: any) => [m.direction, m.subject])).toEqual([["outbound", "Idea"], ["inbound", "Re: Idea"]]);
+      expect(convo.messages[0]).toMatchObject({ kind: "campaign", campaign: { name: "Inbox" }, mailboxEmail: "ann@inbox.test" });
+      expect(convo.messages[1]).toMatchObject({ intentClassification: "INTERESTED", from: { address: "keen@a.test" }, to: [{ name: "Ann", address: "ann@inbox.test" }] });
+
+      expect((await call(READ, "POST", "", { key: ws.fullKey, params: { leadId: keen.leadId } })).body).toEqual({ marked: 1 });
+      expect((await call(UNREAD, "GET", "", { key: ws.readKey })).body).toEqual({ messages: 3, conversations: 3 });
+      const rid = keen.latestReply.id;
+      expect((await call(STAR, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { starred: true } })).body.starred).toBe(true);
+      const remind = await call(REMIND, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { remindAt: "2026-11-06T09:00:00+01:00" } });
+      expect(remind.body.remindAt).toBe("2026-11-06T08:00:00.000Z");
+      expect((await call(REMIND, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { remindAt: "soon" } })).status).toBe(400);
+      const withReminder = (await call(LIST_REPLIES, "GET", "/replies?hasReminder=true", { key: ws.readKey })).body;
+      expect(withReminder.replies.map((r: any) => r.id)).toEqual([rid]);
+      const search = (await call(LIST_REPLIES, "GET", "/replies?q=remove%20me", { key: ws.readKey })).body;
+      expect(search.replies.map((r: any) => r.intentClassification)).toEqual(["UNSUBSCRIBE_REQUEST"]);
+      expect((await call(SUMMARY, "GET", "", { key: ws.readKey })).body).toEqual({ today: 0, yesterday: 4, earlier: 0 });
+      const other = await makeWorkspace();
+      expect((await call(THREAD, "GET", "", { key: other.readKey, params: { leadId: keen.leadId } })).status).toBe(404);
+      expect((await call(STAR, "PATCH", "", { key: other.fullKey, params: { id: rid }, body: { starred: false } })).status).toBe(404);
+    } finally {
+      useClock(systemClock);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
 import { campaignRoutes } from "./campaigns";
+import { inboxRoutes } from "./inbox";
 import { leadRoutes } from "./leads";
 import { webhookRoutes } from "./webhooks";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
@@ -15,6 +16,7 @@ export const allRoutes: RouteDef[] = [
   ...Object.values(campaignRoutes),
   ...Object.values(mailboxRoutes),
   ...Object.values(domainRoutes),
+  ...Object.values(inboxRoutes),
   ...Object.values(webhookRoutes),
   ...Object.values(accountRoutes),
 ] as RouteDef[];

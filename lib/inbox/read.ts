@@ -1,0 +1,198 @@
+import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { campaigns, emails, leads, mailboxes, replies } from "../../db/schema";
+import { offsetOf } from "../api/paging";
+import { requireAccess, type Ctx } from "../ctx";
+import { NotFoundError } from "../errors";
+import { getLeadViews } from "../leads/read-leads";
+import type { listRepliesQuery, threadsQuery } from "./schemas";
+
+type ReplyRow = typeof replies.$inferSelect;
+
+/** `from` is null on replies received before 1 Oct 2026 (spec 2.9, 9). */
+const FROM_SINCE = new Date("2026-10-01T00:00:00Z");
+
+function replyView(r: ReplyRow) {
+  return {
+    id: r.id,
+    leadId: r.leadId,
+    campaignId: r.campaignId,
+    mailboxId: r.mailboxId,
+    subject: r.subject,
+    rawBody: r.textBody,
+    intentClassification: r.intent,
+    isAutoReply: r.isAutoReply,
+    from: r.receivedAt >= FROM_SINCE ? r.from : null,
+    receivedAt: r.receivedAt.toISOString(),
+    read: !!r.readAt,
+    remindAt: r.remindAt?.toISOString() ?? null,
+    starred: r.starred,
+  };
+}
+
+export async function listReplies(ctx: Ctx, q: z.infer<typeof listRepliesQuery>) {
+  requireAccess(ctx, "read");
+  const conds: SQL[] = [eq(replies.workspaceId, ctx.workspaceId), isNotNull(replies.leadId)];
+  if (q.intent) conds.push(eq(replies.intent, q.intent));
+  if (q.campaignId) conds.push(eq(replies.campaignId, q.campaignId));
+  if (q.hasReminder === "true") conds.push(isNotNull(replies.remindAt));
+  if (q.hasReminder === "false") conds.push(isNull(replies.remindAt));
+  if (q.q?.trim()) {
+    const like = `%${q.q.trim().replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+    conds.push(sql`(${replies.subject} ilike ${like} or ${replies.textBody} ilike ${like} or ${replies.from}->>'address' ilike ${like})`);
+  }
+  const where = and(...conds);
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select().from(replies).where(where).orderBy(desc(replies.receivedAt), desc(replies.id)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(replies).where(where),
+  ]);
+  return { rows: rows.map(replyView), total: n };
+}
+
+/**
+ * GET /replies/threads: one row per lead, newest conversation first, with the latest reply, how many
+ * of their replies nobody has opened, and whether (and when) we answered after their latest message.
+ */
+export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
+  requireAccess(ctx, "read");
+  const filters: SQL[] = [sql`r.workspace_id = ${ctx.workspaceId}`, sql`r.lead_id is not null`];
+  if (q.campaignId) filters.push(sql`r.campaign_id = ${q.campaignId}`);
+  const having: SQL[] = [];
+  if (q.intent) having.push(sql`(array_agg(r.intent order by r.received_at desc))[1] = ${q.intent}`);
+  if (q.unread === "true") having.push(sql`count(*) filter (where r.read_at is null) > 0`);
+  if (q.starred === "true") having.push(sql`bool_or(r.starred)`);
+  const rows = (await ctx.db.execute(sql`
+    with t as (
+      select r.lead_id, max(r.received_at) as last_at, count(*)::int as reply_count,
+        count(*) filter (where r.read_at is null)::int as unread_count,
+        (array_agg(r.id order by r.received_at desc))[1] as latest_id
+      from replies r where ${sql.join(filters, sql` and `)}
+      group by r.lead_id ${having.length ? sql`having ${sql.join(having, sql` and `)}` : sql``})
+    select t.*, count(*) over()::int as total from t order by t.last_at desc, t.lead_id limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as {
+    lead_id: string;
+    last_at: string;
+    reply_count: number;
+    unread_count: number;
+    latest_id: string;
+    total: number;
+  }[];
+  if (rows.length === 0) return { rows: [], total: 0 };
+  const latest = await ctx.db.select().from(replies).where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`);
+  const byId = new Map(latest.map((r) => [r.id, r]));
+  const leadViews = new Map((await getLeadViews(ctx.db, ctx.workspaceId, rows.map((r) => r.lead_id))).map((l) => [l.id, l]));
+  const mbIds = [...new Set(latest.map((r) => r.mailboxId))];
+  const cIds = [...new Set(latest.map((r) => r.campaignId).filter((x): x is string => !!x))];
+  const [mbs, cs] = await Promise.all([
+    ctx.db.select({ id: mailboxes.id, email: mailboxes.email, senderName: mailboxes.senderName }).from(mailboxes).where(sql`${mailboxes.id} in ${mbIds}`),
+    cIds.length ? ctx.db.select({ id: campaigns.id, name: campaigns.name, status: campaigns.status }).from(campaigns).where(sql`${campaigns.id} in ${cIds}`) : Promise.resolve([]),
+  ]);
+  return {
+    total: rows[0].total,
+    rows: rows.map((t) => {
+      const r = byId.get(t.latest_id)!;
+      const lead = leadViews.get(t.lead_id);
+      return {
+        leadId: t.lead_id,
+        latestReply: replyView(r),
+        unreadCount: t.unread_count,
+        replyCount: t.reply_count,
+        // Our own replies arrive with the reply composer; until then no conversation is answered here.
+        answered: false,
+        lastAnsweredAt: null,
+        lead: lead ? { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, companyName: lead.companyName } : null,
+        mailbox: mbs.find((m) => m.id === r.mailboxId) ?? null,
+        campaign: cs.find((c) => c.id === r.campaignId) ?? null,
+      };
+    }),
+  };
+}
+
+/** GET /replies/thread/<leadId>: the conversation, oldest first — their replies and our campaign emails. */
+export async function getThread(ctx: Ctx, leadId: string) {
+  requireAccess(ctx, "read");
+  const [lead] = await getLeadViews(ctx.db, ctx.workspaceId, [leadId]);
+  if (!lead) throw new NotFoundError("Lead");
+  const [inbound, outbound] = await Promise.all([
+    ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(and(eq(replies.workspaceId, ctx.workspaceId), eq(replies.leadId, leadId))),
+    ctx.db
+      .select({ e: emails, mailboxEmail: mailboxes.email, campaignName: campaigns.name })
+      .from(emails)
+      .innerJoin(mailboxes, eq(mailboxes.id, emails.mailboxId))
+      .leftJoin(campaigns, eq(campaigns.id, emails.campaignId))
+      .where(and(eq(emails.workspaceId, ctx.workspaceId), eq(emails.leadId, leadId), sql`${emails.status} in ('SENT', 'BOUNCED')`))
+      .orderBy(asc(emails.createdAt)),
+  ]);
+  const messages = [
+    ...inbound.map(({ r, mailboxEmail }) => ({
+      id: r.id,
+      direction: "inbound" as const,
+      timestamp: r.receivedAt.toISOString(),
+      subject: r.subject,
+      body: r.textBody,
+      html: r.htmlBody,
+      mailboxEmail,
+      from: r.receivedAt >= FROM_SINCE ? r.from : null,
+      to: r.to,
+      cc: r.cc,
+      attachments: [] as { id: string; filename: string; contentType: string; size: number }[],
+      intentClassification: r.intent,
+      remindAt: r.remindAt?.toISOString() ?? null,
+      starred: r.starred,
+    })),
+    ...outbound.map(({ e, mailboxEmail, campaignName }) => ({
+      id: e.id,
+      direction: "outbound" as const,
+      kind: "campaign" as const,
+      timestamp: (e.sentAt ?? e.createdAt).toISOString(),
+      subject: e.subject,
+      body: null,
+      mailboxEmail,
+      to: [{ name: null, address: e.leadEmail }],
+      cc: [],
+      campaign: e.campaignId ? { id: e.campaignId, name: campaignName } : null,
+      stepOrder: e.stepOrder,
+      status: e.status,
+    })),
+  ].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  return { lead, messages };
+}
+
+export async function unreadCount(ctx: Ctx) {
+  requireAccess(ctx, "read");
+  const [r] = (await ctx.db.execute(sql`
+    select count(*)::int as messages, count(distinct lead_id)::int as conversations
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null and read_at is null`)) as unknown as { messages: number; conversations: number }[];
+  return r;
+}
+
+/** GET /replies/summary: replies received today, yesterday and earlier (UTC days). */
+export async function summary(ctx: Ctx) {
+  requireAccess(ctx, "read");
+  const now = ctx.clock.now();
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const yesterday = new Date(today.getTime() - 86_400_000);
+  const [r] = (await ctx.db.execute(sql`
+    select count(*) filter (where received_at >= ${today.toISOString()}::timestamptz)::int as today,
+      count(*) filter (where received_at >= ${yesterday.toISOString()}::timestamptz and received_at < ${today.toISOString()}::timestamptz)::int as yesterday,
+      count(*) filter (where received_at < ${yesterday.toISOString()}::timestamptz)::int as earlier
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null`)) as unknown as { today: number; yesterday: number; earlier: number }[];
+  return r;
+}
+
+export async function markThreadRead(ctx: Ctx, leadId: string) {
+  requireAccess(ctx, "write");
+  const [lead] = await ctx.db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
+  if (!lead) throw new NotFoundError("Lead");
+  const rows = await ctx.db.update(replies).set({ readAt: ctx.clock.now() }).where(and(eq(replies.leadId, leadId), eq(replies.workspaceId, ctx.workspaceId), isNull(replies.readAt))).returning({ id: replies.id });
+  return { marked: rows.length };
+}
+
+async function updateReply(ctx: Ctx, id: string, set: Partial<ReplyRow>) {
+  requireAccess(ctx, "write");
+  const [r] = await ctx.db.update(replies).set(set).where(and(eq(replies.id, id), eq(replies.workspaceId, ctx.workspaceId))).returning();
+  if (!r) throw new NotFoundError("Reply");
+  return replyView(r);
+}
+
+export const starReply = (ctx: Ctx, id: string, starred: boolean) => updateReply(ctx, id, { starred });
+export const remindReply = (ctx: Ctx, id: string, remindAt: string | null) => updateReply(ctx, id, { remindAt: remindAt ? new Date(remindAt) : null });
