@@ -60,3 +60,38 @@ export const imapState = pgTable(
   },
   (t) => [uniqueIndex("imap_state_mailbox_folder_uq").on(t.mailboxId, t.folder)],
 );
+
+export const replySendStatusEnum = pgEnum("reply_send_status", ["SENDING", "SENT", "FAILED"]);
+export const sentByEnum = pgEnum("sent_by", ["HUMAN", "API", "AGENT"]);
+
+/** Our own replies in a conversation (spec 2.9, 3.2): written before sending, shown at once. */
+export const sentReplies = pgTable(
+  "sent_replies",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    leadId: text("lead_id").references(() => leads.id, { onDelete: "cascade" }),
+    replyId: text("reply_id"),
+    to: jsonb("to").$type<Address[]>().notNull(),
+    cc: jsonb("cc").$type<Address[]>().notNull().default([]),
+    bcc: jsonb("bcc").$type<Address[]>().notNull().default([]),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    html: text("html"),
+    status: replySendStatusEnum("status").notNull(),
+    error: text("error"),
+    smtpCode: text("smtp_code"),
+    sentBy: sentByEnum("sent_by").notNull(),
+    messageId: text("message_id").notNull(),
+    inReplyTo: text("in_reply_to"),
+    references: text("references").array().notNull().default([]),
+    background: boolean("background").notNull().default(false),
+    /** When the current (first or retried) send started: SENDING older than 10 minutes shows as FAILED. */
+    queuedAt: timestamp("queued_at", { withTimezone: true }).notNull(),
+    leasedUntil: timestamp("leased_until", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sent_replies_lead_idx").on(t.leadId), index("sent_replies_sending_idx").on(t.status, t.queuedAt)],
+);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { campaigns, emails, leads, mailboxes, replies } from "../../db/schema";
+import { campaigns, emails, leads, mailboxes, replies, sentReplies } from "../../db/schema";
+import { shownStatus } from "./send-reply";
 import { offsetOf } from "../api/paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
@@ -65,7 +66,8 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
     with t as (
       select r.lead_id, max(r.received_at) as last_at, count(*)::int as reply_count,
         count(*) filter (where r.read_at is null)::int as unread_count,
-        (array_agg(r.id order by r.received_at desc))[1] as latest_id
+        (array_agg(r.id order by r.received_at desc))[1] as latest_id,
+      (select max(s.sent_at) from sent_replies s where s.lead_id = r.lead_id and s.status = 'SENT') as last_answered_at
       from replies r where ${sql.join(filters, sql` and `)}
       group by r.lead_id ${having.length ? sql`having ${sql.join(having, sql` and `)}` : sql``})
     select t.*, count(*) over()::int as total from t order by t.last_at desc, t.lead_id limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as {
@@ -74,6 +76,7 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
     reply_count: number;
     unread_count: number;
     latest_id: string;
+    last_answered_at: string | null;
     total: number;
   }[];
   if (rows.length === 0) return { rows: [], total: 0 };
@@ -96,9 +99,8 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
         latestReply: replyView(r),
         unreadCount: t.unread_count,
         replyCount: t.reply_count,
-        // Our own replies arrive with the reply composer; until then no conversation is answered here.
-        answered: false,
-        lastAnsweredAt: null,
+        answered: !!t.last_answered_at && new Date(t.last_answered_at) > new Date(t.last_at),
+        lastAnsweredAt: t.last_answered_at ? new Date(t.last_answered_at).toISOString() : null,
         lead: lead ? { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, companyName: lead.companyName } : null,
         mailbox: mbs.find((m) => m.id === r.mailboxId) ?? null,
         campaign: cs.find((c) => c.id === r.campaignId) ?? null,
@@ -112,7 +114,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
   requireAccess(ctx, "read");
   const [lead] = await getLeadViews(ctx.db, ctx.workspaceId, [leadId]);
   if (!lead) throw new NotFoundError("Lead");
-  const [inbound, outbound] = await Promise.all([
+  const [inbound, outbound, own] = await Promise.all([
     ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(and(eq(replies.workspaceId, ctx.workspaceId), eq(replies.leadId, leadId))),
     ctx.db
       .select({ e: emails, mailboxEmail: mailboxes.email, campaignName: campaigns.name })
@@ -121,7 +123,9 @@ export async function getThread(ctx: Ctx, leadId: string) {
       .leftJoin(campaigns, eq(campaigns.id, emails.campaignId))
       .where(and(eq(emails.workspaceId, ctx.workspaceId), eq(emails.leadId, leadId), sql`${emails.status} in ('SENT', 'BOUNCED')`))
       .orderBy(asc(emails.createdAt)),
+    ctx.db.select({ s: sentReplies, mailboxEmail: mailboxes.email }).from(sentReplies).innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId)).where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
   ]);
+  const now = ctx.clock.now();
   const messages = [
     ...inbound.map(({ r, mailboxEmail }) => ({
       id: r.id,
@@ -152,6 +156,23 @@ export async function getThread(ctx: Ctx, leadId: string) {
       campaign: e.campaignId ? { id: e.campaignId, name: campaignName } : null,
       stepOrder: e.stepOrder,
       status: e.status,
+    })),
+    ...own.map(({ s, mailboxEmail }) => ({
+      id: s.id,
+      direction: "outbound" as const,
+      kind: "reply" as const,
+      timestamp: (s.sentAt ?? s.createdAt).toISOString(),
+      subject: s.subject,
+      body: s.body,
+      html: s.html,
+      mailboxEmail,
+      to: s.to,
+      cc: s.cc,
+      bcc: s.bcc,
+      attachments: [] as { id: string; filename: string; contentType: string; size: number }[],
+      sentBy: s.sentBy,
+      status: shownStatus(s, now),
+      error: shownStatus(s, now) === "FAILED" ? (s.error ?? "Not accepted by the mail server within 10 minutes") : null,
     })),
   ].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
   return { lead, messages };

@@ -17,3 +17,14 @@ export const threadsQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).exten
 });
 export const starBody = z.object({ starred: z.boolean() });
 export const remindBody = z.object({ remindAt: z.iso.datetime({ offset: true }).nullable() });
+
+/** An address: `{ name?, address }` or a bare string. Only the bare address ever reaches RCPT TO. */
+export const addressInput = z.union([z.string().max(320), z.object({ name: z.string().max(200).nullable().optional(), address: z.string().max(320) })]);
+export const sendReplyBody = z.object({
+  body: z.string().min(1, "body is required").max(200_000),
+  html: z.string().max(1_000_000).optional(),
+  to: z.array(addressInput).max(20, "at most 20 recipients in to").optional(),
+  cc: z.array(addressInput).max(20, "at most 20 recipients in cc").optional(),
+  bcc: z.array(addressInput).max(20, "at most 20 recipients in bcc").optional(),
+  background: z.boolean().optional(),
+});

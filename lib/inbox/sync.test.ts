@@ -25,13 +25,17 @@ import { GET as SUMMARY } from "@/app/api/v1/replies/summary/route";
 import { PATCH as STAR } from "@/app/api/v1/replies/[id]/star/route";
 import { PATCH as REMIND } from "@/app/api/v1/replies/[id]/remind/route";
 import { systemClock, useClock } from "@/lib/clock";
+import { POST as SEND } from "@/app/api/v1/replies/[id]/send/route";
+import { POST as RETRY } from "@/app/api/v1/replies/sent/[id]/retry/route";
+import { sendQueuedReplies } from "./send-reply";
+import { sessionCookie } from "@/test/helpers";
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
 let ws: TestWorkspace;
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z"));
 
 beforeAll(async () => {
-  world = await startMailWorld({ domain: "inbox.test", users: { "ann@inbox.test": "pw" } });
+  world = await startMailWorld({ domain: "inbox.test", users: { "ann@inbox.test": "pw" }, rejectRecipients: ["bounce@a.test"] });
   ws = await makeWorkspace();
 }, 60_000);
 afterAll(async () => {
@@ -146,6 +150,70 @@ describe("IMAP reply sync", () => {
       const other = await makeWorkspace();
       expect((await call(THREAD, "GET", "", { key: other.readKey, params: { leadId: keen.leadId } })).status).toBe(404);
       expect((await call(STAR, "PATCH", "", { key: other.fullKey, params: { id: rid }, body: { starred: false } })).status).toBe(404);
+    } finally {
+      useClock(systemClock);
+    }
+  });
+
+  it("sends replies: threaded, synchronous or in the background, only to the conversation through an API key, retryable", async () => {
+    const clock2 = new ManualClock(new Date("2026-11-04T10:00:00Z"));
+    useClock(clock2);
+    try {
+      const keenThread = (await call(THREADS, "GET", "/replies/threads?intent=INTERESTED", { key: ws.readKey })).body.threads[0];
+      const rid = keenThread.latestReply.id;
+      const before = world.smtp.received.length;
+      const ok = await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "Great — Thursday 10:00 works." } });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ sent: true, sentReplyId: expect.stringMatching(/^srp_/), sentAt: "2026-11-04T10:00:00.000Z" });
+      const wire = world.smtp.received[before];
+      expect(wire.to).toEqual(["keen@a.test"]); // default: whoever wrote the message answered
+      expect(wire.parsed.subject).toBe("Re: Idea");
+      expect(wire.parsed.inReplyTo).toBe("<r1@sender.test>");
+      expect(wire.parsed.references).toContain("<r1@sender.test>");
+      const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body;
+      expect(convo.messages.at(-1)).toMatchObject({ kind: "reply", direction: "outbound", sentBy: "API", status: "SENT", body: "Great — Thursday 10:00 works.", to: [{ address: "keen@a.test" }] });
+      const answered = (await call(THREADS, "GET", "/replies/threads?intent=INTERESTED", { key: ws.readKey })).body.threads[0];
+      expect([answered.answered, answered.lastAnsweredAt]).toEqual([true, "2026-11-04T10:00:00.000Z"]);
+
+      // Through an API key, only people already in the conversation — however the address is dressed up.
+      for (const to of ["outsider@z.test", { name: "keen@a.test", address: "outsider@z.test" }]) {
+        const r = await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "x", to: [to] } });
+        expect(r.status).toBe(403);
+        expect(r.body.error).toContain("outsider@z.test");
+      }
+      expect((await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "x", to: ["Eve <keen@a.test>, evil@z.test"] } })).status).toBe(400);
+      expect((await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "x", cc: Array.from({ length: 21 }, (_, i) => `c${i}@a.test`) } })).status).toBe(400);
+      // A dashboard session may address anyone.
+      const session = await call(SEND, "POST", "", { cookie: await sessionCookie(ws.userId), params: { id: rid }, body: { body: "Looping in my colleague", cc: ["colleague@z.test"] } });
+      expect(session.status).toBe(200);
+      expect(world.smtp.received.at(-1)!.to.sort()).toEqual(["colleague@z.test", "keen@a.test"]);
+
+      // Background: 202 at once, visible as SENDING, sent by the job.
+      const bg = await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "Sent later", background: true } });
+      expect(bg.status).toBe(202);
+      expect(bg.body).toMatchObject({ queued: true, status: "SENDING" });
+      const pending = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find((m: any) => m.id === bg.body.sentReplyId);
+      expect(pending.status).toBe("SENDING");
+      expect(await sendQueuedReplies(getDb(), clock2)).toEqual({ sent: 1, failed: 0 });
+      expect(await sendQueuedReplies(getDb(), clock2)).toEqual({ sent: 0, failed: 0 });
+
+      // A refused send: 502 with the server's reason, FAILED, never resent on its own; retry → 202.
+      const failing = await call(SEND, "POST", "", { cookie: await sessionCookie(ws.userId), params: { id: rid }, body: { body: "x", to: ["bounce@a.test"] } });
+      expect(failing.status).toBe(502);
+      expect(failing.body).toMatchObject({ code: "UPSTREAM_ERROR", smtpResponseCode: 550 });
+      expect(failing.body.error).toContain("User unknown");
+      expect(await sendQueuedReplies(getDb(), clock2)).toEqual({ sent: 0, failed: 0 });
+      const retry = await call(RETRY, "POST", "", { key: ws.fullKey, params: { id: failing.body.sentReplyId } });
+      expect(retry.status).toBe(202);
+      expect(retry.body.status).toBe("SENDING");
+      expect((await call(RETRY, "POST", "", { key: ws.fullKey, params: { id: failing.body.sentReplyId } })).status).toBe(409);
+
+      // A background reply still SENDING after 10 minutes shows as FAILED and can be retried.
+      await getDb().update((await import("@/db/schema")).sentReplies).set({ leasedUntil: new Date("2026-11-05T00:00:00Z") }).where(eq((await import("@/db/schema")).sentReplies.id, failing.body.sentReplyId));
+      clock2.advance(11 * 60_000);
+      const stuck = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find((m: any) => m.id === failing.body.sentReplyId);
+      expect(stuck).toMatchObject({ status: "FAILED", error: expect.stringContaining("10 minutes") });
+      expect((await call(RETRY, "POST", "", { key: ws.fullKey, params: { id: failing.body.sentReplyId } })).status).toBe(202);
     } finally {
       useClock(systemClock);
     }

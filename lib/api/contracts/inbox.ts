@@ -1,5 +1,5 @@
 import { defineRoute } from "../route";
-import { listRepliesQuery, remindBody, starBody, threadsQuery } from "../../inbox/schemas";
+import { listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery } from "../../inbox/schemas";
 
 const tag = "Inbox";
 
@@ -12,4 +12,10 @@ export const inboxRoutes = {
   read: defineRoute({ method: "POST", path: "/replies/thread/{leadId}/read", tag, access: "write", summary: "Mark every reply of the conversation read", response: { description: "`{ marked }`" } }),
   star: defineRoute({ method: "PATCH", path: "/replies/{id}/star", tag, access: "write", body: starBody, summary: "Star or unstar a reply", response: { description: "The reply" } }),
   remind: defineRoute({ method: "PATCH", path: "/replies/{id}/remind", tag, access: "write", body: remindBody, summary: "Set (ISO date-time) or clear (null) a reminder", response: { description: "The reply" } }),
+  send: defineRoute({
+    method: "POST", path: "/replies/{id}/send", tag, access: "write", body: sendReplyBody, bodyLimit: 25 * 1024 * 1024, errors: [502],
+    summary: "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; background: 202 `{ queued, status: SENDING, sentReplyId }`. Through an API key only people already in the conversation (403 otherwise)",
+    response: { description: "See summary" },
+  }),
+  retry: defineRoute({ method: "POST", path: "/replies/sent/{id}/retry", tag, access: "write", errors: [409], summary: "Send a FAILED reply again (202; SENDING while in flight)", response: { status: 202, description: "`{ queued, status, sentReplyId }`" } }),
 };

@@ -1,0 +1,180 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { DbOrTx } from "../../db/client";
+import { leads, mailboxes, replies, sentReplies, type Address } from "../../db/schema";
+import type { Clock } from "../clock";
+import { requireAccess, type Ctx } from "../ctx";
+import { normalizeEmail } from "../emails";
+import { ConflictError, ForbiddenError, NotFoundError, UpstreamError, ValidationError } from "../errors";
+import { newId } from "../ids";
+import type { JobDef } from "../jobs/registry";
+import { classifySmtpError } from "../mail/smtp";
+import { smtpConfigOf } from "../mailboxes/credentials";
+import { pooledTransport } from "../sending/transports";
+import type { addressInput, sendReplyBody } from "./schemas";
+
+/** A background reply still SENDING after this long shows as FAILED and may be retried (spec 3.2, 8). */
+export const STALE_SENDING_MS = 10 * 60_000;
+
+type SentRow = typeof sentReplies.$inferSelect;
+
+export function shownStatus(r: Pick<SentRow, "status" | "queuedAt">, now: Date): "SENDING" | "SENT" | "FAILED" {
+  return r.status === "SENDING" && now.getTime() - r.queuedAt.getTime() > STALE_SENDING_MS ? "FAILED" : r.status;
+}
+
+/** Canonical bare addresses (lower-cased), so display names and comments cannot smuggle recipients. */
+function canonical(list: z.infer<typeof addressInput>[] | undefined, field: string): Address[] {
+  return (list ?? []).map((a, i) => {
+    const raw = typeof a === "string" ? a : a.address;
+    const bare = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
+    const n = normalizeEmail(bare);
+    if (!n.ok || /[\s,;()<>"]/.test(bare.trim())) throw ValidationError.field(`${field}.${i}`, n.ok ? "must be one plain address" : n.reason);
+    return { name: typeof a === "string" ? null : (a.name ?? null), address: n.email.toLowerCase() };
+  });
+}
+
+/** Everyone already in the conversation: the lead, the writers and recipients of their replies, our mailbox. */
+async function conversationAddresses(db: DbOrTx, workspaceId: string, leadId: string, leadEmail: string, mailboxEmail: string): Promise<Set<string>> {
+  const rows = await db.select({ from: replies.from, to: replies.to, cc: replies.cc }).from(replies).where(and(eq(replies.workspaceId, workspaceId), eq(replies.leadId, leadId)));
+  const set = new Set([leadEmail.toLowerCase(), mailboxEmail.toLowerCase()]);
+  for (const r of rows) for (const a of [r.from, ...r.to, ...r.cc]) if (a?.address) set.add(a.address.toLowerCase());
+  return set;
+}
+
+async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailboxes.$inferSelect): Promise<SentRow> {
+  const fmt = (a: Address) => (a.name ? { name: a.name, address: a.address } : a.address);
+  let status: "SENT" | "FAILED" = "SENT";
+  let error: string | null = null;
+  let code: string | null = null;
+  try {
+    const info = await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
+      from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
+      to: row.to.map(fmt),
+      cc: row.cc.length ? row.cc.map(fmt) : undefined,
+      bcc: row.bcc.length ? row.bcc.map(fmt) : undefined,
+      // The envelope is built from the bare addresses only.
+      envelope: { from: m.email, to: [...row.to, ...row.cc, ...row.bcc].map((a) => a.address) },
+      subject: row.subject,
+      text: row.body,
+      html: row.html ?? undefined,
+      messageId: row.messageId,
+      inReplyTo: row.inReplyTo ?? undefined,
+      references: row.references.length ? row.references : undefined,
+    });
+    if (info.rejected.length) {
+      status = "FAILED";
+      error = `Refused: ${String(info.response)}`;
+    }
+  } catch (e) {
+    const err = classifySmtpError(e);
+    status = "FAILED";
+    error = err.message;
+    code = err.responseCode ? String(err.responseCode) : null;
+  }
+  const [updated] = await db
+    .update(sentReplies)
+    .set({ status, error, smtpCode: code, sentAt: status === "SENT" ? clock.now() : null, leasedUntil: null })
+    .where(eq(sentReplies.id, row.id))
+    .returning();
+  return updated;
+}
+
+/**
+ * POST /replies/<id>/send (spec 4.2.1, 3.2). The reply is written first (it shows in the conversation at
+ * once), threaded to the message answered. Synchronously it answers once the server accepted it;
+ * with `background` it answers 202 and a job sends it. Through an API key only addresses already in the
+ * conversation may receive it (403); a dashboard session may address anyone (spec 5.7, 5.8).
+ */
+export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>) {
+  requireAccess(ctx, "write");
+  const [found] = await ctx.db
+    .select({ r: replies, m: mailboxes, leadEmail: leads.email })
+    .from(replies)
+    .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+    .leftJoin(leads, eq(leads.id, replies.leadId))
+    .where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
+  if (!found) throw new NotFoundError("Reply");
+  const { r, m } = found;
+  const to = input.to?.length ? canonical(input.to, "to") : r.from ? [r.from] : [];
+  if (to.length === 0) throw ValidationError.field("to", "the message answered has no sender; give `to`");
+  const cc = canonical(input.cc, "cc");
+  const bcc = canonical(input.bcc, "bcc");
+  if (ctx.actor.type === "apiKey" || ctx.actor.type === "system") {
+    const allowed = r.leadId ? await conversationAddresses(ctx.db, ctx.workspaceId, r.leadId, found.leadEmail ?? "", m.email) : new Set([r.from?.address ?? ""]);
+    const outside = [...to, ...cc, ...bcc].filter((a) => !allowed.has(a.address));
+    if (outside.length) throw new ForbiddenError(`Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`);
+  }
+  const now = ctx.clock.now();
+  const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
+  const [row] = await ctx.db
+    .insert(sentReplies)
+    .values({
+      id: newId("srp"),
+      workspaceId: ctx.workspaceId,
+      mailboxId: m.id,
+      leadId: r.leadId,
+      replyId: r.id,
+      to,
+      cc,
+      bcc,
+      subject: /^re:/i.test(r.subject) ? r.subject : `Re: ${r.subject}`,
+      body: input.body,
+      html: input.html ?? null,
+      status: "SENDING",
+      sentBy: ctx.actor.type === "session" ? "HUMAN" : ctx.actor.type === "system" ? "AGENT" : "API",
+      messageId: `<${randomBytes(12).toString("hex")}@${domain}>`,
+      inReplyTo: r.messageId,
+      references: [...r.references.filter((x) => x !== r.messageId), r.messageId],
+      background: !!input.background,
+      queuedAt: now,
+      createdAt: now,
+      // A synchronous send holds its row so the background job does not pick it up as well.
+      leasedUntil: input.background ? null : new Date(now.getTime() + STALE_SENDING_MS),
+    })
+    .returning();
+  if (input.background) return { status: 202, body: { queued: true, status: "SENDING" as const, sentReplyId: row.id } };
+  const done = await deliver(ctx.db, ctx.clock, row, m);
+  if (done.status !== "SENT") throw new UpstreamError(done.error ?? "The mail server refused the reply", { sentReplyId: row.id, smtpResponseCode: done.smtpCode ? Number(done.smtpCode) : null });
+  return { status: 200, body: { sent: true, sentReplyId: row.id, sentAt: done.sentAt!.toISOString() } };
+}
+
+/** POST /replies/sent/<id>/retry: a FAILED reply (or one stuck SENDING for 10 minutes) is sent again; 202. */
+export async function retryReply(ctx: Ctx, sentReplyId: string) {
+  requireAccess(ctx, "write");
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.select().from(sentReplies).where(and(eq(sentReplies.id, sentReplyId), eq(sentReplies.workspaceId, ctx.workspaceId)));
+  if (!row) throw new NotFoundError("Sent reply");
+  if (shownStatus(row, now) !== "FAILED") throw new ConflictError(`Only a failed reply can be retried; this one is ${shownStatus(row, now)}`);
+  await ctx.db.update(sentReplies).set({ status: "SENDING", error: null, smtpCode: null, queuedAt: now, leasedUntil: null, background: true }).where(eq(sentReplies.id, row.id));
+  return { queued: true, status: "SENDING" as const, sentReplyId: row.id };
+}
+
+/** Sends queued background replies; never resends one that failed (spec 3.2). */
+export async function sendQueuedReplies(db: DbOrTx, clock: Clock): Promise<{ sent: number; failed: number }> {
+  const now = clock.now();
+  const fresh = new Date(now.getTime() - STALE_SENDING_MS).toISOString();
+  const claimed = (await db.execute(sql`
+    update sent_replies set leased_until = ${new Date(now.getTime() + 120_000).toISOString()}::timestamptz
+    where id in (select id from sent_replies where status = 'SENDING' and queued_at > ${fresh}::timestamptz
+                 and (leased_until is null or leased_until < ${now.toISOString()}::timestamptz)
+                 order by queued_at limit 50 for update skip locked)
+    returning id`)) as unknown as { id: string }[];
+  if (claimed.length === 0) return { sent: 0, failed: 0 };
+  const rows = await db.select({ s: sentReplies, m: mailboxes }).from(sentReplies).innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId)).where(inArray(sentReplies.id, claimed.map((c) => c.id)));
+  let sent = 0;
+  let failed = 0;
+  for (const { s, m } of rows) {
+    const d = await deliver(db, clock, s, m);
+    if (d.status === "SENT") sent++;
+    else failed++;
+  }
+  return { sent, failed };
+}
+
+export const replySendJob: JobDef = {
+  name: "send-replies",
+  cron: "* * * * *",
+  everyMs: 1_000,
+  run: ({ db, clock }) => sendQueuedReplies(db, clock),
+};
