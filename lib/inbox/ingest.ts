@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { ParsedMail, AddressObject } from "mailparser";
 import type { DbOrTx } from "../../db/client";
-import { campaignLeads, campaigns, emails, leads, replies, type Address } from "../../db/schema";
+import { campaignLeads, campaigns, emails, leads, replies, sentReplies, type Address } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import { newId } from "../ids";
@@ -123,4 +123,59 @@ export async function ingestMessage(db: DbOrTx, clock: Clock, mb: Mailbox, m: Pa
     }
     return { replyId: id, leadId: who.leadId, intent, duplicate: false };
   });
+}
+
+/**
+ * An answer written directly in a mail client, read from the Sent folder: shown in the conversation as
+ * our reply with sentBy HUMAN. Messages we sent ourselves (campaign emails, replies from the app) are
+ * recognised by their Message-ID and skipped.
+ */
+export async function ingestOwnMessage(db: DbOrTx, mb: Mailbox, m: ParsedMail): Promise<string | undefined> {
+  const messageId = m.messageId;
+  if (!messageId) return undefined;
+  const [ours] = await db.select({ id: emails.id }).from(emails).where(and(eq(emails.mailboxId, mb.id), eq(emails.messageId, messageId)));
+  if (ours) return undefined;
+  const [already] = await db.select({ id: sentReplies.id }).from(sentReplies).where(and(eq(sentReplies.mailboxId, mb.id), eq(sentReplies.messageId, messageId)));
+  if (already) return undefined;
+  const refs = refsOf(m);
+  let leadId: string | null = null;
+  let replyId: string | null = null;
+  if (refs.length) {
+    const [r] = await db.select({ id: replies.id, leadId: replies.leadId }).from(replies).where(and(eq(replies.mailboxId, mb.id), inArray(replies.messageId, refs))).limit(1);
+    if (r?.leadId) [leadId, replyId] = [r.leadId, r.id];
+    if (!leadId) {
+      const [e] = await db.select({ leadId: emails.leadId }).from(emails).where(and(eq(emails.mailboxId, mb.id), inArray(emails.messageId, refs))).limit(1);
+      leadId = e?.leadId ?? null;
+    }
+  }
+  const to = addresses(m.to);
+  if (!leadId && to.length) {
+    const [l] = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.workspaceId, mb.workspaceId), sql`lower(${leads.email}) in ${to.map((a) => a.address)}`)).limit(1);
+    leadId = l?.id ?? null;
+  }
+  if (!leadId) return undefined; // not part of a lead's conversation
+  const at = m.date ?? new Date();
+  const id = newId("srp");
+  await db.insert(sentReplies).values({
+    id,
+    workspaceId: mb.workspaceId,
+    mailboxId: mb.id,
+    leadId,
+    replyId,
+    to,
+    cc: addresses(m.cc),
+    bcc: addresses(m.bcc),
+    subject: m.subject ?? "",
+    body: m.text ?? "",
+    html: typeof m.html === "string" ? m.html : null,
+    status: "SENT",
+    sentBy: "HUMAN",
+    messageId,
+    inReplyTo: m.inReplyTo ?? null,
+    references: refs,
+    queuedAt: at,
+    sentAt: at,
+    createdAt: at,
+  });
+  return id;
 }

@@ -43,11 +43,14 @@ afterAll(async () => {
   await world.close();
 });
 
-async function append(raw: string) {
+async function append(raw: string, folder = "INBOX") {
   const client = imapClient({ host: world.imap.host, port: world.imap.port, security: "NONE", username: "ann@inbox.test", password: "pw" });
   await client.connect();
-  await client.append("INBOX", raw.replace(/\n/g, "\r\n"));
-  await client.logout();
+  try {
+    await client.append(folder, raw.replace(/\n/g, "\r\n"));
+  } finally {
+    await client.logout();
+  }
 }
 
 function message(o: { from: string; subject: string; body: string; inReplyTo?: string; headers?: string; id: string }) {
@@ -91,8 +94,8 @@ describe("IMAP reply sync", () => {
     await append(message({ id: "r5", from: "stranger@nowhere.test", subject: "Hello", body: "Random message" }));
 
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, mbx.id));
-    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 5, stored: 5 });
-    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0 }); // incremental: nothing new
+    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 5, stored: 5, bounces: 0, sent: 0 });
+    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 }); // incremental: nothing new
 
     const rows = await getDb().select().from(replies).where(eq(replies.workspaceId, ws.workspaceId));
     const by = (id: string) => rows.find((r) => r.messageId === `<${id}@sender.test>`)!;
@@ -217,5 +220,59 @@ describe("IMAP reply sync", () => {
     } finally {
       useClock(systemClock);
     }
+  });
+
+  it("reads bounce reports as bounces, the spam folder as replies, the Sent folder as answers written in a mail client, and survives malformed MIME", async () => {
+    const sent = await getDb().select().from(emails).where(eq(emails.leadEmail, "away@b.test"));
+    const original = sent[0].messageId;
+    const dsn = [
+      "From: Mail Delivery Subsystem <mailer-daemon@b.test>",
+      "To: ann@inbox.test",
+      "Subject: Delivery Status Notification (Failure)",
+      "Message-ID: <dsn1@b.test>",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
+      "",
+      "--b1",
+      "Content-Type: text/plain",
+      "",
+      "Your message could not be delivered.",
+      "--b1",
+      "Content-Type: message/delivery-status",
+      "",
+      "Reporting-MTA: dns; mx.b.test",
+      "",
+      "Final-Recipient: rfc822; away@b.test",
+      "Action: failed",
+      "Status: 5.1.1",
+      "Diagnostic-Code: smtp; 550 5.1.1 The email account that you tried to reach does not exist",
+      "--b1",
+      "Content-Type: text/rfc822-headers",
+      "",
+      `Message-ID: ${original}`,
+      "Subject: Idea",
+      "--b1--",
+      "",
+    ].join("\n");
+    await append(dsn);
+    await append(message({ id: "spam1", from: "keen@a.test", subject: "Re: Idea", body: "Also — what's the price?" }), "Junk");
+    await append(["From: Ann <ann@inbox.test>", "To: Bob <boss@c-corp.test>", "Subject: Re: Idea", "Message-ID: <mua1@inbox.test>", "In-Reply-To: <r3@sender.test>", "Date: Wed, 04 Nov 2026 08:00:00 +0000", "", "Answered from Outlook.", ""].join("\n"), "Sent");
+    // Broken MIME: a multipart whose boundary never appears, with a bogus encoding.
+    await append(["From: broken@nowhere.test", "Subject: =?utf-8?B?broken", 'Content-Type: multipart/mixed; boundary="never"', "Content-Transfer-Encoding: base64", "", "%%% not base64 %%%", ""].join("\n"));
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@inbox.test"));
+    const r = await syncMailbox(getDb(), clock, m);
+    expect(r).toMatchObject({ bounces: 1, sent: 1 });
+    expect(r.stored).toBeGreaterThanOrEqual(1);
+    const [bounced] = await getDb().select().from(emails).where(eq(emails.messageId, original));
+    expect([bounced.status, bounced.bounceType, bounced.smtpCode]).toEqual(["BOUNCED", "HARD", "5.1.1"]);
+    expect(bounced.smtpResponse).toContain("does not exist");
+    expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "away@b.test"))).length).toBe(1);
+    expect((await getDb().select().from(replies).where(eq(replies.messageId, "<dsn1@b.test>"))).length).toBe(0); // not a reply
+    const [spam] = await getDb().select().from(replies).where(eq(replies.messageId, "<spam1@sender.test>"));
+    expect([spam.folder, spam.intent, spam.leadId !== null]).toEqual(["Junk", "QUESTION", true]);
+    const boss = (await call(THREADS, "GET", "/replies/threads", { key: ws.readKey })).body.threads.find((t: any) => t.lead.email === "boss@c-corp.test");
+    const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: boss.leadId } })).body;
+    expect(convo.messages.at(-1)).toMatchObject({ kind: "reply", sentBy: "HUMAN", status: "SENT", body: expect.stringMatching(/^Answered from Outlook\.\s*$/) });
+    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
   });
 });

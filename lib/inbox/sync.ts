@@ -6,7 +6,8 @@ import type { Clock } from "../clock";
 import type { JobDef } from "../jobs/registry";
 import { imapClient } from "../mail/imap";
 import { imapConfigOf } from "../mailboxes/credentials";
-import { ingestMessage } from "./ingest";
+import { applyDsn, parseDsn } from "./dsn";
+import { ingestMessage, ingestOwnMessage } from "./ingest";
 
 /** Received files kept: 25 MB per message (spec 8); a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -18,45 +19,72 @@ export function pollIntervalMs(): number {
 
 type Mailbox = typeof mailboxes.$inferSelect;
 
+type FolderKind = "inbound" | "sent";
+
+/** INBOX and the spam folder hold what others sent; the Sent folder holds answers written in a mail client. */
+async function foldersOf(client: ReturnType<typeof imapClient>): Promise<{ path: string; kind: FolderKind }[]> {
+  const out: { path: string; kind: FolderKind }[] = [{ path: "INBOX", kind: "inbound" }];
+  const list = await client.list().catch(() => []);
+  const junk = list.find((f) => f.specialUse === "\\Junk") ?? list.find((f) => /^(junk|spam)$/i.test(f.name));
+  const sent = list.find((f) => f.specialUse === "\\Sent") ?? list.find((f) => /^sent( (items|mail|messages))?$/i.test(f.name));
+  if (junk) out.push({ path: junk.path, kind: "inbound" });
+  if (sent) out.push({ path: sent.path, kind: "sent" });
+  return out;
+}
+
 /**
- * Reads new messages of one folder, incrementally by UIDVALIDITY + UID: a changed UIDVALIDITY starts
- * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies).
+ * Reads new messages of each folder, incrementally by UIDVALIDITY + UID: a changed UIDVALIDITY starts
+ * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Messages
+ * larger than 25 MB are skipped before download. Bounce reports become bounces, not replies.
  */
-export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, folder = "INBOX"): Promise<{ fetched: number; stored: number }> {
+export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox): Promise<{ fetched: number; stored: number; bounces: number; sent: number }> {
   const client = imapClient(imapConfigOf(m));
   client.on("error", () => {});
   await client.connect();
-  let fetched = 0;
-  let stored = 0;
+  const totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
+  const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
   try {
-    const box = await client.mailboxOpen(folder, { readOnly: true });
-    const uidValidity = String(box.uidValidity);
-    const [state] = await db.select().from(imapState).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, folder)));
-    let lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
-    if (box.exists > 0) {
-      const sizes: { uid: number; size: number }[] = [];
-      for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true })) if (msg.uid > lastUid) sizes.push({ uid: msg.uid, size: msg.size ?? 0 });
-      for (const { uid, size } of sizes.sort((a, b) => a.uid - b.uid)) {
-        if (size <= MAX_MESSAGE_BYTES) {
-          const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
-          if (msg && msg.source) {
-            fetched++;
-            const parsed = await simpleParser(msg.source);
-            const r = await ingestMessage(db, clock, { id: m.id, workspaceId: m.workspaceId, email: m.email }, parsed, { folder, uid, uidValidity });
-            if (r && !r.duplicate) stored++;
+    for (const folder of await foldersOf(client)) {
+      const box = await client.mailboxOpen(folder.path, { readOnly: true });
+      const uidValidity = String(box.uidValidity);
+      const [state] = await db.select().from(imapState).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, folder.path)));
+      let lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
+      if (box.exists > 0) {
+        const sizes: { uid: number; size: number }[] = [];
+        for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true })) if (msg.uid > lastUid) sizes.push({ uid: msg.uid, size: msg.size ?? 0 });
+        for (const { uid, size } of sizes.sort((a, b) => a.uid - b.uid)) {
+          if (size <= MAX_MESSAGE_BYTES) {
+            const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
+            if (msg && msg.source) {
+              totals.fetched++;
+              const parsed = await simpleParser(msg.source).catch(() => undefined);
+              if (parsed) {
+                if (folder.kind === "sent") {
+                  if (await ingestOwnMessage(db, mb, parsed)) totals.sent++;
+                } else {
+                  const dsn = parseDsn(parsed);
+                  if (dsn) {
+                    if (await applyDsn(db, clock, m.id, dsn)) totals.bounces++;
+                  } else {
+                    const r = await ingestMessage(db, clock, mb, parsed, { folder: folder.path, uid, uidValidity });
+                    if (r && !r.duplicate) totals.stored++;
+                  }
+                }
+              }
+            }
           }
+          lastUid = uid;
         }
-        lastUid = uid;
       }
+      await db
+        .insert(imapState)
+        .values({ mailboxId: m.id, folder: folder.path, uidValidity, lastUid, lastSyncAt: clock.now() })
+        .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: clock.now() } });
     }
-    await db
-      .insert(imapState)
-      .values({ mailboxId: m.id, folder, uidValidity, lastUid, lastSyncAt: clock.now() })
-      .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: clock.now() } });
   } finally {
     await client.logout().catch(() => client.close());
   }
-  return { fetched, stored };
+  return totals;
 }
 
 /** The reply sync job: each mailbox at most every IMAP_POLL_INTERVAL_S, claimed so two workers never read one at once. */

@@ -395,7 +395,7 @@ async function variantStats(db: DbOrTx, stepIds: string[]): Promise<Map<string, 
  * Bounce protection (spec 3.4): above 1.8% bounces with at least 2 bounces over the last 30 days of
  * campaign email, the mailbox pauses itself and `mailbox.bounce_spike` fires once per pause.
  */
-async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date) {
+export async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date) {
   const since = new Date(now.getTime() - BOUNCE_WINDOW_MS);
   const [r] = (await tx.execute(sql`
     select count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent, count(*) filter (where status = 'BOUNCED')::int as bounced

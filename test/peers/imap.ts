@@ -6,7 +6,10 @@ export async function startImapPeer(opts: { users: Record<string, string> }) {
   const server = hoodiecrow({
     users: Object.fromEntries(Object.entries(opts.users).map(([u, p]) => [u, { password: p }])),
     plugins: ["IDLE", "SPECIAL-USE", "UIDPLUS", "ENABLE", "CONDSTORE", "LITERALPLUS"],
-    storage: { INBOX: { messages: [] }, "": { separator: "/", folders: { Sent: { "special-use": "\\Sent", messages: [] } } } },
+    storage: {
+      INBOX: { messages: [] },
+      "": { separator: "/", folders: { Sent: { "special-use": "\\Sent", messages: [] }, Junk: { "special-use": "\\Junk", messages: [] } } },
+    },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.server?.address?.() ?? server.address?.())?.port as number;
