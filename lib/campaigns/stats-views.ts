@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { offsetOf, pageQuery } from "../api/paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
 import { campaignStats, dailyCounts, variantStats } from "./stats";
@@ -38,4 +39,41 @@ export async function sentTrends(ctx: Ctx, days: number) {
     (trends[r.campaign_id] ??= Array(days).fill(0))[i] += r.n;
   }
   return { dates, trends };
+}
+
+export const activityQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).extend({
+  status: z.enum(["SENDING", "SENT", "BOUNCED", "FAILED"]).optional(),
+});
+
+/** GET /campaigns/<id>/activity: every email of the campaign, newest first, with opens, clicks and the server's reason for bounces and refusals. */
+export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof activityQuery>) {
+  requireAccess(ctx, "read");
+  const c = await findCampaign(ctx.db, ctx.workspaceId, id);
+  const rows = (await ctx.db.execute(sql`
+    select e.id, e.lead_id, e.lead_email, e.step_order, e.variant_group, m.email as mailbox_email, e.subject, e.status, e.bounce_type,
+      e.smtp_code, e.smtp_response, e.created_at, e.sent_at, e.opened_at, e.clicked_at, count(*) over()::int as total
+    from emails e join mailboxes m on m.id = e.mailbox_id
+    where e.campaign_id = ${c.id} ${q.status ? sql`and e.status = ${q.status}` : sql``}
+    order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as Record<string, any>[];
+  const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      leadId: r.lead_id,
+      leadEmail: r.lead_email,
+      stepOrder: r.step_order,
+      variantGroup: r.variant_group,
+      mailboxEmail: r.mailbox_email,
+      subject: r.subject,
+      status: r.status,
+      bounceType: r.bounce_type,
+      smtpCode: r.smtp_code,
+      smtpResponse: r.smtp_response,
+      createdAt: iso(r.created_at),
+      sentAt: iso(r.sent_at),
+      openedAt: iso(r.opened_at),
+      clickedAt: iso(r.clicked_at),
+    })),
+    total: rows[0]?.total ?? 0,
+  };
 }

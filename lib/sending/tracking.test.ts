@@ -15,6 +15,7 @@ import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as TIMESERIES } from "@/app/api/v1/campaigns/[id]/timeseries/route";
 import { GET as TRENDS } from "@/app/api/v1/campaigns/sent-trends/route";
+import { GET as ACTIVITY } from "@/app/api/v1/campaigns/[id]/activity/route";
 import { GET as LIST_CAMPAIGNS } from "@/app/api/v1/campaigns/route";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
@@ -155,6 +156,9 @@ describe("tracking, unsubscribe and stats", () => {
     const after = rows.length;
     await drain(5);
     expect((await getDb().select().from(emails).where(eq(emails.campaignId, c.id))).length).toBe(after);
+    const log = (await call(ACTIVITY, "GET", "/campaigns/x/activity?status=BOUNCED", { key: ws.readKey, params: { id: c.id } })).body;
+    expect(log.total).toBe(2);
+    expect(log.emails[0]).toMatchObject({ status: "BOUNCED", bounceType: "HARD", smtpCode: "5.1.1", smtpResponse: expect.stringContaining("User unknown"), mailboxEmail: "tia@track.test" });
     const bouncedEvents = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.bounced")));
     expect(bouncedEvents.map((e) => (e.data as any).bounceType)).toEqual(["HARD", "HARD"]);
   });

@@ -22,7 +22,7 @@ import {
   statusBody,
   stepTestSendBody,
 } from "../../campaigns/schemas";
-import { daysQuery } from "../../campaigns/stats-views";
+import { activityQuery, daysQuery } from "../../campaigns/stats-views";
 import { scheduleQuery } from "../../campaigns/schedule";
 
 const tag = "Campaigns";
@@ -58,6 +58,11 @@ export const campaignRoutes = {
     method: "GET", path: "/campaigns/{id}/schedule", tag, access: "read", query: scheduleQuery,
     summary: "Forecast by the send rules: first emails and follow-ups per mailbox per day, and when the next leads get their next step",
     response: { description: "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`" },
+  }),
+  activity: defineRoute({
+    method: "GET", path: "/campaigns/{id}/activity", tag, access: "read", query: activityQuery,
+    summary: "Every email of the campaign, newest first: status, bounce type, the server's code and reason, opens and clicks",
+    response: { description: "`{ emails, page, limit, total }`" },
   }),
   launchCheck: defineRoute({ method: "GET", path: "/campaigns/{id}/launch-check", tag, access: "read", summary: "Launch report: ready, blockers, warnings (codes of spec 3.3)", response: { description: "`{ ready, blockers, warnings }`" } }),
   spamWords: defineRoute({ method: "POST", path: "/campaigns/{id}/check-spam-words", tag: steps, access: "read", summary: "Scan every step for spam-trigger words, with positions", response: { description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`" } }),
