@@ -95,3 +95,14 @@ export const sentReplies = pgTable(
   },
   (t) => [index("sent_replies_lead_idx").on(t.leadId), index("sent_replies_sending_idx").on(t.status, t.queuedAt)],
 );
+
+/** AI credits used per workspace per calendar month (UTC). */
+export const aiUsage = pgTable(
+  "ai_usage",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (t) => [uniqueIndex("ai_usage_workspace_month_uq").on(t.workspaceId, t.month)],
+);

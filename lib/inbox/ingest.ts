@@ -6,7 +6,9 @@ import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import { newId } from "../ids";
 import { addSuppressions } from "../suppressions/suppressions";
-import { classify, isAutomatic } from "./classify";
+import { classifyWithFallback } from "../ai/provider";
+import { loadAiSettings } from "../ai/settings";
+import { classify, isAutomatic, type Intent } from "./classify";
 
 type Mailbox = { id: string; workspaceId: string; email: string };
 
@@ -72,7 +74,8 @@ export async function ingestMessage(db: DbOrTx, clock: Clock, mb: Mailbox, m: Pa
   const messageId = m.messageId ?? `<uid-${opts.uidValidity ?? "0"}-${opts.uid ?? Date.now()}@${mb.email.split("@")[1]}>`;
   const text = m.text ?? "";
   const automatic = isAutomatic(m.headers as Map<string, unknown>, m.subject ?? "", text);
-  const intent = classify({ automatic, text });
+  // Automatic replies are decided by the rules; a person's reply by the AI provider when enabled.
+  const intent: Intent = automatic ? "OUT_OF_OFFICE" : classify({ automatic, text }) === "UNSUBSCRIBE_REQUEST" ? "UNSUBSCRIBE_REQUEST" : await classifyWithFallback(text, (await loadAiSettings(db, mb.workspaceId)).aiClassificationEnabled);
   const now = clock.now();
   return db.transaction(async (tx) => {
     const who = await match(tx, mb, m, from);

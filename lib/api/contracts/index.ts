@@ -1,6 +1,7 @@
 import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
 import { campaignRoutes } from "./campaigns";
+import { aiRoutes, crmRoutes } from "./ai-crm";
 import { inboxRoutes } from "./inbox";
 import { leadRoutes } from "./leads";
 import { webhookRoutes } from "./webhooks";
@@ -17,6 +18,8 @@ export const allRoutes: RouteDef[] = [
   ...Object.values(mailboxRoutes),
   ...Object.values(domainRoutes),
   ...Object.values(inboxRoutes),
+  ...Object.values(aiRoutes),
+  ...Object.values(crmRoutes),
   ...Object.values(webhookRoutes),
   ...Object.values(accountRoutes),
 ] as RouteDef[];
