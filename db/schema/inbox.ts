@@ -106,3 +106,26 @@ export const aiUsage = pgTable(
   },
   (t) => [uniqueIndex("ai_usage_workspace_month_uq").on(t.workspaceId, t.month)],
 );
+
+/**
+ * Files of messages: those received with a reply (≤ 15 MB each, 25 MB per message, inline images
+ * skipped), those sent with our replies, and uploads waiting to be sent (removed after a day unused).
+ */
+export const messageFiles = pgTable(
+  "message_files",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    replyId: text("reply_id").references(() => replies.id, { onDelete: "cascade" }),
+    sentReplyId: text("sent_reply_id").references(() => sentReplies.id, { onDelete: "cascade" }),
+    /** An upload not yet sent with a reply. */
+    upload: boolean("upload").notNull().default(false),
+    fileId: text("file_id").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    cid: text("cid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("message_files_reply_idx").on(t.replyId), index("message_files_sent_idx").on(t.sentReplyId)],
+);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
-import { files, stepAttachments } from "../../db/schema";
+import { files, messageFiles, stepAttachments } from "../../db/schema";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
 import { decodeBase64, sniffImage, storeFile } from "../files/files";
@@ -86,12 +86,14 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
 }
 
 /**
- * A file attachment known in the workspace, by id. Inbox attachments (spec 2.9) resolve here too once
- * the inbox stores them; today: another step's attachment.
+ * A file attachment known in the workspace, by id: one from an inbox conversation (spec 4.7 rule 6),
+ * or another step's attachment.
  */
 async function findWorkspaceAttachment(db: DbOrTx, workspaceId: string, id: string) {
   const [a] = await db.select().from(stepAttachments).where(and(eq(stepAttachments.id, id), eq(stepAttachments.workspaceId, workspaceId)));
-  return a;
+  if (a) return a;
+  const [m] = await db.select().from(messageFiles).where(and(eq(messageFiles.id, id), eq(messageFiles.workspaceId, workspaceId)));
+  return m;
 }
 
 export async function deleteAttachment(ctx: Ctx, campaignId: string, stepId: string, attachmentId: string) {

@@ -9,6 +9,7 @@ import { addSuppressions } from "../suppressions/suppressions";
 import { classifyWithFallback } from "../ai/provider";
 import { loadAiSettings } from "../ai/settings";
 import { classify, isAutomatic, type Intent } from "./classify";
+import { storeReceivedFiles } from "./files";
 
 type Mailbox = { id: string; workspaceId: string; email: string };
 
@@ -108,6 +109,7 @@ export async function ingestMessage(db: DbOrTx, clock: Clock, mb: Mailbox, m: Pa
       .onConflictDoNothing()
       .returning({ id: replies.id });
     if (inserted.length === 0) return { replyId: id, leadId: who?.leadId ?? null, intent, duplicate: true };
+    await storeReceivedFiles(tx, mb.workspaceId, id, m.attachments ?? []);
     if (!who) return { replyId: id, leadId: null, intent, duplicate: false };
 
     await emitEvent(tx, mb.workspaceId, "email.replied", { replyId: id, leadId: who.leadId, intentClassification: intent }, now);

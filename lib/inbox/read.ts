@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { campaigns, emails, leads, mailboxes, replies, sentReplies } from "../../db/schema";
+import { filesOf } from "./files";
 import { shownStatus } from "./send-reply";
 import { offsetOf } from "../api/paging";
 import { requireAccess, type Ctx } from "../ctx";
@@ -126,6 +127,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
     ctx.db.select({ s: sentReplies, mailboxEmail: mailboxes.email }).from(sentReplies).innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId)).where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
   ]);
   const now = ctx.clock.now();
+  const attached = await filesOf(ctx.db, { replyIds: inbound.map((x) => x.r.id), sentReplyIds: own.map((x) => x.s.id) });
   const messages = [
     ...inbound.map(({ r, mailboxEmail }) => ({
       id: r.id,
@@ -138,7 +140,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       from: r.receivedAt >= FROM_SINCE ? r.from : null,
       to: r.to,
       cc: r.cc,
-      attachments: [] as { id: string; filename: string; contentType: string; size: number }[],
+      attachments: attached.get(r.id) ?? [],
       intentClassification: r.intent,
       remindAt: r.remindAt?.toISOString() ?? null,
       starred: r.starred,
@@ -169,7 +171,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       to: s.to,
       cc: s.cc,
       bcc: s.bcc,
-      attachments: [] as { id: string; filename: string; contentType: string; size: number }[],
+      attachments: attached.get(s.id) ?? [],
       sentBy: s.sentBy,
       status: shownStatus(s, now),
       error: shownStatus(s, now) === "FAILED" ? (s.error ?? "Not accepted by the mail server within 10 minutes") : null,

@@ -26,5 +26,11 @@ export const sendReplyBody = z.object({
   to: z.array(addressInput).max(20, "at most 20 recipients in to").optional(),
   cc: z.array(addressInput).max(20, "at most 20 recipients in cc").optional(),
   bcc: z.array(addressInput).max(20, "at most 20 recipients in bcc").optional(),
+  attachments: z
+    .array(z.object({ filename: z.string().trim().min(1).max(255), contentType: z.string().trim().min(1).max(255), contentBase64: z.string().min(1), cid: z.string().max(200).optional() }))
+    .max(10, "at most 10 files")
+    .optional(),
+  uploadIds: z.array(z.string().max(100)).max(10, "at most 10 files").optional(),
   background: z.boolean().optional(),
 });
+export const forwardBody = z.object({ to: addressInput, body: z.string().max(200_000).optional() });

@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
-import { leads, mailboxes, replies, sentReplies, type Address } from "../../db/schema";
+import { files, leads, mailboxes, messageFiles, replies, sentReplies, type Address } from "../../db/schema";
 import type { Clock } from "../clock";
 import { requireAccess, type Ctx } from "../ctx";
 import { normalizeEmail } from "../emails";
-import { ConflictError, ForbiddenError, NotFoundError, UpstreamError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, UpstreamError, ValidationError } from "../errors";
+import { decodeBase64, storeFile } from "../files/files";
 import { newId } from "../ids";
 import type { JobDef } from "../jobs/registry";
 import { classifySmtpError } from "../mail/smtp";
@@ -44,6 +45,11 @@ async function conversationAddresses(db: DbOrTx, workspaceId: string, leadId: st
 
 async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailboxes.$inferSelect): Promise<SentRow> {
   const fmt = (a: Address) => (a.name ? { name: a.name, address: a.address } : a.address);
+  const attached = await db
+    .select({ filename: messageFiles.filename, contentType: messageFiles.contentType, cid: messageFiles.cid, data: files.data })
+    .from(messageFiles)
+    .innerJoin(files, eq(files.id, messageFiles.fileId))
+    .where(eq(messageFiles.sentReplyId, row.id));
   let status: "SENT" | "FAILED" = "SENT";
   let error: string | null = null;
   let code: string | null = null;
@@ -61,6 +67,7 @@ async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailbox
       messageId: row.messageId,
       inReplyTo: row.inReplyTo ?? undefined,
       references: row.references.length ? row.references : undefined,
+      attachments: attached.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data, cid: a.cid ?? undefined })),
     });
     if (info.rejected.length) {
       status = "FAILED";
@@ -105,6 +112,19 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
     const outside = [...to, ...cc, ...bcc].filter((a) => !allowed.has(a.address));
     if (outside.length) throw new ForbiddenError(`Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`);
   }
+  // Files: up to 10, 20 MB in all, uploads included (spec 4.2.1).
+  const inlineFiles = (input.attachments ?? []).map((a, i) => {
+    const data = decodeBase64(a.contentBase64);
+    if (!data) throw ValidationError.field(`attachments.${i}.contentBase64`, "is not valid base64");
+    return { ...a, data };
+  });
+  const uploads = input.uploadIds?.length
+    ? await ctx.db.select().from(messageFiles).where(and(eq(messageFiles.workspaceId, ctx.workspaceId), inArray(messageFiles.id, input.uploadIds), eq(messageFiles.upload, true), sql`${messageFiles.sentReplyId} is null`))
+    : [];
+  if (uploads.length !== new Set(input.uploadIds ?? []).size) throw new NotFoundError("Upload (unknown, already sent or expired)");
+  if (inlineFiles.length + uploads.length > 10) throw ValidationError.field("attachments", "at most 10 files in all, uploads included");
+  const totalBytes = inlineFiles.reduce((n, f) => n + f.data.length, 0) + uploads.reduce((n, u) => n + u.size, 0);
+  if (totalBytes > 20 * 1024 * 1024) throw new PayloadTooLargeError(`A reply's files may total at most 20 MB; these are ${(totalBytes / 1048576).toFixed(1)} MB`);
   const now = ctx.clock.now();
   const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
   const [row] = await ctx.db
@@ -133,6 +153,11 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
       leasedUntil: input.background ? null : new Date(now.getTime() + STALE_SENDING_MS),
     })
     .returning();
+  for (const f of inlineFiles) {
+    const fileId = await storeFile(ctx.db, ctx.workspaceId, { filename: f.filename, contentType: f.contentType, data: f.data });
+    await ctx.db.insert(messageFiles).values({ id: newId("mfl"), workspaceId: ctx.workspaceId, sentReplyId: row.id, fileId, filename: f.filename, contentType: f.contentType, size: f.data.length, cid: f.cid ?? null });
+  }
+  if (uploads.length) await ctx.db.update(messageFiles).set({ sentReplyId: row.id, upload: false }).where(inArray(messageFiles.id, uploads.map((u) => u.id)));
   if (input.background) return { status: 202, body: { queued: true, status: "SENDING" as const, sentReplyId: row.id } };
   const done = await deliver(ctx.db, ctx.clock, row, m);
   if (done.status !== "SENT") throw new UpstreamError(done.error ?? "The mail server refused the reply", { sentReplyId: row.id, smtpResponseCode: done.smtpCode ? Number(done.smtpCode) : null });
@@ -178,3 +203,40 @@ export const replySendJob: JobDef = {
   everyMs: 1_000,
   run: ({ db, clock }) => sendQueuedReplies(db, clock),
 };
+
+/**
+ * POST /replies/<id>/forward: the original message (text, HTML and files) to another address, from the
+ * conversation's mailbox, as "Fwd: …" with the original's headers quoted above it.
+ */
+export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.infer<typeof addressInput>; body?: string }) {
+  requireAccess(ctx, "write");
+  const [found] = await ctx.db.select({ r: replies, m: mailboxes }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
+  if (!found) throw new NotFoundError("Reply");
+  const { r, m } = found;
+  const [to] = canonical([input.to], "to");
+  const attached = await ctx.db
+    .select({ filename: messageFiles.filename, contentType: messageFiles.contentType, data: files.data })
+    .from(messageFiles)
+    .innerJoin(files, eq(files.id, messageFiles.fileId))
+    .where(eq(messageFiles.replyId, r.id));
+  const header = `---------- Forwarded message ---------\nFrom: ${r.from ? `${r.from.name ? `${r.from.name} ` : ""}<${r.from.address}>` : "unknown"}\nDate: ${r.receivedAt.toUTCString()}\nSubject: ${r.subject}\n\n`;
+  const text = `${input.body ? `${input.body}\n\n` : ""}${header}${r.textBody}`;
+  const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
+  const messageId = `<${randomBytes(12).toString("hex")}@${domain}>`;
+  try {
+    await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
+      from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
+      to: to.name ? { name: to.name, address: to.address } : to.address,
+      envelope: { from: m.email, to: [to.address] },
+      subject: /^fwd?:/i.test(r.subject) ? r.subject : `Fwd: ${r.subject}`,
+      text,
+      html: r.htmlBody ? `${input.body ? `<p>${input.body.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</p>` : ""}<pre>${header.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</pre>${r.htmlBody}` : undefined,
+      messageId,
+      attachments: attached.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data })),
+    });
+  } catch (e) {
+    const err = classifySmtpError(e);
+    throw new UpstreamError(err.message, { smtpResponseCode: err.responseCode ?? null });
+  }
+  return { forwarded: true, to: to.address, messageId, sentAt: ctx.clock.now().toISOString() };
+}

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
+import { cleanupUploads } from "../inbox/files";
 import { cleanupDeliveries } from "../webhooks/deliver";
 import type { JobDef } from "./registry";
 
-/** Retention clean-up: expired rate-limit windows older than an hour, webhook deliveries older than 30 days. */
+/** Retention clean-up: expired rate-limit windows, webhook deliveries older than 30 days, uploads unsent after a day. */
 export const cleanupJob: JobDef = {
   name: "maintenance-cleanup",
   cron: "*/5 * * * *",
@@ -11,6 +12,7 @@ export const cleanupJob: JobDef = {
     const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
     const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
     const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
-    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted };
+    const uploadsDeleted = await cleanupUploads(ctx.db, ctx.clock.now());
+    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted, uploadsDeleted };
   },
 };

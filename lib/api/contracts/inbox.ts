@@ -1,5 +1,5 @@
 import { defineRoute } from "../route";
-import { listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery } from "../../inbox/schemas";
+import { forwardBody, listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery } from "../../inbox/schemas";
 
 const tag = "Inbox";
 
@@ -17,5 +17,8 @@ export const inboxRoutes = {
     summary: "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; background: 202 `{ queued, status: SENDING, sentReplyId }`. Through an API key only people already in the conversation (403 otherwise)",
     response: { description: "See summary" },
   }),
+  forward: defineRoute({ method: "POST", path: "/replies/{id}/forward", tag, access: "write", body: forwardBody, errors: [502], summary: "Forward the original message (with its files) to another address, from the conversation's mailbox", response: { description: "`{ forwarded, to, messageId, sentAt }`" } }),
+  attachment: defineRoute({ method: "GET", path: "/replies/attachments/{id}", tag, access: "read", summary: "Download a file of a conversation", response: { description: "The file's bytes" } }),
+  upload: defineRoute({ method: "POST", path: "/replies/uploads", tag, access: "write", errors: [413], summary: "Upload a file to send with a reply: raw bytes (application/octet-stream), X-Filename (URL-encoded), X-Content-Type. Removed after a day unless sent", response: { status: 201, description: "`{ id, filename, size }`" } }),
   retry: defineRoute({ method: "POST", path: "/replies/sent/{id}/retry", tag, access: "write", errors: [409], summary: "Send a FAILED reply again (202; SENDING while in flight)", response: { status: 202, description: "`{ queued, status, sentReplyId }`" } }),
 };
