@@ -70,6 +70,12 @@ async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: strin
   return db.select().from(mailboxes).where(inArray(mailboxes.id, rows.map((r) => r.id)));
 }
 
+/** What one pass reads once and every mailbox shares: steps and step files per campaign and step. */
+interface TickCache {
+  steps: Map<string, Step[]>;
+  files: Map<string, Awaited<ReturnType<typeof stepFiles>>>;
+}
+
 async function countSince(db: DbOrTx, where: ReturnType<typeof sql>): Promise<number> {
   const [r] = (await db.execute(sql`select count(*)::int as n from emails where ${where}`)) as unknown as { n: number }[];
   return r.n;
@@ -166,13 +172,20 @@ export async function sendDue(db: DbOrTx, clock: Clock, opts: { mailboxLimit?: n
   if (opts.mailboxIds && opts.mailboxIds.length === 0) return { mailboxes: 0, sent: 0, bounced: 0, failed: 0 };
   const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 200, opts.mailboxIds);
   const report: SendReport = { mailboxes: claimed.length, sent: 0, bounced: 0, failed: 0 };
-  const concurrency = opts.concurrency ?? 8;
-  for (let i = 0; i < claimed.length; i += concurrency) {
-    const results = await Promise.all(claimed.slice(i, i + concurrency).map((m) => sendOneFrom(db, clock, m).catch((e) => (console.error("[send] mailbox", m.id, e), "error" as const))));
-    for (const r of results) if (r === "SENT") report.sent++;
-    else if (r === "BOUNCED") report.bounced++;
-    else if (r === "FAILED") report.failed++;
-  }
+  const cache: TickCache = { steps: new Map(), files: new Map() };
+  // A sliding pool: a slow mailbox holds one lane, not a whole group.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(opts.concurrency ?? 8, claimed.length) }, async () => {
+      while (next < claimed.length) {
+        const m = claimed[next++];
+        const r = await sendOneFrom(db, clock, m, cache).catch((e) => (console.error("[send] mailbox", m.id, e), "error" as const));
+        if (r === "SENT") report.sent++;
+        else if (r === "BOUNCED") report.bounced++;
+        else if (r === "FAILED") report.failed++;
+      }
+    }),
+  );
   return report;
 }
 
@@ -215,13 +228,13 @@ async function pickLead(db: DbOrTx, m: Mailbox, now: Date, steps: Map<string, St
   return undefined;
 }
 
-async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox): Promise<"SENT" | "BOUNCED" | "FAILED" | "IDLE"> {
+async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox, cache: TickCache): Promise<"SENT" | "BOUNCED" | "FAILED" | "IDLE"> {
   const now = clock.now();
   if ((await mailboxSentToday(db, m, now)) >= m.dailySendCap) {
     await release(db, m, utcDay(now).end);
     return "IDLE";
   }
-  const steps = new Map<string, Step[]>();
+  const steps = cache.steps;
   const pick = await pickLead(db, m, now, steps);
   if (!pick) {
     await release(db, m);
@@ -303,7 +316,8 @@ async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox): Promise<"SENT"
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
   const body = `${rendered.text}\n${html ?? ""}`;
-  const files = (await stepFiles(db, claim.step.id)).filter((f) => !f.cid || body.includes(`cid:${f.cid}`));
+  if (!cache.files.has(claim.step.id)) cache.files.set(claim.step.id, await stepFiles(db, claim.step.id));
+  const files = cache.files.get(claim.step.id)!.filter((f) => !f.cid || body.includes(`cid:${f.cid}`));
   let outcome: { status: "SENT" } | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
   try {
     const info = await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
@@ -334,11 +348,12 @@ async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox): Promise<"SENT"
   await db.transaction(async (tx) => {
     if (outcome.status === "SENT") {
       await tx.update(emails).set({ status: "SENT", sentAt: done }).where(eq(emails.id, emailId));
-      await tx.update(campaigns).set({ firstSentAt: sql`coalesce(${campaigns.firstSentAt}, ${iso(done)}::timestamptz)` }).where(eq(campaigns.id, pick.c.id));
+      // Only the first send writes the campaign row: later ones would all queue on its lock.
+      if (!pick.c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, pick.c.id), sql`${campaigns.firstSentAt} is null`));
       await emitEvent(tx, m.workspaceId, "email.sent", { sendEventId: emailId, leadEmail: pick.lead.email, mailboxEmail: m.email, campaignId: pick.c.id, stepOrder: claim.step.stepOrder }, done);
     } else if (outcome.status === "BOUNCED") {
       await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done }).where(eq(emails.id, emailId));
-      await tx.update(campaigns).set({ firstSentAt: sql`coalesce(${campaigns.firstSentAt}, ${iso(done)}::timestamptz)` }).where(eq(campaigns.id, pick.c.id));
+      if (!pick.c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, pick.c.id), sql`${campaigns.firstSentAt} is null`));
       await emitEvent(tx, m.workspaceId, "email.bounced", { sendEventId: emailId, leadEmail: pick.lead.email, bounceType: outcome.bounceType }, done);
       if (outcome.bounceType === "HARD") {
         // A hard-bounced address is suppressed and gets nothing more from any campaign.
