@@ -16,6 +16,7 @@ import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { syncMailbox } from "./sync";
+import { ImapConnections } from "./connections";
 import { GET as LIST_REPLIES } from "@/app/api/v1/replies/route";
 import { GET as THREADS } from "@/app/api/v1/replies/threads/route";
 import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
@@ -274,5 +275,15 @@ describe("IMAP reply sync", () => {
     const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: boss.leadId } })).body;
     expect(convo.messages.at(-1)).toMatchObject({ kind: "reply", sentBy: "HUMAN", status: "SENT", body: expect.stringMatching(/^Answered from Outlook\.\s*$/) });
     expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
+  });
+
+  it("keeps the connection open between cycles and still sees new mail", async () => {
+    const pool = new ImapConnections();
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@inbox.test"));
+    expect((await syncMailbox(getDb(), clock, m, pool)).fetched).toBe(0);
+    await append(message({ id: "late1", from: "keen@a.test", subject: "Re: Idea", body: "One more thing?" }));
+    expect(await syncMailbox(getDb(), clock, m, pool)).toMatchObject({ fetched: 1, stored: 1 });
+    expect(pool.size).toBe(1);
+    await pool.closeAll();
   });
 });

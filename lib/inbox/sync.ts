@@ -5,6 +5,7 @@ import { imapState, mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import type { JobDef } from "../jobs/registry";
 import { imapClient } from "../mail/imap";
+import { sidecarConnections, type ImapConnections } from "./connections";
 import { imapConfigOf } from "../mailboxes/credentials";
 import { applyDsn, parseDsn } from "./dsn";
 import { ingestMessage, ingestOwnMessage } from "./ingest";
@@ -37,10 +38,14 @@ async function foldersOf(client: ReturnType<typeof imapClient>): Promise<{ path:
  * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Messages
  * larger than 25 MB are skipped before download. Bounce reports become bounces, not replies.
  */
-export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox): Promise<{ fetched: number; stored: number; bounces: number; sent: number }> {
-  const client = imapClient(imapConfigOf(m));
-  client.on("error", () => {});
-  await client.connect();
+export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: ImapConnections): Promise<{ fetched: number; stored: number; bounces: number; sent: number }> {
+  let client: ReturnType<typeof imapClient>;
+  if (pool) client = await pool.get(m.id, imapConfigOf(m));
+  else {
+    client = imapClient(imapConfigOf(m));
+    client.on("error", () => {});
+    await client.connect();
+  }
   const totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
   const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
   try {
@@ -81,8 +86,11 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox): Promise
         .values({ mailboxId: m.id, folder: folder.path, uidValidity, lastUid, lastSyncAt: clock.now() })
         .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: clock.now() } });
     }
+  } catch (e) {
+    pool?.drop(m.id); // reconnect next time
+    throw e;
   } finally {
-    await client.logout().catch(() => client.close());
+    if (!pool) await client.logout().catch(() => client.close());
   }
   return totals;
 }
@@ -107,11 +115,12 @@ export const inboxSyncJob: JobDef = {
       const [m] = await db.select().from(mailboxes).where(eq(mailboxes.id, id));
       if (!m) continue;
       try {
-        stored += (await syncMailbox(db, clock, m)).stored;
+        stored += (await syncMailbox(db, clock, m, sidecarConnections)).stored;
       } catch {
         failed++; // the health check reports unreadable mailboxes (READ_FAILING)
       }
     }
-    return { mailboxes: claimed.length, stored, failed };
+    sidecarConnections.closeIdle();
+    return { mailboxes: claimed.length, stored, failed, openConnections: sidecarConnections.size };
   },
 };

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import type { ImapFlow } from "imapflow";
+import { imapClient, type ImapConfig } from "../mail/imap";
+
+/**
+ * Long-lived IMAP connections of the worker sidecar (architecture: the sidecar keeps what a serverless
+ * function cannot): one per mailbox, reused between sync cycles, replaced when the credentials change
+ * or the server drops it, and a mailbox whose connection keeps failing is retried with backoff.
+ */
+interface Entry {
+  key: string;
+  client?: ImapFlow;
+  failures: number;
+  retryAt: number;
+  lastUsed: number;
+}
+
+const MAX_BACKOFF_MS = 30 * 60_000;
+const IDLE_CLOSE_MS = 10 * 60_000;
+
+export class ImapConnections {
+  private entries = new Map<string, Entry>();
+
+  constructor(private now: () => number = Date.now) {}
+
+  /** Seconds until this mailbox may be tried again (0 = now). */
+  backoffLeft(mailboxId: string): number {
+    const e = this.entries.get(mailboxId);
+    return e ? Math.max(0, Math.ceil((e.retryAt - this.now()) / 1000)) : 0;
+  }
+
+  async get(mailboxId: string, cfg: ImapConfig): Promise<ImapFlow> {
+    const key = createHash("sha1").update(JSON.stringify(cfg)).digest("hex");
+    let e = this.entries.get(mailboxId);
+    if (e && e.key !== key) {
+      this.drop(mailboxId);
+      e = undefined;
+    }
+    if (e?.client?.usable) {
+      e.lastUsed = this.now();
+      return e.client;
+    }
+    if (e && e.retryAt > this.now()) throw new Error(`IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)`);
+    const client = imapClient(cfg);
+    client.on("error", () => {});
+    try {
+      await client.connect();
+    } catch (err) {
+      const failures = (e?.failures ?? 0) + 1;
+      this.entries.set(mailboxId, { key, failures, retryAt: this.now() + Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** (failures - 1)), lastUsed: this.now() });
+      throw err;
+    }
+    this.entries.set(mailboxId, { key, client, failures: 0, retryAt: 0, lastUsed: this.now() });
+    return client;
+  }
+
+  /** After an error mid-sync the connection is not trusted again. */
+  drop(mailboxId: string): void {
+    const e = this.entries.get(mailboxId);
+    e?.client?.close();
+    if (e) e.client = undefined;
+  }
+
+  closeIdle(): number {
+    let closed = 0;
+    for (const [id, e] of this.entries) {
+      if (e.client && this.now() - e.lastUsed > IDLE_CLOSE_MS) {
+        e.client.close();
+        this.entries.delete(id);
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const e of this.entries.values()) await e.client?.logout().catch(() => e.client?.close());
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return [...this.entries.values()].filter((e) => e.client?.usable).length;
+  }
+}
+
+/** The sidecar's connections (one process, many cycles). */
+export const sidecarConnections = new ImapConnections();
