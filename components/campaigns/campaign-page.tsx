@@ -13,12 +13,16 @@ import { percent, STATUS } from "./labels";
 import { LaunchDialog } from "./launch-dialog";
 import { LeadsTab } from "./leads-tab";
 import { PoolTab } from "./pool-tab";
-import { campaignPath, useCampaign, useCampaignChanged } from "./queries";
+import { campaignPath, useCampaign, useCampaignChanged, useSteps } from "./queries";
 import { SequenceTab } from "./sequence/sequence-tab";
 import { SettingsTab } from "./settings-tab";
+import { ActivityTab } from "./stats/activity-tab";
+import { OverviewTab } from "./stats/overview-tab";
+import { useCampaignStats } from "./stats/queries";
+import { ScheduleTab } from "./stats/schedule-tab";
 import type { Campaign } from "./types";
 
-export type CampaignTab = "sequence" | "leads" | "mailboxes" | "settings";
+export type CampaignTab = "overview" | "sequence" | "leads" | "mailboxes" | "schedule" | "activity" | "settings";
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -29,9 +33,15 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-export function CampaignPage({ id, initialTab }: { id: string; initialTab: CampaignTab }) {
+/** `initialTab` comes from ?tab=; without it the page opens on the Overview, or on the Sequence while the campaign has no step. */
+export function CampaignPage({ id, initialTab }: { id: string; initialTab?: CampaignTab }) {
   const campaign = useCampaign(id);
-  const [tab, setTab] = useState<CampaignTab>(initialTab);
+  const steps = useSteps(id);
+  // The header's numbers come from /stats, live (every 15 s) while the campaign is ACTIVE, like the Overview's.
+  const stats = useCampaignStats(id, campaign.data?.status === "ACTIVE");
+  const [tab, setTab] = useState<CampaignTab | undefined>(initialTab);
+  // Decided once, when the steps are known: writing the first email must not switch the page to the Overview.
+  if (tab === undefined && (steps.data || steps.error)) setTab(steps.data?.length === 0 ? "sequence" : "overview");
   const [dialog, setDialog] = useState<"launch" | "archive">();
   const [notice, setNotice] = useState<string>();
 
@@ -54,7 +64,8 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab: Campa
     );
   }
   const c = campaign.data;
-  if (!c) return <p className="text-sm text-gray-500">Loading…</p>;
+  if (!c || !tab) return <p className="text-sm text-gray-500">Loading…</p>;
+  const s = stats.data ?? c;
 
   return (
     <div className="space-y-5">
@@ -75,12 +86,12 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab: Campa
           <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
         </div>
         <dl className="flex flex-wrap gap-8 rounded-lg border border-gray-200 bg-white px-4 py-3">
-          <Stat label="Emails sent" value={c.sentCount.toLocaleString()} />
-          <Stat label="Leads contacted" value={c.leadsContacted.toLocaleString()} />
-          <Stat label="Reply rate" value={c.leadsContacted ? percent(c.repliedRate) : "—"} />
+          <Stat label="Emails sent" value={s.sentCount.toLocaleString()} />
+          <Stat label="Leads contacted" value={s.leadsContacted.toLocaleString()} />
+          <Stat label="Reply rate" value={s.leadsContacted ? percent(s.repliedRate) : "—"} />
           {/* Opens are only counted while open tracking is on (spec 2.4). */}
-          <Stat label="Open rate" value={c.opensTracked && c.leadsContacted ? percent(c.openedRate) : c.opensTracked ? "—" : "not tracked"} />
-          <Stat label="Bounce rate" value={c.sentCount ? percent(c.bouncedRate) : "—"} />
+          <Stat label="Open rate" value={s.opensTracked && s.leadsContacted ? percent(s.openedRate) : s.opensTracked ? "—" : "not tracked"} />
+          <Stat label="Bounce rate" value={s.sentCount ? percent(s.bouncedRate) : "—"} />
         </dl>
       </div>
 
@@ -98,9 +109,12 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab: Campa
         value={tab}
         onChange={changeTab}
         tabs={[
+          { id: "overview", label: "Overview", content: <OverviewTab campaign={c} /> },
           { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
           { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
           { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => changeTab("leads")} /> },
+          { id: "schedule", label: "Schedule", content: <ScheduleTab campaign={c} /> },
+          { id: "activity", label: "Activity", content: <ActivityTab campaign={c} /> },
           { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
         ]}
       />

@@ -3,11 +3,11 @@ import { CampaignPage, type CampaignTab } from "@/components/campaigns/campaign-
 
 export const metadata: Metadata = { title: "Campaign" };
 
-const TABS: CampaignTab[] = ["sequence", "leads", "mailboxes", "settings"];
+const TABS: CampaignTab[] = ["overview", "sequence", "leads", "mailboxes", "schedule", "activity", "settings"];
 
 export default async function Page({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ tab?: string | string[] }> }) {
   const [{ id }, { tab }] = await Promise.all([params, searchParams]);
   // ?tab= keeps the open tab across reloads and in shared links.
-  const initialTab = TABS.find((t) => t === tab) ?? "sequence";
-  return <CampaignPage id={id} initialTab={initialTab} />;
+  // Without one the page picks: the Overview, or the Sequence while there is no step to report on.
+  return <CampaignPage id={id} initialTab={TABS.find((t) => t === tab)} />;
 }

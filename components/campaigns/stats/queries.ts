@@ -1,0 +1,55 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/components/api-client";
+import { campaignPath, keys } from "../queries";
+import type { ActivityPage, CampaignStatsView, EmailStatus, Schedule, Timeseries } from "./types";
+
+/** How often the numbers of an ACTIVE campaign are asked again. */
+export const LIVE_MS = 15_000;
+
+/*
+ * Every key sits under ["campaign", id], so a change to the campaign (a launch, a pause, leads added)
+ * refreshes these with the rest of the page.
+ */
+
+/** The 2.4 stats and per step × variant results; live (every 15 s) while the campaign is ACTIVE. */
+export function useCampaignStats(id: string, live: boolean) {
+  return useQuery({
+    queryKey: keys.part(id, "stats"),
+    queryFn: ({ signal }) => apiFetch<CampaignStatsView>(campaignPath(id, "/stats"), { signal }),
+    refetchInterval: live ? LIVE_MS : false,
+  });
+}
+
+export function useTimeseries(id: string, days: number, live: boolean) {
+  return useQuery({
+    queryKey: keys.part(id, "timeseries", days),
+    queryFn: ({ signal }) => apiFetch<Timeseries>(campaignPath(id, `/timeseries?days=${days}`), { signal }),
+    refetchInterval: live ? LIVE_MS : false,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The forecast: it moves with every send, so an ACTIVE campaign's is asked again each minute. */
+export function useSchedule(id: string, days: number, leads: number, live: boolean) {
+  return useQuery({
+    queryKey: keys.part(id, "schedule", { days, leads }),
+    queryFn: ({ signal }) => apiFetch<Schedule>(campaignPath(id, `/schedule?days=${days}&leads=${leads}`), { signal }),
+    refetchInterval: live ? 60_000 : false,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useActivity(id: string, f: { page: number; limit: number; status?: EmailStatus }, live: boolean) {
+  return useQuery({
+    queryKey: keys.part(id, "activity", f),
+    queryFn: ({ signal }) => {
+      const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
+      if (f.status) p.set("status", f.status);
+      return apiFetch<ActivityPage>(campaignPath(id, `/activity?${p}`), { signal });
+    },
+    refetchInterval: live ? LIVE_MS : false,
+    placeholderData: keepPreviousData,
+  });
+}
