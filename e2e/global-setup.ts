@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startSmtpPeer } from "../test/peers/smtp";
-import { E2E_CAMPAIGN_SENDER, E2E_MAILBOX } from "./support/session";
+import { E2E_CAMPAIGN_SENDER, E2E_MAILBOX, E2E_REFUSED_RECIPIENT, E2E_STATS_SENDER } from "./support/session";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -53,8 +53,8 @@ function tail(file: string, lines = 60): string {
  * `E2E_COMMAND=dev` runs `outreach dev` instead, for quick iteration without a production build.
  */
 export default async function globalSetup() {
-  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password, [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password };
-  const smtp = await startSmtpPeer({ users });
+  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password, [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password, [E2E_STATS_SENDER.email]: E2E_STATS_SENDER.password };
+  const smtp = await startSmtpPeer({ users, rejectRecipients: [E2E_REFUSED_RECIPIENT] });
   const imap = await startImapPeer({ users });
   const dns = await startDnsPeer(ZONE);
   // Bounded: a server that waits for a stuck client must not hang the teardown.

@@ -13,6 +13,15 @@ export const E2E_MAILBOX = { email: "e2e@mail.test", password: "apppassword1234"
 export const E2E_CAMPAIGN_SENDER = { email: "sender@campaigns.test", password: "senderpassword1234" };
 
 /**
+ * A third login, for the campaign-stats spec's own pool mailbox: its campaign sends for real (no pacing
+ * gap), so it must not share a mailbox, and the pacing that comes with it, with another spec.
+ */
+export const E2E_STATS_SENDER = { email: "stats@stats-sender.test", password: "statspassword1234" };
+
+/** A recipient the SMTP peer refuses with 550 5.1.1 (User unknown): the campaign-stats spec's bounce. */
+export const E2E_REFUSED_RECIPIENT = "nobody@stats-e2e.example";
+
+/**
  * Signs in as the owner, creating the owner first (POST /api/setup with the printed token) when the
  * instance is still fresh, so a spec works whether or not first-run.spec.ts ran before it.
  */
