@@ -1,0 +1,894 @@
+/**
+ * `npm run bench:imap`: mailboxes synced per minute by the real reply sync, against a bare imapflow
+ * connect + SELECT + FETCH loop over the same IMAP servers and accounts, in one run. Target ≥ 0.5.
+ *
+ * World: BENCH_MAILBOXES mailboxes (default 20), each with its own hoodiecrow IMAP server (hoodiecrow
+ * is single-user per server — every login shares one message store — so one server per account keeps
+ * the accounts apart), with the folders of test/peers/imap.ts (INBOX, Sent, Junk). The servers run in
+ * one child process by default (BENCH_IMAP=process), so their CPU is not spent on the thread being
+ * measured (a real IMAP server is another machine); BENCH_IMAP=inline runs them in this process.
+ * Their sockets get TCP_NODELAY as real servers set it (BENCH_IMAP_NODELAY=0 leaves hoodiecrow's
+ * default: Nagle + the client's delayed ACK then add ~40 ms per write pair, 100+ ms per command, and
+ * both sides measure mostly that). One workspace holds the mailboxes, one ACTIVE campaign (stop on
+ * reply), BENCH_EMAILS_PER_MAILBOX leads per mailbox (default 200), each with a SENT campaign email
+ * from that mailbox and an ACTIVE campaign-lead row.
+ *
+ * A round: BENCH_MESSAGES new messages (default 3) are APPENDed to every INBOX with imapflow (untimed),
+ * then both sides read exactly those new UIDs, one side after the other:
+ *  - Job:  inboxSyncJob.run (lib/inbox/sync.ts) as it is — the claim query, then per mailbox one after
+ *          another the row select and syncMailbox (connect, every folder it reads, fetch, parse,
+ *          classify, ingestMessage, imap_state, logout). The clock moves two minutes before each job
+ *          phase so that every mailbox is due. Checked: every mailbox claimed, stored = mailboxes ×
+ *          messages, none failed, INBOX imap_state.last_uid = the last appended UID, reply count.
+ *  - Bare: per mailbox, one after another: imapflow connect, mailboxOpen INBOX (read-only), one UID
+ *          FETCH of `last+1:*` with the full source, logout. No parsing, no database, no other folder.
+ *          Checked: the UIDs read are exactly the ones appended this round.
+ * Both sides use lib/mail/imap's imapClient (same options). The bare side opens a fresh connection per
+ * mailbox per round; the job does what lib/inbox/sync.ts does — a fresh connection per sync, or the
+ * sidecar's reused connections (lib/inbox/connections.ts) when the job passes them, which the summary
+ * then reports: reuse is one of the things this measure credits. Messages cycle through three kinds: a threaded reply to
+ * one of the mailbox's campaign emails (In-Reply-To/References; INTERESTED), a reply from a lead's
+ * address without thread headers (QUESTION), and mail from a stranger (unmatched, after the colleague
+ * lookup). Each is a multipart/alternative message of ~2–3 KB with a quoted original.
+ *
+ * Rounds run in ABBA blocks (job, bare | bare, job — then bare, job | job, bare …) after a warm-up
+ * round; the ratio is the median over blocks of (job mailboxes/min ÷ bare mailboxes/min).
+ *
+ * A second, bounded-concurrency variant (BENCH_CONC_BLOCKS blocks, default 2; 0 turns it off) compares
+ * like with like at BENCH_CONCURRENCY mailboxes in flight (default 5): syncMailbox (after the job's row
+ * select, with the sidecar's connections when that module exists) against the bare loop, both with a window of that many. The job itself runs sequentially;
+ * this variant shows what a per-mailbox fan-out would do to the ratio.
+ *
+ * Below target (or with BENCH_BREAKDOWN=1) two diagnostic rounds follow: the real job and the bare
+ * loop again with every imapflow command (ImapFlow.prototype) and every db.transaction timed, then with
+ * Postgres's statement log on (statement counts and server time per kind); simpleParser and the
+ * classifier are timed apart on the bytes the bare side read, and a `select 1` round trip gives scale.
+ *
+ * Knobs (env): BENCH_MAILBOXES (20), BENCH_MESSAGES (3 per mailbox per round), BENCH_BLOCKS (6
+ * sequential ABBA blocks), BENCH_CONC_BLOCKS (2), BENCH_CONCURRENCY (5), BENCH_EMAILS_PER_MAILBOX
+ * (200), BENCH_IMAP (process | inline), BENCH_IMAP_NODELAY (1 | 0), BENCH_BREAKDOWN=1 (diagnostic
+ * rounds even at PASS), BENCH_PROFILE=1 (statement log through the measured job phases too),
+ * BENCH_CPU_PROFILE=1 (V8 CPU profile of the measured sequential phases, µs per mailbox by package).
+ *
+ * Prints a table, PASS / BELOW TARGET and a final JSON line; exits 0 either way.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { Session } from "node:inspector/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
+
+const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
+const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
+const BLOCKS = intEnv("BENCH_BLOCKS", 6);
+const CONC_BLOCKS = intEnv("BENCH_CONC_BLOCKS", 2, true);
+const CONCURRENCY = intEnv("BENCH_CONCURRENCY", 5);
+const EMAILS_PER_MAILBOX = intEnv("BENCH_EMAILS_PER_MAILBOX", 200);
+const IMAP_MODE = process.env.BENCH_IMAP === "inline" ? "inline" : "process";
+const NO_DELAY = process.env.BENCH_IMAP_NODELAY !== "0";
+const FORCE_BREAKDOWN = process.env.BENCH_BREAKDOWN === "1";
+const PROFILE = process.env.BENCH_PROFILE === "1";
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === "1";
+const TARGET = 0.5;
+const DOMAIN = "bench-inbox.test";
+
+function intEnv(name: string, fallback: number, allowZero = false): number {
+  const n = Number(process.env[name]);
+  return process.env[name] !== undefined && process.env[name] !== "" && Number.isFinite(n) && (n > 0 || (allowZero && n === 0)) ? Math.floor(n) : fallback;
+}
+
+const say = (s = "") => process.stdout.write(s + "\n");
+
+// ---------------------------------------------------------------------------------------------
+// IMAP servers: plain JS so it runs the same in a child process (node -e) or in this one. One
+// hoodiecrow server per account, configured like test/peers/imap.ts.
+
+const IMAP_JS = `
+const hoodiecrow = require("hoodiecrow-imap");
+const servers = [];
+let noDelay = true;
+function start(user, password) {
+  return new Promise((resolve, reject) => {
+    const server = hoodiecrow({
+      users: { [user]: { password } },
+      plugins: ["IDLE", "SPECIAL-USE", "UIDPLUS", "ENABLE", "CONDSTORE", "LITERALPLUS"],
+      storage: { INBOX: { messages: [] }, "": { separator: "/", folders: { Sent: { "special-use": "\\\\Sent", messages: [] }, Junk: { "special-use": "\\\\Junk", messages: [] } } } },
+    });
+    server.on("error", reject);
+    // Real IMAP servers send with TCP_NODELAY; hoodiecrow leaves Nagle on, and its many small writes
+    // then wait for the client's delayed ACK (~40 ms each on Linux loopback, 100+ ms per command).
+    if (noDelay) server.server.on("connection", (s) => s.setNoDelay(true));
+    server.listen(0, "127.0.0.1", () => {
+      servers.push(server);
+      resolve((server.server && server.server.address ? server.server.address() : server.address()).port);
+    });
+  });
+}
+ipc.on("message", async (m) => {
+  try {
+    if (m.type === "start") {
+      const ports = [];
+      noDelay = m.noDelay;
+      for (const a of m.accounts) ports.push(await start(a.user, a.password));
+      ipc.send({ type: "started", ports });
+    } else if (m.type === "close") {
+      await Promise.race([Promise.all(servers.map((s) => new Promise((r) => s.close(() => r())))), new Promise((r) => setTimeout(r, 1000))]);
+      ipc.send({ type: "closed" });
+    }
+  } catch (e) {
+    ipc.send({ type: "failed", error: String(e && e.stack || e) });
+  }
+});
+`;
+
+interface ImapHost {
+  ports: number[];
+  close(): Promise<void>;
+}
+
+async function startImapHost(mode: "process" | "inline", accounts: { user: string; password: string }[]): Promise<ImapHost> {
+  const toParent = new EventEmitter();
+  let child: ChildProcess | undefined;
+  let send: (m: unknown) => void;
+  if (mode === "process") {
+    child = spawn(process.execPath, ["-e", `const ipc = process;\n${IMAP_JS}`], { stdio: ["ignore", "inherit", "inherit", "ipc"], cwd: process.cwd() });
+    child.on("message", (m) => toParent.emit("message", m));
+    child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
+    send = (m) => child!.send(m as object);
+  } else {
+    const toHost = new EventEmitter();
+    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toHost.on(e, f) };
+    new Function("ipc", "require", IMAP_JS)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
+    send = (m) => setImmediate(() => toHost.emit("message", m));
+  }
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const on = (m: Record<string, unknown>) => {
+        if (m.type === type) {
+          toParent.off("message", on);
+          resolve(m);
+        } else if (m.type === "exited" || m.type === "failed") {
+          toParent.off("message", on);
+          reject(new Error(`IMAP host ${m.type}: ${m.code ?? m.error}`));
+        }
+      };
+      toParent.on("message", on);
+    });
+  const started = next("started");
+  send({ type: "start", accounts, noDelay: NO_DELAY });
+  const ports = (await started).ports as number[];
+  return {
+    ports,
+    async close() {
+      const p = next("closed").catch(() => {});
+      send({ type: "close" });
+      await Promise.race([p, sleep(2000)]);
+      if (child && child.exitCode === null) child.kill();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+const mailboxEmail = (i: number) => `ann${i}@${DOMAIN}`;
+const leadEmail = (i: number, n: number) => `lead${i}-${n}@co${n % 50}.example.com`;
+const campaignMessageId = (i: number, n: number) => `<eml-${i}-${n}@${DOMAIN}>`;
+
+const ORIGINAL = [
+  "Hi there,",
+  "",
+  "I noticed your team is growing quickly and wanted to share a short idea about how companies like",
+  "yours cut the time spent on manual reporting by half. We work with teams of 10 to 200 people and",
+  "usually see results in the first month.",
+  "",
+  "Would it be worth a quick chat next week?",
+  "",
+  "Best,",
+  "Ann",
+];
+
+const BODIES = [
+  "Sounds interesting — can we book a call next Tuesday afternoon? I would like my colleague to join as well.",
+  "Thanks for reaching out. What would this cost for a team of about 25 people, and how long does setup take?",
+  "Hello, we are hosting a webinar on data tooling next month and thought you might like to attend. Regards, Events team",
+];
+
+/** Message j of round r for mailbox i: kind j % 3 (threaded reply / reply by address / stranger). */
+function buildMessage(i: number, r: number, j: number, tag: string): string {
+  const kind = j % 3;
+  const n = (r * PER_ROUND + j) % EMAILS_PER_MAILBOX;
+  const from = kind === 2 ? `Events <events-${r}-${j}@elsewhere-${i}.test>` : `"Lead ${n}" <${leadEmail(i, n)}>`;
+  const subject = kind === 2 ? `Invitation: data tooling webinar ${r}` : "Re: Quick idea";
+  const boundary = `b-${tag}-${i}-${r}-${j}`;
+  const body = BODIES[kind];
+  const quoted = kind === 2 ? [] : ["", `On Mon, 2 Nov 2026 at 09:00, Ann <${mailboxEmail(i)}> wrote:`, ...ORIGINAL.map((l) => `> ${l}`)];
+  const text = [body, "", "--", `Lead ${n}`, "Head of Operations", ...quoted].join("\r\n");
+  const html = `<div dir="ltr"><p>${body}</p><p>--<br>Lead ${n}<br>Head of Operations</p>${
+    quoted.length ? `<div class="gmail_quote"><div>On Mon, 2 Nov 2026 at 09:00, Ann wrote:</div><blockquote>${ORIGINAL.map((l) => (l ? `<p>${l}</p>` : "")).join("")}</blockquote></div>` : ""
+  }</div>`;
+  return [
+    `From: ${from}`,
+    `To: Ann <${mailboxEmail(i)}>`,
+    `Subject: ${subject}`,
+    `Message-ID: <bench-${tag}-${i}-${r}-${j}@sender.test>`,
+    `Date: ${new Date().toUTCString().replace("GMT", "+0000")}`,
+    ...(kind === 0 ? [`In-Reply-To: ${campaignMessageId(i, n)}`, `References: ${campaignMessageId(i, n)}`] : []),
+    "MIME-Version: 1.0",
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    text,
+    `--${boundary}`,
+    "Content-Type: text/html; charset=utf-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    html,
+    `--${boundary}--`,
+    "",
+  ].join("\r\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+
+let profileStep = "setup";
+const profile = new Map<string, Map<string, { n: number; ms: number }>>();
+
+let statementLog = false;
+
+function onServerLog(line: string) {
+  if (!PROFILE && !statementLog) return;
+  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
+    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
+    if (!m) continue;
+    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, 100)}`;
+    let step = profile.get(profileStep);
+    if (!step) profile.set(profileStep, (step = new Map()));
+    const e = step.get(kind) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += Number(m[1]);
+    step.set(kind, e);
+  }
+}
+
+function printProfile(step: string, mailboxes: number) {
+  const s = profile.get(step);
+  if (!s) return say(`(no statement log for ${step})`);
+  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14);
+  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
+  const count = [...s.values()].reduce((a, e) => a + e.n, 0);
+  say(`\nServer time per statement kind, "${step}" (${fmt(mailboxes)} mailbox syncs, ${fmt(count / mailboxes, 1)} log entries and ${fmt(total / mailboxes, 2)} ms server time per mailbox):`);
+  say(table(["statement", "count", "ms total", "µs/mailbox"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt((e.ms * 1000) / mailboxes, 0)])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler around each measured sequential phase.
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+type Side = "job" | "bare";
+let inspector: Session | undefined;
+const cpuProfiles: { side: Side; n: number; profile: CpuProfile }[] = [];
+
+async function cpuProfileStart(): Promise<void> {
+  if (!CPU_PROFILE) return;
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+    await inspector.post("Profiler.enable");
+    await inspector.post("Profiler.setSamplingInterval", { interval: 250 });
+  }
+  await inspector.post("Profiler.start");
+}
+
+async function cpuProfileStop(side: Side, n: number): Promise<void> {
+  if (!inspector) return;
+  const { profile } = (await inspector.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+  cpuProfiles.push({ side, n, profile });
+}
+
+function frameOwner(url: string, fn: string): string {
+  if (!url) return fn || "(native)";
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (nm) return nm[1];
+  if (url.startsWith("node:")) return url.replace(/^node:(internal\/)?/, "node:").replace(/\/.*$/, "");
+  return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
+}
+
+function printCpuProfiles(): void {
+  if (!cpuProfiles.length) return;
+  const byOwner = new Map<string, Record<Side, number>>();
+  const byFn = new Map<string, Record<Side, number>>();
+  const n: Record<Side, number> = { job: 0, bare: 0 };
+  for (const { side, n: count, profile } of cpuProfiles) {
+    n[side] += count;
+    const nodes = new Map(profile.nodes.map((x) => [x.id, x]));
+    profile.samples.forEach((id, k) => {
+      const cf = nodes.get(id)!.callFrame;
+      const us = profile.timeDeltas[k] ?? 0;
+      const owner = frameOwner(cf.url, cf.functionName);
+      const fnKey = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
+      for (const [map, key] of [[byOwner, owner], [byFn, fnKey]] as const) {
+        const e = map.get(key) ?? { job: 0, bare: 0 };
+        e[side] += us;
+        map.set(key, e);
+      }
+    });
+  }
+  const per = (e: Record<Side, number>, s: Side) => (n[s] ? e[s] / n[s] : 0);
+  const rows = (m: Map<string, Record<Side, number>>, k: number) =>
+    [...m.entries()]
+      .sort((a, b) => per(b[1], "job") - per(a[1], "job"))
+      .slice(0, k)
+      .map(([key, e]) => [key.slice(0, 90), fmt(per(e, "job")), fmt(per(e, "bare"))]);
+  say(`\nCPU profile of this process (BENCH_CPU_PROFILE=1), µs per mailbox sync; "(idle)" is waiting (IMAP server, Postgres, the kernel):`);
+  say(table(["where (self time)", "job", "bare"], rows(byOwner, 16)));
+  say("");
+  say(table(["function (self time)", "job", "bare"], rows(byFn, 20)));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Runs fn over items with at most `width` in flight (a sliding window). */
+async function pool<T>(items: T[], width: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
+  const u0 = process.cpuUsage();
+  const m0 = machineTimes();
+  return () => {
+    const u = process.cpuUsage(u0);
+    const m = machineTimes();
+    const total = m.total - m0.total;
+    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
+  };
+}
+
+function machineTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    idle += c.times.idle;
+    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  }
+  return { idle, total };
+}
+
+interface Sidecar {
+  closeAll(): Promise<void>;
+}
+
+interface Phase {
+  side: Side;
+  variant: "seq" | "conc";
+  ms: number;
+  /** Mailboxes per minute. */
+  rate: number;
+  /** Per-mailbox wall time (sequential phases only). */
+  perMailbox: number[];
+  cpuMs: number;
+  machineBusy: number;
+}
+
+async function main() {
+  const t0 = process.hrtime.bigint();
+  say(`bench:imap — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const pg = await startThrowawayPostgres(onServerLog);
+  let adminSql: postgres.Sql | undefined;
+  let closeDb: (() => Promise<void>) | undefined;
+  let imap: ImapHost | undefined;
+  let sidecar: Sidecar | undefined;
+  try {
+    // --- Environment first, app modules after (they read it). ---
+    const admin = pg.server.url("postgres");
+    await ensureDatabase(admin, "bench");
+    const url = pg.server.url("bench");
+    process.env.DATABASE_URL = url;
+    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
+    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
+    process.env.IMAP_POLL_INTERVAL_S = "60";
+
+    const dbm = await import("@/db/client");
+    closeDb = dbm.closeDb;
+    await dbm.runMigrations(url);
+    if (PROFILE) {
+      const s = postgres(admin, { max: 1, onnotice: () => {} });
+      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
+      await s.end();
+    }
+    const { setupWorkspace } = await import("@/lib/auth/users");
+    const { ManualClock } = await import("@/lib/clock");
+    const { newId } = await import("@/lib/ids");
+    const { encryptSecret } = await import("@/lib/crypto/secretbox");
+    const { imapClient } = await import("@/lib/mail/imap");
+    const { inboxSyncJob, syncMailbox } = await import("@/lib/inbox/sync");
+    const { classify, isAutomatic } = await import("@/lib/inbox/classify");
+    const { insertMailbox } = await import("@/test/factories");
+    const schema = await import("@/db/schema");
+    const { eq, sql } = await import("drizzle-orm");
+    const { ImapFlow } = await import("imapflow");
+    // The sidecar's reusable IMAP connections, when the app has them (passed to syncMailbox like the job does).
+    const connectionsModule = "@/lib/inbox/connections";
+    sidecar = ((await import(connectionsModule).catch(() => undefined)) as { sidecarConnections?: Sidecar } | undefined)?.sidecarConnections;
+    const { simpleParser } = await import("mailparser");
+    const db = dbm.getDb();
+    adminSql = postgres(url, { max: 1, onnotice: () => {} });
+    const [{ version }] = await adminSql`select current_setting('server_version') as version`;
+    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+
+    // --- IMAP servers: one hoodiecrow per account. ---
+    const accounts = Array.from({ length: MAILBOXES }, (_, i) => ({ user: mailboxEmail(i), password: `pw-${i}-${randomBytes(4).toString("hex")}` }));
+    imap = await startImapHost(IMAP_MODE, accounts);
+    say(`IMAP: ${MAILBOXES} hoodiecrow servers (one per account) on 127.0.0.1:${imap.ports[0]}…${imap.ports.at(-1)} (${IMAP_MODE === "process" ? "one child process" : "in this process"})`);
+
+    // --- Seed: workspace, mailboxes, a campaign, leads with a SENT email each and an ACTIVE campaign lead. ---
+    const ws = await setupWorkspace(db, { email: "bench@example.com", password: "bench-password-1", name: "Bench", workspaceName: "Inbox" });
+    const mbRows: (typeof schema.mailboxes.$inferSelect)[] = [];
+    for (let i = 0; i < MAILBOXES; i++) {
+      mbRows.push(
+        await insertMailbox(ws.workspaceId, mailboxEmail(i), {
+          imapHost: "127.0.0.1",
+          imapPort: imap.ports[i],
+          imapSecurity: "NONE",
+          imapUsername: accounts[i].user,
+          imapPasswordEnc: encryptSecret(accounts[i].password),
+        }),
+      );
+    }
+    const campaignId = newId("cmp");
+    await db.insert(schema.campaigns).values({ id: campaignId, workspaceId: ws.workspaceId, name: "Bench inbox", status: "ACTIVE", stopOnReply: true });
+    const seedAt = new Date(Date.now() - 7 * 86_400_000);
+    for (let i = 0; i < MAILBOXES; i++) {
+      const leadRows = Array.from({ length: EMAILS_PER_MAILBOX }, (_, n) => ({ id: newId("lead"), workspaceId: ws.workspaceId, email: leadEmail(i, n), firstName: `Lead`, lastName: `${n}`, createdAt: seedAt, updatedAt: seedAt }));
+      for (let k = 0; k < leadRows.length; k += 1000) await db.insert(schema.leads).values(leadRows.slice(k, k + 1000));
+      const emailRows = leadRows.map((l, n) => ({
+        id: newId("eml"),
+        workspaceId: ws.workspaceId,
+        mailboxId: mbRows[i].id,
+        leadId: l.id,
+        leadEmail: l.email,
+        campaignId,
+        stepOrder: 0,
+        messageId: campaignMessageId(i, n),
+        subject: "Quick idea",
+        status: "SENT" as const,
+        createdAt: new Date(seedAt.getTime() + n * 60_000),
+        sentAt: new Date(seedAt.getTime() + n * 60_000),
+      }));
+      for (let k = 0; k < emailRows.length; k += 1000) await db.insert(schema.emails).values(emailRows.slice(k, k + 1000));
+      const clRows = leadRows.map((l) => ({ workspaceId: ws.workspaceId, campaignId, leadId: l.id, mailboxId: mbRows[i].id, status: "ACTIVE" as const, nextStepOrder: 1, firstEmailedAt: seedAt, lastEmailedAt: seedAt }));
+      for (let k = 0; k < clRows.length; k += 1000) await db.insert(schema.campaignLeads).values(clRows.slice(k, k + 1000));
+    }
+    await adminSql`analyze`;
+    say(`seed: 1 workspace, ${MAILBOXES} mailboxes, ${fmt(MAILBOXES * EMAILS_PER_MAILBOX)} leads with a SENT campaign email each (ACTIVE in one campaign, stop on reply)`);
+
+    // --- Rounds ---
+    const tag = randomBytes(3).toString("hex");
+    let round = 0;
+    const expectedUids: number[][] = Array.from({ length: MAILBOXES }, () => []);
+    const lastAppended: number[] = Array(MAILBOXES).fill(0);
+    const appendRound = async () => {
+      const r = round++;
+      await pool([...Array(MAILBOXES).keys()], 5, async (i) => {
+        const c = imapClient({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE", username: accounts[i].user, password: accounts[i].password });
+        c.on("error", () => {});
+        await c.connect();
+        const uids: number[] = [];
+        try {
+          for (let j = 0; j < PER_ROUND; j++) {
+            const res = await c.append("INBOX", buildMessage(i, r, j, tag));
+            if (!res || typeof res.uid !== "number") throw new Error(`APPEND to mailbox ${i} returned no UID`);
+            uids.push(res.uid);
+          }
+        } finally {
+          await c.logout().catch(() => c.close());
+        }
+        expectedUids[i] = uids;
+        lastAppended[i] = Math.max(...uids);
+      });
+    };
+
+    const clock = new ManualClock(new Date());
+    const jobCtx = { db, clock, actor: { type: "system" as const } };
+    let storedTotal = 0;
+    let jobOpenConnections: number | undefined;
+
+    const checkJobState = async (step: string) => {
+      const states = await db.select().from(schema.imapState).where(eq(schema.imapState.folder, "INBOX"));
+      const byMb = new Map(states.map((s) => [s.mailboxId, s.lastUid]));
+      for (let i = 0; i < MAILBOXES; i++) {
+        if (byMb.get(mbRows[i].id) !== lastAppended[i]) throw new Error(`${step}: imap_state.last_uid of mailbox ${i} is ${byMb.get(mbRows[i].id)}, expected ${lastAppended[i]}`);
+      }
+      const [{ n }] = await adminSql!`select count(*)::int as n from replies`;
+      if (n !== storedTotal) throw new Error(`${step}: ${n} replies stored, expected ${storedTotal}`);
+    };
+
+    /** The real job, sequential: inboxSyncJob.run until every mailbox was claimed. */
+    const runJob = async (step: string): Promise<Phase> => {
+      clock.advance(2 * 60_000); // every mailbox is due again
+      profileStep = step;
+      if (step !== "warmup") await cpuProfileStart();
+      const cpu = cpuMeter();
+      const start = process.hrtime.bigint();
+      let claimed = 0;
+      let stored = 0;
+      let failed = 0;
+      while (claimed < MAILBOXES) {
+        const r = (await inboxSyncJob.run(jobCtx)) as { mailboxes: number; stored: number; failed: number; openConnections?: number };
+        if (!r || r.mailboxes === 0) break;
+        if (typeof r.openConnections === "number") jobOpenConnections = r.openConnections;
+        claimed += r.mailboxes;
+        stored += r.stored;
+        failed += r.failed;
+      }
+      const ms = elapsedMs(start);
+      const c = cpu();
+      if (step !== "warmup") await cpuProfileStop("job", MAILBOXES);
+      profileStep = "idle";
+      if (claimed !== MAILBOXES || stored !== MAILBOXES * PER_ROUND || failed !== 0) {
+        throw new Error(`${step}: job claimed ${claimed} mailboxes, stored ${stored}, failed ${failed} (expected ${MAILBOXES}, ${MAILBOXES * PER_ROUND}, 0)`);
+      }
+      storedTotal += stored;
+      await checkJobState(step);
+      return { side: "job", variant: "seq", ms, rate: (MAILBOXES * 60_000) / ms, perMailbox: [], ...c };
+    };
+
+    /** syncMailbox with a window of CONCURRENCY mailboxes in flight (after the job's row select). */
+    const runSyncConc = async (step: string): Promise<Phase> => {
+      clock.advance(2 * 60_000);
+      profileStep = step;
+      const cpu = cpuMeter();
+      const start = process.hrtime.bigint();
+      let stored = 0;
+      await pool(mbRows.map((m) => m.id), CONCURRENCY, async (id) => {
+        const [m] = await db.select().from(schema.mailboxes).where(eq(schema.mailboxes.id, id));
+        const r = await (syncMailbox as (...a: unknown[]) => ReturnType<typeof syncMailbox>)(db, clock, m, sidecar);
+        if (r.stored !== PER_ROUND) say(`    ${step}: ${m.email} ${JSON.stringify(r)}`);
+        stored += r.stored;
+      });
+      const ms = elapsedMs(start);
+      const c = cpu();
+      profileStep = "idle";
+      if (stored !== MAILBOXES * PER_ROUND) throw new Error(`${step}: stored ${stored}, expected ${MAILBOXES * PER_ROUND}`);
+      storedTotal += stored;
+      await checkJobState(step);
+      return { side: "job", variant: "conc", ms, rate: (MAILBOXES * 60_000) / ms, perMailbox: [], ...c };
+    };
+
+    // Bare: its own idea of the last UID per mailbox, in memory.
+    const bareLast: number[] = Array(MAILBOXES).fill(0);
+    const bareCfg = accounts.map((a, i) => ({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE" as const, username: a.user, password: a.password }));
+    let bareBytes = 0;
+    const bareOne = async (i: number, keep?: Buffer[]) => {
+      const c = imapClient(bareCfg[i]);
+      c.on("error", () => {});
+      await c.connect();
+      const got: number[] = [];
+      try {
+        await c.mailboxOpen("INBOX", { readOnly: true });
+        for await (const msg of c.fetch(`${bareLast[i] + 1}:*`, { uid: true, source: true }, { uid: true })) {
+          if (msg.uid > bareLast[i] && msg.source) {
+            got.push(msg.uid);
+            bareBytes += msg.source.length;
+            keep?.push(msg.source);
+          }
+        }
+      } finally {
+        await c.logout().catch(() => c.close());
+      }
+      if (got.join(",") !== expectedUids[i].join(",")) throw new Error(`bare: mailbox ${i} read UIDs ${got.join(",")}, expected ${expectedUids[i].join(",")}`);
+      bareLast[i] = Math.max(bareLast[i], ...got);
+    };
+    const runBare = async (step: string, width: number, keep?: Buffer[]): Promise<Phase> => {
+      if (step !== "warmup" && width === 1) await cpuProfileStart();
+      const cpu = cpuMeter();
+      const perMailbox: number[] = [];
+      const start = process.hrtime.bigint();
+      await pool([...Array(MAILBOXES).keys()], width, async (i) => {
+        const s = process.hrtime.bigint();
+        await bareOne(i, keep);
+        perMailbox.push(elapsedMs(s));
+      });
+      const ms = elapsedMs(start);
+      const c = cpu();
+      if (step !== "warmup" && width === 1) await cpuProfileStop("bare", MAILBOXES);
+      return { side: "bare", variant: width === 1 ? "seq" : "conc", ms, rate: (MAILBOXES * 60_000) / ms, perMailbox, ...c };
+    };
+
+    const runRound = async (plan: Side[], variant: "seq" | "conc", step: string): Promise<Phase[]> => {
+      await appendRound();
+      const out: Phase[] = [];
+      for (const side of plan) {
+        if (side === "job") out.push(variant === "seq" ? await runJob(step) : await runSyncConc(step + " conc"));
+        else out.push(await runBare(step, variant === "seq" ? 1 : CONCURRENCY));
+      }
+      return out;
+    };
+
+    const runBlocks = async (variant: "seq" | "conc", blocks: number) => {
+      const phases: Phase[] = [];
+      const ratios: number[] = [];
+      for (let b = 0; b < blocks; b++) {
+        const plans: Side[][] = b % 2 === 0 ? [["job", "bare"], ["bare", "job"]] : [["bare", "job"], ["job", "bare"]];
+        const block: Phase[] = [];
+        for (const plan of plans) block.push(...(await runRound(plan, variant, "job")));
+        phases.push(...block);
+        const ms = (side: Side) => block.filter((p) => p.side === side).reduce((a, p) => a + p.ms, 0);
+        const r = ms("bare") / ms("job"); // same number of mailboxes on each side
+        ratios.push(r);
+        say(
+          `  block ${b + 1}: ` +
+            block.map((p) => `${p.side.padEnd(4)} ${fmt(p.ms).padStart(5)} ms`).join(" | ") +
+            ` → job÷bare ${r.toFixed(3)}   (machine busy ${block.map((p) => fmt(p.machineBusy * 100)).join("/")} %)`,
+        );
+      }
+      return { phases, ratio: median(ratios), ratios };
+    };
+
+    say(`\n${MAILBOXES} mailboxes × ${PER_ROUND} new messages per round; each round appends (untimed), then both sides read those UIDs.`);
+    // Warm-up: the first sync of every mailbox (no imap_state yet), JIT, pools.
+    const warm = await runRound(["job", "bare"], "seq", "warmup");
+    say(`  warm-up: job ${fmt(warm[0].ms)} ms, bare ${fmt(warm[1].ms)} ms for ${MAILBOXES} mailboxes`);
+
+    say(`\n[1/2] sequential (as the job runs): ${BLOCKS} ABBA blocks of 4 phases`);
+    const seq = await runBlocks("seq", BLOCKS);
+
+    let conc: Awaited<ReturnType<typeof runBlocks>> | undefined;
+    if (CONC_BLOCKS > 0) {
+      say(`\n[2/2] ${CONCURRENCY} mailboxes in flight on each side (syncMailbox vs bare): ${CONC_BLOCKS} ABBA blocks`);
+      const w = await runRound(["job", "bare"], "conc", "warmup");
+      say(`  warm-up: sync ${fmt(w[0].ms)} ms, bare ${fmt(w[1].ms)} ms`);
+      conc = await runBlocks("conc", CONC_BLOCKS);
+    }
+
+    // Intent check over everything stored (untimed).
+    const intents = (await adminSql`select intent, count(*)::int as n, count(lead_id)::int as matched from replies group by intent order by intent`) as unknown as { intent: string; n: number; matched: number }[];
+    const [{ n: replied }] = await adminSql`select count(*)::int as n from campaign_leads where status = 'REPLIED'`;
+    const [{ n: evReplied }] = await adminSql`select count(*)::int as n from events where event = 'email.replied'`;
+
+    const ratio = seq.ratio;
+    const below = ratio < TARGET;
+
+    // --- Diagnostic rounds: the real job and the bare loop with every imapflow command and every
+    // db.transaction timed (wrappers on the shared prototypes / the db handle), then again with the
+    // server's statement log on; parsing and classifying are timed apart on the bytes the bare side read. ---
+    let breakdown: { rows: string[][]; jobMs: number; bareMs: number; stmtsPerMailbox: number; dbServerMs: number; roundTripMs: number } | undefined;
+    if (below || FORCE_BREAKDOWN) {
+      const timers = new Map<string, { n: number; ms: number }>();
+      let diagSide: Side | null = null; // null: not recorded (appends, the statement-log round)
+      const addT = (k: string, ms: number) => {
+        if (!diagSide) return;
+        const key = `${diagSide}\t${k}`;
+        const e = timers.get(key) ?? { n: 0, ms: 0 };
+        e.n++;
+        e.ms += ms;
+        timers.set(key, e);
+      };
+      const proto = ImapFlow.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+      const saved = new Map<string, (...a: unknown[]) => unknown>();
+      const folderOf = (c: unknown) => (c as { mailbox?: { path?: string } }).mailbox?.path ?? "?";
+      const wrapAsync = (name: string, label: (self: unknown, args: unknown[]) => string) => {
+        const orig = proto[name];
+        saved.set(name, orig);
+        proto[name] = async function (this: unknown, ...args: unknown[]) {
+          const s = process.hrtime.bigint();
+          try {
+            return await orig.apply(this, args);
+          } finally {
+            addT(label(this, args), elapsedMs(s));
+          }
+        };
+      };
+      wrapAsync("connect", () => "IMAP connect (greeting, CAPABILITY, LOGIN, ID, ENABLE, NAMESPACE…)");
+      wrapAsync("list", () => "IMAP LIST");
+      wrapAsync("mailboxOpen", (_, a) => `IMAP SELECT ${String(a[0])}`);
+      wrapAsync("fetchOne", (self) => `IMAP UID FETCH one body (${folderOf(self)})`);
+      wrapAsync("logout", () => "IMAP LOGOUT");
+      {
+        const orig = proto.fetch;
+        saved.set("fetch", orig);
+        proto.fetch = function (this: unknown, ...args: unknown[]) {
+          const it = orig.apply(this, args) as AsyncIterator<unknown>;
+          const q = args[1] as { source?: boolean };
+          const label = `IMAP UID FETCH ${q?.source ? "bodies" : "sizes"} (${folderOf(this)})`;
+          return (async function* () {
+            let ms = 0;
+            try {
+              for (;;) {
+                const s = process.hrtime.bigint();
+                const r = await it.next();
+                ms += elapsedMs(s);
+                if (r.done) break;
+                yield r.value;
+              }
+            } finally {
+              addT(label, ms);
+            }
+          })();
+        };
+      }
+      const dbRec = db as unknown as Record<string, (...a: unknown[]) => unknown>;
+      const origTx = dbRec.transaction;
+      dbRec.transaction = async function (...args: unknown[]) {
+        const s = process.hrtime.bigint();
+        try {
+          return await origTx.apply(db, args);
+        } finally {
+          addT("db.transaction (ingestMessage: match, insert, events, stop)", elapsedMs(s));
+        }
+      };
+      const jobMs: number[] = [];
+      const bareMs: number[] = [];
+      let sources: Buffer[] = [];
+      try {
+        for (let dr = 0; dr < 2; dr++) {
+          const logged = dr === 1;
+          if (logged) {
+            await adminSql.unsafe("alter system set log_min_duration_statement = 0");
+            await adminSql.unsafe("select pg_reload_conf()");
+            await sleep(200);
+            statementLog = true;
+          }
+          diagSide = null;
+          await appendRound();
+          diagSide = logged ? null : "job";
+          const j = await runJob(logged ? "diag job (statement log)" : "diag job");
+          diagSide = logged ? null : "bare";
+          sources = [];
+          const b = await runBare(logged ? "diag bare (statement log)" : "diag bare", 1, sources);
+          diagSide = null;
+          if (logged) {
+            await adminSql.unsafe("alter system reset log_min_duration_statement");
+            await adminSql.unsafe("select pg_reload_conf()");
+            await sleep(300);
+            statementLog = false;
+          } else {
+            jobMs.push(j.ms / MAILBOXES);
+            bareMs.push(b.ms / MAILBOXES);
+          }
+        }
+      } finally {
+        for (const [name, f] of saved) proto[name] = f;
+        dbRec.transaction = origTx;
+      }
+      // Parsing and classifying, timed apart on the same bytes (syncMailbox does both per message).
+      let parseMs = 0;
+      let classifyMs = 0;
+      for (let rep = 0; rep < 3; rep++) {
+        for (const src of sources) {
+          let s = process.hrtime.bigint();
+          const parsed = await simpleParser(src);
+          parseMs += elapsedMs(s);
+          s = process.hrtime.bigint();
+          classify({ automatic: isAutomatic(parsed.headers as Map<string, unknown>, parsed.subject ?? "", parsed.text ?? ""), text: parsed.text ?? "" });
+          classifyMs += elapsedMs(s);
+        }
+      }
+      parseMs /= 3 * MAILBOXES;
+      // The cost of one database round trip through the app's pool, for scale.
+      const rtt: number[] = [];
+      for (let k = 0; k < 200; k++) {
+        const s = process.hrtime.bigint();
+        await db.execute(sql`select 1`);
+        rtt.push(elapsedMs(s));
+      }
+      const roundTripMs = median(rtt);
+      classifyMs /= 3 * MAILBOXES;
+      // Only the unlogged round's wrapper times count (the logged round is slower on the DB side).
+      const perMb = (side: Side, k: string) => {
+        const e = timers.get(`${side}\t${k}`);
+        return e ? { ms: e.ms / MAILBOXES, n: e.n / MAILBOXES } : { ms: 0, n: 0 };
+      };
+      const keys = [...new Set([...timers.keys()].map((k) => k.split("\t")[1]))].sort((a, b) => perMb("job", b).ms - perMb("job", a).ms);
+      const jobTotal = median(jobMs);
+      const bareTotal = median(bareMs);
+      const rows: string[][] = [];
+      let jobCovered = 0;
+      let bareCovered = 0;
+      for (const k of keys) {
+        const j = perMb("job", k);
+        const b = perMb("bare", k);
+        jobCovered += j.ms;
+        bareCovered += b.ms;
+        rows.push([k, j.n ? fmt(j.n, 1) : "", j.n ? fmt(j.ms, 2) : "", j.n ? `${fmt((j.ms / jobTotal) * 100, 1)} %` : "", b.n ? fmt(b.n, 1) : "", b.n ? fmt(b.ms, 2) : ""]);
+      }
+      rows.push(["simpleParser (timed apart, same bytes)", fmt(PER_ROUND, 1), fmt(parseMs, 2), `${fmt((parseMs / jobTotal) * 100, 1)} %`, "", ""]);
+      rows.push(["classify + isAutomatic (timed apart, same messages)", fmt(PER_ROUND, 1), fmt(classifyMs, 2), `${fmt((classifyMs / jobTotal) * 100, 1)} %`, "", ""]);
+      const rest = jobTotal - jobCovered - parseMs - classifyMs;
+      rows.push(["rest: claim, row select, imap_state select/upsert per folder, DSN check, JS", "", fmt(rest, 2), `${fmt((rest / jobTotal) * 100, 1)} %`, "", fmt(bareTotal - bareCovered, 2)]);
+      rows.push(["total per mailbox (wall)", "", fmt(jobTotal, 2), "100 %", "", fmt(bareTotal, 2)]);
+      // Statement counts and server time from the logged round.
+      await sleep(300);
+      const stmts = profile.get("diag job (statement log)");
+      const execs = stmts ? [...stmts.entries()].filter(([k]) => k.startsWith("execute") || k.startsWith("statemen")).reduce((a, [, e]) => a + e.n, 0) : 0;
+      const serverMs = stmts ? [...stmts.values()].reduce((a, e) => a + e.ms, 0) : 0;
+      breakdown = { rows, jobMs: jobTotal, bareMs: bareTotal, stmtsPerMailbox: execs / MAILBOXES, dbServerMs: serverMs / MAILBOXES, roundTripMs };
+    }
+
+    // --- Summary ---
+    const seqJobs = seq.phases.filter((p) => p.side === "job");
+    const seqBare = seq.phases.filter((p) => p.side === "bare");
+    const msPerMb = (ps: Phase[]) => median(ps.map((p) => p.ms / MAILBOXES));
+    const cpuOf = (ps: Phase[]) => `${fmt(median(ps.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(ps.map((p) => p.machineBusy * 100)))} % busy`;
+    const rows: string[][] = [
+      ["job (inboxSyncJob.run, sequential)", `${fmt(median(seqJobs.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(seqJobs), 1)} ms per mailbox`, `${fmt((PER_ROUND * 1000) / msPerMb(seqJobs))} msgs/s`, cpuOf(seqJobs)],
+      [
+        "bare connect+SELECT+FETCH, sequential",
+        `${fmt(median(seqBare.map((p) => p.rate)))} mailboxes/min`,
+        `${fmt(msPerMb(seqBare), 1)} ms per mailbox (p95 ${fmt(percentile(seqBare.flatMap((p) => p.perMailbox), 95), 1)})`,
+        `${fmt((PER_ROUND * 1000) / msPerMb(seqBare))} msgs/s`,
+        cpuOf(seqBare),
+      ],
+    ];
+    if (conc) {
+      const cj = conc.phases.filter((p) => p.side === "job");
+      const cb = conc.phases.filter((p) => p.side === "bare");
+      rows.push([`syncMailbox, ${CONCURRENCY} in flight`, `${fmt(median(cj.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(cj), 1)} ms per mailbox (wall)`, `${fmt((PER_ROUND * 1000) / msPerMb(cj))} msgs/s`, cpuOf(cj)]);
+      rows.push([`bare, ${CONCURRENCY} in flight`, `${fmt(median(cb.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(cb), 1)} ms per mailbox (wall)`, `${fmt((PER_ROUND * 1000) / msPerMb(cb))} msgs/s`, cpuOf(cb)]);
+    }
+    say(`\nSummary (medians over ${seqJobs.length} job and ${seqBare.length} bare sequential phases of ${MAILBOXES} mailboxes × ${PER_ROUND} new messages; ratio = median of ABBA block ratios)`);
+    say(table(["measure", "rate", "time", "messages", "CPU (this process; all cores)"], rows));
+    say(
+      jobOpenConnections === undefined
+        ? "IMAP connections: the job opens one per mailbox sync and logs out (no reuse); so does the bare loop."
+        : `IMAP connections: the job keeps ${jobOpenConnections} open between rounds (sidecar reuse); the bare loop connects and logs out every time.`,
+    );
+    say(`replies stored ${fmt(storedTotal)} (${intents.map((x) => `${x.intent} ${x.n}${x.matched !== x.n ? ` (${x.matched} matched)` : ""}`).join(", ")}); email.replied events ${evReplied}; campaign leads REPLIED ${replied}; bare read ${fmt(bareBytes / 1024)} KiB`);
+    say("");
+    const verdict = (r: number) => (r >= TARGET ? "PASS" : "BELOW TARGET");
+    const ratioRows = [["job ÷ bare, sequential (headline)", ratio.toFixed(3), `≥ ${TARGET}`, verdict(ratio), seq.ratios.map((r) => r.toFixed(2)).join(" ")]];
+    if (conc) ratioRows.push([`syncMailbox ÷ bare, ${CONCURRENCY} in flight`, conc.ratio.toFixed(3), "(info)", "", conc.ratios.map((r) => r.toFixed(2)).join(" ")]);
+    say(table(["ratio (mailboxes/min)", "value", "target", "result", "blocks"], ratioRows));
+
+    if (breakdown) {
+      say(`\nWhere a mailbox sync's time goes (diagnostic round: the real job and bare loop with imapflow commands and db.transaction timed; per mailbox):`);
+      say(table(["step", "job calls", "job ms", "job share", "bare calls", "bare ms"], breakdown.rows));
+      say(
+        `DB: ${fmt(breakdown.stmtsPerMailbox, 1)} statements per mailbox sync, one round trip each (the claim query shared by ${MAILBOXES}); ${fmt(breakdown.dbServerMs, 2)} ms of server time per mailbox ` +
+          `(statement-log round); one \`select 1\` round trip through the app's pool takes ${fmt(breakdown.roundTripMs, 3)} ms here, so the round trips alone are ≈ ${fmt(breakdown.stmtsPerMailbox * breakdown.roundTripMs, 1)} ms per mailbox.`,
+      );
+      printProfile("diag job (statement log)", MAILBOXES);
+    }
+    if (PROFILE) {
+      say("\n(BENCH_PROFILE=1: every statement is logged, which slows the job side; read the ratio above as pessimistic.)");
+      await sleep(300);
+      printProfile("job", seqJobs.length * MAILBOXES);
+    }
+    printCpuProfiles();
+    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    const out: Record<string, number> = { imapSyncVsBareFetch: Math.round(ratio * 1000) / 1000 };
+    if (conc) out.imapSyncVsBareFetchConcurrent = Math.round(conc.ratio * 1000) / 1000;
+    say(JSON.stringify(out));
+  } finally {
+    inspector?.disconnect();
+    await sidecar?.closeAll().catch(() => {});
+    await imap?.close().catch(() => {});
+    await adminSql?.end({ timeout: 5 }).catch(() => {});
+    await closeDb?.().catch(() => {});
+    await pg.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error("bench:imap failed:", err);
+    process.exit(1);
+  },
+);
