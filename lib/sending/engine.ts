@@ -50,24 +50,20 @@ export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000):
 }
 
 async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Mailbox[]> {
-  const rows = (await db.execute(sql`
-    update mailboxes set send_lease_until = ${iso(new Date(now.getTime() + 120_000))}::timestamptz
-    where id in (
-      select m.id from mailboxes m
-      where ${only ? sql`m.id in ${only} and` : sql``} m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
-        and (m.next_send_at is null or m.next_send_at <= ${iso(now)}::timestamptz)
-        and (m.send_lease_until is null or m.send_lease_until < ${iso(now)}::timestamptz)
-        and exists (
-          select 1 from campaign_leads cl join campaigns c on c.id = cl.campaign_id
-          where cl.mailbox_id = m.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE'
-            and (cl.next_send_at is null or cl.next_send_at <= ${iso(now)}::timestamptz)
-            and (c.start_at is null or c.start_at <= ${iso(now)}::timestamptz))
-      order by m.next_send_at nulls first
-      limit ${limit}
-      for update skip locked)
-    returning id`)) as unknown as { id: string }[];
-  if (rows.length === 0) return [];
-  return db.select().from(mailboxes).where(inArray(mailboxes.id, rows.map((r) => r.id)));
+  // One statement: claim with SKIP LOCKED and return the rows (no second read of the claimed ids).
+  return db
+    .update(mailboxes)
+    .set({ sendLeaseUntil: new Date(now.getTime() + 120_000) })
+    .where(
+      sql`${mailboxes.id} in (
+        select m.id from mailboxes m
+        where ${only ? sql`m.id in ${only} and` : sql``} ${dueMailboxCondition(now)}
+          and (m.send_lease_until is null or m.send_lease_until < ${iso(now)}::timestamptz)
+        order by m.next_send_at nulls first
+        limit ${limit}
+        for update skip locked)`,
+    )
+    .returning();
 }
 
 /** What one pass reads once and every mailbox shares: steps and step files per campaign and step. */
