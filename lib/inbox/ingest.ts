@@ -69,14 +69,20 @@ export interface IngestResult {
  * INTERESTED); an unsubscribe request suppresses the address, stops every sequence and fires
  * lead.unsubscribed with source `reply`; a reply stops the lead's sequence when the campaign says so.
  */
-export async function ingestMessage(db: DbOrTx, clock: Clock, mb: Mailbox, m: ParsedMail, opts: { folder: string; uid?: number; uidValidity?: string }): Promise<IngestResult | undefined> {
+export async function ingestMessage(
+  db: DbOrTx,
+  clock: Clock,
+  mb: Mailbox,
+  m: ParsedMail,
+  opts: { folder: string; uid?: number; uidValidity?: string; /** read once per sync by the caller */ aiClassification?: boolean },
+): Promise<IngestResult | undefined> {
   const from = addresses(m.from)[0] ?? null;
   if (from && from.address === mb.email.toLowerCase()) return undefined; // our own message
   const messageId = m.messageId ?? `<uid-${opts.uidValidity ?? "0"}-${opts.uid ?? Date.now()}@${mb.email.split("@")[1]}>`;
   const text = m.text ?? "";
   const automatic = isAutomatic(m.headers as Map<string, unknown>, m.subject ?? "", text);
   // Automatic replies are decided by the rules; a person's reply by the AI provider when enabled.
-  const intent: Intent = automatic ? "OUT_OF_OFFICE" : classify({ automatic, text }) === "UNSUBSCRIBE_REQUEST" ? "UNSUBSCRIBE_REQUEST" : await classifyWithFallback(text, (await loadAiSettings(db, mb.workspaceId)).aiClassificationEnabled);
+  const intent: Intent = automatic ? "OUT_OF_OFFICE" : classify({ automatic, text }) === "UNSUBSCRIBE_REQUEST" ? "UNSUBSCRIBE_REQUEST" : await classifyWithFallback(text, opts.aiClassification ?? (await loadAiSettings(db, mb.workspaceId)).aiClassificationEnabled);
   const now = clock.now();
   return db.transaction(async (tx) => {
     const who = await match(tx, mb, m, from);

@@ -7,6 +7,7 @@ import type { JobDef } from "../jobs/registry";
 import { imapClient } from "../mail/imap";
 import { sidecarConnections, type ImapConnections } from "./connections";
 import { imapConfigOf } from "../mailboxes/credentials";
+import { loadAiSettings } from "../ai/settings";
 import { applyDsn, parseDsn } from "./dsn";
 import { ingestMessage, ingestOwnMessage } from "./ingest";
 
@@ -48,6 +49,7 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
   }
   const totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
   const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
+  const aiClassification = (await loadAiSettings(db, m.workspaceId)).aiClassificationEnabled;
   try {
     for (const folder of await foldersOf(client)) {
       const box = await client.mailboxOpen(folder.path, { readOnly: true });
@@ -71,7 +73,7 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
                   if (dsn) {
                     if (await applyDsn(db, clock, m.id, dsn)) totals.bounces++;
                   } else {
-                    const r = await ingestMessage(db, clock, mb, parsed, { folder: folder.path, uid, uidValidity });
+                    const r = await ingestMessage(db, clock, mb, parsed, { folder: folder.path, uid, uidValidity, aiClassification });
                     if (r && !r.duplicate) totals.stored++;
                   }
                 }

@@ -1,0 +1,1 @@
+CREATE INDEX "emails_message_id_idx" ON "emails" USING btree ("workspace_id","message_id");
