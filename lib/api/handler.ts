@@ -123,14 +123,3 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
     }
   };
 }
-
-/** A route that answers without credentials (health, OpenAPI), still rate-limited per IP. */
-export function publicApi(handler: (req: Request) => Promise<Response>) {
-  return async (req: Request): Promise<Response> => {
-    try {
-      return await handler(req);
-    } catch (err) {
-      return errorResponse(err);
-    }
-  };
-}

@@ -48,10 +48,6 @@ export function rateHeaders(state: RateState, now = Date.now()): Record<string, 
   };
 }
 
-/** Drops cached limiters (tests switch databases between files). */
-export function resetLimiters(): void {
-  limiters.clear();
-}
 
 /**
  * The same fixed-window upsert as the Drizzle store above, as a SQL fragment, so that the API-key
