@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { InboxView } from "@/components/inbox/inbox-view";
 
 export const metadata: Metadata = { title: "Inbox" };
 
-export default function Page() {
-  return <ComingSoon title="Inbox" about="Replies from every mailbox in one place." />;
+export default async function InboxPage({ searchParams }: { searchParams: Promise<{ lead?: string | string[] }> }) {
+  const { lead } = await searchParams;
+  return <InboxView initialLeadId={typeof lead === "string" && lead ? lead : undefined} />;
 }
