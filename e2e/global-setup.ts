@@ -77,6 +77,8 @@ export default async function globalSetup() {
     OUTREACH_SECRET: "e2e-secret",
     WORKER_TICK_MS: "1000",
     MAILBOX_CHECK_INTERVAL_S: "2",
+    // Each mailbox's IMAP folders are read every 2 s (not 60), so a reply a spec appends shows within seconds.
+    IMAP_POLL_INTERVAL_S: "2",
     DNS_SERVERS: dns.server,
     // Webhook receivers started by the specs listen on 127.0.0.1, which the SSRF guard refuses otherwise.
     OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
