@@ -219,3 +219,14 @@ async function updateReply(ctx: Ctx, id: string, set: Partial<ReplyRow>) {
 
 export const starReply = (ctx: Ctx, id: string, starred: boolean) => updateReply(ctx, id, { starred });
 export const remindReply = (ctx: Ctx, id: string, remindAt: string | null) => updateReply(ctx, id, { remindAt: remindAt ? new Date(remindAt) : null });
+
+/** GET /replies/unmatched: received messages that matched no lead, kept for the user to see (not dropped). */
+export async function listUnmatched(ctx: Ctx, q: { page: number; limit: number }) {
+  requireAccess(ctx, "read");
+  const where = and(eq(replies.workspaceId, ctx.workspaceId), isNull(replies.leadId));
+  const [rows, [{ n }]] = await Promise.all([
+    ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(where).orderBy(desc(replies.receivedAt), desc(replies.id)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(replies).where(where),
+  ]);
+  return { rows: rows.map(({ r, mailboxEmail }) => ({ ...replyView(r), mailboxEmail, folder: r.folder, to: r.to, cc: r.cc })), total: n };
+}

@@ -34,3 +34,5 @@ export const sendReplyBody = z.object({
   background: z.boolean().optional(),
 });
 export const forwardBody = z.object({ to: addressInput, body: z.string().max(200_000).optional() });
+
+export const unmatchedQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 });

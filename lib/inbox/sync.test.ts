@@ -23,6 +23,7 @@ import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
 import { POST as READ } from "@/app/api/v1/replies/thread/[leadId]/read/route";
 import { GET as UNREAD } from "@/app/api/v1/replies/unread-count/route";
 import { GET as SUMMARY } from "@/app/api/v1/replies/summary/route";
+import { GET as UNMATCHED } from "@/app/api/v1/replies/unmatched/route";
 import { PATCH as STAR } from "@/app/api/v1/replies/[id]/star/route";
 import { PATCH as REMIND } from "@/app/api/v1/replies/[id]/remind/route";
 import { systemClock, useClock } from "@/lib/clock";
@@ -151,6 +152,8 @@ describe("IMAP reply sync", () => {
       const search = (await call(LIST_REPLIES, "GET", "/replies?q=remove%20me", { key: ws.readKey })).body;
       expect(search.replies.map((r: any) => r.intentClassification)).toEqual(["UNSUBSCRIBE_REQUEST"]);
       expect((await call(SUMMARY, "GET", "", { key: ws.readKey })).body).toEqual({ today: 0, yesterday: 4, earlier: 0 });
+      const unmatched = (await call(UNMATCHED, "GET", "/replies/unmatched", { key: ws.readKey })).body;
+      expect(unmatched.replies.map((r: any) => [r.from.address, r.subject, r.mailboxEmail])).toEqual([["stranger@nowhere.test", "Hello", "ann@inbox.test"]]);
       const other = await makeWorkspace();
       expect((await call(THREAD, "GET", "", { key: other.readKey, params: { leadId: keen.leadId } })).status).toBe(404);
       expect((await call(STAR, "PATCH", "", { key: other.fullKey, params: { id: rid }, body: { starred: false } })).status).toBe(404);

@@ -1,11 +1,12 @@
 import { defineRoute } from "../route";
-import { forwardBody, listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery } from "../../inbox/schemas";
+import { forwardBody, listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery, unmatchedQuery } from "../../inbox/schemas";
 
 const tag = "Inbox";
 
 export const inboxRoutes = {
   list: defineRoute({ method: "GET", path: "/replies", tag, access: "read", query: listRepliesQuery, summary: "Replies, newest first: q, intent, campaignId, hasReminder", response: { description: "`{ replies, page, limit, total }`" } }),
   threads: defineRoute({ method: "GET", path: "/replies/threads", tag, access: "read", query: threadsQuery, summary: "Conversations, one row per lead, newest first", response: { description: "`{ threads, page, limit, total }`" } }),
+  unmatched: defineRoute({ method: "GET", path: "/replies/unmatched", tag, access: "read", query: unmatchedQuery, summary: "Received messages that matched no lead (kept, not dropped)", response: { description: "`{ replies, page, limit, total }`" } }),
   summary: defineRoute({ method: "GET", path: "/replies/summary", tag, access: "read", summary: "Replies received today, yesterday and earlier", response: { description: "`{ today, yesterday, earlier }`" } }),
   unread: defineRoute({ method: "GET", path: "/replies/unread-count", tag, access: "read", summary: "Unread replies and conversations", response: { description: "`{ messages, conversations }`" } }),
   thread: defineRoute({ method: "GET", path: "/replies/thread/{leadId}", tag, access: "read", summary: "One conversation, oldest first", response: { description: "`{ lead, messages }`" } }),
