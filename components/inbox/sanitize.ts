@@ -22,9 +22,15 @@ const URL_ATTRS = new Set([
   "dynsrc", "manifest", "codebase", "archive", "profile", "data", "xlink:href", "xmlns:xlink", "imagesrcset",
 ]);
 
-const REMOTE = /^(https?:)?\/\//i;
 const SAFE_LINK = /^(https?:|mailto:|tel:|#)/i;
 const DATA_IMAGE = /^data:image\/(png|gif|jpe?g|webp|bmp);/i;
+
+/** A remote address as it may be loaded once images are allowed (protocol-relative ones over https), else null. */
+function loadable(u: string): string | null {
+  if (/^https?:\/\//i.test(u)) return u;
+  if (u.startsWith("//")) return "https:" + u;
+  return null;
+}
 
 export interface PreparedHtml {
   /** The document for srcdoc. */
@@ -38,10 +44,12 @@ function cleanCss(css: string, showImages: boolean, count: () => void): string {
   return css
     .replace(/@import[^;]*;?/gi, "")
     .replace(/expression\s*\(|behavior\s*:|-moz-binding\s*:/gi, "x-blocked:")
-    .replace(/url\(\s*(['"]?)(.*?)\1\s*\)/gi, (whole, _q: string, u: string) => {
-      if (DATA_IMAGE.test(u.trim())) return whole;
-      if (showImages && /^https?:\/\//i.test(u.trim())) return whole;
-      if (REMOTE.test(u.trim())) count();
+    .replace(/url\(\s*(['"]?)(.*?)\1\s*\)/gi, (whole, _q: string, raw: string) => {
+      const u = raw.trim();
+      if (DATA_IMAGE.test(u)) return whole;
+      const remote = loadable(u);
+      if (showImages && remote) return `url("${remote.replace(/["\\]/g, encodeURIComponent)}")`;
+      if (remote) count();
       return "none";
     });
 }
@@ -93,12 +101,20 @@ export function prepareHtml(html: string, opts: { showImages: boolean }): Prepar
           if (!el.getAttribute("title")) el.setAttribute("title", value);
           el.setAttribute("rel", "noopener noreferrer");
         } else if (name === "src" && tag === "img") {
-          if (DATA_IMAGE.test(value) || (opts.showImages && /^https?:\/\//i.test(value))) continue;
-          if (REMOTE.test(value)) count();
+          if (DATA_IMAGE.test(value)) continue;
+          const remote = loadable(value);
+          if (opts.showImages && remote) {
+            el.setAttribute("src", remote);
+            continue;
+          }
+          if (remote) count();
           el.removeAttribute("src");
           el.setAttribute("data-blocked", "");
-        } else if (name === "background" && REMOTE.test(value)) {
-          if (opts.showImages && /^https?:\/\//i.test(value)) continue;
+        } else if (name === "background" && loadable(value)) {
+          if (opts.showImages) {
+            el.setAttribute("background", loadable(value)!);
+            continue;
+          }
           count();
           el.removeAttribute(attr.name);
         } else {
