@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -10,6 +11,7 @@ import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
 import { stepLabel, variantLabel } from "../labels";
+import { keys } from "../queries";
 import type { Campaign } from "../types";
 import { LIVE_MS, useActivity } from "./queries";
 import type { ActivityEmail, EmailStatus } from "./types";
@@ -38,6 +40,17 @@ export function ActivityTab({ campaign }: { campaign: Campaign }) {
   const current = activity.data && !activity.isPlaceholderData ? activity.data : undefined;
   const rows = activity.data?.emails ?? [];
   const total = activity.data?.total ?? 0;
+
+  // New emails in the log: the stats (the page header, the Overview) follow at once, not at their next tick.
+  const queryClient = useQueryClient();
+  const seen = useRef<string>(undefined);
+  const signature = current ? `${f.status ?? ""}:${current.total}:${current.emails.map((e) => e.status).join()}` : undefined;
+  useEffect(() => {
+    if (signature === undefined) return;
+    const sameView = seen.current?.split(":")[0] === signature.split(":")[0];
+    if (sameView && seen.current !== signature) void queryClient.invalidateQueries({ queryKey: keys.part(campaign.id, "stats") });
+    seen.current = signature;
+  }, [signature, campaign.id, queryClient]);
 
   return (
     <div className="space-y-4">

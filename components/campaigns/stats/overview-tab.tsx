@@ -28,7 +28,9 @@ export function OverviewTab({ campaign }: { campaign: Campaign }) {
       <p className="text-xs text-gray-500" data-testid="stats-freshness">
         {live
           ? `Live: updated every ${LIVE_MS / 1000} s while the campaign is active${stats.dataUpdatedAt ? ` (last ${new Date(stats.dataUpdatedAt).toLocaleTimeString()})` : ""}.`
-          : "The campaign is not active, so these numbers only change once it sends again."}{" "}
+          : campaign.status === "DRAFT"
+            ? "The campaign has not been launched yet: these numbers move once it sends."
+            : "The campaign is not active, so these numbers only change once it sends again."}{" "}
         Sends and bounces count emails; opens, clicks, replies and positive replies count each lead once, over the leads contacted.
       </p>
       <DailyChart campaignId={campaign.id} live={live} stats={stats.data} />
@@ -41,7 +43,7 @@ function Card({ id, label, value, detail, muted }: { id: string; label: string; 
   return (
     <div className="rounded-lg border border-gray-200 bg-white px-4 py-3" data-testid={`stat-${id}`}>
       <dt className="text-xs font-medium text-gray-500">{label}</dt>
-      <dd className={cn("mt-1 text-2xl font-semibold tabular-nums", muted ? "text-gray-400" : "text-gray-900")} data-testid="stat-value">
+      <dd className={cn("mt-1 font-semibold tabular-nums", muted ? "py-1 text-lg text-gray-400" : "text-2xl text-gray-900")} data-testid="stat-value">
         {value}
       </dd>
       <dd className="mt-0.5 text-xs text-gray-600" data-testid="stat-detail">

@@ -39,7 +39,7 @@ export function ScheduleTab({ campaign }: { campaign: Campaign }) {
           follow-up delays), assuming no replies or bounces and counting only this campaign&apos;s use of each mailbox. Days are UTC days.
         </p>
         <div className="flex items-center gap-2">
-          <Select aria-label="Days forecast" className="w-32" value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
+          <Select aria-label="Days forecast" className="w-40" value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
             {RANGES.map((d) => (
               <option key={d} value={d}>
                 Next {d} days
@@ -195,7 +195,7 @@ function Upcoming({ s, leads, onLeads }: { s: Schedule; leads: number; onLeads: 
           </h2>
           <p className="text-xs text-gray-500">In order; times in your time zone ({localZone()}), to the nearest 5 minutes.</p>
         </div>
-        <Select aria-label="Upcoming sends shown" className="w-32" value={String(leads)} onChange={(e) => onLeads(Number(e.target.value))}>
+        <Select aria-label="Upcoming sends shown" className="w-36" value={String(leads)} onChange={(e) => onLeads(Number(e.target.value))}>
           {UPCOMING.map((n) => (
             <option key={n} value={n}>
               First {n}
