@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
+import { SelectTd } from "@/components/ui/selectable-table";
 import { Td, Tr } from "@/components/ui/table";
 import { ago, dateTime } from "@/components/ui/time";
 import type { DomainView } from "@/lib/domains/domains";
@@ -29,9 +30,7 @@ export function DomainRow({ domain: d, selected, onToggle }: { domain: DomainVie
   return (
     <>
       <Tr>
-        <Td>
-          <input type="checkbox" aria-label={`Select ${d.domain}`} checked={selected} onChange={onToggle} />
-        </Td>
+        <SelectTd label={d.domain} checked={selected} onToggle={onToggle} />
         <Td className="font-medium">{d.domain}</Td>
         {CHECKS.map((c) => {
           const r = checkOf(d, c);

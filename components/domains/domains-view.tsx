@@ -1,13 +1,17 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
+import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
+import { SelectAllTh, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Th, THead } from "@/components/ui/table";
+import { usePaging } from "@/components/ui/use-paging";
+import { useSelection } from "@/components/ui/use-selection";
 import type { DomainView } from "@/lib/domains/domains";
 import { apiRequest } from "../mailboxes/api";
 import { CHECKS, DOMAIN_COLUMNS } from "./checks";
@@ -24,14 +28,14 @@ interface BulkDeleteResult {
 
 export function DomainsView() {
   const queryClient = useQueryClient();
-  const [paging, setPaging] = useState({ page: 1, limit: 50 });
+  const paging = usePaging();
   const domains = useDomains(paging.page, paging.limit);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const rows = domains.data?.rows ?? [];
+  const total = domains.data?.total ?? 0;
+  const selection = useSelection(rows, paging.scope);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string>();
   const [conflicts, setConflicts] = useState<BulkDeleteResult["conflicts"]>([]);
-
-  useEffect(() => setSelected(new Set()), [paging]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["domains"] });
 
@@ -48,25 +52,12 @@ export function DomainsView() {
     mutationFn: (domainIds: string[]) => apiRequest<BulkDeleteResult>("/api/v1/domains/bulk-delete", { method: "POST", body: { domainIds } }).then((r) => r.data),
     onSuccess: async (r) => {
       setConfirmDelete(false);
-      setSelected(new Set());
+      selection.clear();
       setNotice(`Deleted ${r.deleted} domain${r.deleted === 1 ? "" : "s"}.`);
       setConflicts(r.conflicts);
       await refresh();
     },
   });
-
-  const rows = domains.data?.rows ?? [];
-  const total = domains.data?.total ?? 0;
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   return (
     <div className="space-y-4">
@@ -75,25 +66,22 @@ export function DomainsView() {
           <h1 className="text-xl font-semibold text-gray-900">Domains</h1>
           <p className="text-sm text-gray-600">Sending domains are added from your mailboxes&apos; addresses and checked daily.</p>
         </div>
-        {selected.size > 0 && (
+        {selection.size > 0 && (
           <div className="flex gap-2">
-            <Button variant="secondary" disabled={bulkCheck.isPending} onClick={() => bulkCheck.mutate([...selected])}>
-              {bulkCheck.isPending ? "Checking…" : `Re-check ${selected.size} selected`}
+            <Button variant="secondary" disabled={bulkCheck.isPending} onClick={() => bulkCheck.mutate(selection.ids)}>
+              {bulkCheck.isPending ? "Checking…" : `Re-check ${selection.size} selected`}
             </Button>
             <Button variant="danger" onClick={() => setConfirmDelete(true)}>
-              Delete {selected.size} selected
+              Delete {selection.size} selected
             </Button>
           </div>
         )}
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between">
-          <span data-testid="domains-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="domains-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {conflicts.length > 0 && (
         <Alert tone="warning">
@@ -118,14 +106,7 @@ export function DomainsView() {
       <Table aria-label="Domains" aria-busy={domains.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input
-                type="checkbox"
-                aria-label="Select all on this page"
-                checked={allSelected}
-                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
-              />
-            </Th>
+            <SelectAllTh selection={selection} />
             <Th>Domain</Th>
             {CHECKS.map((c) => (
               <Th key={c.key}>{c.label}</Th>
@@ -139,58 +120,30 @@ export function DomainsView() {
         </THead>
         <TBody>
           {rows.map((d) => (
-            <DomainRow key={d.id} domain={d} selected={selected.has(d.id)} onToggle={() => toggle(d.id)} />
+            <DomainRow key={d.id} domain={d} selected={selection.has(d.id)} onToggle={() => selection.toggle(d.id)} />
           ))}
-          {domains.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={DOMAIN_COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                No domains yet. They appear when you connect a mailbox.
-              </td>
-            </tr>
-          )}
-          {domains.isPending && (
-            <tr>
-              <td colSpan={DOMAIN_COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={DOMAIN_COLUMNS} empty={!!domains.data && rows.length === 0} loading={domains.isPending}>
+            No domains yet. They appear when you connect a mailbox.
+          </TableStatusRows>
         </TBody>
       </Table>
 
-      <Pager
-        page={paging.page}
-        limit={paging.limit}
-        total={total}
-        shown={rows.length}
-        sizes={PAGE_SIZES}
-        onPage={(page) => setPaging((p) => ({ ...p, page }))}
-        onLimit={(limit) => setPaging({ page: 1, limit })}
-      />
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
 
-      <Dialog
+      <ConfirmDeleteDialog
         open={confirmDelete}
+        title={`Delete ${selection.size} domain${selection.size === 1 ? "" : "s"}?`}
+        pending={bulkDelete.isPending}
+        error={bulkDelete.error ? describeError(bulkDelete.error) : undefined}
+        onConfirm={() => bulkDelete.mutate(selection.ids)}
+        onCancel={() => setConfirmDelete(false)}
         onClose={() => {
           setConfirmDelete(false);
           bulkDelete.reset();
         }}
-        title={`Delete ${selected.size} domain${selected.size === 1 ? "" : "s"}?`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={bulkDelete.isPending} onClick={() => bulkDelete.mutate([...selected])}>
-              {bulkDelete.isPending ? "Deleting…" : "Delete"}
-            </Button>
-          </>
-        }
       >
-        <div className="space-y-3 text-sm text-gray-700">
-          <p>Domains that still have mailboxes are kept and listed. A domain comes back when a mailbox with its address is connected.</p>
-          {bulkDelete.error && <Alert tone="error">{describeError(bulkDelete.error)}</Alert>}
-        </div>
-      </Dialog>
+        Domains that still have mailboxes are kept and listed. A domain comes back when a mailbox with its address is connected.
+      </ConfirmDeleteDialog>
     </div>
   );
 }

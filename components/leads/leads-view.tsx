@@ -6,9 +6,13 @@ import { apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import { Input, Select } from "@/components/ui/input";
+import { Notice } from "@/components/ui/notice";
+import { Pager } from "@/components/ui/pager";
+import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useSelection } from "@/components/ui/use-selection";
 import { ESP_CLASSES, VERIFICATION_STATUSES, type LeadView } from "@/lib/leads/schemas";
 import { ImportDialog } from "./import-dialog";
 import { LeadEditDialog } from "./lead-edit-dialog";
@@ -34,21 +38,20 @@ export function LeadsView() {
   const tags = useTags();
   const [search, setSearch] = useState("");
   const [filters, setFilters] = useState<LeadFilters>({ q: "", verificationStatus: "", espClass: "", tagId: "", page: 1, limit: 50 });
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<LeadView>();
   const [importing, setImporting] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string>();
   const leads = useLeads(filters);
+  const rows = leads.data?.leads ?? [];
+  const total = leads.data?.total ?? 0;
+  const selection = useSelection(rows, filters);
 
   // Search as the user types, but not one request per keystroke.
   useEffect(() => {
     const t = setTimeout(() => setFilters((f) => (f.q === search ? f : { ...f, q: search, page: 1 })), 300);
     return () => clearTimeout(t);
   }, [search]);
-
-  // A selection only makes sense for the rows on screen.
-  useEffect(() => setSelected(new Set()), [filters]);
 
   const setFilter = (k: "verificationStatus" | "espClass" | "tagId" | "limit", v: string) =>
     setFilters((f) => ({ ...f, [k]: k === "limit" ? Number(v) : v, page: 1 }));
@@ -57,26 +60,11 @@ export function LeadsView() {
     mutationFn: (leadIds: string[]) => apiFetch<{ deleted: number; notFound?: string[] }>("/api/v1/leads/bulk-delete", { method: "POST", body: { leadIds } }),
     onSuccess: async (r) => {
       setConfirmDelete(false);
-      setSelected(new Set());
+      selection.clear();
       setNotice(`Deleted ${r.deleted} lead${r.deleted === 1 ? "" : "s"}.`);
       await queryClient.invalidateQueries({ queryKey: ["leads"] });
     },
   });
-
-  const rows = leads.data?.leads ?? [];
-  const total = leads.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / filters.limit));
-  const first = total === 0 ? 0 : (filters.page - 1) * filters.limit + 1;
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   return (
     <div className="space-y-4">
@@ -86,9 +74,9 @@ export function LeadsView() {
           <p className="text-sm text-gray-600">{leads.data ? `${total.toLocaleString()} in total` : "\u00a0"}</p>
         </div>
         <div className="flex gap-2">
-          {selected.size > 0 && (
+          {selection.size > 0 && (
             <Button variant="danger" onClick={() => setConfirmDelete(true)}>
-              Delete {selected.size} selected
+              Delete {selection.size} selected
             </Button>
           )}
           <Button onClick={() => setImporting(true)}>Import CSV</Button>
@@ -130,28 +118,14 @@ export function LeadsView() {
         </Select>
       </div>
 
-      {notice && (
-        <Alert tone="success" className="flex justify-between">
-          {notice}
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
-      )}
+      {notice && <Notice onDismiss={() => setNotice(undefined)}>{notice}</Notice>}
       {leads.error && <Alert tone="error">Could not load leads: {describeError(leads.error)}</Alert>}
       {tags.error && <Alert tone="error">Could not load tags: {describeError(tags.error)}</Alert>}
 
       <Table aria-label="Leads" aria-busy={leads.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input
-                type="checkbox"
-                aria-label="Select all on this page"
-                checked={allSelected}
-                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
-              />
-            </Th>
+            <SelectAllTh selection={selection} />
             <Th>Email</Th>
             <Th>Name</Th>
             <Th>Company</Th>
@@ -165,9 +139,7 @@ export function LeadsView() {
         <TBody>
           {rows.map((l) => (
             <Tr key={l.id}>
-              <Td>
-                <input type="checkbox" aria-label={`Select ${l.email}`} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
-              </Td>
+              <SelectTd label={l.email} checked={selection.has(l.id)} onToggle={() => selection.toggle(l.id)} />
               <Td>
                 <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => setEditing(l)}>
                   {l.email}
@@ -192,74 +164,39 @@ export function LeadsView() {
               <Td className="whitespace-nowrap text-gray-600">{new Date(l.createdAt).toLocaleDateString()}</Td>
             </Tr>
           ))}
-          {leads.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={9} className="px-3 py-10 text-center text-sm text-gray-600">
-                {filters.q || filters.verificationStatus || filters.espClass || filters.tagId
-                  ? "No leads match these filters."
-                  : "No leads yet. Import a CSV to get started."}
-              </td>
-            </tr>
-          )}
-          {leads.isPending && (
-            <tr>
-              <td colSpan={9} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={9} empty={!!leads.data && rows.length === 0} loading={leads.isPending}>
+            {filters.q || filters.verificationStatus || filters.espClass || filters.tagId ? "No leads match these filters." : "No leads yet. Import a CSV to get started."}
+          </TableStatusRows>
         </TBody>
       </Table>
 
-      <div className="flex items-center justify-between text-sm text-gray-700">
-        <p>
-          {total === 0 ? "No results" : `${first.toLocaleString()}–${(first + rows.length - 1).toLocaleString()} of ${total.toLocaleString()}`}
-        </p>
-        <div className="flex items-center gap-2">
-          <Select aria-label="Rows per page" value={String(filters.limit)} onChange={(e) => setFilter("limit", e.target.value)} className="w-24">
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n} / page
-              </option>
-            ))}
-          </Select>
-          <Button variant="secondary" size="sm" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>
-            Previous
-          </Button>
-          <span>
-            Page {filters.page} of {pages}
-          </span>
-          <Button variant="secondary" size="sm" disabled={filters.page >= pages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>
-            Next
-          </Button>
-        </div>
-      </div>
+      <Pager
+        page={filters.page}
+        limit={filters.limit}
+        total={total}
+        shown={rows.length}
+        sizes={PAGE_SIZES}
+        onPage={(page) => setFilters((f) => ({ ...f, page }))}
+        onLimit={(limit) => setFilter("limit", String(limit))}
+        sizeClassName="w-24"
+      />
 
       {editing && <LeadEditDialog key={editing.id} lead={editing} onClose={() => setEditing(undefined)} />}
       <ImportDialog open={importing} onClose={() => setImporting(false)} />
-      <Dialog
+      <ConfirmDeleteDialog
         open={confirmDelete}
+        title={`Delete ${selection.size} lead${selection.size === 1 ? "" : "s"}?`}
+        pending={remove.isPending}
+        error={remove.error ? describeError(remove.error) : undefined}
+        onConfirm={() => remove.mutate(selection.ids)}
+        onCancel={() => setConfirmDelete(false)}
         onClose={() => {
           setConfirmDelete(false);
           remove.reset();
         }}
-        title={`Delete ${selected.size} lead${selected.size === 1 ? "" : "s"}?`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
-              {remove.isPending ? "Deleting…" : "Delete"}
-            </Button>
-          </>
-        }
       >
-        <div className="space-y-3 text-sm text-gray-700">
-          <p>The leads and their replies are deleted. Emails already sent to them are kept for sending limits and bounce health.</p>
-          {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
-        </div>
-      </Dialog>
+        The leads and their replies are deleted. Emails already sent to them are kept for sending limits and bounce health.
+      </ConfirmDeleteDialog>
     </div>
   );
 }

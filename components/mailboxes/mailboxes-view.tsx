@@ -1,14 +1,18 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
+import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Switch } from "@/components/ui/switch";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { usePaging } from "@/components/ui/use-paging";
+import { useSelection } from "@/components/ui/use-selection";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
 import { apiRequest } from "./api";
 import { BulkCapDialog } from "./bulk-cap-dialog";
@@ -30,37 +34,23 @@ type RowAction = { kind: "test" | "edit" | "delete"; mailbox: MailboxView };
 
 export function MailboxesView() {
   const queryClient = useQueryClient();
-  const [paging, setPaging] = useState({ page: 1, limit: 50 });
+  const paging = usePaging();
   const mailboxes = useMailboxes(paging.page, paging.limit);
   const issues = useMailboxIssues();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const rows = mailboxes.data?.rows ?? [];
+  const total = mailboxes.data?.total ?? 0;
+  const selection = useSelection(rows, paging.scope);
   const [action, setAction] = useState<RowAction>();
   const [connecting, setConnecting] = useState(false);
   const [importing, setImporting] = useState(false);
   const [settingCap, setSettingCap] = useState(false);
   const [notice, setNotice] = useState<string>();
 
-  // A selection only makes sense for the rows on screen.
-  useEffect(() => setSelected(new Set()), [paging]);
-
   const toggleSending = useMutation({
     mutationFn: (m: MailboxView) =>
       apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body: { sendingEnabled: !m.sendingEnabled } }).then((r) => r.data),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["mailboxes"] }),
   });
-
-  const rows = mailboxes.data?.rows ?? [];
-  const total = mailboxes.data?.total ?? 0;
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   const finish = (message: string) => {
     setAction(undefined);
@@ -75,9 +65,9 @@ export function MailboxesView() {
           <p className="text-sm text-gray-600">{mailboxes.data ? `${total.toLocaleString()} connected` : "\u00a0"}</p>
         </div>
         <div className="flex gap-2">
-          {selected.size > 0 && (
+          {selection.size > 0 && (
             <Button variant="secondary" onClick={() => setSettingCap(true)}>
-              Set daily cap ({selected.size})
+              Set daily cap ({selection.size})
             </Button>
           )}
           <Button variant="secondary" onClick={() => setImporting(true)}>
@@ -91,12 +81,9 @@ export function MailboxesView() {
       {issues.error && <IssuesError message={describeError(issues.error)} />}
 
       {notice && (
-        <Alert tone="success" className="flex justify-between">
-          <span data-testid="mailboxes-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="mailboxes-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {mailboxes.error && <Alert tone="error">Could not load mailboxes: {describeError(mailboxes.error)}</Alert>}
       {toggleSending.error && <Alert tone="error">Could not change sending: {describeError(toggleSending.error)}</Alert>}
@@ -104,14 +91,7 @@ export function MailboxesView() {
       <Table aria-label="Mailboxes" aria-busy={mailboxes.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input
-                type="checkbox"
-                aria-label="Select all on this page"
-                checked={allSelected}
-                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
-              />
-            </Th>
+            <SelectAllTh selection={selection} />
             <Th>Email</Th>
             <Th>Sender name</Th>
             <Th>Provider</Th>
@@ -130,9 +110,7 @@ export function MailboxesView() {
             const warmup = WARMUP[m.warmupStatus] ?? { label: m.warmupStatus, tone: "gray" as const };
             return (
               <Tr key={m.id}>
-                <Td>
-                  <input type="checkbox" aria-label={`Select ${m.email}`} checked={selected.has(m.id)} onChange={() => toggle(m.id)} />
-                </Td>
+                <SelectTd label={m.email} checked={selection.has(m.id)} onToggle={() => selection.toggle(m.id)} />
                 <Td className="font-medium">{m.email}</Td>
                 <Td>{m.senderName ?? ""}</Td>
                 <Td className="text-gray-600" title={`${m.smtpHost}:${m.smtpPort} (${m.smtpSecurity}) · IMAP ${m.imapHost}:${m.imapPort} (${m.imapSecurity})`}>
@@ -176,32 +154,13 @@ export function MailboxesView() {
               </Tr>
             );
           })}
-          {mailboxes.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                No mailboxes yet. Connect one, or import many from a CSV.
-              </td>
-            </tr>
-          )}
-          {mailboxes.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!mailboxes.data && rows.length === 0} loading={mailboxes.isPending}>
+            No mailboxes yet. Connect one, or import many from a CSV.
+          </TableStatusRows>
         </TBody>
       </Table>
 
-      <Pager
-        page={paging.page}
-        limit={paging.limit}
-        total={total}
-        shown={rows.length}
-        sizes={PAGE_SIZES}
-        onPage={(page) => setPaging((p) => ({ ...p, page }))}
-        onLimit={(limit) => setPaging({ page: 1, limit })}
-      />
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
 
       <ConnectDialog
         open={connecting}
@@ -214,11 +173,11 @@ export function MailboxesView() {
       <MailboxImportDialog open={importing} onClose={() => setImporting(false)} />
       {settingCap && (
         <BulkCapDialog
-          mailboxIds={[...selected]}
+          mailboxIds={selection.ids}
           onClose={() => setSettingCap(false)}
           onDone={(message) => {
             setSettingCap(false);
-            setSelected(new Set());
+            selection.clear();
             setNotice(message);
           }}
         />
