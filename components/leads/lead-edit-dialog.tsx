@@ -6,6 +6,7 @@ import { ApiError, apiFetch } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input, Select } from "@/components/ui/input";
 import { VERIFICATION_STATUSES, type LeadView, type PatchLeadInput } from "@/lib/leads/schemas";
 import { LEAD_FIELDS, type LeadFieldKey } from "./csv-mapping";
@@ -70,16 +71,7 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
       onClose={onClose}
       title={`Edit ${lead.email}`}
       wide
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="lead-edit-form" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : "Save"}
-          </Button>
-        </>
-      }
+      footer={<FormFooter form="lead-edit-form" pending={save.isPending} onCancel={onClose} />}
     >
       <div className="space-y-5">
         {err && <Alert tone="error">{err.message}</Alert>}

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { apiRequest } from "./api";
 
@@ -38,16 +38,7 @@ export function BulkCapDialog({ mailboxIds, onClose, onDone }: { mailboxIds: str
       open
       onClose={onClose}
       title={`Set the daily cap of ${n} mailbox${n === 1 ? "" : "es"}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="bulk-cap-form" disabled={save.isPending || cap === ""}>
-            {save.isPending ? "Saving…" : "Set daily cap"}
-          </Button>
-        </>
-      }
+      footer={<FormFooter form="bulk-cap-form" pending={save.isPending} disabled={cap === ""} onCancel={onClose} submitLabel="Set daily cap" />}
     >
       <form id="bulk-cap-form" onSubmit={submit} className="space-y-3">
         <Field label="Emails per day" errors={fieldErrors.dailySendCap} hint="From 0 to 20, for each selected mailbox.">

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import type { MailboxView, PatchMailboxInput } from "@/lib/mailboxes/schemas";
@@ -65,16 +65,7 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
       onClose={onClose}
       title={`Edit ${m.email}`}
       wide
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="mailbox-edit-form" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : "Save"}
-          </Button>
-        </>
-      }
+      footer={<FormFooter form="mailbox-edit-form" pending={save.isPending} onCancel={onClose} />}
     >
       <form id="mailbox-edit-form" onSubmit={submit} className="space-y-3">
         {save.error && <Alert tone="error">{save.error.message}</Alert>}

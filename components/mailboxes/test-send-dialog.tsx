@@ -4,8 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { dateTime } from "@/components/ui/time";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
@@ -42,16 +42,7 @@ export function TestSendDialog({ mailbox, onClose }: { mailbox: MailboxView; onC
       open
       onClose={onClose}
       title={`Send a test email from ${mailbox.email}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-          <Button type="submit" form="test-send-form" disabled={send.isPending}>
-            {send.isPending ? "Sending…" : "Send test email"}
-          </Button>
-        </>
-      }
+      footer={<FormFooter form="test-send-form" pending={send.isPending} onCancel={onClose} cancelLabel="Close" submitLabel="Send test email" pendingLabel="Sending…" />}
     >
       <form id="test-send-form" onSubmit={submit} className="space-y-3">
         <Field label="To" errors={fieldErrors.to}>
