@@ -68,14 +68,16 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
             {lead.companyName && ` · ${lead.companyName}`}
           </p>
         </div>
-        <div className="flex flex-col items-end gap-2">
-          {latest && (
-            <Badge tone={INTENT_TONE[latest.intentClassification]}>
-              <span data-testid="conversation-intent">{INTENT_LABEL[latest.intentClassification]}</span>
-            </Badge>
-          )}
-          {latest && <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />}
-        </div>
+        {latest && (
+          <Badge tone={INTENT_TONE[latest.intentClassification]} className="mt-1">
+            <span data-testid="conversation-intent">{INTENT_LABEL[latest.intentClassification]}</span>
+          </Badge>
+        )}
+        {latest && (
+          <div className="w-full">
+            <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />
+          </div>
+        )}
       </header>
       {markRead.error && <Alert tone="error">Could not mark the conversation read: {describeError(markRead.error)}</Alert>}
 
