@@ -23,14 +23,20 @@ type Mailbox = typeof mailboxes.$inferSelect;
 
 type FolderKind = "inbound" | "sent";
 
+/** The folder list of a kept connection, read once (LIST is not repeated every cycle). */
+const folderCache = new WeakMap<object, { path: string; kind: FolderKind }[]>();
+
 /** INBOX and the spam folder hold what others sent; the Sent folder holds answers written in a mail client. */
 async function foldersOf(client: ReturnType<typeof imapClient>): Promise<{ path: string; kind: FolderKind }[]> {
+  const cached = folderCache.get(client);
+  if (cached) return cached;
   const out: { path: string; kind: FolderKind }[] = [{ path: "INBOX", kind: "inbound" }];
   const list = await client.list().catch(() => []);
   const junk = list.find((f) => f.specialUse === "\\Junk") ?? list.find((f) => /^(junk|spam)$/i.test(f.name));
   const sent = list.find((f) => f.specialUse === "\\Sent") ?? list.find((f) => /^sent( (items|mail|messages))?$/i.test(f.name));
   if (junk) out.push({ path: junk.path, kind: "inbound" });
   if (sent) out.push({ path: sent.path, kind: "sent" });
+  folderCache.set(client, out);
   return out;
 }
 
@@ -50,11 +56,22 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
   const totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
   const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
   const aiClassification = (await loadAiSettings(db, m.workspaceId)).aiClassificationEnabled;
+  const states = new Map((await db.select().from(imapState).where(eq(imapState.mailboxId, m.id))).map((st) => [st.folder, st]));
   try {
     for (const folder of await foldersOf(client)) {
+      const state = states.get(folder.path);
+      // A folder with nothing new is not opened (STATUS is one round trip); INBOX still records the sync time.
+      // (Not for the folder this connection has selected: STATUS there may not be current, RFC 3501 6.3.10.)
+      const selected = client.mailbox && typeof client.mailbox === "object" ? client.mailbox.path : undefined;
+      if (state && selected !== folder.path) {
+        const st = await client.status(folder.path, { uidNext: true, uidValidity: true }).catch(() => undefined);
+        if (st && String(st.uidValidity) === state.uidValidity && st.uidNext !== undefined && st.uidNext - 1 <= state.lastUid) {
+          if (folder.path === "INBOX") await db.update(imapState).set({ lastSyncAt: clock.now() }).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX")));
+          continue;
+        }
+      }
       const box = await client.mailboxOpen(folder.path, { readOnly: true });
       const uidValidity = String(box.uidValidity);
-      const [state] = await db.select().from(imapState).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, folder.path)));
       let lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
       if (box.exists > 0) {
         const sizes: { uid: number; size: number }[] = [];
