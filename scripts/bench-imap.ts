@@ -60,7 +60,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -349,26 +349,7 @@ async function pool<T>(items: T[], width: number, fn: (t: T) => Promise<void>): 
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
-function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
-  const u0 = process.cpuUsage();
-  const m0 = machineTimes();
-  return () => {
-    const u = process.cpuUsage(u0);
-    const m = machineTimes();
-    const total = m.total - m0.total;
-    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
-  };
-}
 
-function machineTimes(): { idle: number; total: number } {
-  let idle = 0;
-  let total = 0;
-  for (const c of os.cpus()) {
-    idle += c.times.idle;
-    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  }
-  return { idle, total };
-}
 
 interface Sidecar {
   closeAll(): Promise<void>;

@@ -61,7 +61,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -399,26 +399,7 @@ function installNoDelaySwitch(): void {
 // ---------------------------------------------------------------------------------------------
 // CPU meters
 
-function machineTimes(): { idle: number; total: number } {
-  let idle = 0;
-  let total = 0;
-  for (const c of os.cpus()) {
-    idle += c.times.idle;
-    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  }
-  return { idle, total };
-}
 
-function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
-  const u0 = process.cpuUsage();
-  const m0 = machineTimes();
-  return () => {
-    const u = process.cpuUsage(u0);
-    const m = machineTimes();
-    const total = m.total - m0.total;
-    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -184,3 +184,24 @@ export function elapsedMs(start: bigint): number {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU used by this process and how busy the whole machine was, between the call and the returned function's call. */
+export function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
+  const u0 = process.cpuUsage();
+  const m0 = machineTimes();
+  return () => {
+    const u = process.cpuUsage(u0);
+    const m = machineTimes();
+    const total = m.total - m0.total;
+    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
+  };
+}
+function machineTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    idle += c.times.idle;
+    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  }
+  return { idle, total };
+}

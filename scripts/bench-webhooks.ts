@@ -43,7 +43,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { elapsedMs, ensureDatabase, fmt, median, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -349,26 +349,7 @@ interface PhaseResult {
 }
 
 /** Starts a CPU meter: this process's CPU time and the machine's busy fraction (all cores) since then. */
-function cpuMeter(): () => { cpuMs: number; machineBusy: number } {
-  const u0 = process.cpuUsage();
-  const m0 = machineTimes();
-  return () => {
-    const u = process.cpuUsage(u0);
-    const m = machineTimes();
-    const total = m.total - m0.total;
-    return { cpuMs: (u.user + u.system) / 1000, machineBusy: total > 0 ? 1 - (m.idle - m0.idle) / total : NaN };
-  };
-}
 
-function machineTimes(): { idle: number; total: number } {
-  let idle = 0;
-  let total = 0;
-  for (const c of os.cpus()) {
-    idle += c.times.idle;
-    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  }
-  return { idle, total };
-}
 
 async function main() {
   const t0 = process.hrtime.bigint();
