@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
@@ -10,6 +9,7 @@ import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, Ups
 import { decodeBase64, storeFile } from "../files/files";
 import { newId } from "../ids";
 import type { JobDef } from "../jobs/registry";
+import { newMessageId } from "../mail/message-id";
 import { classifySmtpError } from "../mail/smtp";
 import { smtpConfigOf } from "../mailboxes/credentials";
 import { pooledTransport } from "../sending/transports";
@@ -126,7 +126,6 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
   const totalBytes = inlineFiles.reduce((n, f) => n + f.data.length, 0) + uploads.reduce((n, u) => n + u.size, 0);
   if (totalBytes > 20 * 1024 * 1024) throw new PayloadTooLargeError(`A reply's files may total at most 20 MB; these are ${(totalBytes / 1048576).toFixed(1)} MB`);
   const now = ctx.clock.now();
-  const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
   const [row] = await ctx.db
     .insert(sentReplies)
     .values({
@@ -143,7 +142,7 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
       html: input.html ?? null,
       status: "SENDING",
       sentBy: ctx.actor.type === "session" ? "HUMAN" : ctx.actor.type === "system" ? "AGENT" : "API",
-      messageId: `<${randomBytes(12).toString("hex")}@${domain}>`,
+      messageId: newMessageId(m.email),
       inReplyTo: r.messageId,
       references: [...r.references.filter((x) => x !== r.messageId), r.messageId],
       background: !!input.background,
@@ -221,8 +220,7 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
     .where(eq(messageFiles.replyId, r.id));
   const header = `---------- Forwarded message ---------\nFrom: ${r.from ? `${r.from.name ? `${r.from.name} ` : ""}<${r.from.address}>` : "unknown"}\nDate: ${r.receivedAt.toUTCString()}\nSubject: ${r.subject}\n\n`;
   const text = `${input.body ? `${input.body}\n\n` : ""}${header}${r.textBody}`;
-  const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
-  const messageId = `<${randomBytes(12).toString("hex")}@${domain}>`;
+  const messageId = newMessageId(m.email);
   try {
     await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
       from: m.senderName ? { name: m.senderName, address: m.email } : m.email,

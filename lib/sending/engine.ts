@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, campaigns, emails, leads, mailboxes } from "../../db/schema";
@@ -7,6 +6,7 @@ import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import { newId } from "../ids";
 import type { JobDef } from "../jobs/registry";
+import { newMessageId } from "../mail/message-id";
 import { classifySmtpError } from "../mail/smtp";
 import { smtpConfigOf } from "../mailboxes/credentials";
 import { addSuppressions } from "../suppressions/suppressions";
@@ -246,7 +246,7 @@ async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox, cache: TickCach
       .where(and(eq(campaignLeads.campaignId, pick.c.id), eq(campaignLeads.leadId, pick.lead.id)))
       .for("update", { skipLocked: true });
     if (!cl || cl.status !== "ACTIVE" || cl.nextStepOrder !== pick.cl.nextStepOrder || cl.mailboxId !== m.id) return undefined;
-    const stats = await variantStats(tx, variants.map((v) => v.id));
+    const stats = await sendsByVariant(tx, variants.map((v) => v.id));
     const step = pickVariant(variants, stats, pick.c.abVariantOptimization);
     const earlier = await tx
       .select({ messageId: emails.messageId, subject: emails.subject, stepOrder: emails.stepOrder })
@@ -263,8 +263,7 @@ async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox, cache: TickCach
     // Follow-ups: same thread, "Re: " + the subject of the first email the lead got (spec 4.7 rule 1).
     const subject = step.stepOrder === 0 || !earlier[0] ? rendered.subject : /^re:/i.test(earlier[0].subject) ? earlier[0].subject : `Re: ${earlier[0].subject}`;
     const emailId = newId("eml");
-    const domain = m.email.slice(m.email.lastIndexOf("@") + 1);
-    const messageId = `<${emailId.slice(4)}.${randomBytes(6).toString("hex")}@${domain}>`;
+    const messageId = newMessageId(m.email, emailId.slice(4));
     await tx.insert(emails).values({
       id: emailId,
       workspaceId: m.workspaceId,
@@ -391,7 +390,7 @@ async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox, cache: TickCach
   return outcome.status;
 }
 
-async function variantStats(db: DbOrTx, stepIds: string[]): Promise<Map<string, { sends: number; replies: number }>> {
+async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map<string, { sends: number; replies: number }>> {
   if (stepIds.length < 2) return new Map();
   const rows = await db
     .select({ stepId: emails.stepId, sends: sql<number>`count(*)::int` })
