@@ -15,7 +15,10 @@ import { POST as FORWARD } from "@/app/api/v1/replies/[id]/forward/route";
 import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
 import { POST as CREATE_STEP } from "@/app/api/v1/campaigns/[id]/steps/route";
 import { POST as ADD_ATT } from "@/app/api/v1/campaigns/[id]/steps/[stepId]/attachments/route";
-import { cleanupUploads } from "./files";
+import { cleanupUploads, RECEIVED_FILE_LIMIT, storeReceivedFiles } from "./files";
+import { messageFiles, replies } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import type { Attachment } from "mailparser";
 import { ingestMessage } from "./ingest";
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
@@ -125,5 +128,25 @@ describe("files in the inbox", () => {
     expect(missingName.status).toBe(400);
     const later = new ManualClock(new Date(Date.now() + 25 * 3600_000));
     expect(await cleanupUploads(getDb(), later.now())).toBe(1);
+  });
+
+  it("keeps received files up to 15 MB each and 25 MB per message, and skips inline images", async () => {
+    const [reply] = await getDb().select().from(replies).limit(1);
+    const file = (name: string, bytes: number, extra: Partial<Attachment> = {}) =>
+      ({ filename: name, contentType: "application/octet-stream", size: bytes, content: Buffer.alloc(bytes, 1), contentDisposition: "attachment", related: false, ...extra }) as unknown as Attachment;
+    const kept = await storeReceivedFiles(getDb(), ws.workspaceId, reply.id, [
+      file("too-big.bin", RECEIVED_FILE_LIMIT + 1),
+      file("a.bin", 10 * 1024 * 1024),
+      file("b.bin", 10 * 1024 * 1024),
+      file("c.bin", 6 * 1024 * 1024), // would pass 25 MB for the message
+      file("logo.png", 100, { contentType: "image/png", contentDisposition: "inline", related: true }),
+      file("small.txt", 5),
+    ]);
+    expect(kept).toBe(3);
+    const names = (await getDb().select().from(messageFiles).where(eq(messageFiles.replyId, reply.id))).map((f) => f.filename);
+    expect(names).toEqual(expect.arrayContaining(["a.bin", "b.bin", "small.txt"]));
+    expect(names).not.toEqual(expect.arrayContaining(["too-big.bin"]));
+    expect(names).not.toContain("c.bin");
+    expect(names).not.toContain("logo.png");
   });
 });
