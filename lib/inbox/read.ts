@@ -7,7 +7,9 @@ import { offsetOf } from "../api/paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";
-import type { listRepliesQuery, threadsQuery } from "./schemas";
+import { INTENTS, type intentCountsQuery, type intentCountsResult, type listRepliesQuery, type threadsQuery } from "./schemas";
+
+type Intent = (typeof INTENTS)[number];
 
 type ReplyRow = typeof replies.$inferSelect;
 
@@ -55,22 +57,34 @@ export async function listReplies(ctx: Ctx, q: z.infer<typeof listRepliesQuery>)
  * GET /replies/threads: one row per lead, newest conversation first, with the latest reply, how many
  * of their replies nobody has opened, and whether (and when) we answered after their latest message.
  */
-export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
-  requireAccess(ctx, "read");
-  const filters: SQL[] = [sql`r.workspace_id = ${ctx.workspaceId}`, sql`r.lead_id is not null`];
+/** The latest reply's intent of a conversation (group of `replies r` by lead); ties broken by id, as for `latest_id`. */
+const LATEST_INTENT = sql`(array_agg(r.intent order by r.received_at desc, r.id desc))[1]`;
+
+/**
+ * Which conversations /replies/threads and /replies/intent-counts look at: `where` over `replies r`,
+ * `having` over the group of one lead's replies. The two must agree, so both are built here.
+ */
+function threadConditions(workspaceId: string, q: { intent?: string; campaignId?: string; unread?: string; starred?: string }) {
+  const filters: SQL[] = [sql`r.workspace_id = ${workspaceId}`, sql`r.lead_id is not null`];
   if (q.campaignId) filters.push(sql`r.campaign_id = ${q.campaignId}`);
   const having: SQL[] = [];
-  if (q.intent) having.push(sql`(array_agg(r.intent order by r.received_at desc))[1] = ${q.intent}`);
+  if (q.intent) having.push(sql`${LATEST_INTENT} = ${q.intent}`);
   if (q.unread === "true") having.push(sql`count(*) filter (where r.read_at is null) > 0`);
   if (q.starred === "true") having.push(sql`bool_or(r.starred)`);
+  return { where: sql.join(filters, sql` and `), having: having.length ? sql`having ${sql.join(having, sql` and `)}` : sql`` };
+}
+
+export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
+  requireAccess(ctx, "read");
+  const { where, having } = threadConditions(ctx.workspaceId, q);
   const rows = (await ctx.db.execute(sql`
     with t as (
       select r.lead_id, max(r.received_at) as last_at, count(*)::int as reply_count,
         count(*) filter (where r.read_at is null)::int as unread_count,
-        (array_agg(r.id order by r.received_at desc))[1] as latest_id,
+        (array_agg(r.id order by r.received_at desc, r.id desc))[1] as latest_id,
       (select max(s.sent_at) from sent_replies s where s.lead_id = r.lead_id and s.status = 'SENT') as last_answered_at
-      from replies r where ${sql.join(filters, sql` and `)}
-      group by r.lead_id ${having.length ? sql`having ${sql.join(having, sql` and `)}` : sql``})
+      from replies r where ${where}
+      group by r.lead_id ${having})
     select t.*, count(*) over()::int as total from t order by t.last_at desc, t.lead_id limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as {
     lead_id: string;
     last_at: string;
@@ -108,6 +122,31 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
       };
     }),
   };
+}
+
+/**
+ * GET /replies/intent-counts: how many conversations each intent filter of /replies/threads would
+ * list (by the latest reply's intent), with all of them and the unread ones — one query instead of a
+ * `limit=1` list call per intent.
+ */
+export async function intentCounts(ctx: Ctx, q: z.infer<typeof intentCountsQuery>): Promise<z.infer<typeof intentCountsResult>> {
+  requireAccess(ctx, "read");
+  const { where, having } = threadConditions(ctx.workspaceId, q);
+  const rows = (await ctx.db.execute(sql`
+    with t as (
+      select ${LATEST_INTENT}::text as intent, bool_or(r.read_at is null) as has_unread
+      from replies r where ${where}
+      group by r.lead_id ${having})
+    select t.intent, count(*)::int as n, count(*) filter (where t.has_unread)::int as unread from t group by t.intent`)) as unknown as { intent: Intent; n: number; unread: number }[];
+  const intents = Object.fromEntries(INTENTS.map((i) => [i, 0])) as Record<Intent, number>;
+  let all = 0;
+  let unread = 0;
+  for (const r of rows) {
+    intents[r.intent] = r.n;
+    all += r.n;
+    unread += r.unread;
+  }
+  return { all, unread, intents };
 }
 
 /** GET /replies/thread/<leadId>: the conversation, oldest first — their replies and our campaign emails. */
@@ -220,6 +259,10 @@ async function updateReply(ctx: Ctx, id: string, set: Partial<ReplyRow>) {
 export const starReply = (ctx: Ctx, id: string, starred: boolean) => updateReply(ctx, id, { starred });
 export const remindReply = (ctx: Ctx, id: string, remindAt: string | null) => updateReply(ctx, id, { remindAt: remindAt ? new Date(remindAt) : null });
 
+function unmatchedView(r: ReplyRow, mailboxEmail: string) {
+  return { ...replyView(r), mailboxEmail, folder: r.folder, to: r.to, cc: r.cc };
+}
+
 /** GET /replies/unmatched: received messages that matched no lead, kept for the user to see (not dropped). */
 export async function listUnmatched(ctx: Ctx, q: { page: number; limit: number }) {
   requireAccess(ctx, "read");
@@ -228,5 +271,21 @@ export async function listUnmatched(ctx: Ctx, q: { page: number; limit: number }
     ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(where).orderBy(desc(replies.receivedAt), desc(replies.id)).limit(q.limit).offset(offsetOf(q)),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(replies).where(where),
   ]);
-  return { rows: rows.map(({ r, mailboxEmail }) => ({ ...replyView(r), mailboxEmail, folder: r.folder, to: r.to, cc: r.cc })), total: n };
+  return { rows: rows.map(({ r, mailboxEmail }) => unmatchedView(r, mailboxEmail)), total: n };
+}
+
+/**
+ * GET /replies/unmatched/<id>: one message that matched no lead, as a list row plus its HTML (as
+ * received: clients sanitise it) and its files. A message that belongs to a lead is not found here.
+ */
+export async function getUnmatched(ctx: Ctx, id: string) {
+  requireAccess(ctx, "read");
+  const [row] = await ctx.db
+    .select({ r: replies, mailboxEmail: mailboxes.email })
+    .from(replies)
+    .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+    .where(and(eq(replies.id, id), eq(replies.workspaceId, ctx.workspaceId), isNull(replies.leadId)));
+  if (!row) throw new NotFoundError("Unmatched message");
+  const attached = await filesOf(ctx.db, { replyIds: [row.r.id] });
+  return { ...unmatchedView(row.r, row.mailboxEmail), html: row.r.htmlBody, attachments: attached.get(row.r.id) ?? [] };
 }

@@ -36,3 +36,17 @@ export const sendReplyBody = z.object({
 export const forwardBody = z.object({ to: addressInput, body: z.string().max(200_000).optional() });
 
 export const unmatchedQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 });
+
+/** GET /replies/intent-counts: the filters of /replies/threads that do not pick an intent. */
+export const intentCountsQuery = z.object({
+  campaignId: z.string().max(100).optional(),
+  unread: z.enum(["true", "false"]).optional(),
+  starred: z.enum(["true", "false"]).optional(),
+});
+export const intentCountsResult = z.object({
+  all: z.number().int().describe("Conversations matching the filters (what /replies/threads would total)"),
+  unread: z.number().int().describe("Of those, conversations with at least one unread reply"),
+  intents: z
+    .object(Object.fromEntries(INTENTS.map((i) => [i, z.number().int()])) as Record<(typeof INTENTS)[number], z.ZodNumber>)
+    .describe("Conversations by the intent of their latest reply; every intent is present, 0 when none"),
+});

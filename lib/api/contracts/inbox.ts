@@ -1,5 +1,5 @@
 import { defineRoute } from "../route";
-import { forwardBody, listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery, unmatchedQuery } from "../../inbox/schemas";
+import { forwardBody, intentCountsQuery, intentCountsResult, listRepliesQuery, remindBody, sendReplyBody, starBody, threadsQuery, unmatchedQuery } from "../../inbox/schemas";
 
 const tag = "Inbox";
 
@@ -7,6 +7,16 @@ export const inboxRoutes = {
   list: defineRoute({ method: "GET", path: "/replies", tag, access: "read", query: listRepliesQuery, summary: "Replies, newest first: q, intent, campaignId, hasReminder", response: { description: "`{ replies, page, limit, total }`" } }),
   threads: defineRoute({ method: "GET", path: "/replies/threads", tag, access: "read", query: threadsQuery, summary: "Conversations, one row per lead, newest first", response: { description: "`{ threads, page, limit, total }`" } }),
   unmatched: defineRoute({ method: "GET", path: "/replies/unmatched", tag, access: "read", query: unmatchedQuery, summary: "Received messages that matched no lead (kept, not dropped)", response: { description: "`{ replies, page, limit, total }`" } }),
+  unmatchedOne: defineRoute({
+    method: "GET", path: "/replies/unmatched/{id}", tag, access: "read",
+    summary: "One message that matched no lead: the list row plus `html` (as received) and `attachments`",
+    response: { description: "The message" },
+  }),
+  intentCounts: defineRoute({
+    method: "GET", path: "/replies/intent-counts", tag, access: "read", query: intentCountsQuery,
+    summary: "Conversations per intent of their latest reply, with all and unread ones; the filters of /replies/threads other than intent",
+    response: { description: "`{ all, unread, intents: { <INTENT>: n } }`", schema: intentCountsResult },
+  }),
   summary: defineRoute({ method: "GET", path: "/replies/summary", tag, access: "read", summary: "Replies received today, yesterday and earlier", response: { description: "`{ today, yesterday, earlier }`" } }),
   unread: defineRoute({ method: "GET", path: "/replies/unread-count", tag, access: "read", summary: "Unread replies and conversations", response: { description: "`{ messages, conversations }`" } }),
   thread: defineRoute({ method: "GET", path: "/replies/thread/{leadId}", tag, access: "read", summary: "One conversation, oldest first", response: { description: "`{ lead, messages }`" } }),
