@@ -44,6 +44,7 @@ export const replies = pgTable(
     uniqueIndex("replies_mailbox_message_uq").on(t.mailboxId, t.messageId),
     index("replies_workspace_received_idx").on(t.workspaceId, t.receivedAt),
     index("replies_lead_idx").on(t.leadId),
+    index("replies_email_idx").on(t.emailId),
   ],
 );
 

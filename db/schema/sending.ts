@@ -37,7 +37,7 @@ export const emails = pgTable(
     openedAt: timestamp("opened_at", { withTimezone: true }),
     clickedAt: timestamp("clicked_at", { withTimezone: true }),
   },
-  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId), index("emails_step_idx").on(t.stepId), index("emails_message_id_idx").on(t.workspaceId, t.messageId)],
+  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId, t.createdAt), index("emails_step_idx").on(t.stepId), index("emails_message_id_idx").on(t.workspaceId, t.messageId)],
 );
 
 export const emailEventKindEnum = pgEnum("email_event_kind", ["OPEN", "CLICK", "UNSUBSCRIBE"]);

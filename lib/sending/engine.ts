@@ -1,17 +1,17 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, campaigns, emails, leads, mailboxes } from "../../db/schema";
 import { stepFiles } from "../campaigns/attachments";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
-import { newId } from "../ids";
+import { newEventId, newId } from "../ids";
 import type { JobDef } from "../jobs/registry";
 import { newMessageId } from "../mail/message-id";
 import { classifySmtpError } from "../mail/smtp";
 import { smtpConfigOf } from "../mailboxes/credentials";
 import { addSuppressions } from "../suppressions/suppressions";
 import { suppressedAmong } from "../suppressions/check";
-import { renderStep } from "../templates/render";
+import { renderStep, renderSubject } from "../templates/render";
 import { classifySendError } from "./bounce";
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "./tracking";
 import { dropTransport, pooledTransport } from "./transports";
@@ -20,14 +20,25 @@ import { campaignDay, inWindow, nextWindowOpen, utcDay, zoneFor } from "./window
 type Mailbox = typeof mailboxes.$inferSelect;
 type Campaign = typeof campaigns.$inferSelect;
 type Lead = typeof leads.$inferSelect;
-type CampaignLead = typeof campaignLeads.$inferSelect;
 type Step = typeof campaignSteps.$inferSelect;
 
 export const BOUNCE_RATE_THRESHOLD = 0.018;
 const BOUNCE_WINDOW_MS = 30 * 24 * 3600_000;
 const MAX_FAILED_ATTEMPTS = 5;
+/** How long a claimed mailbox stays ours: longer than any pass, so a crashed worker's claim lapses. */
+const LEASE_MS = 120_000;
+/** Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). */
+const DUE_PER_MAILBOX = 8;
+/** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
+const COUNTED = sql`('SENDING', 'SENT', 'BOUNCED')`;
 
 const iso = (d: Date) => d.toISOString();
+/** Many values as one parameter (a JSON array): one statement whatever the count, no 65,535-parameter limit. */
+const jsonList = (values: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+const jsonRows = (rows: object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+async function rowsOf<T>(db: DbOrTx, q: SQL): Promise<T[]> {
+  return (await db.execute(q)) as unknown as T[];
+}
 
 /**
  * Mailboxes that may send now and have due work, claimed with a lease (SKIP LOCKED): one sender per
@@ -45,7 +56,7 @@ function dueMailboxCondition(now: Date) {
 
 /** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
 export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000): Promise<string[]> {
-  const rows = (await db.execute(sql`select m.id from mailboxes m where ${dueMailboxCondition(now)} order by m.next_send_at nulls first limit ${limit}`)) as unknown as { id: string }[];
+  const rows = await rowsOf<{ id: string }>(db, sql`select m.id from mailboxes m where ${dueMailboxCondition(now)} order by m.next_send_at nulls first limit ${limit}`);
   return rows.map((r) => r.id);
 }
 
@@ -53,40 +64,17 @@ async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: strin
   // One statement: claim with SKIP LOCKED and return the rows (no second read of the claimed ids).
   return db
     .update(mailboxes)
-    .set({ sendLeaseUntil: new Date(now.getTime() + 120_000) })
+    .set({ sendLeaseUntil: new Date(now.getTime() + LEASE_MS) })
     .where(
       sql`${mailboxes.id} in (
         select m.id from mailboxes m
-        where ${only ? sql`m.id in ${only} and` : sql``} ${dueMailboxCondition(now)}
+        where ${only ? sql`m.id in ${jsonList(only)} and` : sql``} ${dueMailboxCondition(now)}
           and (m.send_lease_until is null or m.send_lease_until < ${iso(now)}::timestamptz)
         order by m.next_send_at nulls first
         limit ${limit}
         for update skip locked)`,
     )
     .returning();
-}
-
-/** What one pass reads once and every mailbox shares: steps and step files per campaign and step. */
-interface TickCache {
-  steps: Map<string, Step[]>;
-  files: Map<string, Awaited<ReturnType<typeof stepFiles>>>;
-}
-
-async function countSince(db: DbOrTx, where: ReturnType<typeof sql>): Promise<number> {
-  const [r] = (await db.execute(sql`select count(*)::int as n from emails where ${where}`)) as unknown as { n: number }[];
-  return r.n;
-}
-
-/** Every campaign email of the mailbox today counts for its cap (spec 2.3 dailySendCap); refusals do not. */
-function mailboxSentToday(db: DbOrTx, m: Mailbox, now: Date) {
-  const day = utcDay(now);
-  return countSince(db, sql`mailbox_id = ${m.id} and campaign_id is not null and status in ('SENDING', 'SENT', 'BOUNCED') and created_at >= ${iso(day.start)}::timestamptz and created_at < ${iso(day.end)}::timestamptz`);
-}
-
-/** First emails of the campaign in its day: what dailyNewLeadCap limits (follow-ups are not counted). */
-function campaignFirstEmailsToday(db: DbOrTx, c: Campaign, now: Date) {
-  const day = campaignDay(c.defaultTimezone, now);
-  return countSince(db, sql`campaign_id = ${c.id} and step_order = 0 and status in ('SENDING', 'SENT', 'BOUNCED') and created_at >= ${iso(day.start)}::timestamptz and created_at < ${iso(day.end)}::timestamptz`);
 }
 
 /** Variant pick: random, or Thompson sampling on replies ÷ sends when the campaign optimises (spec 2.3). */
@@ -125,30 +113,34 @@ function betaSample(a: number, b: number, rand: () => number): number {
   return x / (x + gammaSample(b, rand));
 }
 
-interface Due {
-  cl: CampaignLead;
-  c: Campaign;
-  lead: Lead;
+
+/** A due campaign lead as the scheduler reads it: the row's state plus what the rules need of the lead. */
+interface DueRow {
+  mailbox_id: string;
+  campaign_id: string;
+  lead_id: string;
+  next_step_order: number;
+  failed_attempts: number;
+  first_emailed_at: string | null;
+  last_emailed_at: string | null;
+  email: string;
+  timezone: string | null;
 }
 
-async function dueLeads(db: DbOrTx, m: Mailbox, now: Date, limit = 100): Promise<Due[]> {
-  const rows = await db
-    .select({ cl: campaignLeads, c: campaigns, lead: leads })
-    .from(campaignLeads)
-    .innerJoin(campaigns, eq(campaigns.id, campaignLeads.campaignId))
-    .innerJoin(leads, eq(leads.id, campaignLeads.leadId))
-    .where(
-      and(
-        eq(campaignLeads.mailboxId, m.id),
-        eq(campaignLeads.status, "ACTIVE"),
-        eq(campaigns.status, "ACTIVE"),
-        sql`(${campaignLeads.nextSendAt} is null or ${campaignLeads.nextSendAt} <= ${iso(now)}::timestamptz)`,
-        sql`(${campaigns.startAt} is null or ${campaigns.startAt} <= ${iso(now)}::timestamptz)`,
-      ),
-    )
-    .orderBy(sql`${campaignLeads.nextSendAt} nulls first`, asc(campaignLeads.seq))
-    .limit(limit);
-  return rows;
+/** One email the scheduler committed as SENDING: everything the sender needs, no further reads. */
+export interface Work {
+  m: Mailbox;
+  c: Campaign;
+  lead: Lead;
+  step: Step;
+  /** Steps of the campaign (the next step's delay, and whether one exists). */
+  steps: Step[];
+  due: DueRow;
+  emailId: string;
+  messageId: string;
+  subject: string;
+  /** Message-IDs of the earlier emails of this lead in this campaign, oldest first (threading). */
+  references: string[];
 }
 
 export interface SendReport {
@@ -158,247 +150,475 @@ export interface SendReport {
   failed: number;
 }
 
+export interface SendOptions {
+  /** Mailboxes claimed in one pass (default 1,000). */
+  mailboxLimit?: number;
+  /** SMTP conversations in flight at once, one per mailbox (default 32). */
+  concurrency?: number;
+  /** Only these mailboxes (the Inngest fan-out: one run per mailbox). */
+  mailboxIds?: string[];
+}
+
 /**
- * One pass of the send engine: every mailbox that may send now sends at most one campaign email —
- * the first due lead whose window is open — then waits its gap (pacing). Every rule is checked here,
- * against the database, at claim time (architecture: "Sending, exactly once at most").
+ * One pass of the send engine: every mailbox that may send now sends at most one campaign email — the
+ * first due lead whose window is open — then waits its gap (pacing). Two halves: `scheduleDue` decides,
+ * set-based, and commits each email as SENDING; `deliver` talks SMTP and records the outcomes. Every
+ * rule is checked at claim time against the database (architecture: "Sending, exactly once at most").
  */
-export async function sendDue(db: DbOrTx, clock: Clock, opts: { mailboxLimit?: number; concurrency?: number; mailboxIds?: string[] } = {}): Promise<SendReport> {
+export async function sendDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<SendReport> {
+  const { claimed, work } = await scheduleDue(db, clock, opts);
+  const report = await deliver(db, clock, work, opts);
+  return { ...report, mailboxes: claimed };
+}
+
+/**
+ * The scheduler: claims the mailboxes that may send now (leases, SKIP LOCKED), picks for each the first
+ * due lead every rule allows, and commits the chosen emails as SENDING (Message-ID fixed, lead moved
+ * to its next step) in one transaction. A fixed number of statements whatever the number of mailboxes.
+ * Mailboxes that get nothing are released; the others stay leased until `deliver` records them.
+ */
+export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<{ claimed: number; work: Work[] }> {
   const now = clock.now();
-  if (opts.mailboxIds && opts.mailboxIds.length === 0) return { mailboxes: 0, sent: 0, bounced: 0, failed: 0 };
-  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 200, opts.mailboxIds);
-  const report: SendReport = { mailboxes: claimed.length, sent: 0, bounced: 0, failed: 0 };
-  const cache: TickCache = { steps: new Map(), files: new Map() };
-  // A sliding pool: a slow mailbox holds one lane, not a whole group.
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(opts.concurrency ?? 8, claimed.length) }, async () => {
-      while (next < claimed.length) {
-        const m = claimed[next++];
-        const r = await sendOneFrom(db, clock, m, cache).catch((e) => (console.error("[send] mailbox", m.id, e), "error" as const));
-        if (r === "SENT") report.sent++;
-        else if (r === "BOUNCED") report.bounced++;
-        else if (r === "FAILED") report.failed++;
-      }
-    }),
+  if (opts.mailboxIds && opts.mailboxIds.length === 0) return { claimed: 0, work: [] };
+  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 1000, opts.mailboxIds);
+  if (claimed.length === 0) return { claimed: 0, work: [] };
+  const ids = claimed.map((m) => m.id);
+  const today = utcDay(now);
+
+  // Every campaign email of a mailbox today counts for its cap (spec 2.3 dailySendCap).
+  const sentToday = new Map(
+    (
+      await rowsOf<{ mailbox_id: string; n: number }>(
+        db,
+        sql`select mailbox_id, count(*)::int as n from emails
+            where mailbox_id in ${jsonList(ids)} and campaign_id is not null and status in ${COUNTED}
+              and created_at >= ${iso(today.start)}::timestamptz and created_at < ${iso(today.end)}::timestamptz
+            group by mailbox_id`,
+      )
+    ).map((r) => [r.mailbox_id, r.n]),
   );
-  return report;
-}
+  const open = claimed.filter((m) => (sentToday.get(m.id) ?? 0) < m.dailySendCap);
+  const releases: { id: string; at: string | null }[] = claimed.filter((m) => !open.includes(m)).map((m) => ({ id: m.id, at: iso(today.end) }));
 
-async function release(db: DbOrTx, m: Mailbox, nextSendAt?: Date | null) {
-  await db.update(mailboxes).set({ sendLeaseUntil: null, ...(nextSendAt !== undefined ? { nextSendAt } : {}) }).where(eq(mailboxes.id, m.id));
-}
+  // The first due campaign leads of each open mailbox, in order (oldest due first, then the order added).
+  const due = open.length
+    ? await rowsOf<DueRow>(
+        db,
+        sql`select x.* from ${jsonList(open.map((m) => m.id))} as mid(id)
+            cross join lateral (
+              select cl.mailbox_id, cl.campaign_id, cl.lead_id, cl.next_step_order, cl.failed_attempts,
+                     cl.first_emailed_at, cl.last_emailed_at, l.email, l.timezone
+              from campaign_leads cl
+              join campaigns c on c.id = cl.campaign_id
+              join leads l on l.id = cl.lead_id
+              where cl.mailbox_id = mid.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE'
+                and (cl.next_send_at is null or cl.next_send_at <= ${iso(now)}::timestamptz)
+                and (c.start_at is null or c.start_at <= ${iso(now)}::timestamptz)
+              order by cl.next_send_at nulls first, cl.seq
+              limit ${DUE_PER_MAILBOX}) x`,
+      )
+    : [];
+  const dueBy = new Map<string, DueRow[]>();
+  for (const d of due) (dueBy.get(d.mailbox_id) ?? dueBy.set(d.mailbox_id, []).get(d.mailbox_id)!).push(d);
 
-/** Picks the first lead the rules allow now, deferring the others to when they could be sent. */
-async function pickLead(db: DbOrTx, m: Mailbox, now: Date, steps: Map<string, Step[]>): Promise<Due | undefined> {
-  const due = await dueLeads(db, m, now);
-  const suppressed = await suppressedAmong(db, m.workspaceId, due.map((d) => d.lead.email));
-  const capFull = new Set<string>();
+  const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
+  const campaignRows = campaignIds.length ? await db.select().from(campaigns).where(inArray(campaigns.id, campaignIds)) : [];
+  const campaignOf = new Map(campaignRows.map((c) => [c.id, c]));
+  const stepRows = campaignIds.length ? await db.select().from(campaignSteps).where(inArray(campaignSteps.campaignId, campaignIds)) : [];
+  const stepsOf = new Map<string, Step[]>();
+  for (const s of stepRows) (stepsOf.get(s.campaignId) ?? stepsOf.set(s.campaignId, []).get(s.campaignId)!).push(s);
+
+  // Suppressed addresses (by address or domain), per workspace.
+  const suppressed = new Set<string>();
+  const byWorkspace = new Map<string, string[]>();
+  const workspaceOf = new Map(claimed.map((m) => [m.id, m.workspaceId]));
   for (const d of due) {
-    if (suppressed.has(d.lead.email.toLowerCase())) {
-      await db.update(campaignLeads).set({ status: "STOPPED", nextSendAt: null }).where(and(eq(campaignLeads.campaignId, d.c.id), eq(campaignLeads.leadId, d.lead.id)));
-      continue;
-    }
-    if (!steps.has(d.c.id)) steps.set(d.c.id, await db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, d.c.id)));
-    const variants = steps.get(d.c.id)!.filter((s) => s.stepOrder === d.cl.nextStepOrder);
-    if (variants.length === 0) {
-      const later = steps.get(d.c.id)!.some((s) => s.stepOrder > d.cl.nextStepOrder);
-      if (!later) await db.update(campaignLeads).set({ status: "COMPLETED", nextSendAt: null }).where(and(eq(campaignLeads.campaignId, d.c.id), eq(campaignLeads.leadId, d.lead.id)));
-      continue;
-    }
-    const zone = zoneFor(d.c, d.lead.timezone);
-    if (!inWindow(d.c, zone, now)) {
-      // Not now: come back when this lead's window opens, instead of re-reading it every tick.
-      await db.update(campaignLeads).set({ nextSendAt: nextWindowOpen(d.c, zone, now) }).where(and(eq(campaignLeads.campaignId, d.c.id), eq(campaignLeads.leadId, d.lead.id)));
-      continue;
-    }
-    if (d.cl.nextStepOrder === 0 && d.c.dailyNewLeadCap !== null) {
-      if (capFull.has(d.c.id)) continue;
-      if ((await campaignFirstEmailsToday(db, d.c, now)) >= d.c.dailyNewLeadCap) {
-        capFull.add(d.c.id);
+    const ws = workspaceOf.get(d.mailbox_id)!;
+    (byWorkspace.get(ws) ?? byWorkspace.set(ws, []).get(ws)!).push(d.email);
+  }
+  for (const [ws, list] of byWorkspace) for (const e of await suppressedAmong(db, ws, list)) suppressed.add(`${ws}\u0000${e}`);
+
+  // First emails each capped campaign already sent in its own day (dailyNewLeadCap counts only those).
+  const capped = campaignRows.filter((c) => c.dailyNewLeadCap !== null);
+  const firstToday = await campaignFirstEmailsToday(db, capped, now);
+
+  const stops: { campaign_id: string; lead_id: string; status: "STOPPED" | "COMPLETED" }[] = [];
+  const defers: { campaign_id: string; lead_id: string; at: string | null }[] = [];
+  const picks: { m: Mailbox; d: DueRow; c: Campaign; variants: Step[] }[] = [];
+  for (const m of open) {
+    let picked = false;
+    for (const d of dueBy.get(m.id) ?? []) {
+      const c = campaignOf.get(d.campaign_id)!;
+      if (suppressed.has(`${m.workspaceId}\u0000${d.email.toLowerCase()}`)) {
+        stops.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, status: "STOPPED" });
         continue;
       }
+      const steps = stepsOf.get(c.id) ?? [];
+      const variants = steps.filter((s) => s.stepOrder === d.next_step_order);
+      if (variants.length === 0) {
+        if (!steps.some((s) => s.stepOrder > d.next_step_order)) stops.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, status: "COMPLETED" });
+        continue;
+      }
+      const zone = zoneFor(c, d.timezone);
+      if (!inWindow(c, zone, now)) {
+        // Not now: come back when this lead's window opens, instead of re-reading it every pass.
+        const at = nextWindowOpen(c, zone, now);
+        defers.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, at: at ? iso(at) : null });
+        continue;
+      }
+      if (d.next_step_order === 0 && c.dailyNewLeadCap !== null) {
+        if ((firstToday.get(c.id) ?? 0) >= c.dailyNewLeadCap) continue;
+        firstToday.set(c.id, (firstToday.get(c.id) ?? 0) + 1);
+      }
+      picks.push({ m, d, c, variants });
+      picked = true;
+      break;
     }
-    return d;
+    if (!picked) releases.push({ id: m.id, at: null });
   }
-  return undefined;
+
+  // Variants: each step picks independently, random or Thompson sampling on replies ÷ sends.
+  const optimised = picks.filter((p) => p.variants.length > 1 && p.c.abVariantOptimization).flatMap((p) => p.variants.map((v) => v.id));
+  const stats = await sendsByVariant(db, [...new Set(optimised)]);
+  // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
+  const earlier = await earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id })));
+  const leadRows = picks.length ? await db.select().from(leads).where(sql`${leads.id} in ${jsonList(picks.map((p) => p.d.lead_id))}`) : [];
+  const leadOf = new Map(leadRows.map((l) => [l.id, l]));
+
+  let work: Work[] = [];
+  for (const p of picks) {
+    const lead = leadOf.get(p.d.lead_id);
+    if (!lead) continue; // deleted since the read
+    const step = pickVariant(p.variants, stats, p.c.abVariantOptimization);
+    const before = earlier.get(`${p.c.id}\u0000${lead.id}`) ?? [];
+    // Follow-ups: same thread, "Re: " + the subject of the first email the lead got (spec 4.7 rule 1).
+    const subject =
+      step.stepOrder === 0 || !before[0]
+        ? renderSubject(step.subject ?? "", lead, p.m, { knownCustomFields: Object.keys(lead.customFields ?? {}) })
+        : /^re:/i.test(before[0].subject)
+          ? before[0].subject
+          : `Re: ${before[0].subject}`;
+    const emailId = newId("eml");
+    work.push({ m: p.m, c: p.c, lead, step, steps: stepsOf.get(p.c.id)!, due: p.d, emailId, messageId: newMessageId(p.m.email, emailId.slice(4)), subject, references: before.map((e) => e.message_id) });
+  }
+
+  // Claim: in one transaction, move each lead to its next step — only if it is still ACTIVE, on the
+  // same step and on this mailbox (a reply, pause or reassignment since the read wins) — and write the
+  // emails of the leads that moved as SENDING. Then commit: from here on a crash never resends them.
+  work = await db.transaction(async (tx) => {
+    if (stops.length) {
+      await tx.execute(sql`update campaign_leads cl set status = v.status::campaign_lead_status, next_send_at = null
+        from jsonb_to_recordset(${jsonRows(stops)}) as v(campaign_id text, lead_id text, status text)
+        where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.status = 'ACTIVE'`);
+    }
+    if (defers.length) {
+      await tx.execute(sql`update campaign_leads cl set next_send_at = v.at
+        from jsonb_to_recordset(${jsonRows(defers)}) as v(campaign_id text, lead_id text, at timestamptz)
+        where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.status = 'ACTIVE'`);
+    }
+    if (work.length === 0) return work;
+    const cappedNow = [...new Set(work.filter((w) => w.step.stepOrder === 0 && w.c.dailyNewLeadCap !== null).map((w) => w.c))];
+    if (cappedNow.length) {
+      // Several workers may pick first emails of one campaign at once: under the campaign's lock, count
+      // again and keep only what its dailyNewLeadCap still allows.
+      await tx.execute(sql`select id from campaigns where id in ${jsonList(cappedNow.map((c) => c.id).sort())} order by id for update`);
+      const room = await campaignFirstEmailsToday(tx, cappedNow, now);
+      for (const c of cappedNow) room.set(c.id, c.dailyNewLeadCap! - (room.get(c.id) ?? 0));
+      work = work.filter((w) => {
+        if (w.step.stepOrder !== 0 || w.c.dailyNewLeadCap === null) return true;
+        const left = room.get(w.c.id)!;
+        room.set(w.c.id, left - 1);
+        return left > 0;
+      });
+    }
+    const moves = work.map((w) => {
+      const next = w.steps.filter((s) => s.stepOrder === w.step.stepOrder + 1);
+      const delayH = next.length ? Math.max(...next.map((s) => s.delayHoursAfterPrevious ?? 0)) : 0;
+      return {
+        campaign_id: w.c.id,
+        lead_id: w.lead.id,
+        mailbox_id: w.m.id,
+        expected: w.step.stepOrder,
+        next_order: w.step.stepOrder + 1,
+        status: next.length ? "ACTIVE" : "COMPLETED",
+        next_send_at: next.length ? iso(new Date(now.getTime() + delayH * 3600_000)) : null,
+      };
+    });
+    const moved = await rowsOf<{ campaign_id: string; lead_id: string }>(
+      tx,
+      sql`update campaign_leads cl
+          set next_step_order = v.next_order, status = v.status::campaign_lead_status, next_send_at = v.next_send_at,
+              first_emailed_at = coalesce(cl.first_emailed_at, ${iso(now)}::timestamptz), last_emailed_at = ${iso(now)}::timestamptz
+          from jsonb_to_recordset(${jsonRows(moves)}) as v(campaign_id text, lead_id text, mailbox_id text, expected int, next_order int, status text, next_send_at timestamptz)
+          where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.mailbox_id = v.mailbox_id
+            and cl.status = 'ACTIVE' and cl.next_step_order = v.expected
+          returning cl.campaign_id, cl.lead_id`,
+    );
+    const ok = new Set(moved.map((r) => `${r.campaign_id}\u0000${r.lead_id}`));
+    const kept = work.filter((w) => ok.has(`${w.c.id}\u0000${w.lead.id}`));
+    if (kept.length) {
+      const rows = kept.map((w) => ({
+        id: w.emailId,
+        workspace_id: w.m.workspaceId,
+        mailbox_id: w.m.id,
+        lead_id: w.lead.id,
+        lead_email: w.lead.email,
+        campaign_id: w.c.id,
+        step_id: w.step.id,
+        step_order: w.step.stepOrder,
+        variant_group: w.step.variantGroup || null,
+        message_id: w.messageId,
+        subject: w.subject,
+      }));
+      await tx.execute(sql`insert into emails (id, workspace_id, mailbox_id, lead_id, lead_email, campaign_id, step_id, step_order, variant_group, message_id, subject, status, created_at)
+        select v.id, v.workspace_id, v.mailbox_id, v.lead_id, v.lead_email, v.campaign_id, v.step_id, v.step_order, v.variant_group, v.message_id, v.subject, 'SENDING', ${iso(now)}::timestamptz
+        from jsonb_to_recordset(${jsonRows(rows)}) as v(id text, workspace_id text, mailbox_id text, lead_id text, lead_email text, campaign_id text, step_id text, step_order int, variant_group text, message_id text, subject text)`);
+    }
+    return kept;
+  });
+  const busy = new Set(work.map((w) => w.m.id));
+  for (const m of open) if (!busy.has(m.id) && !releases.some((r) => r.id === m.id)) releases.push({ id: m.id, at: null });
+  await releaseMailboxes(db, releases);
+  return { claimed: claimed.length, work };
 }
 
-async function sendOneFrom(db: DbOrTx, clock: Clock, m: Mailbox, cache: TickCache): Promise<"SENT" | "BOUNCED" | "FAILED" | "IDLE"> {
-  const now = clock.now();
-  if ((await mailboxSentToday(db, m, now)) >= m.dailySendCap) {
-    await release(db, m, utcDay(now).end);
-    return "IDLE";
-  }
-  const steps = cache.steps;
-  const pick = await pickLead(db, m, now, steps);
-  if (!pick) {
-    await release(db, m);
-    return "IDLE";
-  }
-  const variants = steps.get(pick.c.id)!.filter((s) => s.stepOrder === pick.cl.nextStepOrder);
+/** Lease off; a new next_send_at where one is given (`at: null` keeps the mailbox's own). */
+async function releaseMailboxes(db: DbOrTx, rows: { id: string; at: string | null }[]) {
+  if (rows.length === 0) return;
+  await db.execute(sql`update mailboxes m set send_lease_until = null, next_send_at = coalesce(v.at, m.next_send_at)
+    from jsonb_to_recordset(${jsonRows(rows)}) as v(id text, at timestamptz) where m.id = v.id`);
+}
 
-  // 1. Claim: write the email as SENDING with its Message-ID and move the lead on, then commit.
-  const claim = await db.transaction(async (tx) => {
-    const [cl] = await tx
-      .select()
-      .from(campaignLeads)
-      .where(and(eq(campaignLeads.campaignId, pick.c.id), eq(campaignLeads.leadId, pick.lead.id)))
-      .for("update", { skipLocked: true });
-    if (!cl || cl.status !== "ACTIVE" || cl.nextStepOrder !== pick.cl.nextStepOrder || cl.mailboxId !== m.id) return undefined;
-    const stats = await sendsByVariant(tx, variants.map((v) => v.id));
-    const step = pickVariant(variants, stats, pick.c.abVariantOptimization);
-    const earlier = await tx
-      .select({ messageId: emails.messageId, subject: emails.subject, stepOrder: emails.stepOrder })
-      .from(emails)
-      .where(and(eq(emails.campaignId, pick.c.id), eq(emails.leadId, pick.lead.id), inArray(emails.status, ["SENT", "BOUNCED", "SENDING"])))
-      .orderBy(asc(emails.createdAt));
-    const known = Object.keys(pick.lead.customFields ?? {});
-    const rendered = renderStep(
-      { subject: step.stepOrder === 0 ? step.subject : (earlier[0]?.subject ?? step.subject ?? ""), bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: pick.c.textOnly ? null : step.bodyHtmlTemplate },
-      pick.lead,
-      m,
-      { knownCustomFields: known, htmlFromText: pick.c.trackOpens && !pick.c.textOnly },
-    );
-    // Follow-ups: same thread, "Re: " + the subject of the first email the lead got (spec 4.7 rule 1).
-    const subject = step.stepOrder === 0 || !earlier[0] ? rendered.subject : /^re:/i.test(earlier[0].subject) ? earlier[0].subject : `Re: ${earlier[0].subject}`;
-    const emailId = newId("eml");
-    const messageId = newMessageId(m.email, emailId.slice(4));
-    await tx.insert(emails).values({
-      id: emailId,
-      workspaceId: m.workspaceId,
-      mailboxId: m.id,
-      leadId: pick.lead.id,
-      leadEmail: pick.lead.email,
-      campaignId: pick.c.id,
-      stepId: step.id,
-      stepOrder: step.stepOrder,
-      variantGroup: step.variantGroup || null,
-      messageId,
-      subject,
-      status: "SENDING",
-      createdAt: now,
-    });
-    const all = steps.get(pick.c.id)!;
-    const nextOrder = step.stepOrder + 1;
-    const next = all.filter((s) => s.stepOrder === nextOrder);
-    const delayH = next.length ? Math.max(...next.map((s) => s.delayHoursAfterPrevious ?? 0)) : 0;
-    await tx
-      .update(campaignLeads)
-      .set({
-        nextStepOrder: nextOrder,
-        status: next.length ? "ACTIVE" : "COMPLETED",
-        nextSendAt: next.length ? new Date(now.getTime() + delayH * 3600_000) : null,
-        firstEmailedAt: cl.firstEmailedAt ?? now,
-        lastEmailedAt: now,
-      })
-      .where(and(eq(campaignLeads.campaignId, cl.campaignId), eq(campaignLeads.leadId, cl.leadId)));
-    return { emailId, messageId, subject, rendered, step, references: earlier.map((e) => e.messageId) };
+/** First emails of each campaign in its own day: what dailyNewLeadCap limits (follow-ups are not counted). */
+async function campaignFirstEmailsToday(db: DbOrTx, list: Campaign[], now: Date): Promise<Map<string, number>> {
+  if (list.length === 0) return new Map();
+  const days = list.map((c) => {
+    const day = campaignDay(c.defaultTimezone, now);
+    return { campaign_id: c.id, s: iso(day.start), e: iso(day.end) };
   });
-  if (!claim) {
-    await release(db, m);
-    return "IDLE";
-  }
+  const rows = await rowsOf<{ campaign_id: string; n: number }>(
+    db,
+    sql`select v.campaign_id, (select count(*) from emails e where e.campaign_id = v.campaign_id and e.step_order = 0 and e.status in ${COUNTED}
+          and e.created_at >= v.s and e.created_at < v.e)::int as n
+        from jsonb_to_recordset(${jsonRows(days)}) as v(campaign_id text, s timestamptz, e timestamptz)`,
+  );
+  return new Map(rows.map((r) => [r.campaign_id, r.n]));
+}
 
-  // 2. Talk SMTP (outside any transaction). A crash from here on leaves the row SENDING: never resent.
-  const { emailId, rendered } = claim;
-  let html = rendered.html ?? undefined;
-  if (html && pick.c.trackClicks) html = rewriteLinks(html, emailId);
-  if (html && pick.c.trackOpens) html = addOpenPixel(html, emailId);
-  const headers: Record<string, string> = {};
-  if (pick.c.unsubscribeHeader) {
-    headers["List-Unsubscribe"] = `<${unsubscribeUrl(emailId)}>`;
-    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+async function earlierEmails(db: DbOrTx, pairs: { campaign_id: string; lead_id: string }[]): Promise<Map<string, { message_id: string; subject: string }[]>> {
+  const out = new Map<string, { message_id: string; subject: string }[]>();
+  if (pairs.length === 0) return out;
+  const rows = await rowsOf<{ campaign_id: string; lead_id: string; message_id: string; subject: string }>(
+    db,
+    sql`select e.campaign_id, e.lead_id, e.message_id, e.subject from emails e
+        join jsonb_to_recordset(${jsonRows(pairs)}) as v(campaign_id text, lead_id text) on e.lead_id = v.lead_id and e.campaign_id = v.campaign_id
+        where e.status in ${COUNTED}
+        order by e.created_at, e.id`,
+  );
+  for (const r of rows) {
+    const k = `${r.campaign_id}\u0000${r.lead_id}`;
+    (out.get(k) ?? out.set(k, []).get(k)!).push(r);
   }
-  const body = `${rendered.text}\n${html ?? ""}`;
-  if (!cache.files.has(claim.step.id)) cache.files.set(claim.step.id, await stepFiles(db, claim.step.id));
-  const files = cache.files.get(claim.step.id)!.filter((f) => !f.cid || body.includes(`cid:${f.cid}`));
-  let outcome: { status: "SENT" } | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
-  try {
-    const info = await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
-      from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
-      to: pick.lead.email,
-      subject: claim.subject,
-      text: rendered.text,
-      html,
-      messageId: claim.messageId,
-      inReplyTo: claim.references.at(-1),
-      references: claim.references.length ? claim.references : undefined,
-      headers,
-      attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, content: f.data, cid: f.cid ?? undefined })),
-    });
-    if (info.rejected.length) {
-      const o = classifySendError(undefined, String(info.response));
-      outcome = o.kind === "bounce" ? { status: "BOUNCED", ...o } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
-    } else outcome = { status: "SENT" };
-  } catch (e) {
-    const err = classifySmtpError(e);
-    const o = classifySendError(err.responseCode, err.message, err.kind);
-    outcome = o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
-    if (err.kind !== "rejected") dropTransport(m.id);
-  }
-
-  // 3. Record the outcome.
-  const done = clock.now();
-  await db.transaction(async (tx) => {
-    if (outcome.status === "SENT") {
-      await tx.update(emails).set({ status: "SENT", sentAt: done }).where(eq(emails.id, emailId));
-      // Only the first send writes the campaign row: later ones would all queue on its lock.
-      if (!pick.c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, pick.c.id), sql`${campaigns.firstSentAt} is null`));
-      await emitEvent(tx, m.workspaceId, "email.sent", { sendEventId: emailId, leadEmail: pick.lead.email, mailboxEmail: m.email, campaignId: pick.c.id, stepOrder: claim.step.stepOrder }, done);
-    } else if (outcome.status === "BOUNCED") {
-      await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done }).where(eq(emails.id, emailId));
-      if (!pick.c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, pick.c.id), sql`${campaigns.firstSentAt} is null`));
-      await emitEvent(tx, m.workspaceId, "email.bounced", { sendEventId: emailId, leadEmail: pick.lead.email, bounceType: outcome.bounceType }, done);
-      if (outcome.bounceType === "HARD") {
-        // A hard-bounced address is suppressed and gets nothing more from any campaign.
-        await addSuppressions({ workspaceId: m.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [pick.lead.email] }, "hard_bounce");
-        await tx.update(campaignLeads).set({ status: "BOUNCED", nextSendAt: null }).where(eq(campaignLeads.leadId, pick.lead.id));
-      }
-      await checkBounceSpike(tx, m, done);
-    } else {
-      // Refused at send time without being a bounce: the same step is tried again later, with backoff.
-      await tx.update(emails).set({ status: "FAILED", smtpCode: outcome.code, smtpResponse: outcome.reason }).where(eq(emails.id, emailId));
-      const failures = pick.cl.failedAttempts + 1;
-      await tx
-        .update(campaignLeads)
-        .set({
-          nextStepOrder: claim.step.stepOrder,
-          status: failures >= MAX_FAILED_ATTEMPTS ? "STOPPED" : "ACTIVE",
-          failedAttempts: failures,
-          nextSendAt: new Date(done.getTime() + 15 * 60_000 * 2 ** (failures - 1)),
-          firstEmailedAt: pick.cl.firstEmailedAt,
-          lastEmailedAt: pick.cl.lastEmailedAt,
-        })
-        .where(and(eq(campaignLeads.campaignId, pick.c.id), eq(campaignLeads.leadId, pick.lead.id)));
-      if (outcome.auth) {
-        // A refused login stops the mailbox at once (LOGIN_FAILING), not at the next health check.
-        const [cur] = await tx.select().from(mailboxes).where(eq(mailboxes.id, m.id)).for("update");
-        if (cur && !cur.loginFailingSince) {
-          await tx.update(mailboxes).set({ loginFailingSince: done, loginError: outcome.reason }).where(eq(mailboxes.id, m.id));
-          await emitEvent(tx, m.workspaceId, "mailbox.disconnected", { mailboxId: m.id, mailboxEmail: m.email, error: outcome.reason, disconnectedAt: iso(done) }, done);
-        }
-      }
-    }
-    if (outcome.status !== "FAILED" && pick.cl.failedAttempts > 0) {
-      await tx.update(campaignLeads).set({ failedAttempts: 0 }).where(and(eq(campaignLeads.campaignId, pick.c.id), eq(campaignLeads.leadId, pick.lead.id)));
-    }
-  });
-  // Pacing: the least gap between two emails of this mailbox, plus up to half of it again as jitter.
-  const gapMs = pick.c.minGapMinutes * 60_000 * (1 + Math.random() * 0.5);
-  await release(db, m, new Date(done.getTime() + gapMs));
-  return outcome.status;
+  return out;
 }
 
 async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map<string, { sends: number; replies: number }>> {
   if (stepIds.length < 2) return new Map();
-  const rows = await db
-    .select({ stepId: emails.stepId, sends: sql<number>`count(*)::int` })
-    .from(emails)
-    .where(and(inArray(emails.stepId, stepIds), inArray(emails.status, ["SENT", "BOUNCED"])))
-    .groupBy(emails.stepId);
-  // Replies join these counts when the inbox records them; until then the sampling stays uniform-ish.
-  return new Map(rows.map((r) => [r.stepId!, { sends: r.sends, replies: 0 }]));
+  // Replies: a person's reply to an email of the step (automatic replies are not a result).
+  const rows = await rowsOf<{ step_id: string; sends: number; replies: number }>(
+    db,
+    sql`select e.step_id, count(*)::int as sends,
+          count(*) filter (where exists (select 1 from replies r where r.email_id = e.id and not r.is_auto_reply))::int as replies
+        from emails e where e.step_id in ${jsonList(stepIds)} and e.status in ('SENT', 'BOUNCED') group by e.step_id`,
+  );
+  return new Map(rows.map((r) => [r.step_id, { sends: r.sends, replies: r.replies }]));
+}
+
+type Outcome = { status: "SENT" } | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
+
+/**
+ * The sender: the SMTP conversations of the scheduled emails, `concurrency` at a time (one per mailbox:
+ * each mailbox has at most one email per pass), outside any transaction. SENT outcomes are recorded in
+ * groups (one transaction per group: rows SENT, email.sent events, mailboxes released with their gap);
+ * a bounce or refusal is recorded on its own. A crash from the commit of SENDING on leaves the rows
+ * SENDING: never resent.
+ */
+export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: SendOptions = {}): Promise<SendReport> {
+  const report: SendReport = { mailboxes: work.length, sent: 0, bounced: 0, failed: 0 };
+  if (work.length === 0) return report;
+  const files = new Map<string, Awaited<ReturnType<typeof stepFiles>>>();
+  for (const stepId of new Set(work.map((w) => w.step.id))) files.set(stepId, await stepFiles(db, stepId));
+  const recorder = new Recorder(db);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(opts.concurrency ?? 32, work.length) }, async () => {
+      while (next < work.length) {
+        const w = work[next++];
+        try {
+          const outcome = await smtpSend(w, files.get(w.step.id)!);
+          const done = clock.now();
+          if (outcome.status === "SENT") recorder.sent(w, done);
+          else await recordRefusal(db, clock, w, outcome, done);
+          report[outcome.status === "SENT" ? "sent" : outcome.status === "BOUNCED" ? "bounced" : "failed"]++;
+          // Pacing: the least gap between two emails of this mailbox, plus up to half of it again as jitter.
+          recorder.release(w.m.id, new Date(done.getTime() + w.c.minGapMinutes * 60_000 * (1 + Math.random() * 0.5)));
+        } catch (e) {
+          // Left SENDING and leased: the lease lapses, the row is never resent.
+          console.error("[send] mailbox", w.m.id, e);
+        }
+      }
+    }),
+  );
+  await recorder.close();
+  return report;
+}
+
+async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFiles>>): Promise<Outcome> {
+  const { m, c, lead, step, emailId } = w;
+  const rendered = renderStep(
+    { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: c.textOnly ? null : step.bodyHtmlTemplate },
+    lead,
+    m,
+    { knownCustomFields: Object.keys(lead.customFields ?? {}), htmlFromText: c.trackOpens && !c.textOnly },
+  );
+  let html = rendered.html ?? undefined;
+  if (html && c.trackClicks) html = rewriteLinks(html, emailId);
+  if (html && c.trackOpens) html = addOpenPixel(html, emailId);
+  const headers: Record<string, string> = {};
+  if (c.unsubscribeHeader) {
+    headers["List-Unsubscribe"] = `<${unsubscribeUrl(emailId)}>`;
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+  }
+  const body = `${rendered.text}\n${html ?? ""}`;
+  const attached = stepFileRows.filter((f) => !f.cid || body.includes(`cid:${f.cid}`));
+  try {
+    const info = await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
+      from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
+      to: lead.email,
+      subject: w.subject,
+      text: rendered.text,
+      html,
+      messageId: w.messageId,
+      inReplyTo: w.references.at(-1),
+      references: w.references.length ? w.references : undefined,
+      headers,
+      attachments: attached.map((f) => ({ filename: f.filename, contentType: f.contentType, content: f.data, cid: f.cid ?? undefined })),
+    });
+    if (!info.rejected.length) return { status: "SENT" };
+    const o = classifySendError(undefined, String(info.response));
+    return o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
+  } catch (e) {
+    const err = classifySmtpError(e);
+    const o = classifySendError(err.responseCode, err.message, err.kind);
+    if (err.kind !== "rejected") dropTransport(m.id);
+    return o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
+  }
+}
+
+/**
+ * Records SENT outcomes and mailbox releases in groups: whatever arrived while the previous group was
+ * being written goes in the next one (one transaction each). Idle, a group is a single email.
+ */
+class Recorder {
+  private sentRows: { w: Work; at: Date }[] = [];
+  private releases: { id: string; at: string | null }[] = [];
+  private running: Promise<void> | null = null;
+  /** Campaigns whose first_sent_at this pass has written (only the first send writes the row). */
+  private firstSentWritten = new Set<string>();
+  constructor(private db: DbOrTx) {}
+
+  sent(w: Work, at: Date) {
+    this.sentRows.push({ w, at });
+    this.kick();
+  }
+  release(mailboxId: string, at: Date) {
+    this.releases.push({ id: mailboxId, at: iso(at) });
+    this.kick();
+  }
+  async close() {
+    while (this.running) await this.running;
+  }
+  private kick() {
+    if (this.running) return;
+    this.running = (async () => {
+      while (this.sentRows.length || this.releases.length) {
+        const sent = this.sentRows.splice(0);
+        const releases = this.releases.splice(0);
+        await this.write(sent, releases).catch((e) => console.error("[send] recording", e));
+      }
+      this.running = null;
+    })();
+  }
+  private async write(sent: { w: Work; at: Date }[], releases: { id: string; at: string | null }[]) {
+    await this.db.transaction(async (tx) => {
+      if (sent.length) {
+        await tx.execute(sql`update emails e set status = 'SENT', sent_at = v.at
+          from jsonb_to_recordset(${jsonRows(sent.map(({ w, at }) => ({ id: w.emailId, at: iso(at) })))}) as v(id text, at timestamptz) where e.id = v.id`);
+        const evts = sent.map(({ w, at }) => ({
+          id: newEventId(),
+          workspace_id: w.m.workspaceId,
+          data: { sendEventId: w.emailId, leadEmail: w.lead.email, mailboxEmail: w.m.email, campaignId: w.c.id, stepOrder: w.step.stepOrder },
+          at: iso(at),
+        }));
+        await tx.execute(sql`insert into events (id, workspace_id, event, data, created_at)
+          select v.id, v.workspace_id, 'email.sent', v.data, v.at from jsonb_to_recordset(${jsonRows(evts)}) as v(id text, workspace_id text, data jsonb, at timestamptz)`);
+        const first = [...new Set(sent.filter(({ w }) => !w.c.firstSentAt && !this.firstSentWritten.has(w.c.id)).map(({ w }) => w.c.id))];
+        if (first.length) {
+          await tx.execute(sql`update campaigns set first_sent_at = ${iso(sent[0].at)}::timestamptz where id in ${jsonList(first)} and first_sent_at is null`);
+          for (const id of first) this.firstSentWritten.add(id);
+        }
+        const retried = sent.filter(({ w }) => w.due.failed_attempts > 0).map(({ w }) => ({ campaign_id: w.c.id, lead_id: w.lead.id }));
+        if (retried.length) {
+          await tx.execute(sql`update campaign_leads cl set failed_attempts = 0
+            from jsonb_to_recordset(${jsonRows(retried)}) as v(campaign_id text, lead_id text) where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id`);
+        }
+      }
+      await releaseMailboxes(tx, releases);
+    });
+  }
+}
+
+/** A bounce or a refusal, recorded on its own (rare, and each has its own consequences). */
+async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude<Outcome, { status: "SENT" }>, done: Date) {
+  const { m, c, lead, step, emailId } = w;
+  await db.transaction(async (tx) => {
+    if (outcome.status === "BOUNCED") {
+      await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done }).where(eq(emails.id, emailId));
+      if (!c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, c.id), sql`${campaigns.firstSentAt} is null`));
+      await emitEvent(tx, m.workspaceId, "email.bounced", { sendEventId: emailId, leadEmail: lead.email, bounceType: outcome.bounceType }, done);
+      if (outcome.bounceType === "HARD") {
+        // A hard-bounced address is suppressed and gets nothing more from any campaign.
+        await addSuppressions({ workspaceId: m.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [lead.email] }, "hard_bounce");
+        await tx.update(campaignLeads).set({ status: "BOUNCED", nextSendAt: null }).where(eq(campaignLeads.leadId, lead.id));
+      } else if (w.due.failed_attempts > 0) {
+        await tx.update(campaignLeads).set({ failedAttempts: 0 }).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
+      }
+      await checkBounceSpike(tx, m, done);
+      return;
+    }
+    // Refused at send time without being a bounce: the same step is tried again later, with backoff.
+    await tx.update(emails).set({ status: "FAILED", smtpCode: outcome.code, smtpResponse: outcome.reason }).where(eq(emails.id, emailId));
+    const failures = w.due.failed_attempts + 1;
+    await tx
+      .update(campaignLeads)
+      .set({
+        nextStepOrder: step.stepOrder,
+        status: failures >= MAX_FAILED_ATTEMPTS ? "STOPPED" : "ACTIVE",
+        failedAttempts: failures,
+        nextSendAt: new Date(done.getTime() + 15 * 60_000 * 2 ** (failures - 1)),
+        firstEmailedAt: w.due.first_emailed_at ? new Date(w.due.first_emailed_at) : null,
+        lastEmailedAt: w.due.last_emailed_at ? new Date(w.due.last_emailed_at) : null,
+      })
+      .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
+    if (outcome.auth) {
+      // A refused login stops the mailbox at once (LOGIN_FAILING), not at the next health check.
+      const [cur] = await tx.select().from(mailboxes).where(eq(mailboxes.id, m.id)).for("update");
+      if (cur && !cur.loginFailingSince) {
+        await tx.update(mailboxes).set({ loginFailingSince: done, loginError: outcome.reason }).where(eq(mailboxes.id, m.id));
+        await emitEvent(tx, m.workspaceId, "mailbox.disconnected", { mailboxId: m.id, mailboxEmail: m.email, error: outcome.reason, disconnectedAt: iso(done) }, done);
+      }
+    }
+  });
 }
 
 /**

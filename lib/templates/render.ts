@@ -215,3 +215,8 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   if (signature === "none" && (textHasToken || htmlHasToken)) notes.push("The mailbox has no signature, so the {{signature}} line is removed.");
   return { subject, text, html, signature, variables: { used: [...used], unknown: [...unknown], malformed, empty: [...empty] }, notes };
 }
+
+/** The subject alone, exactly as renderStep makes it (the scheduler fixes it before the body is rendered). */
+export function renderSubject(subject: string, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): string {
+  return renderStep({ subject, bodyTemplate: "" }, lead, { senderName: mailbox.senderName, signatureHtml: null }, { knownCustomFields: opts.knownCustomFields }).subject;
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
+import { ManualClock } from "@/lib/clock";
+import { newId } from "@/lib/ids";
+import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { startMailWorld } from "@/test/mail-setup";
+import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
+import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
+import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
+import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
+import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
+import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
+import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { scheduleDue, sendDue } from "./engine";
+import { closeAllTransports } from "./transports";
+
+const USERS = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}@sched.test`, "pw"]));
+let world: Awaited<ReturnType<typeof startMailWorld>>;
+let ws: TestWorkspace;
+const mailboxIds: string[] = [];
+
+beforeAll(async () => {
+  world = await startMailWorld({ domain: "sched.test", users: USERS });
+  ws = await makeWorkspace();
+  for (const email of Object.keys(USERS)) mailboxIds.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw" } })).body.id);
+  await getDb().update(mailboxes).set({ dailySendCap: 1000 });
+}, 60_000);
+afterAll(async () => {
+  closeAllTransports();
+  await world.close();
+});
+
+/** An ACTIVE campaign sending any day and hour, with `leadCount` leads spread over `pool`. */
+async function campaign(opts: { name: string; pool: string[]; leadCount: number; body?: Record<string, unknown>; steps: Record<string, unknown>[] }) {
+  const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body } })).body;
+  await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: opts.steps } });
+  await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: opts.pool } });
+  const leads = Array.from({ length: opts.leadCount }, (_, i) => ({ email: `${opts.name.toLowerCase()}${i}@leads.test` }));
+  const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads } })).body.leadIds;
+  await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
+  expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status).toBe("ACTIVE");
+  return c.id as string;
+}
+
+describe("the set-based scheduler", () => {
+  it("keeps dailyNewLeadCap when several workers schedule first emails of one campaign at the same moment", async () => {
+    const id = await campaign({ name: "Capped", pool: mailboxIds, leadCount: 12, body: { dailyNewLeadCap: 2 }, steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }] });
+    const clock = new ManualClock(new Date());
+    // Three workers, two mailboxes each, all reading "0 sent today" before any of them commits.
+    const passes = await Promise.all([0, 1, 2].map(() => scheduleDue(getDb(), clock, { mailboxLimit: 2 })));
+    expect(passes.map((p) => p.claimed)).toEqual([2, 2, 2]);
+    const scheduled = passes.flatMap((p) => p.work);
+    expect(scheduled).toHaveLength(2);
+    const rows = await getDb().select().from(emails).where(eq(emails.campaignId, id));
+    expect(rows.map((r) => r.status)).toEqual(["SENDING", "SENDING"]);
+    // The four leads not sent are still waiting on step 0, and every mailbox without work was released.
+    const waiting = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    expect(waiting).toHaveLength(10);
+    const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
+    expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.m.id).sort());
+    await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
+    await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
+  });
+
+  it("leans A/B variants to the better reply rate when optimising (replies counted from the inbox), and picks at random otherwise", async () => {
+    const steps = [
+      { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "Variant A" },
+      { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "Variant B" },
+    ];
+    const results: Record<string, Record<string, number>> = {};
+    const clock = new ManualClock(new Date(Date.now() + 60_000));
+    for (const [name, optimise] of [["Optimised", true], ["Random", false]] as const) {
+      const id = await campaign({ name, pool: [mailboxIds[0]], leadCount: 24, body: { abVariantOptimization: optimise, minGapMinutes: 1 }, steps });
+      const variants = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, id));
+      // History: 60 sends of each variant; A got 20 replies from people (and B 30 automatic ones, which are not a result).
+      for (const v of variants) {
+        const rows = Array.from({ length: 60 }, (_, i) => ({ id: newId("eml"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadEmail: `past${i}@old.test`, campaignId: id, stepId: v.id, stepOrder: 0, variantGroup: v.variantGroup, messageId: `<${newId("m")}@sched.test>`, subject: "old", status: "SENT" as const, createdAt: new Date(Date.now() - 86_400_000 * 3) }));
+        await getDb().insert(emails).values(rows);
+        const answered = v.variantGroup === "A" ? rows.slice(0, 20) : rows.slice(0, 30);
+        await getDb().insert(replies).values(answered.map((e) => ({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], emailId: e.id, messageId: `<${newId("r")}@old.test>`, receivedAt: new Date(), isAutoReply: v.variantGroup === "B" })));
+      }
+      for (let i = 0; i < 24; i++) {
+        expect(await sendDue(getDb(), clock, { mailboxIds: [mailboxIds[0]] })).toMatchObject({ sent: 1 });
+        clock.advance(2 * 60_000);
+      }
+      const sent = await getDb().select().from(emails).where(and(eq(emails.campaignId, id), sql`${emails.createdAt} > now() - interval '1 day'`));
+      results[name] = { A: sent.filter((e) => e.variantGroup === "A").length, B: sent.filter((e) => e.variantGroup === "B").length };
+    }
+    expect(results.Optimised.A + results.Optimised.B).toBe(24);
+    expect(results.Optimised.A).toBeGreaterThanOrEqual(22);
+    expect(results.Random.A).toBeGreaterThan(0);
+    expect(results.Random.B).toBeGreaterThan(0);
+  });
+});
