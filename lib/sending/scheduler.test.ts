@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -76,10 +77,10 @@ describe("the set-based scheduler", () => {
       const variants = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, id));
       // History: 60 sends of each variant; A got 20 replies from people (and B 30 automatic ones, which are not a result).
       for (const v of variants) {
-        const rows = Array.from({ length: 60 }, (_, i) => ({ id: newId("eml"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadEmail: `past${i}@old.test`, campaignId: id, stepId: v.id, stepOrder: 0, variantGroup: v.variantGroup, messageId: `<${newId("m")}@sched.test>`, subject: "old", status: "SENT" as const, createdAt: new Date(Date.now() - 86_400_000 * 3) }));
+        const rows = Array.from({ length: 60 }, (_, i) => ({ id: newId("eml"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadEmail: `past${i}@old.test`, campaignId: id, stepId: v.id, stepOrder: 0, variantGroup: v.variantGroup, messageId: `<${randomUUID()}@sched.test>`, subject: "old", status: "SENT" as const, createdAt: new Date(Date.now() - 86_400_000 * 3) }));
         await getDb().insert(emails).values(rows);
         const answered = v.variantGroup === "A" ? rows.slice(0, 20) : rows.slice(0, 30);
-        await getDb().insert(replies).values(answered.map((e) => ({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], emailId: e.id, messageId: `<${newId("r")}@old.test>`, receivedAt: new Date(), isAutoReply: v.variantGroup === "B" })));
+        await getDb().insert(replies).values(answered.map((e) => ({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], emailId: e.id, messageId: `<${randomUUID()}@old.test>`, receivedAt: new Date(), isAutoReply: v.variantGroup === "B" })));
       }
       for (let i = 0; i < 24; i++) {
         expect(await sendDue(getDb(), clock, { mailboxIds: [mailboxIds[0]] })).toMatchObject({ sent: 1 });
