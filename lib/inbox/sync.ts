@@ -1,18 +1,24 @@
-import { and, eq, sql } from "drizzle-orm";
-import { simpleParser } from "mailparser";
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { simpleParser, type ParsedMail } from "mailparser";
 import type { DbOrTx } from "../../db/client";
 import { imapState, mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import type { JobDef } from "../jobs/registry";
 import { imapClient } from "../mail/imap";
+import { hasWarmupHeader, WARMUP_HEADER } from "../mail/warmup";
 import { sidecarConnections, type ImapConnections } from "./connections";
 import { imapConfigOf } from "../mailboxes/credentials";
 import { loadAiSettings } from "../ai/settings";
-import { applyDsn, parseDsn } from "./dsn";
-import { ingestMessage, ingestOwnMessage } from "./ingest";
+import { applyDsn, parseDsn, type DsnReport } from "./dsn";
+import { ingestOwnMessages, isWarmup, prepareReplies, storeReplies, type AiSwitch, type PreparedReply } from "./ingest";
 
 /** Received files kept: 25 MB per message (spec 8); a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+/** One UID FETCH and one transaction take at most this many messages / bytes (a first sync of a full INBOX comes in batches). */
+export const BATCH_MESSAGES = 100;
+export const BATCH_BYTES = 50 * 1024 * 1024;
+/** textAsHtml (a linkified copy of the text) is never used: not generating it halves the parse time. */
+export const PARSE_OPTIONS = { skipTextToHtml: true, skipTextLinks: true } as const;
 
 export function pollIntervalMs(): number {
   const s = Number(process.env.IMAP_POLL_INTERVAL_S ?? 60);
@@ -20,6 +26,8 @@ export function pollIntervalMs(): number {
 }
 
 type Mailbox = typeof mailboxes.$inferSelect;
+type ImapStateRow = typeof imapState.$inferSelect;
+type Client = ReturnType<typeof imapClient>;
 
 type FolderKind = "inbound" | "sent";
 
@@ -27,7 +35,7 @@ type FolderKind = "inbound" | "sent";
 const folderCache = new WeakMap<object, { path: string; kind: FolderKind }[]>();
 
 /** INBOX and the spam folder hold what others sent; the Sent folder holds answers written in a mail client. */
-async function foldersOf(client: ReturnType<typeof imapClient>): Promise<{ path: string; kind: FolderKind }[]> {
+async function foldersOf(client: Client): Promise<{ path: string; kind: FolderKind }[]> {
   const cached = folderCache.get(client);
   if (cached) return cached;
   const out: { path: string; kind: FolderKind }[] = [{ path: "INBOX", kind: "inbound" }];
@@ -40,13 +48,60 @@ async function foldersOf(client: ReturnType<typeof imapClient>): Promise<{ path:
   return out;
 }
 
+/** A UID set for UID FETCH: runs of consecutive UIDs as ranges ("3:7,9,12:13"). */
+function uidSet(uids: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < uids.length; ) {
+    let j = i;
+    while (j + 1 < uids.length && uids[j + 1] === uids[j] + 1) j++;
+    parts.push(j > i ? `${uids[i]}:${uids[j]}` : String(uids[i]));
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+/** One new message of a folder, as listed before download. */
+interface Listed {
+  uid: number;
+  size: number;
+  warmup: boolean;
+}
+
+/** What one downloaded message of a batch is, decided before the transaction. */
+type Item = { uid: number } & ({ kind: "reply"; reply: PreparedReply } | { kind: "dsn"; dsn: DsnReport } | { kind: "own"; parsed: ParsedMail });
+
+/** Messages the database refuses for what they contain (SQLSTATE class 22 data exception, 54 program limit, e.g. an index row too large). */
+function isDataError(e: unknown): boolean {
+  for (let x = e as { code?: unknown; cause?: unknown } | undefined, depth = 0; x && depth < 5; x = x.cause as typeof x, depth++) {
+    if (typeof x.code === "string" && /^(22|54)[0-9A-Z]{3}$/.test(x.code)) return true;
+  }
+  return false;
+}
+
+function saveState(db: DbOrTx, mailboxId: string, folder: string, uidValidity: string, lastUid: number, now: Date) {
+  return db
+    .insert(imapState)
+    .values({ mailboxId, folder, uidValidity, lastUid, lastSyncAt: now })
+    .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: now } });
+}
+
 /**
  * Reads new messages of each folder, incrementally by UIDVALIDITY + UID: a changed UIDVALIDITY starts
- * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Messages
- * larger than 25 MB are skipped before download. Bounce reports become bounces, not replies.
+ * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Per folder:
+ * one UID FETCH of sizes (and the warmup marker), then one UID FETCH of every body wanted — messages
+ * larger than 25 MB and warmup traffic are skipped before download — and one transaction that stores
+ * them all and moves imap_state on (batches of BATCH_MESSAGES / BATCH_BYTES). Bounce reports become
+ * bounces, not replies. A message that cannot be parsed, or that the database refuses, is passed over
+ * without losing the others.
  */
-export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: ImapConnections): Promise<{ fetched: number; stored: number; bounces: number; sent: number }> {
-  let client: ReturnType<typeof imapClient>;
+export async function syncMailbox(
+  db: DbOrTx,
+  clock: Clock,
+  m: Mailbox,
+  pool?: ImapConnections,
+  opts: { /** the mailbox's imap_state rows, when the caller read them with others */ states?: ImapStateRow[] } = {},
+): Promise<{ fetched: number; stored: number; bounces: number; sent: number }> {
+  let client: Client;
   if (pool) client = await pool.get(m.id, imapConfigOf(m));
   else {
     client = imapClient(imapConfigOf(m));
@@ -55,8 +110,40 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
   }
   const totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
   const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
-  const aiClassification = (await loadAiSettings(db, m.workspaceId)).aiClassificationEnabled;
-  const states = new Map((await db.select().from(imapState).where(eq(imapState.mailboxId, m.id))).map((st) => [st.folder, st]));
+  // Read once per mailbox sync, and only when a reply is to be classified by the AI provider.
+  let aiSetting: Promise<boolean> | undefined;
+  const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
+  const states = new Map((opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)))).map((st) => [st.folder, st]));
+
+  /** Stores a batch and moves the folder's state to `upTo` in one transaction; one by one when the batch fails. */
+  const commit = async (folder: string, uidValidity: string, items: Item[], upTo: number): Promise<void> => {
+    try {
+      const r = await db.transaction(async (tx) => {
+        const replies = items.flatMap((x) => (x.kind === "reply" ? [x.reply] : []));
+        const stored = (await storeReplies(tx, clock, mb, replies)).filter((x) => !x.duplicate).length;
+        let bounces = 0;
+        for (const x of items) if (x.kind === "dsn" && (await applyDsn(tx, clock, m.id, x.dsn))) bounces++;
+        const own = items.flatMap((x) => (x.kind === "own" ? [x.parsed] : []));
+        const sent = own.length ? (await ingestOwnMessages(tx, mb, own)).filter(Boolean).length : 0;
+        await saveState(tx, m.id, folder, uidValidity, upTo, clock.now());
+        return { stored, bounces, sent };
+      });
+      totals.stored += r.stored;
+      totals.bounces += r.bounces;
+      totals.sent += r.sent;
+    } catch (e) {
+      if (items.length > 1) {
+        for (let k = 0; k < items.length; k++) await commit(folder, uidValidity, [items[k]], k === items.length - 1 ? upTo : items[k].uid);
+        return;
+      }
+      if (items.length === 1 && isDataError(e)) {
+        console.warn(`[inbox-sync] ${m.email} ${folder} UID ${items[0].uid}: not stored (${(e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message})`);
+        return commit(folder, uidValidity, [], upTo);
+      }
+      throw e;
+    }
+  };
+
   try {
     for (const folder of await foldersOf(client)) {
       const state = states.get(folder.path);
@@ -72,38 +159,58 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
       }
       const box = await client.mailboxOpen(folder.path, { readOnly: true });
       const uidValidity = String(box.uidValidity);
-      let lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
-      if (box.exists > 0) {
-        const sizes: { uid: number; size: number }[] = [];
-        for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true })) if (msg.uid > lastUid) sizes.push({ uid: msg.uid, size: msg.size ?? 0 });
-        for (const { uid, size } of sizes.sort((a, b) => a.uid - b.uid)) {
-          if (size <= MAX_MESSAGE_BYTES) {
-            const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
-            if (msg && msg.source) {
-              totals.fetched++;
-              const parsed = await simpleParser(msg.source).catch(() => undefined);
-              if (parsed) {
-                if (folder.kind === "sent") {
-                  if (await ingestOwnMessage(db, mb, parsed)) totals.sent++;
-                } else {
-                  const dsn = parseDsn(parsed);
-                  if (dsn) {
-                    if (await applyDsn(db, clock, m.id, dsn)) totals.bounces++;
-                  } else {
-                    const r = await ingestMessage(db, clock, mb, parsed, { folder: folder.path, uid, uidValidity, aiClassification });
-                    if (r && !r.duplicate) totals.stored++;
-                  }
-                }
-              }
-            }
-          }
-          lastUid = uid;
+      const lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
+      // SELECT's UIDNEXT already says whether anything is new: then no FETCH at all.
+      const listed: Listed[] = [];
+      if (box.exists > 0 && !(typeof box.uidNext === "number" && box.uidNext - 1 <= lastUid)) {
+        for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, headers: [WARMUP_HEADER] }, { uid: true })) {
+          if (msg.uid > lastUid) listed.push({ uid: msg.uid, size: msg.size ?? 0, warmup: hasWarmupHeader(msg.headers) });
         }
+        listed.sort((a, b) => a.uid - b.uid);
       }
-      await db
-        .insert(imapState)
-        .values({ mailboxId: m.id, folder: folder.path, uidValidity, lastUid, lastSyncAt: clock.now() })
-        .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: clock.now() } });
+      if (!listed.length) {
+        await saveState(db, m.id, folder.path, uidValidity, lastUid, clock.now());
+        continue;
+      }
+      for (let start = 0; start < listed.length; ) {
+        // A batch: up to BATCH_MESSAGES wanted messages and BATCH_BYTES (at least one message).
+        let end = start;
+        let count = 0;
+        let bytes = 0;
+        for (; end < listed.length; end++) {
+          const x = listed[end];
+          if (x.warmup || x.size > MAX_MESSAGE_BYTES) continue; // passed over, never downloaded
+          if (count > 0 && (count >= BATCH_MESSAGES || bytes + x.size > BATCH_BYTES)) break;
+          count++;
+          bytes += x.size;
+        }
+        const batch = listed.slice(start, end);
+        start = end;
+        const wanted = batch.filter((x) => !x.warmup && x.size <= MAX_MESSAGE_BYTES).map((x) => x.uid);
+        const sources = new Map<number, Buffer>();
+        if (wanted.length) {
+          for await (const msg of client.fetch(uidSet(wanted), { uid: true, source: true }, { uid: true })) if (msg.source && wanted.includes(msg.uid)) sources.set(msg.uid, msg.source);
+        }
+        totals.fetched += sources.size;
+        const items: Item[] = [];
+        const received: { uid: number; parsed: ParsedMail }[] = [];
+        for (const uid of wanted) {
+          const src = sources.get(uid);
+          const parsed = src && (await simpleParser(src, PARSE_OPTIONS).catch(() => undefined)); // malformed beyond parsing: passed over
+          if (!parsed || isWarmup(parsed)) continue;
+          if (folder.kind === "sent") items.push({ uid, kind: "own", parsed });
+          else {
+            const dsn = parseDsn(parsed);
+            if (dsn) items.push({ uid, kind: "dsn", dsn });
+            else received.push({ uid, parsed });
+          }
+        }
+        // Classified before the transaction (an AI provider may take seconds), in UID order with the rest.
+        const prepared = await prepareReplies(db, mb, received.map((r) => ({ parsed: r.parsed, folder: folder.path, uid: r.uid, uidValidity })), ai);
+        for (const p of prepared) items.push({ uid: p.uid!, kind: "reply", reply: p });
+        items.sort((a, b) => a.uid - b.uid);
+        await commit(folder.path, uidValidity, items, batch[batch.length - 1].uid);
+      }
     }
   } catch (e) {
     pool?.drop(m.id); // reconnect next time
@@ -114,27 +221,30 @@ export async function syncMailbox(db: DbOrTx, clock: Clock, m: Mailbox, pool?: I
   return totals;
 }
 
-/** The reply sync job: each mailbox at most every IMAP_POLL_INTERVAL_S, claimed so two workers never read one at once. */
+/** The reply sync job: each mailbox at most every IMAP_POLL_INTERVAL_S, one after another, on the sidecar's kept connections. */
 export const inboxSyncJob: JobDef = {
   name: "inbox-sync",
   cron: "* * * * *",
   everyMs: 5_000,
   async run({ db, clock }) {
     const now = clock.now();
-    const due = new Date(now.getTime() - pollIntervalMs()).toISOString();
-    const claimed = (await db.execute(sql`
-      select m.id from mailboxes m
-      left join imap_state s on s.mailbox_id = m.id and s.folder = 'INBOX'
-      where m.auth_type = 'PASSWORD' and m.read_failing_since is null
-        and (s.last_sync_at is null or s.last_sync_at <= ${due}::timestamptz)
-      order by s.last_sync_at nulls first limit 20`)) as unknown as { id: string }[];
+    const due = new Date(now.getTime() - pollIntervalMs());
+    // The due mailboxes with their rows, then every folder state of those mailboxes: two reads for the cycle.
+    const claimed = (
+      await db
+        .select({ m: mailboxes })
+        .from(mailboxes)
+        .leftJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX")))
+        .where(and(eq(mailboxes.authType, "PASSWORD"), isNull(mailboxes.readFailingSince), or(isNull(imapState.lastSyncAt), lte(imapState.lastSyncAt, due))))
+        .orderBy(sql`${imapState.lastSyncAt} nulls first`)
+        .limit(20)
+    ).map((r) => r.m);
+    const states = claimed.length ? await db.select().from(imapState).where(inArray(imapState.mailboxId, claimed.map((m) => m.id))) : [];
     let stored = 0;
     let failed = 0;
-    for (const { id } of claimed) {
-      const [m] = await db.select().from(mailboxes).where(eq(mailboxes.id, id));
-      if (!m) continue;
+    for (const m of claimed) {
       try {
-        stored += (await syncMailbox(db, clock, m, sidecarConnections)).stored;
+        stored += (await syncMailbox(db, clock, m, sidecarConnections, { states: states.filter((s) => s.mailboxId === m.id) })).stored;
       } catch {
         failed++; // the health check reports unreadable mailboxes (READ_FAILING)
       }
