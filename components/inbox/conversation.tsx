@@ -8,13 +8,14 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { dateTime } from "@/components/ui/time";
 import { Composer } from "./composer";
+import { ForwardButton } from "./forward-dialog";
 import { formatAddress, INTENT_LABEL, INTENT_TONE, personName, SENT_BY_LABEL } from "./labels";
 import { InboundBody, TextBody } from "./message-body";
 import { useConversation, useMarkRead, useRetry, useStar } from "./queries";
 import { ReminderBadge, RemindControl, StarButton } from "./reply-controls";
 import type { Address, CampaignMessage, InboundMessage, Message, ReplyMessage } from "./types";
 
-function list(a: Address[] | null | undefined): string {
+export function addressList(a: Address[] | null | undefined): string {
   return (a ?? []).map(formatAddress).join(", ");
 }
 
@@ -105,7 +106,7 @@ function MessageCard({ m, leadId }: { m: Message; leadId: string }) {
   return <OwnReply m={m} leadId={leadId} />;
 }
 
-function Meta({ rows }: { rows: [string, string | null | undefined][] }) {
+export function Meta({ rows }: { rows: [string, string | null | undefined][] }) {
   return (
     <dl className="grid grid-cols-[3rem_1fr] gap-x-2 text-xs text-gray-600">
       {rows
@@ -127,8 +128,10 @@ function Inbound({ m }: { m: InboundMessage }) {
     <article aria-label={`Message from ${m.from?.name || m.from?.address || "unknown sender"}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-xs">
       <div className="mb-2 flex items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
-          <p className="truncate text-sm font-medium text-gray-900">{who}</p>
-          <Meta rows={[["To", list(m.to)], ["Cc", list(m.cc)]]} />
+          <p className="truncate text-sm font-medium text-gray-900" title={who}>
+            {who}
+          </p>
+          <Meta rows={[["To", addressList(m.to)], ["Cc", addressList(m.cc)]]} />
         </div>
         <div className="flex shrink-0 items-center gap-1">
           <Badge tone={INTENT_TONE[m.intentClassification]}>{INTENT_LABEL[m.intentClassification]}</Badge>
@@ -137,6 +140,7 @@ function Inbound({ m }: { m: InboundMessage }) {
             {dateTime(m.timestamp)}
           </time>
           <StarButton starred={m.starred} pending={star.isPending} label="this message" onClick={() => star.mutate({ replyId: m.id, starred: !m.starred })} />
+          <ForwardButton source={m} />
         </div>
       </div>
       <p className="mb-2 text-sm font-semibold text-gray-900">{m.subject || "(no subject)"}</p>
@@ -155,7 +159,7 @@ function CampaignEmail({ m }: { m: CampaignMessage }) {
         <p className="text-xs text-gray-600">
           <span className="font-medium text-gray-800">Campaign email</span>
           {m.campaign?.name && ` · ${m.campaign.name}`}
-          {m.stepOrder !== null && ` · step ${m.stepOrder + 1}`} · from {m.mailboxEmail} to {list(m.to)}
+          {m.stepOrder !== null && ` · step ${m.stepOrder + 1}`} · from {m.mailboxEmail} to {addressList(m.to)}
         </p>
         <span className="flex items-center gap-1">
           <Badge tone={EMAIL_STATUS_TONE[m.status]}>{m.status === "BOUNCED" ? "Bounced" : m.status === "SENT" ? "Sent" : m.status}</Badge>
@@ -178,7 +182,7 @@ function OwnReply({ m, leadId }: { m: ReplyMessage; leadId: string }) {
           <p className="text-sm font-medium text-gray-900">
             {m.mailboxEmail} <span className="font-normal text-gray-500">· by {SENT_BY_LABEL[m.sentBy]}</span>
           </p>
-          <Meta rows={[["To", list(m.to)], ["Cc", list(m.cc)], ["Bcc", list(m.bcc)]]} />
+          <Meta rows={[["To", addressList(m.to)], ["Cc", addressList(m.cc)], ["Bcc", addressList(m.bcc)]]} />
         </div>
         <span className="flex items-center gap-1">
           <span data-testid="reply-status">

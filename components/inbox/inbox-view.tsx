@@ -1,30 +1,52 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { ConversationPane } from "./conversation";
-import { useUnreadCount, type ThreadFilters } from "./queries";
+import { useUnmatchedCount, useUnreadCount, type ThreadFilters, type UnmatchedPaging } from "./queries";
 import { ThreadFiltersBar, ThreadList } from "./thread-list";
+import { UnmatchedList, UnmatchedPane } from "./unmatched";
 
 const DEFAULT_FILTERS: ThreadFilters = { intent: "", unread: false, starred: false, campaignId: "", page: 1, limit: 50 };
+const DEFAULT_UNMATCHED: UnmatchedPaging = { page: 1, limit: 50 };
+
+export type InboxViewName = "conversations" | "unmatched";
 
 /**
- * The unibox: every conversation of every mailbox on the left, the open one on the right. The open
- * conversation is in the address (?lead=…), so a reload or a shared link opens it again.
+ * The unibox: every conversation of every mailbox on the left, the open one on the right; the
+ * Unmatched view lists instead the mail that matched no lead. What is open is in the address
+ * (?lead=… or ?view=unmatched&message=…), so a reload or a shared link opens it again.
  */
-export function InboxView({ initialLeadId }: { initialLeadId?: string }) {
+export function InboxView({ initialLeadId, initialView = "conversations", initialMessageId }: { initialLeadId?: string; initialView?: InboxViewName; initialMessageId?: string }) {
+  const [view, setView] = useState<InboxViewName>(initialView);
   const [filters, setFilters] = useState(DEFAULT_FILTERS);
   const [selected, setSelected] = useState(initialLeadId);
+  const [unmatchedPaging, setUnmatchedPaging] = useState(DEFAULT_UNMATCHED);
+  const [message, setMessage] = useState(initialMessageId);
   const unread = useUnreadCount();
+  const unmatchedCount = useUnmatchedCount();
 
   useEffect(() => {
     const url = new URL(window.location.href);
-    if (selected) url.searchParams.set("lead", selected);
-    else url.searchParams.delete("lead");
+    const set = (k: string, v: string | undefined) => (v ? url.searchParams.set(k, v) : url.searchParams.delete(k));
+    set("view", view === "unmatched" ? "unmatched" : undefined);
+    set("lead", view === "conversations" ? selected : undefined);
+    set("message", view === "unmatched" ? message : undefined);
     if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
-  }, [selected]);
+  }, [view, selected, message]);
 
+  const open = view === "conversations" ? selected : message;
+  const ids = useId();
+
+  // The tabs pattern: arrow keys move between the two views (and focus follows).
+  function onTabKey(e: KeyboardEvent) {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    const next: InboxViewName = view === "conversations" ? "unmatched" : "conversations";
+    setView(next);
+    document.getElementById(`${ids}-${next}`)?.focus();
+  }
   const u = unread.data;
   return (
     <div className="-mx-8 -my-6 flex h-screen min-h-0 flex-col">
@@ -40,18 +62,60 @@ export function InboxView({ initialLeadId }: { initialLeadId?: string }) {
         {unread.error && <span className="text-xs text-red-700">Could not count unread replies</span>}
       </header>
       <div className="grid min-h-0 flex-1 lg:grid-cols-[26rem_1fr]">
-        <aside aria-label="Conversation list" className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", selected ? "hidden lg:flex" : "flex")}>
-          <ThreadFiltersBar filters={filters} onChange={setFilters} />
-          <ThreadList filters={filters} onChange={setFilters} selected={selected} onSelect={setSelected} />
+        <aside aria-label={view === "conversations" ? "Conversation list" : "Unmatched list"} className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", open ? "hidden lg:flex" : "flex")}>
+          <div role="tablist" aria-label="Inbox views" className="flex gap-1 border-b border-gray-200 px-3 pt-2" onKeyDown={onTabKey}>
+            <ViewTab id={`${ids}-conversations`} panel={`${ids}-panel`} selected={view === "conversations"} onClick={() => setView("conversations")}>
+              Conversations
+            </ViewTab>
+            <ViewTab id={`${ids}-unmatched`} panel={`${ids}-panel`} selected={view === "unmatched"} onClick={() => setView("unmatched")} count={unmatchedCount.data}>
+              Unmatched
+            </ViewTab>
+          </div>
+          <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${view}`} className="flex min-h-0 flex-1 flex-col">
+            {view === "conversations" ? (
+              <>
+                <ThreadFiltersBar filters={filters} onChange={setFilters} />
+                <ThreadList filters={filters} onChange={setFilters} selected={selected} onSelect={setSelected} />
+              </>
+            ) : (
+              <UnmatchedList paging={unmatchedPaging} onPaging={setUnmatchedPaging} selected={message} onSelect={setMessage} />
+            )}
+          </div>
         </aside>
-        <div className={cn("min-h-0 overflow-y-auto bg-gray-50", selected ? "block" : "hidden lg:block")}>
-          {selected ? (
+        <div className={cn("min-h-0 overflow-y-auto bg-gray-50", open ? "block" : "hidden lg:block")}>
+          {view === "conversations" && selected ? (
             <ConversationPane key={selected} leadId={selected} onBack={() => setSelected(undefined)} />
+          ) : view === "unmatched" && message ? (
+            <UnmatchedPane key={message} id={message} onBack={() => setMessage(undefined)} />
           ) : (
-            <div className="flex h-full items-center justify-center p-6 text-sm text-gray-500">Pick a conversation to read it and reply.</div>
+            <div className="flex h-full items-center justify-center p-6 text-sm text-gray-500">
+              {view === "conversations" ? "Pick a conversation to read it and reply." : "Pick a message to read or forward it."}
+            </div>
           )}
         </div>
       </div>
     </div>
+  );
+}
+
+/** A tab of the list's view switch; the count of unmatched messages follows its label ("Unmatched 3"). */
+function ViewTab({ id, panel, selected, onClick, count, children }: { id: string; panel: string; selected: boolean; onClick: () => void; count?: number; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      role="tab"
+      id={id}
+      aria-controls={panel}
+      aria-selected={selected}
+      tabIndex={selected ? 0 : -1}
+      onClick={onClick}
+      className={cn(
+        "-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600",
+        selected ? "border-indigo-600 text-indigo-700" : "border-transparent text-gray-600 hover:text-gray-900",
+      )}
+    >
+      {children}
+      {count !== undefined && count > 0 && <span className="rounded-full bg-gray-100 px-1.5 text-xs text-gray-600 tabular-nums">{count.toLocaleString()}</span>}
+    </button>
   );
 }

@@ -2,8 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, fetchPlainPage } from "@/components/api-client";
-import { INTENT_ORDER } from "./labels";
-import type { Conversation, Intent, MarkRead, ReplyView, RetryResult, SendInput, SendResult, ThreadPage, UnreadCount } from "./types";
+import type { Conversation, ForwardInput, ForwardResult, IntentCounts, Intent, MarkRead, ReplyView, RetryResult, SendInput, SendResult, ThreadPage, UnmatchedMessage, UnmatchedPage, UnreadCount } from "./types";
 
 export const INBOX_KEY = ["inbox"] as const;
 
@@ -40,18 +39,18 @@ export function useThreads(f: ThreadFilters) {
 }
 
 /**
- * How many conversations each intent chip would show with the other filters as they are: one
- * `limit=1` call per intent, of which only `total` is read.
+ * How many conversations each intent chip would show with the other filters as they are, plus all
+ * and unread ones: one GET /replies/intent-counts.
  */
 export function useIntentCounts(f: Pick<ThreadFilters, "unread" | "starred" | "campaignId">) {
+  const p = new URLSearchParams();
+  if (f.unread) p.set("unread", "true");
+  if (f.starred) p.set("starred", "true");
+  if (f.campaignId) p.set("campaignId", f.campaignId);
+  const qs = p.toString();
   return useQuery({
     queryKey: [...INBOX_KEY, "intent-counts", f],
-    queryFn: async ({ signal }) => {
-      const totals = await Promise.all(
-        (["", ...INTENT_ORDER] as const).map((intent) => apiFetch<ThreadPage>(threadsPath({ ...f, intent }, 1, 1), { signal }).then((r) => [intent, r.total] as const)),
-      );
-      return Object.fromEntries(totals) as Record<Intent | "", number>;
-    },
+    queryFn: ({ signal }) => apiFetch<IntentCounts>(`/api/v1/replies/intent-counts${qs ? `?${qs}` : ""}`, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: LIST_POLL_MS * 2,
   });
@@ -62,6 +61,38 @@ export function useUnreadCount() {
     queryKey: [...INBOX_KEY, "unread"],
     queryFn: ({ signal }) => apiFetch<UnreadCount>("/api/v1/replies/unread-count", { signal }),
     refetchInterval: LIST_POLL_MS,
+  });
+}
+
+export interface UnmatchedPaging {
+  page: number;
+  limit: number;
+}
+
+/** Received messages that matched no lead, newest first. */
+export function useUnmatched(p: UnmatchedPaging) {
+  return useQuery({
+    queryKey: [...INBOX_KEY, "unmatched", p],
+    queryFn: ({ signal }) => apiFetch<UnmatchedPage>(`/api/v1/replies/unmatched?page=${p.page}&limit=${p.limit}`, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: LIST_POLL_MS,
+  });
+}
+
+/** How many unmatched messages there are, for the view's tab (one row asked for, its total read). */
+export function useUnmatchedCount() {
+  return useQuery({
+    queryKey: [...INBOX_KEY, "unmatched-count"],
+    queryFn: ({ signal }) => apiFetch<UnmatchedPage>("/api/v1/replies/unmatched?page=1&limit=1", { signal }).then((r) => r.total),
+    refetchInterval: LIST_POLL_MS * 2,
+  });
+}
+
+export function useUnmatchedMessage(id: string | undefined) {
+  return useQuery({
+    queryKey: [...INBOX_KEY, "unmatched-message", id ?? ""],
+    queryFn: ({ signal }) => apiFetch<UnmatchedMessage>(`/api/v1/replies/unmatched/${encodeURIComponent(id!)}`, { signal }),
+    enabled: !!id,
   });
 }
 
@@ -140,5 +171,12 @@ export function useRetry(leadId: string) {
   return useMutation({
     mutationFn: (sentReplyId: string) => apiFetch<RetryResult>(`/api/v1/replies/sent/${encodeURIComponent(sentReplyId)}/retry`, { method: "POST" }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }),
+  });
+}
+
+/** Forward a received message (with its files) from its mailbox; nothing in the inbox changes, so nothing is refetched. */
+export function useForward() {
+  return useMutation({
+    mutationFn: (v: { replyId: string; input: ForwardInput }) => apiFetch<ForwardResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/forward`, { method: "POST", body: v.input }),
   });
 }

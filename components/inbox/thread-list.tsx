@@ -3,12 +3,12 @@
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Chip } from "@/components/ui/chip";
 import { cn } from "@/components/ui/cn";
 import { Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { INTENT_LABEL, INTENT_ORDER, INTENT_TONE, personName, snippet } from "./labels";
+import { ListPager } from "./list-pager";
 import { useCampaignOptions, useIntentCounts, useStar, useThreads, type ThreadFilters } from "./queries";
 import { ReminderBadge, StarButton } from "./reply-controls";
 import type { Thread } from "./types";
@@ -20,17 +20,18 @@ export function ThreadFiltersBar({ filters, onChange }: { filters: ThreadFilters
   return (
     <div className="space-y-2 border-b border-gray-200 p-3">
       <div role="group" aria-label="Intent" className="flex flex-wrap gap-1.5">
-        <Chip pressed={filters.intent === ""} count={counts.data?.[""]} onClick={() => set({ intent: "" })}>
+        <Chip pressed={filters.intent === ""} count={counts.data?.all} onClick={() => set({ intent: "" })}>
           All
         </Chip>
         {INTENT_ORDER.map((i) => (
-          <Chip key={i} pressed={filters.intent === i} count={counts.data?.[i]} onClick={() => set({ intent: filters.intent === i ? "" : i })}>
+          <Chip key={i} pressed={filters.intent === i} count={counts.data?.intents[i]} onClick={() => set({ intent: filters.intent === i ? "" : i })}>
             {INTENT_LABEL[i]}
           </Chip>
         ))}
       </div>
       <div className="flex flex-wrap items-center gap-1.5">
-        <Chip pressed={filters.unread} onClick={() => set({ unread: !filters.unread })}>
+        {/* Its count is what pressing it would list, so it is left out while an intent narrows the list. */}
+        <Chip pressed={filters.unread} count={filters.intent ? undefined : counts.data?.unread} onClick={() => set({ unread: !filters.unread })}>
           Unread
         </Chip>
         <Chip pressed={filters.starred} onClick={() => set({ starred: !filters.starred })}>
@@ -65,7 +66,6 @@ export function ThreadList({
   const star = useStar();
   const rows = threads.data?.threads ?? [];
   const total = threads.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / filters.limit));
   const filtered = filters.intent || filters.unread || filters.starred || filters.campaignId;
 
   return (
@@ -98,21 +98,7 @@ export function ThreadList({
           </li>
         )}
       </ul>
-      {total > filters.limit && (
-        <div className="flex items-center justify-between border-t border-gray-200 px-3 py-2 text-xs text-gray-600">
-          <span>
-            Page {filters.page} of {pages} · {total.toLocaleString()} conversations
-          </span>
-          <span className="flex gap-1">
-            <Button variant="secondary" size="sm" disabled={filters.page <= 1} onClick={() => onChange({ ...filters, page: filters.page - 1 })}>
-              Previous
-            </Button>
-            <Button variant="secondary" size="sm" disabled={filters.page >= pages} onClick={() => onChange({ ...filters, page: filters.page + 1 })}>
-              Next
-            </Button>
-          </span>
-        </div>
-      )}
+      <ListPager page={filters.page} limit={filters.limit} total={total} noun={["conversation", "conversations"]} onPage={(page) => onChange({ ...filters, page })} />
     </div>
   );
 }

@@ -3,9 +3,9 @@
  * nothing of lib/ reaches the browser bundle), so the unibox cannot drift from what the routes return.
  */
 import type { Address } from "@/db/schema/inbox";
-import type { getThread, listThreads, markThreadRead, starReply, unreadCount } from "@/lib/inbox/read";
+import type { getThread, getUnmatched, intentCounts, listThreads, listUnmatched, markThreadRead, starReply, unreadCount } from "@/lib/inbox/read";
 import type { INTENTS } from "@/lib/inbox/schemas";
-import type { retryReply } from "@/lib/inbox/send-reply";
+import type { forwardReply, retryReply } from "@/lib/inbox/send-reply";
 
 type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
@@ -29,6 +29,19 @@ export type CampaignMessage = Extract<Message, { kind: "campaign" }>;
 export type ReplyMessage = Extract<Message, { kind: "reply" }>;
 
 export type UnreadCount = Result<typeof unreadCount>;
+/** GET /replies/intent-counts: conversations per latest-reply intent, all and unread ones. */
+export type IntentCounts = Result<typeof intentCounts>;
+
+/** One row of GET /replies/unmatched: a received message that matched no lead. */
+export type UnmatchedRow = Result<typeof listUnmatched>["rows"][number];
+export interface UnmatchedPage {
+  replies: UnmatchedRow[];
+  page: number;
+  limit: number;
+  total: number;
+}
+/** GET /replies/unmatched/<id>: the row plus its HTML and files. */
+export type UnmatchedMessage = Result<typeof getUnmatched>;
 export type MarkRead = Result<typeof markThreadRead>;
 /** PATCH /replies/<id>/star and /remind answer with the reply. */
 export type ReplyView = Result<typeof starReply>;
@@ -45,3 +58,10 @@ export interface SendInput {
   bcc?: Address[];
   background?: boolean;
 }
+
+/** The body of POST /replies/<id>/forward, and its answer once the server accepted it. */
+export interface ForwardInput {
+  to: Address | string;
+  body?: string;
+}
+export type ForwardResult = Result<typeof forwardReply>;

@@ -3,7 +3,10 @@ import { InboxView } from "@/components/inbox/inbox-view";
 
 export const metadata: Metadata = { title: "Inbox" };
 
-export default async function InboxPage({ searchParams }: { searchParams: Promise<{ lead?: string | string[] }> }) {
-  const { lead } = await searchParams;
-  return <InboxView initialLeadId={typeof lead === "string" && lead ? lead : undefined} />;
+type Params = { lead?: string | string[]; view?: string | string[]; message?: string | string[] };
+
+export default async function InboxPage({ searchParams }: { searchParams: Promise<Params> }) {
+  const { lead, view, message } = await searchParams;
+  const one = (v: string | string[] | undefined) => (typeof v === "string" && v ? v : undefined);
+  return <InboxView initialLeadId={one(lead)} initialView={view === "unmatched" ? "unmatched" : "conversations"} initialMessageId={one(message)} />;
 }
