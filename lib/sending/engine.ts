@@ -28,7 +28,7 @@ const MAX_FAILED_ATTEMPTS = 5;
 /** How long a claimed mailbox stays ours: longer than any pass, so a crashed worker's claim lapses. */
 const LEASE_MS = 120_000;
 /** Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). */
-const DUE_PER_MAILBOX = 8;
+const DUE_PER_MAILBOX = 4;
 /** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
 const COUNTED = sql`('SENDING', 'SENT', 'BOUNCED')`;
 
@@ -185,62 +185,59 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   const ids = claimed.map((m) => m.id);
   const today = utcDay(now);
 
-  // Every campaign email of a mailbox today counts for its cap (spec 2.3 dailySendCap).
-  const sentToday = new Map(
-    (
-      await rowsOf<{ mailbox_id: string; n: number }>(
-        db,
-        sql`select mailbox_id, count(*)::int as n from emails
-            where mailbox_id in ${jsonList(ids)} and campaign_id is not null and status in ${COUNTED}
-              and created_at >= ${iso(today.start)}::timestamptz and created_at < ${iso(today.end)}::timestamptz
-            group by mailbox_id`,
-      )
-    ).map((r) => [r.mailbox_id, r.n]),
-  );
+  // Reads that do not depend on each other go out together (the pool has several connections).
+  const [sentTodayRows, due] = await Promise.all([
+    // Every campaign email of a mailbox today counts for its cap (spec 2.3 dailySendCap).
+    rowsOf<{ mailbox_id: string; n: number }>(
+      db,
+      sql`select mailbox_id, count(*)::int as n from emails
+          where mailbox_id in ${jsonList(ids)} and campaign_id is not null and status in ${COUNTED}
+            and created_at >= ${iso(today.start)}::timestamptz and created_at < ${iso(today.end)}::timestamptz
+          group by mailbox_id`,
+    ),
+    // The first due campaign leads of each mailbox, in order (oldest due first, then the order added).
+    rowsOf<DueRow>(
+      db,
+      sql`select x.* from ${jsonList(ids)} as mid(id)
+          cross join lateral (
+            select cl.mailbox_id, cl.campaign_id, cl.lead_id, cl.next_step_order, cl.failed_attempts,
+                   cl.first_emailed_at, cl.last_emailed_at, l.email, l.timezone
+            from campaign_leads cl
+            join campaigns c on c.id = cl.campaign_id
+            join leads l on l.id = cl.lead_id
+            where cl.mailbox_id = mid.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE'
+              and (cl.next_send_at is null or cl.next_send_at <= ${iso(now)}::timestamptz)
+              and (c.start_at is null or c.start_at <= ${iso(now)}::timestamptz)
+            order by cl.next_send_at nulls first, cl.seq
+            limit ${DUE_PER_MAILBOX}) x`,
+    ),
+  ]);
+  const sentToday = new Map(sentTodayRows.map((r) => [r.mailbox_id, r.n]));
   const open = claimed.filter((m) => (sentToday.get(m.id) ?? 0) < m.dailySendCap);
   const releases: { id: string; at: string | null }[] = claimed.filter((m) => !open.includes(m)).map((m) => ({ id: m.id, at: iso(today.end) }));
-
-  // The first due campaign leads of each open mailbox, in order (oldest due first, then the order added).
-  const due = open.length
-    ? await rowsOf<DueRow>(
-        db,
-        sql`select x.* from ${jsonList(open.map((m) => m.id))} as mid(id)
-            cross join lateral (
-              select cl.mailbox_id, cl.campaign_id, cl.lead_id, cl.next_step_order, cl.failed_attempts,
-                     cl.first_emailed_at, cl.last_emailed_at, l.email, l.timezone
-              from campaign_leads cl
-              join campaigns c on c.id = cl.campaign_id
-              join leads l on l.id = cl.lead_id
-              where cl.mailbox_id = mid.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE'
-                and (cl.next_send_at is null or cl.next_send_at <= ${iso(now)}::timestamptz)
-                and (c.start_at is null or c.start_at <= ${iso(now)}::timestamptz)
-              order by cl.next_send_at nulls first, cl.seq
-              limit ${DUE_PER_MAILBOX}) x`,
-      )
-    : [];
   const dueBy = new Map<string, DueRow[]>();
   for (const d of due) (dueBy.get(d.mailbox_id) ?? dueBy.set(d.mailbox_id, []).get(d.mailbox_id)!).push(d);
 
   const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
-  const campaignRows = campaignIds.length ? await db.select().from(campaigns).where(inArray(campaigns.id, campaignIds)) : [];
-  const campaignOf = new Map(campaignRows.map((c) => [c.id, c]));
-  const stepRows = campaignIds.length ? await db.select().from(campaignSteps).where(inArray(campaignSteps.campaignId, campaignIds)) : [];
-  const stepsOf = new Map<string, Step[]>();
-  for (const s of stepRows) (stepsOf.get(s.campaignId) ?? stepsOf.set(s.campaignId, []).get(s.campaignId)!).push(s);
-
-  // Suppressed addresses (by address or domain), per workspace.
-  const suppressed = new Set<string>();
-  const byWorkspace = new Map<string, string[]>();
   const workspaceOf = new Map(claimed.map((m) => [m.id, m.workspaceId]));
+  const byWorkspace = new Map<string, string[]>();
   for (const d of due) {
     const ws = workspaceOf.get(d.mailbox_id)!;
     (byWorkspace.get(ws) ?? byWorkspace.set(ws, []).get(ws)!).push(d.email);
   }
-  for (const [ws, list] of byWorkspace) for (const e of await suppressedAmong(db, ws, list)) suppressed.add(`${ws}\u0000${e}`);
+  const [campaignRows, stepRows, suppressedLists] = await Promise.all([
+    campaignIds.length ? db.select().from(campaigns).where(inArray(campaigns.id, campaignIds)) : [],
+    campaignIds.length ? db.select().from(campaignSteps).where(inArray(campaignSteps.campaignId, campaignIds)) : [],
+    // Suppressed addresses (by address or domain), per workspace.
+    Promise.all([...byWorkspace].map(async ([ws, list]) => [...(await suppressedAmong(db, ws, list))].map((e) => `${ws}\u0000${e}`))),
+  ]);
+  const campaignOf = new Map(campaignRows.map((c) => [c.id, c]));
+  const stepsOf = new Map<string, Step[]>();
+  for (const s of stepRows) (stepsOf.get(s.campaignId) ?? stepsOf.set(s.campaignId, []).get(s.campaignId)!).push(s);
+  const suppressed = new Set(suppressedLists.flat());
 
   // First emails each capped campaign already sent in its own day (dailyNewLeadCap counts only those).
-  const capped = campaignRows.filter((c) => c.dailyNewLeadCap !== null);
-  const firstToday = await campaignFirstEmailsToday(db, capped, now);
+  const firstToday = await campaignFirstEmailsToday(db, campaignRows.filter((c) => c.dailyNewLeadCap !== null), now);
 
   const stops: { campaign_id: string; lead_id: string; status: "STOPPED" | "COMPLETED" }[] = [];
   const defers: { campaign_id: string; lead_id: string; at: string | null }[] = [];
@@ -279,10 +276,12 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
 
   // Variants: each step picks independently, random or Thompson sampling on replies ÷ sends.
   const optimised = picks.filter((p) => p.variants.length > 1 && p.c.abVariantOptimization).flatMap((p) => p.variants.map((v) => v.id));
-  const stats = await sendsByVariant(db, [...new Set(optimised)]);
-  // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
-  const earlier = await earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id })));
-  const leadRows = picks.length ? await db.select().from(leads).where(sql`${leads.id} in ${jsonList(picks.map((p) => p.d.lead_id))}`) : [];
+  const [stats, earlier, leadRows] = await Promise.all([
+    sendsByVariant(db, [...new Set(optimised)]),
+    // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
+    earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id }))),
+    picks.length ? db.select().from(leads).where(sql`${leads.id} in ${jsonList(picks.map((p) => p.d.lead_id))}`) : [],
+  ]);
   const leadOf = new Map(leadRows.map((l) => [l.id, l]));
 
   let work: Work[] = [];
