@@ -33,8 +33,13 @@ const DUE_PER_MAILBOX = 4;
 const COUNTED = sql`('SENDING', 'SENT', 'BOUNCED')`;
 
 const iso = (d: Date) => d.toISOString();
-/** Many values as one parameter (a JSON array): one statement whatever the count, no 65,535-parameter limit. */
+/**
+ * Many values as one parameter (a JSON array): one statement whatever the count, no 65,535-parameter
+ * limit. `anyOf` is for `col = any(…)`: an array the planner sees as one value list (index scan or one
+ * pass), never a join it could misplan into a scan per value on a table whose statistics are stale.
+ */
 const jsonList = (values: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+const anyOf = (values: string[]) => sql`any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
 const jsonRows = (rows: object[]) => sql`${JSON.stringify(rows)}::jsonb`;
 async function rowsOf<T>(db: DbOrTx, q: SQL): Promise<T[]> {
   return (await db.execute(q)) as unknown as T[];
@@ -68,7 +73,7 @@ async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: strin
     .where(
       sql`${mailboxes.id} in (
         select m.id from mailboxes m
-        where ${only ? sql`m.id in ${jsonList(only)} and` : sql``} ${dueMailboxCondition(now)}
+        where ${only ? sql`m.id = ${anyOf(only)} and` : sql``} ${dueMailboxCondition(now)}
           and (m.send_lease_until is null or m.send_lease_until < ${iso(now)}::timestamptz)
         order by m.next_send_at nulls first
         limit ${limit}
@@ -191,7 +196,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     rowsOf<{ mailbox_id: string; n: number }>(
       db,
       sql`select mailbox_id, count(*)::int as n from emails
-          where mailbox_id in ${jsonList(ids)} and campaign_id is not null and status in ${COUNTED}
+          where mailbox_id = ${anyOf(ids)} and campaign_id is not null and status in ${COUNTED}
             and created_at >= ${iso(today.start)}::timestamptz and created_at < ${iso(today.end)}::timestamptz
           group by mailbox_id`,
     ),
@@ -280,7 +285,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     sendsByVariant(db, [...new Set(optimised)]),
     // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
     earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id }))),
-    picks.length ? db.select().from(leads).where(sql`${leads.id} in ${jsonList(picks.map((p) => p.d.lead_id))}`) : [],
+    picks.length ? db.select().from(leads).where(sql`${leads.id} = ${anyOf(picks.map((p) => p.d.lead_id))}`) : [],
   ]);
   const leadOf = new Map(leadRows.map((l) => [l.id, l]));
 
@@ -320,7 +325,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     if (cappedNow.length) {
       // Several workers may pick first emails of one campaign at once: under the campaign's lock, count
       // again and keep only what its dailyNewLeadCap still allows.
-      await tx.execute(sql`select id from campaigns where id in ${jsonList(cappedNow.map((c) => c.id).sort())} order by id for update`);
+      await tx.execute(sql`select id from campaigns where id = ${anyOf(cappedNow.map((c) => c.id))} order by id for update`);
       const room = await campaignFirstEmailsToday(tx, cappedNow, now);
       for (const c of cappedNow) room.set(c.id, c.dailyNewLeadCap! - (room.get(c.id) ?? 0));
       work = work.filter((w) => {
@@ -428,7 +433,7 @@ async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map<string
     db,
     sql`select e.step_id, count(*)::int as sends,
           count(*) filter (where exists (select 1 from replies r where r.email_id = e.id and not r.is_auto_reply))::int as replies
-        from emails e where e.step_id in ${jsonList(stepIds)} and e.status in ('SENT', 'BOUNCED') group by e.step_id`,
+        from emails e where e.step_id = ${anyOf(stepIds)} and e.status in ('SENT', 'BOUNCED') group by e.step_id`,
   );
   return new Map(rows.map((r) => [r.step_id, { sends: r.sends, replies: r.replies }]));
 }
@@ -563,7 +568,7 @@ class Recorder {
           select v.id, v.workspace_id, 'email.sent', v.data, v.at from jsonb_to_recordset(${jsonRows(evts)}) as v(id text, workspace_id text, data jsonb, at timestamptz)`);
         const first = [...new Set(sent.filter(({ w }) => !w.c.firstSentAt && !this.firstSentWritten.has(w.c.id)).map(({ w }) => w.c.id))];
         if (first.length) {
-          await tx.execute(sql`update campaigns set first_sent_at = ${iso(sent[0].at)}::timestamptz where id in ${jsonList(first)} and first_sent_at is null`);
+          await tx.execute(sql`update campaigns set first_sent_at = ${iso(sent[0].at)}::timestamptz where id = ${anyOf(first)} and first_sent_at is null`);
           for (const id of first) this.firstSentWritten.add(id);
         }
         const retried = sent.filter(({ w }) => w.due.failed_attempts > 0).map(({ w }) => ({ campaign_id: w.c.id, lead_id: w.lead.id }));
