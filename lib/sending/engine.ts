@@ -219,7 +219,8 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   ]);
   const sentToday = new Map(sentTodayRows.map((r) => [r.mailbox_id, r.n]));
   const open = claimed.filter((m) => (sentToday.get(m.id) ?? 0) < m.dailySendCap);
-  const releases: { id: string; at: string | null }[] = claimed.filter((m) => !open.includes(m)).map((m) => ({ id: m.id, at: iso(today.end) }));
+  // A mailbox at its cap waits for the next UTC day.
+  const releases: { id: string; at: string | null }[] = claimed.filter((m) => (sentToday.get(m.id) ?? 0) >= m.dailySendCap).map((m) => ({ id: m.id, at: iso(today.end) }));
   const dueBy = new Map<string, DueRow[]>();
   for (const d of due) (dueBy.get(d.mailbox_id) ?? dueBy.set(d.mailbox_id, []).get(d.mailbox_id)!).push(d);
 
@@ -244,6 +245,13 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   // First emails each capped campaign already sent in its own day (dailyNewLeadCap counts only those).
   const firstToday = await campaignFirstEmailsToday(db, campaignRows.filter((c) => c.dailyNewLeadCap !== null), now);
 
+  // The window depends only on the campaign, the zone and now: worked out once per pair in a pass.
+  const windows = new Map<string, Date | null>();
+  const windowOpen = (c: Campaign, zone: string | null): Date | null => {
+    const key = `${c.id}\u0000${zone ?? ""}`;
+    if (!windows.has(key)) windows.set(key, inWindow(c, zone, now) ? now : nextWindowOpen(c, zone, now));
+    return windows.get(key)!;
+  };
   const stops: { campaign_id: string; lead_id: string; status: "STOPPED" | "COMPLETED" }[] = [];
   const defers: { campaign_id: string; lead_id: string; at: string | null }[] = [];
   const picks: { m: Mailbox; d: DueRow; c: Campaign; variants: Step[] }[] = [];
@@ -261,11 +269,10 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
         if (!steps.some((s) => s.stepOrder > d.next_step_order)) stops.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, status: "COMPLETED" });
         continue;
       }
-      const zone = zoneFor(c, d.timezone);
-      if (!inWindow(c, zone, now)) {
+      const opensAt = windowOpen(c, zoneFor(c, d.timezone));
+      if (opensAt !== now) {
         // Not now: come back when this lead's window opens, instead of re-reading it every pass.
-        const at = nextWindowOpen(c, zone, now);
-        defers.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, at: at ? iso(at) : null });
+        defers.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, at: opensAt ? iso(opensAt) : null });
         continue;
       }
       if (d.next_step_order === 0 && c.dailyNewLeadCap !== null) {
@@ -381,7 +388,8 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     return kept;
   });
   const busy = new Set(work.map((w) => w.m.id));
-  for (const m of open) if (!busy.has(m.id) && !releases.some((r) => r.id === m.id)) releases.push({ id: m.id, at: null });
+  const released = new Set(releases.map((r) => r.id));
+  for (const m of open) if (!busy.has(m.id) && !released.has(m.id)) releases.push({ id: m.id, at: null });
   await releaseMailboxes(db, releases);
   return { claimed: claimed.length, work };
 }
