@@ -342,7 +342,9 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
         return left > 0;
       });
     }
-    const moves = work.map((w) => {
+    // One statement: move the leads (only if still ACTIVE, on the same step and on this mailbox) and
+    // insert the emails of exactly the leads that moved.
+    const rows = work.map((w) => {
       const next = w.steps.filter((s) => s.stepOrder === w.step.stepOrder + 1);
       const delayH = next.length ? Math.max(...next.map((s) => s.delayHoursAfterPrevious ?? 0)) : 0;
       return {
@@ -350,41 +352,38 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
         lead_id: w.lead.id,
         mailbox_id: w.m.id,
         expected: w.step.stepOrder,
-        next_order: w.step.stepOrder + 1,
-        status: next.length ? "ACTIVE" : "COMPLETED",
+        next_status: next.length ? "ACTIVE" : "COMPLETED",
         next_send_at: next.length ? iso(new Date(now.getTime() + delayH * 3600_000)) : null,
-      };
-    });
-    const moved = await rowsOf<{ campaign_id: string; lead_id: string }>(
-      tx,
-      sql`update campaign_leads cl
-          set next_step_order = v.next_order, status = v.status::campaign_lead_status, next_send_at = v.next_send_at,
-              first_emailed_at = coalesce(cl.first_emailed_at, ${iso(now)}::timestamptz), last_emailed_at = ${iso(now)}::timestamptz
-          from jsonb_to_recordset(${jsonRows(moves)}) as v(campaign_id text, lead_id text, mailbox_id text, expected int, next_order int, status text, next_send_at timestamptz)
-          where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.mailbox_id = v.mailbox_id
-            and cl.status = 'ACTIVE' and cl.next_step_order = v.expected
-          returning cl.campaign_id, cl.lead_id`,
-    );
-    const ok = new Set(moved.map((r) => `${r.campaign_id}\u0000${r.lead_id}`));
-    const kept = work.filter((w) => ok.has(`${w.c.id}\u0000${w.lead.id}`));
-    if (kept.length) {
-      const rows = kept.map((w) => ({
         id: w.emailId,
         workspace_id: w.m.workspaceId,
-        mailbox_id: w.m.id,
-        lead_id: w.lead.id,
         lead_email: w.lead.email,
-        campaign_id: w.c.id,
         step_id: w.step.id,
-        step_order: w.step.stepOrder,
         variant_group: w.step.variantGroup || null,
         message_id: w.messageId,
         subject: w.subject,
-      }));
-      await tx.execute(sql`insert into emails (id, workspace_id, mailbox_id, lead_id, lead_email, campaign_id, step_id, step_order, variant_group, message_id, subject, status, created_at)
-        select v.id, v.workspace_id, v.mailbox_id, v.lead_id, v.lead_email, v.campaign_id, v.step_id, v.step_order, v.variant_group, v.message_id, v.subject, 'SENDING', ${iso(now)}::timestamptz
-        from jsonb_to_recordset(${jsonRows(rows)}) as v(id text, workspace_id text, mailbox_id text, lead_id text, lead_email text, campaign_id text, step_id text, step_order int, variant_group text, message_id text, subject text)`);
-    }
+      };
+    });
+    const inserted = await rowsOf<{ id: string }>(
+      tx,
+      sql`with v as (
+            select * from jsonb_to_recordset(${jsonRows(rows)}) as v(campaign_id text, lead_id text, mailbox_id text, expected int, next_status text,
+              next_send_at timestamptz, id text, workspace_id text, lead_email text, step_id text, variant_group text, message_id text, subject text)
+          ), moved as (
+            update campaign_leads cl
+            set next_step_order = v.expected + 1, status = v.next_status::campaign_lead_status, next_send_at = v.next_send_at,
+                first_emailed_at = coalesce(cl.first_emailed_at, ${iso(now)}::timestamptz), last_emailed_at = ${iso(now)}::timestamptz
+            from v
+            where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.mailbox_id = v.mailbox_id
+              and cl.status = 'ACTIVE' and cl.next_step_order = v.expected
+            returning cl.campaign_id, cl.lead_id
+          )
+          insert into emails (id, workspace_id, mailbox_id, lead_id, lead_email, campaign_id, step_id, step_order, variant_group, message_id, subject, status, created_at)
+          select v.id, v.workspace_id, v.mailbox_id, v.lead_id, v.lead_email, v.campaign_id, v.step_id, v.expected, v.variant_group, v.message_id, v.subject, 'SENDING', ${iso(now)}::timestamptz
+          from v join moved using (campaign_id, lead_id)
+          returning id`,
+    );
+    const ok = new Set(inserted.map((r) => r.id));
+    const kept = work.filter((w) => ok.has(w.emailId));
     return kept;
   });
   const busy = new Set(work.map((w) => w.m.id));

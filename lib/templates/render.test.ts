@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderStep } from "./render";
+import { renderStep, renderSubject } from "./render";
 
 const lead = { email: "ann@acme.io", firstName: "Ann", lastName: "", companyName: "Acme & Co", customFields: { plan: "Pro", "Team Size": "12", empty: "" } };
 const withSig = { senderName: "Sam Seller", signatureHtml: "<p>Sam Seller<br><b>Outreach Inc</b></p>" };
@@ -107,5 +107,18 @@ describe("signature rules (spec 2.5.1 rules 3–6)", () => {
     expect(r.html).toBe('<p>Hi &lt;Ann&gt;<br>line two</p>\n<div class="signature"><p>Sam Seller<br><b>Outreach Inc</b></p></div>');
     const none = renderStep({ subject: "s", bodyTemplate: "Hi" }, lead, withSig);
     expect(none.html).toBeNull();
+  });
+});
+
+describe("renderSubject", () => {
+  it("makes exactly the subject renderStep makes: known, empty, custom, unknown and signature tokens, line breaks", () => {
+    const lead = { email: "a@b.test", firstName: "Ann", companyName: "", customFields: { city: "Oslo" } };
+    const mailbox = { senderName: "Sam", signatureHtml: "<p>Sam</p>" };
+    const subjects = ["Hi {{firstName}}", "{{companyName}} idea", "From {{senderName}} in {{city}}", "{{fistName}} {{unknown}}", "A\n  {{firstName}}\r\nB", "{{signature}} x", "{{region}} plain", ""];
+    for (const subject of subjects) {
+      const full = renderStep({ subject, bodyTemplate: "Body" }, lead, mailbox, { knownCustomFields: ["city", "region"] }).subject;
+      expect(renderSubject(subject, lead, mailbox, { knownCustomFields: ["city", "region"] })).toBe(full);
+    }
+    expect(renderSubject("Hi {{firstName}} of {{companyName}}\n{{city}}", lead, mailbox, { knownCustomFields: ["city"] })).toBe("Hi Ann of Oslo");
   });
 });

@@ -51,6 +51,8 @@ export interface RenderResult {
 }
 
 const TOKEN = /\{\{([^{}]+)\}\}/g;
+/** A subject is one line: line breaks (and the spaces around them) become one space. */
+const subjectLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 const SIG_TOKEN = "{{signature}}";
 
 /** Text that looks like a variable but is not one: stray or unbalanced braces, single braces around a known name. */
@@ -200,7 +202,7 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
     if (!textHasToken && hasSignature) html += `\n${sigBlock}`;
   }
 
-  const subject = fill(step.subject ?? "", false).replace(/\s*[\r\n]+\s*/g, " ").trim();
+  const subject = subjectLine(fill(step.subject ?? "", false));
   const malformed = [...new Set([...findMalformed(step.subject ?? ""), ...findMalformed(step.bodyTemplate), ...findMalformed(step.bodyHtmlTemplate ?? "")])];
 
   const signature: SignaturePlacement = !hasSignature ? "none" : textHasToken || htmlHasToken ? "at_token" : "appended_at_bottom";
@@ -216,7 +218,17 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   return { subject, text, html, signature, variables: { used: [...used], unknown: [...unknown], malformed, empty: [...empty] }, notes };
 }
 
-/** The subject alone, exactly as renderStep makes it (the scheduler fixes it before the body is rendered). */
+/**
+ * The subject alone, exactly as renderStep makes it (the scheduler fixes it before the body is
+ * rendered, thousands at a time): unknown tokens literal, empty fields empty, one line.
+ */
 export function renderSubject(subject: string, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): string {
-  return renderStep({ subject, bodyTemplate: "" }, lead, { senderName: mailbox.senderName, signatureHtml: null }, { knownCustomFields: opts.knownCustomFields }).subject;
+  const resolve = resolver(lead, mailbox, new Set(opts.knownCustomFields ?? []));
+  return subjectLine(
+    subject.replace(TOKEN, (raw, name: string) => {
+      if (name === "signature") return raw;
+      const r = resolve(name);
+      return r.kind === "unknown" ? raw : r.kind === "empty" ? "" : r.value;
+    }),
+  );
 }
