@@ -9,33 +9,36 @@
  *     SMTP = the sink, security NONE, the sink's login, dailySendCap 1,000,000) in one campaign set up
  *     through the route handlers like lib/sending/engine.test.ts (every day, no timezone, minGapMinutes
  *     0), 2,000 leads. Pipeline side: sendDue passes back to back (ManualClock, +1 s per pass, so pacing
- *     never blocks): claim the mailbox leases → pick the due lead under the rules → render → SENDING row
- *     → pooled nodemailer SMTP → record SENT + email.sent → release; 40 emails per pass, 8 mailboxes at a
- *     time in lock-step groups (sendDue's loop). Raw side: one pooled transport per mailbox with the
- *     engine's own options (lib/mail/smtp.ts smtpTransport), the same number of prebuilt messages
- *     (rendered ahead with the same template and headers), in the same shape: per pass one email per
- *     mailbox, lock-step groups of 8. Both sides warm (pools logged in) before timing; ABBA blocks; the
- *     ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). nodemailer as shipped
- *     leaves Nagle's algorithm on, so a message on a pooled connection waits for the sink's delayed ACK
- *     (~40 ms on Linux loopback): that is in both sides of the judged ratio. Printed, not judged: the raw
- *     side with prebuilt MIME (`raw`), and both sides again with TCP_NODELAY on the SMTP sockets.
+ *     never blocks): the scheduler (claim the mailbox leases → pick the due lead of each under the rules
+ *     → commit the emails as SENDING, set-based) then the sender (render → pooled nodemailer SMTP, 32
+ *     conversations in flight, one per mailbox → record SENT + email.sent and release, in group
+ *     commits); 40 emails per pass. Raw side: one pooled transport per mailbox with the engine's own
+ *     options (lib/mail/smtp.ts smtpTransport), the same number of prebuilt messages (rendered ahead
+ *     with the same template and headers), in the same shape: per pass one email per mailbox, a sliding
+ *     pool of 32 in flight. Both sides warm (pools logged in) before timing; ABBA blocks; the ratio is
+ *     the median over blocks of (pipeline emails/s ÷ raw emails/s). nodemailer as shipped leaves Nagle's
+ *     algorithm on, so a message on a pooled connection waits for the sink's delayed ACK (~40 ms on
+ *     Linux loopback): that is in both sides of the judged ratio. Printed, not judged: the raw side with
+ *     prebuilt MIME (`raw`), and both sides again with TCP_NODELAY on the SMTP sockets.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in
  *     the lead's zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with
  *     generate_series into a separate database. Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
  *     in their window. Steady state: leads outside their window already wait for its opening (the
  *     next_send_at the engine's own nextWindowOpen gives, as earlier ticks leave it); BENCH_TICK_FIRST=1
- *     makes every lead due instead, so the tick also defers them itself. SMTP is made instant: the
- *     engine's own pooled transports (pooledTransport returns the same object to the engine) get a
- *     sendMail that composes the MIME with nodemailer's MailComposer and hands it to an in-process sink
- *     that accepts at once — no socket, so the tick is the engine's own cost (part 1 measures real
- *     SMTP). BENCH_TICK_SMTP=socket sends to the smtp-server sink instead, every pool logged in before
- *     timing (100 at a time), TCP_NODELAY on. One tick = sendDue(db, clock, { mailboxLimit: 5000 }): every mailbox is claimed and sends its one
- *     email. Also the job's tick as configured (default mailboxLimit 200). Where the time goes: every
- *     statement Drizzle executes and every sendMail, timed on the client and summed over the 8 lanes.
- *     claimVsBareSkipLocked (no target) = rows/s of the tick's claim (claimMailboxes: UPDATE … WHERE id
- *     IN (SELECT … EXISTS due lead … FOR UPDATE SKIP LOCKED) plus its SELECT of the claimed rows, as
- *     timed inside the tick) ÷ rows/s of a bare `update mailboxes set send_lease_until = … where id in
- *     (select id … limit N for update skip locked) returning id` over the same 5,000 rows (median of 5).
+ *     makes every lead due instead, so the tick also defers them itself. The judged tick is the
+ *     scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }): claim every mailbox (one UPDATE … SKIP
+ *     LOCKED RETURNING *), read their caps and due leads, pick under every rule, and commit 5,000 emails
+ *     as SENDING with their leads moved on — what decides who gets what from which mailbox. The sender
+ *     that then delivers those emails (deliver: render, MIME, SMTP, record) is timed apart and printed,
+ *     not judged: SMTP throughput is part 1's measure. By default its SMTP is instant: the engine's own
+ *     pooled transports (pooledTransport returns the same object to the engine) get a sendMail that
+ *     composes the MIME with nodemailer's MailComposer and hands it to an in-process sink that accepts
+ *     at once — no socket. BENCH_TICK_SMTP=socket sends to the smtp-server sink instead, every pool
+ *     logged in before timing (100 at a time), TCP_NODELAY on. Also the job's tick as configured
+ *     (default mailboxLimit 1,000). Where the time goes: every statement Drizzle executes and every
+ *     sendMail, timed on the client. claimVsBareSkipLocked (no target) = rows/s of the tick's claim ÷
+ *     rows/s of a bare `update mailboxes set send_lease_until = … where id in (select id … limit N for
+ *     update skip locked) returning id` over the same 5,000 rows (median of 5).
  *  3. Cap fidelity (target ≥ 0.98, zero violations). 50 mailboxes with dailySendCap 5–20, one campaign
  *     (Mon–Fri, no timezone — any hour of a weekday, days read in UTC — minGapMinutes 2, one step),
  *     4,000 leads (80 per mailbox: the lead supply binds for caps ≥ 17), sendDue on a 2-minute grid for
@@ -250,7 +253,7 @@ const LABELS: [RegExp, string][] = [
   [/^update campaign_leads cl set status = v\.status/i, "stop/complete leads (one UPDATE)"],
   [/^update campaign_leads cl set next_send_at = v\.at/i, "defer out-of-window leads (one UPDATE)"],
   [/^select id from campaigns where id = any.* for update/i, "lock the capped campaigns"],
-  [/^with v as \(select \* from jsonb_to_recordset/i, "tx: move the picked leads on + INSERT their emails as SENDING (one statement)"],
+  [/^with v as \( ?select \* from jsonb_to_recordset/i, "tx: move the picked leads on + INSERT their emails as SENDING (one statement)"],
   [/^update mailboxes m set send_lease_until = null/i, "release mailboxes (idle ones; sent ones per group)"],
   [/from "step_attachments" inner join "files"/i, "step attachments"],
   [/^update emails e set status = 'SENT'/i, "record: mark SENT (per group)"],
