@@ -132,7 +132,6 @@ export const campaignLeads = pgTable(
     primaryKey({ columns: [t.campaignId, t.leadId] }),
     index("campaign_leads_lead_idx").on(t.leadId),
     index("campaign_leads_mailbox_idx").on(t.mailboxId),
-    index("campaign_leads_due_idx").on(t.nextSendAt).where(sql`status = 'ACTIVE'`),
     /** The scheduler's read: a mailbox's due leads in order (engine.ts scheduleDue). */
     index("campaign_leads_mailbox_due_idx").on(t.mailboxId, t.nextSendAt.asc().nullsFirst(), t.seq).where(sql`status = 'ACTIVE'`),
   ],

@@ -6,6 +6,7 @@ import { offsetOf } from "../api/paging";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
+import { changesScheduling, undoDeferrals } from "../sending/deferrals";
 import { launchReport, needsConfirmation } from "./launch-check";
 import type { duplicateBody, listCampaignsQuery, SettingsInput } from "./schemas";
 import { campaignStats } from "./stats";
@@ -111,6 +112,7 @@ export async function updateSettings(ctx: Ctx, id: string, input: SettingsInput)
     const set = settingsColumns(input);
     checkWindow(c, set);
     const [row] = await tx.update(campaigns).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, id)).returning();
+    if (changesScheduling(set)) await undoDeferrals(tx, id, ctx.clock.now());
     return (await views(tx, [row]))[0];
   });
 }
@@ -240,7 +242,10 @@ export async function bulkSettings(ctx: Ctx, ids: string[], settings: SettingsIn
   for (const c of rows) {
     try {
       checkWindow(c, set);
-      await ctx.db.update(campaigns).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, c.id));
+      await ctx.db.transaction(async (tx) => {
+        await tx.update(campaigns).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, c.id));
+        if (changesScheduling(set)) await undoDeferrals(tx, c.id, ctx.clock.now());
+      });
       updated.push(c.id);
     } catch (e) {
       if (!(e instanceof AppError)) throw e;

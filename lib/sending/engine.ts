@@ -27,8 +27,12 @@ const BOUNCE_WINDOW_MS = 30 * 24 * 3600_000;
 const MAX_FAILED_ATTEMPTS = 5;
 /** How long a claimed mailbox stays ours: longer than any pass, so a crashed worker's claim lapses. */
 const LEASE_MS = 120_000;
-/** Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). */
-const DUE_PER_MAILBOX = 4;
+/**
+ * Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). Small
+ * on purpose: every lead the rules turn away is deferred (window, new-lead cap) or moved (stopped,
+ * finished, next step), so the head of each mailbox's queue is sendable in the steady state.
+ */
+const DUE_PER_MAILBOX = 2;
 /** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
 const COUNTED = sql`('SENDING', 'SENT', 'BOUNCED')`;
 
@@ -254,6 +258,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   };
   const stops: { campaign_id: string; lead_id: string; status: "STOPPED" | "COMPLETED" }[] = [];
   const defers: { campaign_id: string; lead_id: string; at: string | null }[] = [];
+  const skips: { campaign_id: string; lead_id: string; from_order: number; to_order: number }[] = [];
   const picks: { m: Mailbox; d: DueRow; c: Campaign; variants: Step[] }[] = [];
   for (const m of open) {
     let picked = false;
@@ -266,7 +271,10 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
       const steps = stepsOf.get(c.id) ?? [];
       const variants = steps.filter((s) => s.stepOrder === d.next_step_order);
       if (variants.length === 0) {
-        if (!steps.some((s) => s.stepOrder > d.next_step_order)) stops.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, status: "COMPLETED" });
+        // No step at this order: finished, or (steps renumbered since) on to the next one there is.
+        const later = steps.filter((s) => s.stepOrder > d.next_step_order).map((s) => s.stepOrder);
+        if (later.length === 0) stops.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, status: "COMPLETED" });
+        else skips.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, from_order: d.next_step_order, to_order: Math.min(...later) });
         continue;
       }
       const opensAt = windowOpen(c, zoneFor(c, d.timezone));
@@ -276,7 +284,12 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
         continue;
       }
       if (d.next_step_order === 0 && c.dailyNewLeadCap !== null) {
-        if ((firstToday.get(c.id) ?? 0) >= c.dailyNewLeadCap) continue;
+        if ((firstToday.get(c.id) ?? 0) >= c.dailyNewLeadCap) {
+          // The campaign's new leads are done for its day: this one waits for the next (follow-ups
+          // behind it in the queue go on). Raising the cap undoes the wait (deferrals.ts).
+          defers.push({ campaign_id: d.campaign_id, lead_id: d.lead_id, at: iso(campaignDay(c.defaultTimezone, now).end) });
+          continue;
+        }
         firstToday.set(c.id, (firstToday.get(c.id) ?? 0) + 1);
       }
       picks.push({ m, d, c, variants });
@@ -326,6 +339,11 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
       await tx.execute(sql`update campaign_leads cl set next_send_at = v.at
         from jsonb_to_recordset(${jsonRows(defers)}) as v(campaign_id text, lead_id text, at timestamptz)
         where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.status = 'ACTIVE'`);
+    }
+    if (skips.length) {
+      await tx.execute(sql`update campaign_leads cl set next_step_order = v.to_order
+        from jsonb_to_recordset(${jsonRows(skips)}) as v(campaign_id text, lead_id text, from_order int, to_order int)
+        where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.status = 'ACTIVE' and cl.next_step_order = v.from_order`);
     }
     if (work.length === 0) return work;
     const cappedNow = [...new Set(work.filter((w) => w.step.stepOrder === 0 && w.c.dailyNewLeadCap !== null).map((w) => w.c))];

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
-import { ManualClock } from "@/lib/clock";
+import { DateTime } from "luxon";
+import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
@@ -14,6 +15,7 @@ import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
 import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { PATCH as PATCH_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/route";
 import { scheduleDue, sendDue } from "./engine";
 import { closeAllTransports } from "./transports";
 
@@ -93,5 +95,76 @@ describe("the set-based scheduler", () => {
     expect(results.Optimised.A).toBeGreaterThanOrEqual(22);
     expect(results.Random.A).toBeGreaterThan(0);
     expect(results.Random.B).toBeGreaterThan(0);
+  });
+
+  it("defers first emails past a full dailyNewLeadCap to the campaign's next day, so follow-ups behind them go on; raising the cap undoes the wait", async () => {
+    const mbx = mailboxIds[1];
+    const id = await campaign({
+      name: "Queue",
+      pool: [mbx],
+      leadCount: 6,
+      body: { dailyNewLeadCap: 1, defaultTimezone: "Europe/Berlin", sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 },
+      steps: [
+        { stepOrder: 0, subject: "First", bodyTemplate: "One" },
+        { stepOrder: 1, bodyTemplate: "Two", delayHoursAfterPrevious: 0 },
+      ],
+    });
+    const clock = new ManualClock(new Date(Date.now() + 3 * 3600_000));
+    const pass = async () => {
+      const r = await sendDue(getDb(), clock, { mailboxIds: [mbx] });
+      clock.advance(2 * 60_000);
+      return r;
+    };
+    expect(await pass()).toMatchObject({ sent: 1 }); // the first lead's first email: the cap is full
+    // The next passes: the other five first emails are deferred to Berlin's next midnight, and the first
+    // lead's follow-up (due at once, queued behind them) is sent although only 2 due leads are read.
+    await pass();
+    await pass();
+    await pass();
+    const sent = await getDb().select().from(emails).where(eq(emails.campaignId, id));
+    expect(sent.map((e) => e.stepOrder).sort()).toEqual([0, 1]);
+    expect(new Set(sent.map((e) => e.leadId)).size).toBe(1);
+    const waiting = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    expect(waiting).toHaveLength(5);
+    const berlinMidnight = DateTime.fromJSDate(clock.now(), { zone: "Europe/Berlin" }).startOf("day").plus({ days: 1 }).toJSDate();
+    for (const w of waiting) expect(w.nextSendAt?.toISOString()).toBe(berlinMidnight.toISOString());
+
+    // Raising the cap makes them due again at once, and they go out (one per pass).
+    useClock(clock);
+    expect((await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailyNewLeadCap: 10 } })).status).toBe(200);
+    useClock(systemClock);
+    const after = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    expect(after.every((w) => w.nextSendAt === null)).toBe(true);
+    expect(await pass()).toMatchObject({ sent: 1 });
+  });
+
+  it("a changed window makes leads deferred under the old one due by the new one; a follow-up keeps its delay", async () => {
+    const mbx = mailboxIds[2];
+    const id = await campaign({
+      name: "Window",
+      pool: [mbx],
+      leadCount: 2,
+      body: { defaultTimezone: "UTC", sendWindowStartHour: 0, sendWindowEndHour: 24 },
+      steps: [
+        { stepOrder: 0, subject: "First", bodyTemplate: "One" },
+        { stepOrder: 1, bodyTemplate: "Two", delayHoursAfterPrevious: 48 },
+      ],
+    });
+    const clock = new ManualClock(new Date("2026-12-01T12:00:00Z"));
+    expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 1 });
+    clock.advance(2 * 60_000);
+    // A window that is closed now (13:00–14:00 UTC): the second lead is deferred to 13:00.
+    useClock(clock);
+    await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 13, sendWindowEndHour: 14 } });
+    expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 0 });
+    const rows = async () => new Map((await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => [r.nextStepOrder, r]));
+    expect((await rows()).get(0)?.nextSendAt?.toISOString()).toBe("2026-12-01T13:00:00.000Z");
+    // Back to all day: due at once, and sent; the follow-up still waits its 48 hours.
+    await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 0, sendWindowEndHour: 24 } });
+    useClock(systemClock);
+    expect((await rows()).get(0)?.nextSendAt).toBeNull();
+    expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 1 });
+    const followUps = (await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => r.nextSendAt?.toISOString());
+    expect(followUps.sort()).toEqual(["2026-12-03T12:00:00.000Z", "2026-12-03T12:02:00.000Z"]);
   });
 });

@@ -1,0 +1,1 @@
+DROP INDEX "campaign_leads_due_idx";
