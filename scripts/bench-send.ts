@@ -242,7 +242,7 @@ const stmtSamples = new Map<string, { sql: string; params: unknown[] }>();
 const LABELS: [RegExp, string][] = [
   [/^update "mailboxes" set "send_lease_until" = \$1 where "mailboxes"\."id" in/i, "claim mailboxes (UPDATE … IN (SELECT … EXISTS due lead … SKIP LOCKED) RETURNING *)"],
   [/^select mailbox_id, count\(\*\)::int as n from emails/i, "cap: emails today of every claimed mailbox"],
-  [/^select x\.\* from \(select jsonb_array_elements_text/i, "due leads of every open mailbox (LATERAL, 8 each)"],
+  [/^select x\.\* from \(select jsonb_array_elements_text/i, "due leads of every claimed mailbox (LATERAL, 2 each)"],
   [/^select .* from "campaigns" where "campaigns"\."id" in/i, "campaigns of the due leads"],
   [/^select .* from "campaign_steps" where "campaign_steps"\."campaign_id" in/i, "steps of those campaigns"],
   [/^select kind, value from suppressions/i, "suppression check (one per workspace)"],
