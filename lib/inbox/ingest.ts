@@ -1,10 +1,11 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { ParsedMail, AddressObject } from "mailparser";
 import type { DbOrTx } from "../../db/client";
+import { runPrepared } from "../../db/prepared";
 import { campaignLeads, emails, leads, replies, sentReplies, type Address } from "../../db/schema";
 import type { Clock } from "../clock";
-import { emitEvents, type EventRow } from "../events/emit";
-import { newId } from "../ids";
+import type { EventName } from "../events/emit";
+import { newEventId, newId } from "../ids";
 import { hasWarmupHeader } from "../mail/warmup";
 import { addSuppressions } from "../suppressions/suppressions";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../ai/provider";
@@ -14,9 +15,12 @@ import { storeReceivedFiles } from "./files";
 
 type Mailbox = { id: string; workspaceId: string; email: string };
 
-/** Postgres text and jsonb refuse NUL characters: a message that carries one is stored without them. */
+/**
+ * Postgres text and jsonb refuse NUL characters, and jsonb a lone UTF-16 surrogate (which a broken
+ * encoding can leave in decoded text): a message that carries one is stored without them.
+ */
 function clean(s: string): string {
-  return s.includes("\u0000") ? s.replace(/\u0000/g, "") : s;
+  return /[\u0000\uD800-\uDFFF]/.test(s) ? s.replace(/\u0000/g, "").replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD") : s;
 }
 
 function addresses(a: AddressObject | AddressObject[] | undefined): Address[] {
@@ -44,77 +48,68 @@ export function isWarmup(m: ParsedMail): boolean {
   return hasWarmupHeader(m.headers as Map<string, unknown>);
 }
 
-type Match = { leadId: string; campaignId: string | null; emailId: string | null };
+type Match = { leadId: string; leadEmail: string; campaignId: string | null; emailId: string | null };
 
 /**
  * Finds who each received message is from (spec 2.9 / issue 6 rule 1), in this order: our Message-IDs
  * in In-Reply-To/References, then the sender's address among the workspace's leads, then a colleague at
- * the domain of a lead this mailbox emailed. Nothing found: the message is kept unmatched. For the
- * whole batch: one statement for the thread headers and the senders' addresses, then one for the
- * colleagues of the messages still unmatched.
+ * the domain of a lead this mailbox emailed. Nothing found: the message is kept unmatched.
+ *
+ * One statement for the whole batch, with a part per rule: our emails named by the thread headers; the
+ * leads with the senders' addresses (each with the latest email sent to it); and, for senders who are
+ * not leads, the latest email this mailbox sent to a lead at their domain. The order is applied here.
  */
 async function matchAll(db: DbOrTx, mb: Mailbox, items: { refs: string[]; from: Address | null }[]): Promise<(Match | undefined)[]> {
-  const out: (Match | undefined)[] = items.map(() => undefined);
-  const allRefs = unique(items.flatMap((i) => i.refs));
-  const senders = unique(items.flatMap((i) => (i.from ? [i.from.address] : [])));
-  if (allRefs.length || senders.length) {
-    // Both cheap index probes, so one statement: our emails named by the thread headers, and the
-    // leads with the senders' addresses (each with the latest email sent to it).
-    const rows = (await db.execute(sql`
-      select 'thread' as via, e.message_id as key, e.lead_id, e.campaign_id, e.id as email_id, extract(epoch from e.created_at)::float8 as at
-      from emails e
-      where e.workspace_id = ${mb.workspaceId} and e.message_id = ${anyOf(allRefs)}
-      union all
-      select 'address', lower(l.email), l.id, x.campaign_id, x.id, null
-      from leads l
-      left join lateral (select id, campaign_id from emails where lead_id = l.id order by created_at desc limit 1) x on true
-      where l.workspace_id = ${mb.workspaceId} and lower(l.email) = ${anyOf(senders)}`)) as unknown as {
-      via: "thread" | "address";
-      key: string;
-      lead_id: string | null;
-      campaign_id: string | null;
-      email_id: string | null;
-      at: number | string | null;
-    }[];
-    const thread = rows.filter((r) => r.via === "thread");
-    const byAddress = new Map(rows.filter((r) => r.via === "address").map((r) => [r.key, r]));
-    items.forEach((it, i) => {
-      if (it.refs.length) {
-        const refs = new Set(it.refs);
-        // The newest of our emails the headers name decides (as `order by created_at desc limit 1` did).
-        const newest = thread
-          .filter((r) => refs.has(r.key))
-          .sort((a, b) => Number(b.at) - Number(a.at) || Number(!!b.lead_id) - Number(!!a.lead_id))[0];
-        if (newest?.lead_id) {
-          out[i] = { leadId: newest.lead_id, campaignId: newest.campaign_id, emailId: newest.email_id };
-          return;
-        }
-      }
-      const r = it.from ? byAddress.get(it.from.address) : undefined;
-      if (r) out[i] = { leadId: r.lead_id!, campaignId: r.campaign_id, emailId: r.email_id };
-    });
-  }
-
   const domainOf = (a: Address) => a.address.slice(a.address.lastIndexOf("@") + 1);
-  const domains = unique(items.flatMap((it, i) => (!out[i] && it.from ? [domainOf(it.from)] : [])));
-  if (domains.length) {
-    // A colleague: the latest email this mailbox sent to a lead at the sender's domain.
-    const rows = (await db.execute(sql`
-      select d.domain, e.lead_id, e.campaign_id, e.id
-      from jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb) as d(domain)
+  const input = items.map((it) => ({ refs: it.refs, address: it.from?.address ?? null, domain: it.from ? domainOf(it.from) : null }));
+  if (!input.some((i) => i.refs.length || i.address)) return items.map(() => undefined);
+  type Row = { via: "thread" | "address" | "colleague"; key: string; lead_id: string | null; lead_email: string | null; campaign_id: string | null; email_id: string | null; at: number | string | null };
+  const rows = await runPrepared<Row>(
+    db,
+    sql`
+    with items as (
+      select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as i(refs jsonb, address text, domain text)
+    ),
+    thread as (
+      select e.message_id, e.lead_id, e.campaign_id, e.id, e.created_at from emails e
+      where e.workspace_id = ${mb.workspaceId} and e.message_id = any(array(select jsonb_array_elements_text(i.refs) from items i))
+    ),
+    address as (
+      select lower(l.email) as address, l.id as lead_id, l.email as lead_email, x.campaign_id, x.id as email_id from leads l
+      left join lateral (select id, campaign_id from emails where lead_id = l.id order by created_at desc limit 1) x on true
+      where l.workspace_id = ${mb.workspaceId} and lower(l.email) = any(array(select address from items where address is not null))
+    ),
+    colleague as (
+      select d.domain, x.lead_id, x.campaign_id, x.id as email_id
+      from (select distinct i.domain from items i where i.domain is not null and not exists (select 1 from address a where a.address = i.address)) d
       cross join lateral (
         select e.lead_id, e.campaign_id, e.id from emails e
         where e.workspace_id = ${mb.workspaceId} and e.mailbox_id = ${mb.id} and e.lead_id is not null
           and lower(split_part(e.lead_email, '@', 2)) = d.domain
         order by e.created_at desc limit 1
-      ) e`)) as unknown as { domain: string; lead_id: string; campaign_id: string | null; id: string }[];
-    const found = new Map(rows.map((r) => [r.domain, r]));
-    items.forEach((it, i) => {
-      const r = !out[i] && it.from ? found.get(domainOf(it.from)) : undefined;
-      if (r) out[i] = { leadId: r.lead_id, campaignId: r.campaign_id, emailId: r.id };
-    });
-  }
-  return out;
+      ) x
+    )
+    select 'thread' as via, t.message_id as key, t.lead_id, l.email as lead_email, t.campaign_id, t.id as email_id, extract(epoch from t.created_at)::float8 as at
+      from thread t left join leads l on l.id = t.lead_id
+    union all select 'address', address, lead_id, lead_email, campaign_id, email_id, null from address
+    union all select 'colleague', c.domain, c.lead_id, l.email, c.campaign_id, c.email_id, null from colleague c join leads l on l.id = c.lead_id`,
+  );
+  const thread = rows.filter((r) => r.via === "thread");
+  const byAddress = new Map(rows.filter((r) => r.via === "address").map((r) => [r.key, r]));
+  const byDomain = new Map(rows.filter((r) => r.via === "colleague").map((r) => [r.key, r]));
+  // A lead deleted meanwhile (emails keep lead_id only while the lead exists) matches nothing.
+  const match = (r: Row | undefined): Match | undefined =>
+    r?.lead_id && r.lead_email !== null ? { leadId: r.lead_id, leadEmail: r.lead_email, campaignId: r.campaign_id, emailId: r.email_id } : undefined;
+  return items.map((it, i) => {
+    if (it.refs.length) {
+      const refs = new Set(it.refs);
+      // The newest of our emails the headers name decides (as `order by created_at desc limit 1` did).
+      const newest = thread.filter((r) => refs.has(r.key)).sort((a, b) => Number(b.at) - Number(a.at) || Number(!!b.lead_id) - Number(!!a.lead_id))[0];
+      if (newest?.lead_id) return match(newest);
+    }
+    if (!it.from) return undefined;
+    return match(byAddress.get(it.from.address)) ?? match(byDomain.get(input[i].domain!));
+  });
 }
 
 export interface IngestResult {
@@ -184,93 +179,147 @@ export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[],
   return out;
 }
 
-/**
- * Stores prepared messages in one go, in the caller's transaction, and applies what they mean:
- * email.replied (and email.positive_reply for INTERESTED); an unsubscribe request suppresses the
- * address, stops every sequence and fires lead.unsubscribed with source `reply`; a reply stops the
- * lead's sequence when the campaign says so. A Message-ID already stored for the mailbox (or twice in
- * the batch) is a duplicate and changes nothing. Results are in the order of `items`.
- */
-export async function storeReplies(tx: DbOrTx, clock: Clock, mb: Mailbox, items: PreparedReply[]): Promise<IngestResult[]> {
-  if (items.length === 0) return [];
-  const now = clock.now();
-  const who = await matchAll(tx, mb, items);
-  const ids = items.map(() => newId("rep"));
-  const firstOf = new Map<string, number>();
-  items.forEach((p, i) => firstOf.has(p.messageId) || firstOf.set(p.messageId, i));
-  const rows = [...firstOf.values()].map((i) => {
-    const p = items[i];
-    const m = p.parsed;
-    return {
-      id: ids[i],
-      workspaceId: mb.workspaceId,
-      mailboxId: mb.id,
-      leadId: who[i]?.leadId ?? null,
-      campaignId: who[i]?.campaignId ?? null,
-      emailId: who[i]?.emailId ?? null,
-      messageId: p.messageId,
-      inReplyTo: m.inReplyTo ? clean(m.inReplyTo) : null,
-      references: p.refs,
-      from: p.from,
-      to: addresses(m.to),
-      cc: addresses(m.cc),
-      subject: clean(m.subject ?? ""),
-      textBody: p.text,
-      htmlBody: typeof m.html === "string" ? clean(m.html) : null,
-      receivedAt: m.date && !Number.isNaN(m.date.getTime()) ? m.date : now,
-      intent: p.intent,
-      isAutoReply: p.automatic,
-      folder: p.folder,
-      imapUid: p.uid,
-      createdAt: now,
-    };
-  });
-  const inserted = new Set((await tx.insert(replies).values(rows).onConflictDoNothing().returning({ id: replies.id })).map((r) => r.id));
-  const results: IngestResult[] = items.map((p, i) => ({ replyId: ids[i], leadId: who[i]?.leadId ?? null, intent: p.intent, duplicate: !inserted.has(ids[i]) }));
-  const fresh = items.map((_, i) => i).filter((i) => inserted.has(ids[i]));
+/** Where a folder's sync stopped, written together with the replies of a batch. */
+export interface FolderState {
+  mailboxId: string;
+  folder: string;
+  uidValidity: string;
+  lastUid: number;
+}
 
-  for (const i of fresh) if (items[i].parsed.attachments?.length) await storeReceivedFiles(tx, mb.workspaceId, ids[i], items[i].parsed.attachments);
-
-  const matched = fresh.filter((i) => who[i]);
-  if (!matched.length) return results;
-  const unsubscribing = unique(matched.filter((i) => items[i].intent === "UNSUBSCRIBE_REQUEST").map((i) => who[i]!.leadId));
-  const leadEmail = new Map(
-    unsubscribing.length ? (await tx.select({ id: leads.id, email: leads.email }).from(leads).where(inArray(leads.id, unsubscribing))).map((l) => [l.id, l.email]) : [],
-  );
-  const events: EventRow[] = [];
-  const stops: { campaign_id: string; lead_id: string; automatic: boolean }[] = [];
-  const ev = (event: EventRow["event"], data: Record<string, unknown>) => events.push({ workspaceId: mb.workspaceId, event, data, at: now });
-  for (const i of matched) {
-    const w = who[i]!;
-    const intent = items[i].intent;
-    ev("email.replied", { replyId: ids[i], leadId: w.leadId, intentClassification: intent });
-    if (intent === "INTERESTED") ev("email.positive_reply", { replyId: ids[i], leadId: w.leadId });
-    const email = leadEmail.get(w.leadId);
-    if (intent === "UNSUBSCRIBE_REQUEST" && email !== undefined) ev("lead.unsubscribed", { replyId: ids[i], leadId: w.leadId, leadEmail: email, source: "reply" });
-    else if (w.campaignId) stops.push({ campaign_id: w.campaignId, lead_id: w.leadId, automatic: items[i].automatic });
-  }
-  if (leadEmail.size) {
-    await addSuppressions({ workspaceId: mb.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [...leadEmail.values()] }, "unsubscribe_reply");
-    await tx
-      .update(campaignLeads)
-      .set({ status: "UNSUBSCRIBED", nextSendAt: null })
-      .where(and(inArray(campaignLeads.leadId, [...leadEmail.keys()]), eq(campaignLeads.status, "ACTIVE")));
-  }
-  if (stops.length) {
-    // Stop-on-reply is the campaign's choice; an automatic reply stops it only when stopOnAutoReply.
-    await tx.execute(sql`
-      update campaign_leads cl set status = 'REPLIED', next_send_at = null
-      from jsonb_to_recordset(${JSON.stringify(stops)}::jsonb) as x(campaign_id text, lead_id text, automatic boolean)
-      join campaigns c on c.id = x.campaign_id
-      where cl.campaign_id = x.campaign_id and cl.lead_id = x.lead_id and cl.status = 'ACTIVE'
-        and (case when x.automatic then c.stop_on_auto_reply else c.stop_on_reply end)`);
-  }
-  await emitEvents(tx, events);
-  return results;
+/** What a batch of prepared messages will write: decided by reads only, before any transaction. */
+export interface ReplyPlan {
+  items: PreparedReply[];
+  ids: string[];
+  who: (Match | undefined)[];
+  rows: Record<string, unknown>[];
+  events: { id: string; reply_id: string; workspace_id: string; event: EventName; data: Record<string, unknown>; created_at: string }[];
+  stops: { reply_id: string; campaign_id: string; lead_id: string; automatic: boolean }[];
+  unsubscribes: Map<string, { leadId: string; email: string }>;
+  /** Stores files or handles an unsubscribe request: more than one statement, so a transaction is needed. */
+  needsTransaction: boolean;
 }
 
 /**
- * Stores one received message and applies what it means (see storeReplies). Warmup traffic and our
+ * Matches a batch of prepared messages (one read, outside any transaction) and works out what storing
+ * them means: email.replied (and email.positive_reply for INTERESTED) for every matched reply; an
+ * unsubscribe request suppresses the address, stops every sequence and fires lead.unsubscribed with
+ * source `reply`; another reply stops the lead's sequence when the campaign says so.
+ */
+export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: PreparedReply[]): Promise<ReplyPlan> {
+  const now = clock.now();
+  const who = items.length ? await matchAll(db, mb, items) : [];
+  const ids = items.map(() => newId("rep"));
+  const firstOf = new Map<string, number>();
+  items.forEach((p, i) => firstOf.has(p.messageId) || firstOf.set(p.messageId, i));
+  const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], unsubscribes: new Map(), needsTransaction: false };
+  for (const i of firstOf.values()) {
+    const p = items[i];
+    const m = p.parsed;
+    const w = who[i];
+    plan.rows.push({
+      id: ids[i],
+      workspace_id: mb.workspaceId,
+      mailbox_id: mb.id,
+      lead_id: w?.leadId ?? null,
+      campaign_id: w?.campaignId ?? null,
+      email_id: w?.emailId ?? null,
+      message_id: p.messageId,
+      in_reply_to: m.inReplyTo ? clean(m.inReplyTo) : null,
+      refs: p.refs,
+      sender: p.from,
+      recipients: addresses(m.to),
+      cc: addresses(m.cc),
+      subject: clean(m.subject ?? ""),
+      text_body: p.text,
+      html_body: typeof m.html === "string" ? clean(m.html) : null,
+      received_at: (m.date && !Number.isNaN(m.date.getTime()) ? m.date : now).toISOString(),
+      intent: p.intent,
+      is_auto_reply: p.automatic,
+      folder: p.folder,
+      imap_uid: p.uid,
+      created_at: now.toISOString(),
+    });
+    if (m.attachments?.length) plan.needsTransaction = true;
+    if (!w) continue;
+    const ev = (event: EventName, data: Record<string, unknown>) =>
+      plan.events.push({ id: newEventId(), reply_id: ids[i], workspace_id: mb.workspaceId, event, data, created_at: now.toISOString() });
+    ev("email.replied", { replyId: ids[i], leadId: w.leadId, intentClassification: p.intent });
+    if (p.intent === "INTERESTED") ev("email.positive_reply", { replyId: ids[i], leadId: w.leadId });
+    if (p.intent === "UNSUBSCRIBE_REQUEST") {
+      ev("lead.unsubscribed", { replyId: ids[i], leadId: w.leadId, leadEmail: w.leadEmail, source: "reply" });
+      plan.unsubscribes.set(ids[i], { leadId: w.leadId, email: w.leadEmail });
+      plan.needsTransaction = true;
+    } else if (w.campaignId) plan.stops.push({ reply_id: ids[i], campaign_id: w.campaignId, lead_id: w.leadId, automatic: p.automatic });
+  }
+  return plan;
+}
+
+/**
+ * Writes a planned batch with one statement — so atomically, and in one round trip — the replies, and
+ * only for the rows actually inserted (a Message-ID already stored for the mailbox, or twice in the
+ * batch, is a duplicate and changes nothing) their events into the outbox and the stops of their
+ * sequences (stop-on-reply is the campaign's choice; an automatic reply stops it only when
+ * stopOnAutoReply); with `state`, where the folder's sync stopped. Received files and unsubscribe
+ * requests take more statements after it: pass a transaction when `plan.needsTransaction`.
+ * The statement's text never changes (rows travel as JSON parameters), so it stays prepared.
+ * Results are in the order of `plan.items`.
+ */
+export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
+  const json = (x: unknown) => JSON.stringify(x);
+  const states = state ? [{ mailbox_id: state.mailboxId, folder: state.folder, uid_validity: state.uidValidity, last_uid: state.lastUid, last_sync_at: clock.now().toISOString() }] : [];
+  const insertedRows = await runPrepared<{ id: string }>(
+    db,
+    sql`
+    with ins as (
+      insert into replies (id, workspace_id, mailbox_id, lead_id, campaign_id, email_id, message_id, in_reply_to, "references", "from", "to", cc,
+        subject, text_body, html_body, received_at, intent, is_auto_reply, folder, imap_uid, created_at)
+      select id, workspace_id, mailbox_id, lead_id, campaign_id, email_id, message_id, in_reply_to, refs, sender, recipients, cc,
+        subject, text_body, html_body, received_at, intent, is_auto_reply, folder, imap_uid, created_at
+      from jsonb_to_recordset(${json(plan.rows)}::jsonb) as r(id text, workspace_id text, mailbox_id text, lead_id text, campaign_id text,
+        email_id text, message_id text, in_reply_to text, refs text[], sender jsonb, recipients jsonb, cc jsonb, subject text, text_body text,
+        html_body text, received_at timestamptz, intent reply_intent, is_auto_reply boolean, folder text, imap_uid integer, created_at timestamptz)
+      on conflict do nothing
+      returning id
+    ),
+    outbox as (
+      insert into events (id, workspace_id, event, data, created_at)
+      select x.id, x.workspace_id, x.event, x.data, x.created_at
+      from jsonb_to_recordset(${json(plan.events)}::jsonb) as x(id text, reply_id text, workspace_id text, event text, data jsonb, created_at timestamptz)
+      where x.reply_id in (select id from ins)
+    ),
+    stopped as (
+      update campaign_leads cl set status = 'REPLIED', next_send_at = null
+      from jsonb_to_recordset(${json(plan.stops)}::jsonb) as x(reply_id text, campaign_id text, lead_id text, automatic boolean)
+      join campaigns c on c.id = x.campaign_id
+      where x.reply_id in (select id from ins) and cl.campaign_id = x.campaign_id and cl.lead_id = x.lead_id and cl.status = 'ACTIVE'
+        and (case when x.automatic then c.stop_on_auto_reply else c.stop_on_reply end)
+    ),
+    saved as (
+      insert into imap_state (mailbox_id, folder, uid_validity, last_uid, last_sync_at)
+      select * from jsonb_to_recordset(${json(states)}::jsonb) as s(mailbox_id text, folder text, uid_validity text, last_uid integer, last_sync_at timestamptz)
+      on conflict (mailbox_id, folder) do update set uid_validity = excluded.uid_validity, last_uid = excluded.last_uid, last_sync_at = excluded.last_sync_at
+    )
+    select id from ins`,
+  );
+  const inserted = new Set(insertedRows.map((r) => r.id));
+  const { items, ids } = plan;
+
+  // Received files, and an unsubscribe request: the address suppressed, every sequence to it stopped.
+  for (let i = 0; i < items.length; i++) if (inserted.has(ids[i]) && items[i].parsed.attachments?.length) await storeReceivedFiles(db, mb.workspaceId, ids[i], items[i].parsed.attachments);
+  const unsubscribed = [...plan.unsubscribes.entries()].filter(([id]) => inserted.has(id)).map(([, u]) => u);
+  if (unsubscribed.length) {
+    await addSuppressions({ workspaceId: mb.workspaceId, actor: { type: "system" }, db, clock }, { emails: unique(unsubscribed.map((u) => u.email)) }, "unsubscribe_reply");
+    await db
+      .update(campaignLeads)
+      .set({ status: "UNSUBSCRIBED", nextSendAt: null })
+      .where(and(inArray(campaignLeads.leadId, unique(unsubscribed.map((u) => u.leadId))), eq(campaignLeads.status, "ACTIVE")));
+  }
+  return items.map((p, i) => ({ replyId: ids[i], leadId: plan.who[i]?.leadId ?? null, intent: p.intent, duplicate: !inserted.has(ids[i]) }));
+}
+
+/**
+ * Stores one received message and applies what it means (see planReplies). Warmup traffic and our
  * own messages are not stored (undefined).
  */
 export async function ingestMessage(
@@ -282,7 +331,8 @@ export async function ingestMessage(
 ): Promise<IngestResult | undefined> {
   const [p] = await prepareReplies(db, mb, [{ parsed: m, folder: opts.folder, uid: opts.uid, uidValidity: opts.uidValidity }], opts.aiClassification);
   if (!p) return undefined;
-  const [r] = await db.transaction((tx) => storeReplies(tx, clock, mb, [p]));
+  const plan = await planReplies(db, clock, mb, [p]);
+  const [r] = plan.needsTransaction ? await db.transaction((tx) => writeReplies(tx, clock, mb, plan)) : await writeReplies(db, clock, mb, plan);
   return r;
 }
 

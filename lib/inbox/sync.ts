@@ -10,7 +10,7 @@ import { sidecarConnections, type ImapConnections } from "./connections";
 import { imapConfigOf } from "../mailboxes/credentials";
 import { loadAiSettings } from "../ai/settings";
 import { applyDsn, parseDsn, type DsnReport } from "./dsn";
-import { ingestOwnMessages, isWarmup, prepareReplies, storeReplies, type AiSwitch, type PreparedReply } from "./ingest";
+import { ingestOwnMessages, isWarmup, planReplies, prepareReplies, writeReplies, type AiSwitch, type PreparedReply } from "./ingest";
 
 /** Received files kept: 25 MB per message (spec 8); a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -82,7 +82,9 @@ function saveState(db: DbOrTx, mailboxId: string, folder: string, uidValidity: s
   return db
     .insert(imapState)
     .values({ mailboxId, folder, uidValidity, lastUid, lastSyncAt: now })
-    .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: now } });
+    .onConflictDoUpdate({ target: [imapState.mailboxId, imapState.folder], set: { uidValidity, lastUid, lastSyncAt: now } })
+    .prepare("inbox_save_state") // run every cycle: one round trip once the connection knows it (db/prepared.ts)
+    .execute();
 }
 
 /**
@@ -115,19 +117,25 @@ export async function syncMailbox(
   const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
   const states = new Map((opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)))).map((st) => [st.folder, st]));
 
-  /** Stores a batch and moves the folder's state to `upTo` in one transaction; one by one when the batch fails. */
+  /**
+   * Stores a batch and moves the folder's state to `upTo`, atomically: one statement for replies alone
+   * (matched by one read before it), a transaction when bounces, Sent-folder messages, files or
+   * unsubscribe requests take more statements. A failing batch is retried one message at a time, and
+   * a message the database refuses is passed over.
+   */
   const commit = async (folder: string, uidValidity: string, items: Item[], upTo: number): Promise<void> => {
+    const state = { mailboxId: m.id, folder, uidValidity, lastUid: upTo };
     try {
-      const r = await db.transaction(async (tx) => {
-        const replies = items.flatMap((x) => (x.kind === "reply" ? [x.reply] : []));
-        const stored = (await storeReplies(tx, clock, mb, replies)).filter((x) => !x.duplicate).length;
+      const plan = await planReplies(db, clock, mb, items.flatMap((x) => (x.kind === "reply" ? [x.reply] : [])));
+      const write = async (ex: DbOrTx) => {
+        const stored = (await writeReplies(ex, clock, mb, plan, state)).filter((x) => !x.duplicate).length;
         let bounces = 0;
-        for (const x of items) if (x.kind === "dsn" && (await applyDsn(tx, clock, m.id, x.dsn))) bounces++;
+        for (const x of items) if (x.kind === "dsn" && (await applyDsn(ex, clock, m.id, x.dsn))) bounces++;
         const own = items.flatMap((x) => (x.kind === "own" ? [x.parsed] : []));
-        const sent = own.length ? (await ingestOwnMessages(tx, mb, own)).filter(Boolean).length : 0;
-        await saveState(tx, m.id, folder, uidValidity, upTo, clock.now());
+        const sent = own.length ? (await ingestOwnMessages(ex, mb, own)).filter(Boolean).length : 0;
         return { stored, bounces, sent };
-      });
+      };
+      const r = plan.needsTransaction || items.some((x) => x.kind !== "reply") ? await db.transaction(write) : await write(db);
       totals.stored += r.stored;
       totals.bounces += r.bounces;
       totals.sent += r.sent;
@@ -153,7 +161,9 @@ export async function syncMailbox(
       if (state && selected !== folder.path) {
         const st = await client.status(folder.path, { uidNext: true, uidValidity: true }).catch(() => undefined);
         if (st && String(st.uidValidity) === state.uidValidity && st.uidNext !== undefined && st.uidNext - 1 <= state.lastUid) {
-          if (folder.path === "INBOX") await db.update(imapState).set({ lastSyncAt: clock.now() }).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX")));
+          if (folder.path === "INBOX") {
+            await db.update(imapState).set({ lastSyncAt: clock.now() }).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX"))).prepare("inbox_synced_at").execute();
+          }
           continue;
         }
       }
