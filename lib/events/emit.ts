@@ -33,18 +33,3 @@ export async function emitEvent(
   await tx.insert(events).values({ id, workspaceId, event, data, createdAt: at });
   return id;
 }
-
-export interface EventRow {
-  workspaceId: string;
-  event: EventName;
-  data: Record<string, unknown>;
-  at: Date;
-}
-
-/** emitEvent for many rows: one multi-row insert into the outbox, in the caller's transaction. Ids in row order. */
-export async function emitEvents(tx: DbOrTx, rows: EventRow[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map(() => newEventId());
-  await tx.insert(events).values(rows.map((r, i) => ({ id: ids[i], workspaceId: r.workspaceId, event: r.event, data: r.data, createdAt: r.at })));
-  return ids;
-}
