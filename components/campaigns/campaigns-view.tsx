@@ -10,8 +10,12 @@ import { Button } from "@/components/ui/button";
 import { CheckboxGroup } from "@/components/ui/checkbox-group";
 import { Dialog } from "@/components/ui/dialog";
 import { Input, Select } from "@/components/ui/input";
+import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
+import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { usePaging } from "@/components/ui/use-paging";
+import { useSelection } from "@/components/ui/use-selection";
 import { CreateCampaignDialog } from "./create-dialog";
 import { DeleteCampaignDialog } from "./delete-dialog";
 import { DuplicateDialog } from "./duplicate-dialog";
@@ -26,53 +30,43 @@ const COLUMNS = 10;
  * It starts with a space, which no folder name can: the API trims them.
  */
 const NO_FOLDER = " no folder";
+const NO_FILTERS: Omit<CampaignFilters, "page" | "limit"> = { q: "", folder: undefined, statuses: [] };
 
 type RowAction = { kind: "duplicate" | "delete"; campaign: Campaign };
 
 export function CampaignsView() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState("");
-  const [filters, setFilters] = useState<CampaignFilters>({ q: "", folder: undefined, statuses: [], page: 1, limit: 50 });
+  const paging = usePaging(50, NO_FILTERS);
+  const filters = paging.query;
   const campaigns = useCampaigns(filters);
   const folders = useFolders();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const rows = campaigns.data?.rows ?? [];
+  const total = campaigns.data?.total ?? 0;
+  const selection = useSelection(rows, paging.scope);
   const [creating, setCreating] = useState(false);
   const [archiving, setArchiving] = useState(false);
   const [action, setAction] = useState<RowAction>();
   const [notice, setNotice] = useState<{ text: string; href?: string }>();
 
-  // Search as the user types, but not one request per keystroke.
+  // Search as the user types, but not one request per keystroke (filter sets state through an updater:
+  // a stale one is fine, and an unchanged query keeps the page and the selection).
   useEffect(() => {
-    const t = setTimeout(() => setFilters((f) => (f.q === search ? f : { ...f, q: search, page: 1 })), 300);
+    const t = setTimeout(() => paging.filter({ q: search }), 300);
     return () => clearTimeout(t);
   }, [search]);
-
-  // A selection only makes sense for the rows on screen.
-  useEffect(() => setSelected(new Set()), [filters]);
 
   const archive = useMutation({
     mutationFn: (campaignIds: string[]) => apiFetch<{ archived: number; notFound: string[] }>("/api/v1/campaigns/bulk-archive", { method: "POST", body: { campaignIds } }),
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       setArchiving(false);
-      setSelected(new Set());
+      selection.clear();
       setNotice({ text: `Archived ${plural(r.archived, "campaign")}.${r.notFound.length ? ` ${r.notFound.length} no longer existed.` : ""}` });
     },
   });
 
-  const rows = campaigns.data?.rows ?? [];
-  const total = campaigns.data?.total ?? 0;
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const filtered = !!filters.q || filters.folder !== undefined || filters.statuses.length > 0;
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   return (
     <div className="space-y-4">
@@ -82,9 +76,9 @@ export function CampaignsView() {
           <p className="text-sm text-gray-600">{campaigns.data ? `${total.toLocaleString()} ${filtered ? "matching" : "in total"}` : "\u00a0"}</p>
         </div>
         <div className="flex gap-2">
-          {selected.size > 0 && (
+          {selection.size > 0 && (
             <Button variant="secondary" onClick={() => setArchiving(true)}>
-              Archive {selected.size} selected
+              Archive {selection.size} selected
             </Button>
           )}
           <Button onClick={() => setCreating(true)}>New campaign</Button>
@@ -99,7 +93,7 @@ export function CampaignsView() {
           value={filters.folder === undefined ? "" : filters.folder === "" ? NO_FOLDER : filters.folder}
           onChange={(e) => {
             const v = e.target.value;
-            setFilters((f) => ({ ...f, folder: v === "" ? undefined : v === NO_FOLDER ? "" : v, page: 1 }));
+            paging.filter({ folder: v === "" ? undefined : v === NO_FOLDER ? "" : v });
           }}
         >
           <option value="">Any folder</option>
@@ -115,24 +109,19 @@ export function CampaignsView() {
           hideLegend
           options={STATUSES.map((s) => ({ value: s, label: STATUS[s].label }))}
           value={filters.statuses}
-          onChange={(statuses) => setFilters((f) => ({ ...f, statuses, page: 1 }))}
+          onChange={(statuses) => paging.filter({ statuses })}
         />
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between">
-          <span data-testid="campaigns-notice">
-            {notice.text}{" "}
-            {notice.href && (
-              <Link href={notice.href} className="font-medium underline">
-                Open it
-              </Link>
-            )}
-          </span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="campaigns-notice" onDismiss={() => setNotice(undefined)}>
+          {notice.text}{" "}
+          {notice.href && (
+            <Link href={notice.href} className="font-medium underline">
+              Open it
+            </Link>
+          )}
+        </Notice>
       )}
       {campaigns.error && <Alert tone="error">Could not load campaigns: {describeError(campaigns.error)}</Alert>}
       {folders.error && <Alert tone="error">Could not load the folder names: {describeError(folders.error)}</Alert>}
@@ -140,9 +129,7 @@ export function CampaignsView() {
       <Table aria-label="Campaigns" aria-busy={campaigns.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} />
-            </Th>
+            <SelectAllTh selection={selection} />
             <Th>Name</Th>
             <Th>Status</Th>
             <Th>Folder</Th>
@@ -159,9 +146,7 @@ export function CampaignsView() {
         <TBody>
           {rows.map((c) => (
             <Tr key={c.id}>
-              <Td>
-                <input type="checkbox" aria-label={`Select ${c.name}`} checked={selected.has(c.id)} onChange={() => toggle(c.id)} />
-              </Td>
+              <SelectTd label={c.name} checked={selection.has(c.id)} onToggle={() => selection.toggle(c.id)} />
               <Td>
                 <Link href={`/campaigns/${encodeURIComponent(c.id)}`} className="font-medium text-indigo-700 hover:underline">
                   {c.name}
@@ -187,32 +172,13 @@ export function CampaignsView() {
               </Td>
             </Tr>
           ))}
-          {campaigns.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                {filtered ? "No campaigns match these filters." : "No campaigns yet. Create one to write a sequence and start sending."}
-              </td>
-            </tr>
-          )}
-          {campaigns.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!campaigns.data && rows.length === 0} loading={campaigns.isPending}>
+            {filtered ? "No campaigns match these filters." : "No campaigns yet. Create one to write a sequence and start sending."}
+          </TableStatusRows>
         </TBody>
       </Table>
 
-      <Pager
-        page={filters.page}
-        limit={filters.limit}
-        total={total}
-        shown={rows.length}
-        sizes={PAGE_SIZES}
-        onPage={(page) => setFilters((f) => ({ ...f, page }))}
-        onLimit={(limit) => setFilters((f) => ({ ...f, limit, page: 1 }))}
-      />
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
 
       <CreateCampaignDialog open={creating} onClose={() => setCreating(false)} folders={folders.data ?? []} />
       {action?.kind === "duplicate" && (
@@ -242,13 +208,13 @@ export function CampaignsView() {
           setArchiving(false);
           archive.reset();
         }}
-        title={`Archive ${plural(selected.size, "campaign")}?`}
+        title={`Archive ${plural(selection.size, "campaign")}?`}
         footer={
           <>
             <Button variant="secondary" onClick={() => setArchiving(false)}>
               Cancel
             </Button>
-            <Button disabled={archive.isPending} onClick={() => archive.mutate([...selected])}>
+            <Button disabled={archive.isPending} onClick={() => archive.mutate(selection.ids)}>
               {archive.isPending ? "Archiving…" : "Archive"}
             </Button>
           </>
