@@ -8,14 +8,17 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
+import { TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
+import { usePaging } from "@/components/ui/use-paging";
 import { DELIVERY_STATUS } from "./labels";
 import { refreshWebhooks, useDeliveries, webhookPath, type DeliveryFilters } from "./queries";
 import type { DeliveryStatus, DeliveryView, ResendResult, WebhookView } from "./types";
 
 const PAGE_SIZES = [25, 50, 100];
 const COLUMNS = 8;
+const ALL_STATUSES: Omit<DeliveryFilters, "page" | "limit"> = { status: "" };
 
 function StatusBadge({ status }: { status: string }) {
   const s = DELIVERY_STATUS[status as DeliveryStatus] ?? { label: status, tone: "gray" as const };
@@ -73,7 +76,8 @@ function DeliveryDetails({ d, webhook }: { d: DeliveryView; webhook: WebhookView
 export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
   const queryClient = useQueryClient();
   const statusId = useId();
-  const [filters, setFilters] = useState<DeliveryFilters>({ page: 1, limit: 25, status: "" });
+  const paging = usePaging(25, ALL_STATUSES);
+  const filters = paging.query;
   const [open, setOpen] = useState<Set<string>>(new Set());
   const deliveries = useDeliveries(webhook.id, filters);
   const rows = deliveries.data?.deliveries ?? [];
@@ -113,7 +117,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
               id={statusId}
               className="w-40"
               value={filters.status}
-              onChange={(e) => setFilters((f) => ({ ...f, page: 1, status: e.target.value as DeliveryFilters["status"] }))}
+              onChange={(e) => paging.filter({ status: e.target.value as DeliveryFilters["status"] })}
             >
               <option value="">All statuses</option>
               <option value="PENDING">Pending</option>
@@ -225,32 +229,13 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
               </Fragment>
             );
           })}
-          {deliveries.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                {filters.status ? "No deliveries with this status." : "No deliveries yet. Send a test to see one here."}
-              </td>
-            </tr>
-          )}
-          {deliveries.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!deliveries.data && rows.length === 0} loading={deliveries.isPending}>
+            {filters.status ? "No deliveries with this status." : "No deliveries yet. Send a test to see one here."}
+          </TableStatusRows>
         </TBody>
       </Table>
 
-      <Pager
-        page={filters.page}
-        limit={filters.limit}
-        total={total}
-        shown={rows.length}
-        sizes={PAGE_SIZES}
-        onPage={(page) => setFilters((f) => ({ ...f, page }))}
-        onLimit={(limit) => setFilters((f) => ({ ...f, page: 1, limit }))}
-      />
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
     </section>
   );
 }

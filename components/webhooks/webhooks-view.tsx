@@ -6,6 +6,7 @@ import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { TableStatusRows } from "@/components/ui/selectable-table";
 import { Switch } from "@/components/ui/switch";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
@@ -120,20 +121,9 @@ export function WebhooksView() {
               </Td>
             </Tr>
           ))}
-          {webhooks.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                No webhooks yet. Add one to get events at your own endpoint.
-              </td>
-            </tr>
-          )}
-          {webhooks.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!webhooks.data && rows.length === 0} loading={webhooks.isPending}>
+            No webhooks yet. Add one to get events at your own endpoint.
+          </TableStatusRows>
         </TBody>
       </Table>
 
