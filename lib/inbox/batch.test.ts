@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { randomBytes } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
+import { getDb } from "@/db/client";
+import { campaignLeads, campaigns, emails, events, imapState, leads, replies, sentReplies, suppressions } from "@/db/schema";
+import { encryptSecret } from "@/lib/crypto/secretbox";
+import { ManualClock } from "@/lib/clock";
+import { newId } from "@/lib/ids";
+import { imapClient } from "@/lib/mail/imap";
+import { WARMUP_HEADER } from "@/lib/mail/warmup";
+import { makeWorkspace } from "@/test/helpers";
+import { insertMailbox } from "@/test/factories";
+import { startImapPeer } from "@/test/peers/imap";
+import { ingestMessage, ingestOwnMessage } from "./ingest";
+import { BATCH_MESSAGES, syncMailbox } from "./sync";
+
+const clock = new ManualClock(new Date("2026-11-10T10:00:00Z"));
+const users = { "ann@batch.test": "pw", "bo@batch.test": "pw", "cy@batch.test": "pw" };
+type User = keyof typeof users;
+// hoodiecrow keeps one message store per server whoever logs in: one server per account keeps them apart.
+const peers = {} as Record<User, Awaited<ReturnType<typeof startImapPeer>>>;
+
+beforeAll(async () => {
+  for (const u of Object.keys(users) as User[]) peers[u] = await startImapPeer({ users: { [u]: users[u] } });
+});
+afterAll(async () => {
+  for (const p of Object.values(peers)) await p.close();
+});
+
+async function append(user: User, raws: string[], folder = "INBOX"): Promise<number[]> {
+  const c = imapClient({ host: peers[user].host, port: peers[user].port, security: "NONE", username: user, password: users[user] });
+  await c.connect();
+  const uids: number[] = [];
+  try {
+    for (const raw of raws) {
+      const r = await c.append(folder, raw.replace(/\r?\n/g, "\r\n"));
+      uids.push(r && typeof r === "object" ? Number(r.uid) : 0);
+    }
+  } finally {
+    await c.logout();
+  }
+  return uids;
+}
+
+function mail(o: { id: string; from?: string; subject?: string; body: string; inReplyTo?: string; headers?: string[]; to?: string }) {
+  return [
+    ...(o.from ? [`From: ${o.from}`] : []),
+    `To: ${o.to ?? "Ann <ann@batch.test>"}`,
+    `Subject: ${o.subject ?? "Re: Idea"}`,
+    `Message-ID: ${o.id.startsWith("<") ? o.id : `<${o.id}@sender.test>`}`,
+    "Date: Tue, 10 Nov 2026 09:00:00 +0000",
+    ...(o.inReplyTo ? [`In-Reply-To: ${o.inReplyTo}`, `References: ${o.inReplyTo}`] : []),
+    ...(o.headers ?? []),
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    o.body,
+    "",
+  ].join("\n");
+}
+
+/** A workspace, a mailbox on the IMAP peer, campaigns, leads with a SENT campaign email each and ACTIVE campaign leads. */
+async function world(user: User, spec: { email: string; campaign: "A" | "B" }[]) {
+  const ws = await makeWorkspace();
+  const mbx = await insertMailbox(ws.workspaceId, user, { imapHost: peers[user].host, imapPort: peers[user].port, imapSecurity: "NONE", imapUsername: user, imapPasswordEnc: encryptSecret(users[user]) });
+  const cmp = { A: newId("cmp"), B: newId("cmp") };
+  await getDb().insert(campaigns).values([
+    { id: cmp.A, workspaceId: ws.workspaceId, name: "A", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: false },
+    { id: cmp.B, workspaceId: ws.workspaceId, name: "B", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: true },
+  ]);
+  const lead: Record<string, { id: string; messageId: string; emailId: string; campaignId: string }> = {};
+  for (const [n, s] of spec.entries()) {
+    const id = newId("lead");
+    await getDb().insert(leads).values({ id, workspaceId: ws.workspaceId, email: s.email });
+    const emailId = newId("eml");
+    const messageId = `<eml-${n}-${randomBytes(3).toString("hex")}@batch.test>`;
+    await getDb().insert(emails).values({ id: emailId, workspaceId: ws.workspaceId, mailboxId: mbx.id, leadId: id, leadEmail: s.email, campaignId: cmp[s.campaign], stepOrder: 0, messageId, subject: "Idea", status: "SENT", createdAt: new Date(clock.now().getTime() - (spec.length - n) * 60_000) });
+    await getDb().insert(campaignLeads).values({ workspaceId: ws.workspaceId, campaignId: cmp[s.campaign], leadId: id, mailboxId: mbx.id, status: "ACTIVE", nextStepOrder: 1 });
+    lead[s.email] = { id, messageId, emailId, campaignId: cmp[s.campaign] };
+  }
+  return { ws, mbx, cmp, lead };
+}
+
+/** Counts imapflow's body downloads (UID FETCH with the full source) while `fn` runs. */
+async function countBodyFetches<T>(fn: () => Promise<T>): Promise<{ result: T; bodyFetches: number; fetchedUids: number[] }> {
+  const proto = ImapFlow.prototype as unknown as { fetch: (...a: unknown[]) => AsyncIterable<{ uid: number }> };
+  const orig = proto.fetch;
+  let bodyFetches = 0;
+  const fetchedUids: number[] = [];
+  proto.fetch = function (this: unknown, ...args: unknown[]) {
+    const query = args[1] as { source?: boolean };
+    if (query?.source) bodyFetches++;
+    const it = orig.apply(this, args);
+    if (!query?.source) return it;
+    return (async function* () {
+      for await (const m of it) {
+        fetchedUids.push(m.uid);
+        yield m;
+      }
+    })();
+  };
+  try {
+    return { result: await fn(), bodyFetches, fetchedUids };
+  } finally {
+    proto.fetch = orig;
+  }
+}
+
+describe("reply sync in batches", () => {
+  it("reads every new message of a folder with one body FETCH and stores mixed kinds in one go, with each one's effects; a message the database refuses, a NUL byte or no sender lose nothing else", async () => {
+    const { ws, mbx, cmp, lead } = await world("ann@batch.test", [
+      { email: "keen@a-corp.test", campaign: "A" },
+      { email: "asks@q-corp.test", campaign: "A" },
+      { email: "boss@c-corp.test", campaign: "A" },
+      { email: "ooo@b-corp.test", campaign: "B" },
+      { email: "away@d-corp.test", campaign: "A" },
+      { email: "Stop@E-corp.test", campaign: "A" },
+      { email: "gone@f-corp.test", campaign: "A" },
+    ]);
+    await getDb().insert(campaignLeads).values({ workspaceId: ws.workspaceId, campaignId: cmp.B, leadId: lead["Stop@E-corp.test"].id, mailboxId: mbx.id, status: "ACTIVE", nextStepOrder: 1 });
+    const dsn = [
+      "From: Mail Delivery Subsystem <mailer-daemon@f-corp.test>",
+      "To: ann@batch.test",
+      "Subject: Delivery Status Notification (Failure)",
+      "Message-ID: <dsn-1@f-corp.test>",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
+      "",
+      "--b1",
+      "Content-Type: text/plain",
+      "",
+      "Your message could not be delivered.",
+      "--b1",
+      "Content-Type: message/delivery-status",
+      "",
+      "Reporting-MTA: dns; mx.f-corp.test",
+      "",
+      "Final-Recipient: rfc822; gone@f-corp.test",
+      "Action: failed",
+      "Status: 5.1.1",
+      "Diagnostic-Code: smtp; 550 5.1.1 No such user",
+      "--b1",
+      "Content-Type: text/rfc822-headers",
+      "",
+      `Message-ID: ${lead["gone@f-corp.test"].messageId}`,
+      "Subject: Idea",
+      "--b1--",
+      "",
+    ].join("\n");
+    const tooLongId = `<${randomBytes(4000).toString("base64url")}@sender.test>`; // past what a btree index row may hold
+    const uids = await append("ann@batch.test", [
+      mail({ id: "b1", from: "Kim <keen@a-corp.test>", body: "Sounds interesting, can we book a call?", inReplyTo: lead["keen@a-corp.test"].messageId }),
+      mail({ id: "b2", from: "asks@q-corp.test", body: "What does it cost?" }),
+      mail({ id: "b3", from: "Jane <jane@c-corp.test>", body: "I handle this for Bob. Send me the details?" }),
+      mail({ id: "b4", from: "ooo@b-corp.test", subject: "Automatic reply: Idea", headers: ["Auto-Submitted: auto-replied"], body: "I am out of the office until Monday." }),
+      mail({ id: "b5", from: "away@d-corp.test", subject: "Out of Office: Idea", body: "Back next week." }),
+      mail({ id: "b6", from: "stop@e-corp.test", body: "Please remove me from your list." }),
+      dsn,
+      mail({ id: tooLongId, from: "long@nowhere.test", body: "My Message-ID is too long to keep." }),
+      mail({ id: "b1", from: "Kim <keen@a-corp.test>", body: "The same message again (a duplicate).", inReplyTo: lead["keen@a-corp.test"].messageId }),
+      // NUL characters once decoded (an encoded-word subject, a base64 body): Postgres text refuses them.
+      ["From: nul@nowhere.test", "To: ann@batch.test", `Subject: =?utf-8?B?${Buffer.from("Null\u0000byte").toString("base64")}?=`, "Message-ID: <b8@sender.test>",
+        "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64", "", Buffer.from("before\u0000after").toString("base64"), ""].join("\n"),
+      mail({ id: "b9", body: "Nobody signed this." }),
+      mail({ id: "w1", from: "peer@warm.test", subject: "Quick question", headers: [`${WARMUP_HEADER}: tok-123`], body: "Warmup traffic." }),
+      mail({ id: "b10", from: "someone@nowhere.test", subject: "Hello", body: "A stranger writes." }),
+    ]);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { result, bodyFetches, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
+    const warnings = warn.mock.calls.map((c) => String(c[0]));
+    warn.mockRestore();
+
+    expect(bodyFetches).toBe(1); // every wanted body of INBOX in one UID FETCH
+    expect(fetchedUids).not.toContain(uids[11]); // the warmup message is not even downloaded
+    expect(result).toEqual({ fetched: 12, stored: 9, bounces: 1, sent: 0 });
+    expect(warnings).toEqual([expect.stringContaining(`UID ${uids[7]}: not stored (index row size`)]);
+
+    const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id));
+    const by = (id: string) => rows.filter((r) => r.messageId === `<${id}@sender.test>`);
+    expect(rows).toHaveLength(9);
+    expect(by("b1").map((r) => [r.leadId, r.intent, r.emailId, r.textBody.trim()])).toEqual([[lead["keen@a-corp.test"].id, "INTERESTED", lead["keen@a-corp.test"].emailId, "Sounds interesting, can we book a call?"]]);
+    expect(by("b2").map((r) => [r.leadId, r.intent])).toEqual([[lead["asks@q-corp.test"].id, "QUESTION"]]);
+    expect(by("b3").map((r) => [r.leadId, r.from])).toEqual([[lead["boss@c-corp.test"].id, { name: "Jane", address: "jane@c-corp.test" }]]);
+    expect(by("b4").map((r) => [r.leadId, r.intent, r.isAutoReply])).toEqual([[lead["ooo@b-corp.test"].id, "OUT_OF_OFFICE", true]]);
+    expect(by("b5").map((r) => [r.leadId, r.intent, r.isAutoReply])).toEqual([[lead["away@d-corp.test"].id, "OUT_OF_OFFICE", true]]);
+    expect(by("b6").map((r) => [r.leadId, r.intent])).toEqual([[lead["Stop@E-corp.test"].id, "UNSUBSCRIBE_REQUEST"]]);
+    expect(by("b8").map((r) => [r.leadId, r.subject, r.textBody.trim()])).toEqual([[null, "Nullbyte", "beforeafter"]]);
+    expect(by("b9").map((r) => [r.leadId, r.from])).toEqual([[null, null]]);
+    expect(by("b10").map((r) => [r.leadId, r.intent])).toEqual([[null, "UNCLASSIFIED"]]);
+    expect(rows.map((r) => r.messageId)).not.toContain("<w1@sender.test>");
+    expect(rows.map((r) => r.messageId)).not.toContain("<dsn-1@f-corp.test>");
+    expect(rows.every((r) => r.folder === "INBOX" && r.imapUid !== null)).toBe(true);
+
+    const status = async (email: string, campaign: "A" | "B" = "A") =>
+      (await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, cmp[campaign]), eq(campaignLeads.leadId, lead[email].id))))[0].status;
+    expect(await status("keen@a-corp.test")).toBe("REPLIED");
+    expect(await status("asks@q-corp.test")).toBe("REPLIED");
+    expect(await status("boss@c-corp.test")).toBe("REPLIED"); // a colleague answering counts
+    expect(await status("ooo@b-corp.test", "B")).toBe("REPLIED"); // campaign B stops on automatic replies
+    expect(await status("away@d-corp.test")).toBe("ACTIVE"); // campaign A does not
+    expect([await status("Stop@E-corp.test"), await status("Stop@E-corp.test", "B")]).toEqual(["UNSUBSCRIBED", "UNSUBSCRIBED"]);
+    expect(await status("gone@f-corp.test")).toBe("BOUNCED");
+    expect((await getDb().select().from(suppressions).where(eq(suppressions.workspaceId, ws.workspaceId))).map((s) => [s.value, s.reason]).sort()).toEqual([
+      ["gone@f-corp.test", "hard_bounce"],
+      ["stop@e-corp.test", "unsubscribe_reply"],
+    ]);
+    const [bounced] = await getDb().select().from(emails).where(eq(emails.id, lead["gone@f-corp.test"].emailId));
+    expect([bounced.status, bounced.bounceType]).toEqual(["BOUNCED", "HARD"]);
+
+    const evs = await getDb().select().from(events).where(eq(events.workspaceId, ws.workspaceId));
+    const named = (n: string) => evs.filter((e) => e.event === n).map((e) => e.data);
+    expect(named("email.replied")).toHaveLength(6); // b1..b6, once each (the duplicate changes nothing)
+    expect(named("email.positive_reply")).toEqual([{ replyId: by("b1")[0].id, leadId: lead["keen@a-corp.test"].id }]);
+    expect(named("lead.unsubscribed")).toEqual([{ replyId: by("b6")[0].id, leadId: lead["Stop@E-corp.test"].id, leadEmail: "Stop@E-corp.test", source: "reply" }]);
+    expect(named("email.bounced")).toHaveLength(1);
+
+    const [inbox] = await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, mbx.id), eq(imapState.folder, "INBOX")));
+    expect(inbox.lastUid).toBe(uids.at(-1)); // past the refused and the warmup message: nothing is retried forever
+    expect(await syncMailbox(getDb(), clock, mbx)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
+  }, 60_000);
+
+  it("keeps warmup traffic out of every folder it reads (INBOX, spam, Sent) without downloading it, and out of direct ingestion", async () => {
+    const { mbx, lead } = await world("bo@batch.test", [{ email: "lee@warm-lead.test", campaign: "A" }]);
+    const warm = (id: string, from: string, to = "Bo <bo@batch.test>") => mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: 7f3a9c`] });
+    // Even from a lead's address, even threaded to a campaign email: the marker wins.
+    const inbox = await append("bo@batch.test", [warm("wi1", "lee@warm-lead.test"), mail({ id: "real1", from: "lee@warm-lead.test", body: "A real answer?" })]);
+    const junk = await append("bo@batch.test", [warm("wj1", "peer@warm.test")], "Junk");
+    const sent = await append("bo@batch.test", [warm("ws1", "Bo <bo@batch.test>", "lee@warm-lead.test")], "Sent");
+    const { result, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
+    expect(result).toEqual({ fetched: 1, stored: 1, bounces: 0, sent: 0 }); // not counted, not stored, not unmatched
+    expect(fetchedUids).toEqual([inbox[1]]);
+    const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id));
+    expect(rows.map((r) => [r.messageId, r.leadId])).toEqual([["<real1@sender.test>", lead["lee@warm-lead.test"].id]]);
+    expect(await getDb().select().from(sentReplies).where(eq(sentReplies.mailboxId, mbx.id))).toEqual([]);
+    const states = await getDb().select().from(imapState).where(eq(imapState.mailboxId, mbx.id));
+    expect(Object.fromEntries(states.map((s) => [s.folder, s.lastUid]))).toEqual({ INBOX: inbox[1], Junk: junk[0], Sent: sent[0] });
+
+    // Handed to ingestion directly (a parsed message), it is skipped as well.
+    const mb = { id: mbx.id, workspaceId: mbx.workspaceId, email: mbx.email };
+    expect(await ingestMessage(getDb(), clock, mb, await simpleParser(warm("wd1", "lee@warm-lead.test")), { folder: "INBOX" })).toBeUndefined();
+    expect(await ingestOwnMessage(getDb(), mb, await simpleParser(warm("wd2", "bo@batch.test", "lee@warm-lead.test")))).toBeUndefined();
+    expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(1);
+  }, 60_000);
+
+  it(`takes a long backlog in batches of ${BATCH_MESSAGES}: one body FETCH and one write per batch, everything kept`, async () => {
+    const { mbx } = await world("cy@batch.test", []);
+    const n = BATCH_MESSAGES + 5;
+    const uids = await append(
+      "cy@batch.test",
+      Array.from({ length: n }, (_, i) => mail({ id: `bulk-${i}`, from: `p${i}@bulk.test`, subject: `Hello ${i}`, body: `Message ${i}` })),
+    );
+    const { result, bodyFetches } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
+    expect(result).toEqual({ fetched: n, stored: n, bounces: 0, sent: 0 });
+    expect(bodyFetches).toBe(2);
+    const rows = await getDb().select({ uid: replies.imapUid }).from(replies).where(eq(replies.mailboxId, mbx.id));
+    expect(rows.map((r) => r.uid).sort((a, b) => a! - b!)).toEqual(uids);
+    const [state] = await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, mbx.id), inArray(imapState.folder, ["INBOX"])));
+    expect(state.lastUid).toBe(uids.at(-1));
+  }, 60_000);
+});
