@@ -13,6 +13,7 @@ describe("the sidecar's IMAP connections", () => {
     const cfg = { host: peer.host, port: peer.port, security: "NONE" as const, username: "u@x.test", password: "pw" };
     const a = await pool.get("mbx_1", cfg);
     expect(await pool.get("mbx_1", cfg)).toBe(a); // reused between cycles
+    expect(a.options.disableAutoIdle).toBe(true); // polled: no IDLE to end at the start of every cycle
     const b = await pool.get("mbx_1", { ...cfg, username: "v@x.test" });
     expect(b).not.toBe(a); // new credentials, new connection
     pool.drop("mbx_1");

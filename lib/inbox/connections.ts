@@ -42,6 +42,10 @@ export class ImapConnections {
     }
     if (e && e.retryAt > this.now()) throw new Error(`IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)`);
     const client = imapClient(cfg);
+    // The sync polls (every IMAP_POLL_INTERVAL_S). imapflow's auto-IDLE would start after 15 s quiet and
+    // every next cycle would first spend a round trip ending it (DONE); a poll cycle keeps the
+    // connection alive well within imapflow's 5-minute socket timeout (a longer interval: reconnects).
+    client.options.disableAutoIdle = true;
     client.on("error", () => {});
     try {
       await client.connect();
