@@ -115,7 +115,7 @@ export async function syncMailbox(
   // Read once per mailbox sync, and only when a reply is to be classified by the AI provider.
   let aiSetting: Promise<boolean> | undefined;
   const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
-  const states = new Map((opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)))).map((st) => [st.folder, st]));
+  const states = new Map((opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)).prepare("inbox_states").execute())).map((st) => [st.folder, st]));
 
   /**
    * Stores a batch and moves the folder's state to `upTo`, atomically: one statement for replies alone
