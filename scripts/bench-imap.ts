@@ -875,7 +875,7 @@ async function main() {
     say(table(["ratio (mailboxes/min)", "value", "target", "result", "blocks"], ratioRows));
 
     if (breakdown) {
-      say(`\nWhere a mailbox sync's time goes (diagnostic round: the real job and bare loop with imapflow commands and db.transaction timed; per mailbox):`);
+      say(`\nWhere a mailbox sync's time goes (diagnostic round: the real job and bare loop with imapflow commands, drizzle statements and db.transaction timed; per mailbox):`);
       say(table(["step", "job calls", "job ms", "job share", "bare calls", "bare ms"], breakdown.rows));
       say(
         `DB: ${fmt(breakdown.stmtsPerMailbox, 1)} statements per mailbox sync, one round trip each (the claim query shared by ${MAILBOXES}); ${fmt(breakdown.dbServerMs, 2)} ms of server time per mailbox ` +
