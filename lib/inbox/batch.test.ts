@@ -9,7 +9,7 @@ import { encryptSecret } from "@/lib/crypto/secretbox";
 import { ManualClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { imapClient } from "@/lib/mail/imap";
-import { WARMUP_HEADER } from "@/lib/mail/warmup";
+import { WARMUP_HEADER, warmupToken } from "@/lib/mail/warmup";
 import { makeWorkspace } from "@/test/helpers";
 import { insertMailbox } from "@/test/factories";
 import { startImapPeer } from "@/test/peers/imap";
@@ -163,7 +163,7 @@ describe("reply sync in batches", () => {
       ["From: nul@nowhere.test", "To: ann@batch.test", `Subject: =?utf-8?B?${Buffer.from("Null\u0000byte").toString("base64")}?=`, "Message-ID: <b8@sender.test>",
         "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64", "", Buffer.from("before\u0000after").toString("base64"), ""].join("\n"),
       mail({ id: "b9", body: "Nobody signed this." }),
-      mail({ id: "w1", from: "peer@warm.test", subject: "Quick question", headers: [`${WARMUP_HEADER}: tok-123`], body: "Warmup traffic." }),
+      mail({ id: "w1", from: "peer@warm.test", subject: "Quick question", headers: [`${WARMUP_HEADER}: ${warmupToken()}`], body: "Warmup traffic." }),
       mail({ id: "b10", from: "someone@nowhere.test", subject: "Hello", body: "A stranger writes." }),
     ]);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -222,25 +222,30 @@ describe("reply sync in batches", () => {
 
   it("keeps warmup traffic out of every folder it reads (INBOX, spam, Sent) without downloading it, and out of direct ingestion", async () => {
     const { mbx, lead } = await world("bo@batch.test", [{ email: "lee@warm-lead.test", campaign: "A" }]);
-    const warm = (id: string, from: string, to = "Bo <bo@batch.test>") => mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: 7f3a9c`] });
+    const warm = (id: string, from: string, to = "Bo <bo@batch.test>") => mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: ${warmupToken()}`] });
     // Even from a lead's address, even threaded to a campaign email: the marker wins.
-    const inbox = await append("bo@batch.test", [warm("wi1", "lee@warm-lead.test"), mail({ id: "real1", from: "lee@warm-lead.test", body: "A real answer?" })]);
+    // A forged marker (the header without this installation's MAC) hides nothing: that message is a reply.
+    const forged = mail({ id: "forged1", from: "lee@warm-lead.test", body: "Trying to hide.", headers: [`${WARMUP_HEADER}: ${warmupToken().replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAA")}`] });
+    const inbox = await append("bo@batch.test", [warm("wi1", "lee@warm-lead.test"), mail({ id: "real1", from: "lee@warm-lead.test", body: "A real answer?" }), forged]);
     const junk = await append("bo@batch.test", [warm("wj1", "peer@warm.test")], "Junk");
     const sent = await append("bo@batch.test", [warm("ws1", "Bo <bo@batch.test>", "lee@warm-lead.test")], "Sent");
     const { result, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
-    expect(result).toEqual({ fetched: 1, stored: 1, bounces: 0, sent: 0 }); // not counted, not stored, not unmatched
-    expect(fetchedUids).toEqual([inbox[1]]);
+    expect(result).toEqual({ fetched: 2, stored: 2, bounces: 0, sent: 0 }); // not counted, not stored, not unmatched
+    expect(fetchedUids).toEqual([inbox[1], inbox[2]]);
     const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id));
-    expect(rows.map((r) => [r.messageId, r.leadId])).toEqual([["<real1@sender.test>", lead["lee@warm-lead.test"].id]]);
+    expect(rows.map((r) => [r.messageId, r.leadId]).sort()).toEqual([
+      ["<forged1@sender.test>", lead["lee@warm-lead.test"].id],
+      ["<real1@sender.test>", lead["lee@warm-lead.test"].id],
+    ]);
     expect(await getDb().select().from(sentReplies).where(eq(sentReplies.mailboxId, mbx.id))).toEqual([]);
     const states = await getDb().select().from(imapState).where(eq(imapState.mailboxId, mbx.id));
-    expect(Object.fromEntries(states.map((s) => [s.folder, s.lastUid]))).toEqual({ INBOX: inbox[1], Junk: junk[0], Sent: sent[0] });
+    expect(Object.fromEntries(states.map((s) => [s.folder, s.lastUid]))).toEqual({ INBOX: inbox[2], Junk: junk[0], Sent: sent[0] });
 
     // Handed to ingestion directly (a parsed message), it is skipped as well.
     const mb = { id: mbx.id, workspaceId: mbx.workspaceId, email: mbx.email };
     expect(await ingestMessage(getDb(), clock, mb, await simpleParser(warm("wd1", "lee@warm-lead.test")), { folder: "INBOX" })).toBeUndefined();
     expect(await ingestOwnMessage(getDb(), mb, await simpleParser(warm("wd2", "bo@batch.test", "lee@warm-lead.test")))).toBeUndefined();
-    expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(1);
+    expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(2);
   }, 60_000);
 
   it(`takes a long backlog in batches of ${BATCH_MESSAGES}: one body FETCH and one write per batch, everything kept`, async () => {
