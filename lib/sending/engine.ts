@@ -25,8 +25,12 @@ type Step = typeof campaignSteps.$inferSelect;
 export const BOUNCE_RATE_THRESHOLD = 0.018;
 const BOUNCE_WINDOW_MS = 30 * 24 * 3600_000;
 const MAX_FAILED_ATTEMPTS = 5;
-/** How long a claimed mailbox stays ours: longer than any pass, so a crashed worker's claim lapses. */
-const LEASE_MS = 120_000;
+/**
+ * How long a claimed mailbox stays ours: longer than a pass can keep it (its turn among the sender's
+ * lanes plus one SMTP conversation, bounded by the transport's 15 s + 15 s + 60 s timeouts), short
+ * enough that a crashed worker's mailboxes are picked up again within minutes.
+ */
+const LEASE_MS = 5 * 60_000;
 /**
  * Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). Small
  * on purpose: every lead the rules turn away is deferred (window, new-lead cap) or moved (stopped,
@@ -45,6 +49,12 @@ const iso = (d: Date) => d.toISOString();
 const jsonList = (values: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 const anyOf = (values: string[]) => sql`any(array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`;
 const jsonRows = (rows: object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+/** Appends to the list kept under `key` (Map.groupBy is Node 21+). */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 async function rowsOf<T>(db: DbOrTx, q: SQL): Promise<T[]> {
   return (await db.execute(q)) as unknown as T[];
 }
@@ -226,14 +236,14 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   // A mailbox at its cap waits for the next UTC day.
   const releases: { id: string; at: string | null }[] = claimed.filter((m) => (sentToday.get(m.id) ?? 0) >= m.dailySendCap).map((m) => ({ id: m.id, at: iso(today.end) }));
   const dueBy = new Map<string, DueRow[]>();
-  for (const d of due) (dueBy.get(d.mailbox_id) ?? dueBy.set(d.mailbox_id, []).get(d.mailbox_id)!).push(d);
+  for (const d of due) push(dueBy, d.mailbox_id, d);
 
   const campaignIds = [...new Set(due.map((d) => d.campaign_id))];
   const workspaceOf = new Map(claimed.map((m) => [m.id, m.workspaceId]));
   const byWorkspace = new Map<string, string[]>();
   for (const d of due) {
     const ws = workspaceOf.get(d.mailbox_id)!;
-    (byWorkspace.get(ws) ?? byWorkspace.set(ws, []).get(ws)!).push(d.email);
+    push(byWorkspace, ws, d.email);
   }
   const [campaignRows, stepRows, suppressedLists] = await Promise.all([
     campaignIds.length ? db.select().from(campaigns).where(inArray(campaigns.id, campaignIds)) : [],
@@ -243,7 +253,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   ]);
   const campaignOf = new Map(campaignRows.map((c) => [c.id, c]));
   const stepsOf = new Map<string, Step[]>();
-  for (const s of stepRows) (stepsOf.get(s.campaignId) ?? stepsOf.set(s.campaignId, []).get(s.campaignId)!).push(s);
+  for (const s of stepRows) push(stepsOf, s.campaignId, s);
   const suppressed = new Set(suppressedLists.flat());
 
   // First emails each capped campaign already sent in its own day (dailyNewLeadCap counts only those).
@@ -446,7 +456,7 @@ async function earlierEmails(db: DbOrTx, pairs: { campaign_id: string; lead_id: 
   );
   for (const r of rows) {
     const k = `${r.campaign_id}\u0000${r.lead_id}`;
-    (out.get(k) ?? out.set(k, []).get(k)!).push(r);
+    push(out, k, r);
   }
   return out;
 }
