@@ -2,6 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { ParsedMail, AddressObject } from "mailparser";
 import type { DbOrTx } from "../../db/client";
 import { runPrepared } from "../../db/prepared";
+import { isFreeMailDomain } from "../mail/free-mail";
 import { campaignLeads, emails, leads, replies, sentReplies, type Address } from "../../db/schema";
 import type { Clock } from "../clock";
 import type { EventName } from "../events/emit";
@@ -60,7 +61,11 @@ type Match = { leadId: string; leadEmail: string; campaignId: string | null; ema
  * not leads, the latest email this mailbox sent to a lead at their domain. The order is applied here.
  */
 async function matchAll(db: DbOrTx, mb: Mailbox, items: { refs: string[]; from: Address | null }[]): Promise<(Match | undefined)[]> {
-  const domainOf = (a: Address) => a.address.slice(a.address.lastIndexOf("@") + 1);
+  // A colleague is someone at the lead's company domain: never at a free mail service's.
+  const domainOf = (a: Address) => {
+    const d = a.address.slice(a.address.lastIndexOf("@") + 1);
+    return isFreeMailDomain(d) ? null : d;
+  };
   const input = items.map((it) => ({ refs: it.refs, address: it.from?.address ?? null, domain: it.from ? domainOf(it.from) : null }));
   if (!input.some((i) => i.refs.length || i.address)) return items.map(() => undefined);
   type Row = { via: "thread" | "address" | "colleague"; key: string; lead_id: string | null; lead_email: string | null; campaign_id: string | null; email_id: string | null; at: number | string | null };
