@@ -67,7 +67,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -82,13 +82,6 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === "1";
 const TARGET = 0.5;
 const DOMAIN = "bench-inbox.test";
-
-function intEnv(name: string, fallback: number, allowZero = false): number {
-  const n = Number(process.env[name]);
-  return process.env[name] !== undefined && process.env[name] !== "" && Number.isFinite(n) && (n > 0 || (allowZero && n === 0)) ? Math.floor(n) : fallback;
-}
-
-const say = (s = "") => process.stdout.write(s + "\n");
 
 // ---------------------------------------------------------------------------------------------
 // IMAP servers: plain JS so it runs the same in a child process (node -e) or in this one. One
@@ -890,8 +883,8 @@ async function main() {
     }
     printCpuProfiles();
     say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
-    const out: Record<string, number> = { imapSyncVsBareFetch: Math.round(ratio * 1000) / 1000 };
-    if (conc) out.imapSyncVsBareFetchConcurrent = Math.round(conc.ratio * 1000) / 1000;
+    const out: Record<string, number> = { imapSyncVsBareFetch: round3(ratio) };
+    if (conc) out.imapSyncVsBareFetchConcurrent = round3(conc.ratio);
     say(JSON.stringify(out));
   } finally {
     inspector?.disconnect();
@@ -903,10 +896,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error("bench:imap failed:", err);
-    process.exit(1);
-  },
-);
+runBench("bench:imap", main);

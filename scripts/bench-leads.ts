@@ -26,9 +26,13 @@ import {
   elapsedMs,
   ensureDatabase,
   fmt,
+  intEnv,
   median,
   noDelaySocket,
   percentile,
+  round3,
+  runBench,
+  say,
   sleep,
   startThrowawayPostgres,
   table,
@@ -51,13 +55,6 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 const POST_TARGET = 0.25;
 const GET_TARGET = 0.9;
 const RAISED_LIMIT = "1000000000";
-
-function intEnv(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
-
-const say = (s = "") => process.stdout.write(s + "\n");
 
 // ---------------------------------------------------------------------------------------------
 // Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
@@ -388,14 +385,4 @@ async function main() {
   }
 }
 
-function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
-
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error("bench:leads failed:", err);
-    process.exit(1);
-  },
-);
+runBench("bench:leads", main);

@@ -64,7 +64,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, percentile, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -97,13 +97,6 @@ const ZONES = [
   "Europe/Berlin", "Europe/Athens", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi", "Asia/Dhaka",
   "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Brisbane", "Pacific/Noumea", "Pacific/Auckland",
 ];
-
-function intEnv(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
-
-const say = (s = "") => process.stdout.write(s + "\n");
 
 // ---------------------------------------------------------------------------------------------
 // SMTP sink: smtp-server in a child process. Plain JS so it runs with `node -e`.
@@ -399,11 +392,6 @@ function installNoDelaySwitch(): void {
   (net as unknown as { connect: unknown }).connect = patched;
   (net as unknown as { createConnection: unknown }).createConnection = patched;
 }
-
-// ---------------------------------------------------------------------------------------------
-// CPU meters
-
-
 
 // ---------------------------------------------------------------------------------------------
 
@@ -1136,7 +1124,7 @@ async function main() {
     }
     say(table(["ratio", "value", "target", "result"], rows));
     say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    const r3 = (n: number | undefined) => (n === undefined ? null : Math.round(n * 1000) / 1000);
+    const r3 = (n: number | undefined) => (n === undefined ? null : round3(n));
     say(
       JSON.stringify({
         deliveryVsRawPool: r3(delivery?.ratio),
@@ -1154,10 +1142,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error("bench:send failed:", err);
-    process.exit(1);
-  },
-);
+runBench("bench:send", main);

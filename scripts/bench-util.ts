@@ -1,16 +1,52 @@
 /**
  * Helpers for the benchmarks in scripts/: a throwaway embedded PostgreSQL (started the way
- * test/global-setup.ts does), COPY FROM STDIN of lead rows, small statistics and table printing.
- * Only the db/ modules are imported statically: they read no app env at import time.
+ * test/global-setup.ts does) with the app's environment set around it (startBenchEnvironment), the
+ * server's statement log summed per step (StatementLog), V8 CPU profiles per side (CpuProfiler), a
+ * helper process spoken to over IPC (startIpcHelper), a seeded workspace, COPY FROM STDIN of lead
+ * rows, small statistics and table printing.
+ * Only the db/ modules are imported statically: they read no app env at import time. The app's own
+ * modules (db/client included) are imported once startBenchEnvironment has set the environment.
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { createRequire } from "node:module";
 import { connect, createServer, type Socket } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type postgres from "postgres";
+import postgres from "postgres";
+import type { Db } from "../db/client";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded";
+
+export const say = (s = "") => process.stdout.write(s + "\n");
+
+/** A positive whole number from the environment (0 too with allowZero); otherwise the fallback. */
+export function intEnv(name: string, fallback: number, allowZero = false): number {
+  const v = process.env[name];
+  const n = Number(v);
+  return v !== undefined && v !== "" && Number.isFinite(n) && (n > 0 || (allowZero && n === 0)) ? Math.floor(n) : fallback;
+}
+
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+/** Runs a benchmark's main: exits 0 when it ends (PASS or BELOW TARGET alike), 1 with the error when it throws. */
+export function runBench(name: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(`${name} failed:`, err);
+      process.exit(1);
+    },
+  );
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -178,6 +214,9 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
+
+/** Rounded to 3 decimals, as the final JSON lines print ratios. */
+export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export function elapsedMs(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;

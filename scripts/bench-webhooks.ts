@@ -43,7 +43,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, median, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -55,13 +55,6 @@ const IN_FLIGHT = 10; // deliverDue: `for (i += 10) await Promise.all(rows.slice
 const EMIT_PER_TX = 100;
 const TARGET = 0.5;
 const EVENT = "email.sent" as const;
-
-function intEnv(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
-
-const say = (s = "") => process.stdout.write(s + "\n");
 
 // ---------------------------------------------------------------------------------------------
 // Receiver: plain JS so it runs the same in a child process (node -e) or in this one.
@@ -348,9 +341,6 @@ interface PhaseResult {
   machineBusy: number;
 }
 
-/** Starts a CPU meter: this process's CPU time and the machine's busy fraction (all cores) since then. */
-
-
 async function main() {
   const t0 = process.hrtime.bigint();
   say(`bench:webhooks — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
@@ -594,7 +584,7 @@ async function main() {
     }
     printCpuProfiles();
     say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
-    say(JSON.stringify({ webhookDeliveriesVsBarePosts: Math.round(ratio * 1000) / 1000 }));
+    say(JSON.stringify({ webhookDeliveriesVsBarePosts: round3(ratio) }));
   } finally {
     inspector?.disconnect();
     await receiver?.close().catch(() => {});
@@ -604,10 +594,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error("bench:webhooks failed:", err);
-    process.exit(1);
-  },
-);
+runBench("bench:webhooks", main);
