@@ -64,10 +64,8 @@ import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -368,31 +366,10 @@ interface Phase {
 }
 
 async function main() {
-  const t0 = process.hrtime.bigint();
-  say(`bench:imap — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  const pg = await startThrowawayPostgres(onServerLog);
-  let adminSql: postgres.Sql | undefined;
-  let closeDb: (() => Promise<void>) | undefined;
+  const bench = await startBenchEnvironment("bench:imap", { onServerLog, logStatements: PROFILE, env: { IMAP_POLL_INTERVAL_S: "60" } });
   let imap: ImapHost | undefined;
   let sidecar: Sidecar | undefined;
   try {
-    // --- Environment first, app modules after (they read it). ---
-    const admin = pg.server.url("postgres");
-    await ensureDatabase(admin, "bench");
-    const url = pg.server.url("bench");
-    process.env.DATABASE_URL = url;
-    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
-    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
-    process.env.IMAP_POLL_INTERVAL_S = "60";
-
-    const dbm = await import("@/db/client");
-    closeDb = dbm.closeDb;
-    await dbm.runMigrations(url);
-    if (PROFILE) {
-      const s = postgres(admin, { max: 1, onnotice: () => {} });
-      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
-      await s.end();
-    }
     const { setupWorkspace } = await import("@/lib/auth/users");
     const { ManualClock } = await import("@/lib/clock");
     const { newId } = await import("@/lib/ids");
@@ -412,10 +389,8 @@ async function main() {
     const connectionsModule = "@/lib/inbox/connections";
     sidecar = ((await import(connectionsModule).catch(() => undefined)) as { sidecarConnections?: Sidecar } | undefined)?.sidecarConnections;
     const { simpleParser } = await import("mailparser");
-    const db = dbm.getDb();
-    adminSql = postgres(url, { max: 1, onnotice: () => {} });
-    const [{ version }] = await adminSql`select current_setting('server_version') as version`;
-    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+    const db = bench.dbm.getDb();
+    const adminSql = bench.sql;
 
     // --- IMAP servers: one hoodiecrow per account. ---
     const accounts = Array.from({ length: MAILBOXES }, (_, i) => ({ user: mailboxEmail(i), password: `pw-${i}-${randomBytes(4).toString("hex")}` }));
@@ -500,7 +475,7 @@ async function main() {
       for (let i = 0; i < MAILBOXES; i++) {
         if (byMb.get(mbRows[i].id) !== lastAppended[i]) throw new Error(`${step}: imap_state.last_uid of mailbox ${i} is ${byMb.get(mbRows[i].id)}, expected ${lastAppended[i]}`);
       }
-      const [{ n }] = await adminSql!`select count(*)::int as n from replies`;
+      const [{ n }] = await adminSql`select count(*)::int as n from replies`;
       if (n !== storedTotal) throw new Error(`${step}: ${n} replies stored, expected ${storedTotal}`);
     };
 
@@ -882,7 +857,7 @@ async function main() {
       printProfile("job", seqJobs.length * MAILBOXES);
     }
     printCpuProfiles();
-    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     const out: Record<string, number> = { imapSyncVsBareFetch: round3(ratio) };
     if (conc) out.imapSyncVsBareFetchConcurrent = round3(conc.ratio);
     say(JSON.stringify(out));
@@ -890,9 +865,7 @@ async function main() {
     inspector?.disconnect();
     await sidecar?.closeAll().catch(() => {});
     await imap?.close().catch(() => {});
-    await adminSql?.end({ timeout: 5 }).catch(() => {});
-    await closeDb?.().catch(() => {});
-    await pg.stop();
+    await bench.close();
   }
 }
 

@@ -17,24 +17,18 @@
  * default 4), BENCH_PHASE_MS (GET phase length, default 2000), BENCH_CONCURRENCY (GET requests in flight, default 8), BENCH_GET_LEADS (default
  * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
  */
-import { randomBytes } from "node:crypto";
-import os from "node:os";
-import path from "node:path";
-import postgres from "postgres";
 import {
   copyLeads,
   elapsedMs,
-  ensureDatabase,
   fmt,
   intEnv,
   median,
-  noDelaySocket,
   percentile,
   round3,
   runBench,
   say,
   sleep,
-  startThrowawayPostgres,
+  startBenchEnvironment,
   table,
   type CopyLead,
 } from "./bench-util";
@@ -129,38 +123,19 @@ function batch(round: number): LeadInputLike[] {
 }
 
 async function main() {
-  const t0 = process.hrtime.bigint();
-  say(`bench:leads — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"})`);
-  const pg = await startThrowawayPostgres(onServerLog);
-  let copySql: postgres.Sql | undefined;
-  let closeDb: (() => Promise<void>) | undefined;
+  const bench = await startBenchEnvironment("bench:leads", {
+    onServerLog,
+    logStatements: PROFILE,
+    env: { RATE_LIMIT_API_KEY: RAISED_LIMIT, RATE_LIMIT_DISABLED: undefined },
+    sqlNoDelay: true, // the COPY baseline: see noDelaySocket
+  });
   try {
-    // --- Environment first, app modules after (they read it). ---
-    const admin = pg.server.url("postgres");
-    await ensureDatabase(admin, "bench");
-    const url = pg.server.url("bench");
-    process.env.DATABASE_URL = url;
-    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
-    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
-    process.env.RATE_LIMIT_API_KEY = RAISED_LIMIT;
-    delete process.env.RATE_LIMIT_DISABLED;
-
-    const dbm = await import("@/db/client");
-    closeDb = dbm.closeDb;
-    await dbm.runMigrations(url);
-    if (PROFILE) {
-      const s = postgres(admin, { max: 1, onnotice: () => {} });
-      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
-      await s.end();
-    }
     const { setupWorkspace } = await import("@/lib/auth/users");
     const { issueApiKey } = await import("@/lib/auth/api-keys");
     const { newId } = await import("@/lib/ids");
     const route = await import("@/app/api/v1/leads/route");
-    const db = dbm.getDb();
-    copySql = postgres(url, { max: 1, onnotice: () => {}, ...noDelaySocket(url) });
-    const [{ version }] = await copySql`select current_setting('server_version') as version`;
-    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+    const db = bench.dbm.getDb();
+    const copySql = bench.sql;
 
     const owner = { email: "bench@example.com", password: "bench-password-1", name: "Bench" };
     const wsApi = await setupWorkspace(db, { ...owner, workspaceName: "POST via API" });
@@ -225,7 +200,7 @@ async function main() {
       profileStep = round === 0 ? "warmup" : "COPY";
       const start = process.hrtime.bigint();
       const now = new Date();
-      await copyLeads(copySql!, leads.map((l) => toCopy(wsCopy.workspaceId, l, now)));
+      await copyLeads(copySql, leads.map((l) => toCopy(wsCopy.workspaceId, l, now)));
       return elapsedMs(start);
     };
 
@@ -376,12 +351,10 @@ async function main() {
       printProfile("GET limiter on", nOn);
       printProfile("GET limiter off", nOff);
     }
-    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     say(JSON.stringify({ postLeadsVsCopy: round3(postRatio), getLeadsLimiterOnVsOff: round3(getRatio) }));
   } finally {
-    await copySql?.end({ timeout: 5 }).catch(() => {});
-    await closeDb?.().catch(() => {});
-    await pg.stop();
+    await bench.close();
   }
 }
 

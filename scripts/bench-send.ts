@@ -60,11 +60,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -1032,32 +1030,14 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const t0 = process.hrtime.bigint();
-  say(`bench:send — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  const pg = await startThrowawayPostgres();
+  const bench = await startBenchEnvironment("bench:send", { env: { RATE_LIMIT_DISABLED: "1", DNS_SERVERS: undefined, MAIL_PROVIDERS_FILE: undefined } });
   let sink: Sink | undefined;
-  let closeDb: (() => Promise<void>) | undefined;
   let closeTransports: (() => void) | undefined;
   try {
-    // --- Environment first, app modules after (they read it). ---
-    const admin = pg.server.url("postgres");
-    await ensureDatabase(admin, "bench");
-    const url = pg.server.url("bench");
-    process.env.DATABASE_URL = url;
-    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
-    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
-    process.env.RATE_LIMIT_DISABLED = "1";
-    delete process.env.DNS_SERVERS;
-    delete process.env.MAIL_PROVIDERS_FILE;
-
     await installStatementTimer();
     installNoDelaySwitch();
     const app = await loadApp();
-    closeDb = app.dbm.closeDb;
     closeTransports = app.transports.closeAllTransports;
-    await app.dbm.runMigrations(url);
-    const [{ version }] = (await app.dbm.getDb().execute(app.drizzle.sql`select current_setting('server_version') as version`)) as unknown as { version: string }[];
-    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
     sink = await startSink();
     say(`SMTP sink: smtp-server on ${sink.host}:${sink.port} (child process), AUTH PLAIN/LOGIN, no TLS, accepts at once`);
 
@@ -1066,7 +1046,7 @@ async function main() {
     let caps: CapResult | undefined;
     if (PARTS.has("1")) delivery = await partDelivery(app, sink);
     noDelay.on = true; // the scheduler and the caps are about the engine, not nodemailer's socket options
-    if (PARTS.has("2")) tick = await partTick(app, sink, admin, pg.server.url("bench_tick"));
+    if (PARTS.has("2")) tick = await partTick(app, sink, bench.adminUrl, bench.pg.server.url("bench_tick"));
     if (PARTS.has("3")) caps = await partCaps(app, sink);
 
     // --- Details ---
@@ -1123,7 +1103,7 @@ async function main() {
       rows.push([`violations (over cap ${caps.overCap}, weekend ${caps.weekend}, gap ${caps.gap}, duplicate ${caps.duplicate})`, String(caps.violations), "= 0", verdict(caps.violations === 0)]);
     }
     say(table(["ratio", "value", "target", "result"], rows));
-    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s; load average now ${loadAverage()}`);
     const r3 = (n: number | undefined) => (n === undefined ? null : round3(n));
     say(
       JSON.stringify({
@@ -1137,8 +1117,7 @@ async function main() {
   } finally {
     closeTransports?.();
     await sink?.close().catch(() => {});
-    await closeDb?.().catch(() => {});
-    await pg.stop();
+    await bench.close();
   }
 }
 

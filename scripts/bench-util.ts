@@ -86,6 +86,72 @@ export async function startThrowawayPostgres(log?: (line: string) => void): Prom
 
 export { ensureDatabase };
 
+export interface BenchEnvironment {
+  /** When the run started: the banner line. */
+  t0: bigint;
+  pg: ThrowawayPostgres;
+  /** The server's `postgres` database (CREATE DATABASE, ALTER DATABASE). */
+  adminUrl: string;
+  /** The `bench` database: DATABASE_URL of the app's modules. */
+  url: string;
+  /** db/client, imported once the environment was set. */
+  dbm: typeof import("../db/client");
+  /** One connection to `bench` outside the app's pool (checks, VACUUM, COPY), with TCP_NODELAY when asked. */
+  sql: postgres.Sql;
+  /** Closes `sql` and the app's pool, stops the server and removes its files. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * What every benchmark starts with: the banner line, a throwaway server with a `bench` database, the
+ * app's environment (DATABASE_URL, a fresh OUTREACH_SECRET, OUTREACH_DATA_DIR in the temp folder, then
+ * `env`: a value sets a variable, undefined removes it) before any app module is imported, the
+ * migrations, and the PostgreSQL version line. logStatements turns on the server's statement log
+ * (log_min_duration_statement = 0 for `bench`; read it with a StatementLog's onServerLog).
+ */
+export async function startBenchEnvironment(
+  name: string,
+  opts: { onServerLog?: (line: string) => void; env?: Record<string, string | undefined>; logStatements?: boolean; sqlNoDelay?: boolean } = {},
+): Promise<BenchEnvironment> {
+  const t0 = process.hrtime.bigint();
+  say(`${name} — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${loadAverage()}`);
+  const pg = await startThrowawayPostgres(opts.onServerLog);
+  let sql: postgres.Sql | undefined;
+  let dbm: typeof import("../db/client") | undefined;
+  const close = async () => {
+    await sql?.end({ timeout: 5 }).catch(() => {});
+    await dbm?.closeDb().catch(() => {});
+    await pg.stop();
+  };
+  try {
+    // --- Environment first, app modules after (they read it). ---
+    const adminUrl = pg.server.url("postgres");
+    await ensureDatabase(adminUrl, "bench");
+    const url = pg.server.url("bench");
+    process.env.DATABASE_URL = url;
+    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
+    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
+    for (const [k, v] of Object.entries(opts.env ?? {})) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    dbm = await import("../db/client");
+    await dbm.runMigrations(url);
+    if (opts.logStatements) {
+      const s = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
+      await s.end();
+    }
+    sql = postgres(url, { max: 1, onnotice: () => {}, ...(opts.sqlNoDelay ? noDelaySocket(url) : {}) });
+    const [{ version }] = await sql`select current_setting('server_version') as version`;
+    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+    return { t0, pg, adminUrl, url, dbm, sql, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
 /**
  * postgres.js option that connects with TCP_NODELAY. postgres.js leaves Nagle's algorithm on, and a
  * small write that follows a large one (COPY's CopyDone after the data, a query's Sync after a big

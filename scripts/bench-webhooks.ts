@@ -42,8 +42,7 @@ import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, median, round3, runBench, say, sleep, startThrowawayPostgres, table } from "./bench-util";
+import { cpuMeter, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -342,31 +341,9 @@ interface PhaseResult {
 }
 
 async function main() {
-  const t0 = process.hrtime.bigint();
-  say(`bench:webhooks — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  const pg = await startThrowawayPostgres(onServerLog);
-  let adminSql: postgres.Sql | undefined;
-  let closeDb: (() => Promise<void>) | undefined;
+  const bench = await startBenchEnvironment("bench:webhooks", { onServerLog, logStatements: PROFILE, env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined } });
   let receiver: Receiver | undefined;
   try {
-    // --- Environment first, app modules after (they read it). ---
-    const admin = pg.server.url("postgres");
-    await ensureDatabase(admin, "bench");
-    const url = pg.server.url("bench");
-    process.env.DATABASE_URL = url;
-    process.env.OUTREACH_SECRET = randomBytes(32).toString("hex");
-    process.env.OUTREACH_DATA_DIR = path.join(pg.root, "data");
-    process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
-    delete process.env.DNS_SERVERS;
-
-    const dbm = await import("@/db/client");
-    closeDb = dbm.closeDb;
-    await dbm.runMigrations(url);
-    if (PROFILE) {
-      const s = postgres(admin, { max: 1, onnotice: () => {} });
-      await s.unsafe(`alter database bench set log_min_duration_statement = 0`);
-      await s.end();
-    }
     const { setupWorkspace } = await import("@/lib/auth/users");
     const { systemClock } = await import("@/lib/clock");
     const { emitEvent } = await import("@/lib/events/emit");
@@ -374,10 +351,8 @@ async function main() {
     const { attemptDelivery, deliverDue, dispatchEvents } = await import("@/lib/webhooks/deliver");
     const { verifySignature } = await import("@/lib/webhooks/signing");
     const { safeRequest } = await import("@/lib/net/http");
-    const db = dbm.getDb();
-    adminSql = postgres(url, { max: 1, onnotice: () => {} });
-    const [{ version }] = await adminSql`select current_setting('server_version') as version`;
-    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+    const db = bench.dbm.getDb();
+    const adminSql = bench.sql;
 
     receiver = await startReceiver(RECEIVER_MODE);
     say(`receiver: node:http on 127.0.0.1:${receiver.port} (${RECEIVER_MODE === "process" ? "child process" : "in this process"}), 200 "ok"`);
@@ -431,7 +406,7 @@ async function main() {
 
     const runJob = async (step: string): Promise<{ r: PhaseResult; ids: Set<string> }> => {
       const ids = await emitBatch(N);
-      await adminSql!.unsafe("vacuum analyze events, webhook_deliveries");
+      await adminSql.unsafe("vacuum analyze events, webhook_deliveries");
       profileStep = step;
       let delivered = 0;
       let loops = 0;
@@ -457,11 +432,11 @@ async function main() {
       const c = cpu();
       if (step !== "warmup") await cpuProfileStop("job", N);
       profileStep = "idle";
-      const [{ pending, done, undispatched }] = await adminSql!`
+      const [{ pending, done, undispatched }] = await adminSql`
         select count(*) filter (where status <> 'DELIVERED')::int as pending,
                count(*) filter (where status = 'DELIVERED' and attempts = 1 and last_status_code = 200)::int as done,
                (select count(*)::int from events where dispatched_at is null) as undispatched
-        from webhook_deliveries where event_id in ${adminSql!([...ids])}`;
+        from webhook_deliveries where event_id in ${adminSql([...ids])}`;
       if (pending !== 0 || done !== N || undispatched !== 0) throw new Error(`${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`);
       await check(step, await receiver!.collect(), ids, hook.secret);
       return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, dispatchMs, deliverMs, loops, ...c }, ids };
@@ -583,14 +558,12 @@ async function main() {
       printProfile("attemptDelivery only", N);
     }
     printCpuProfiles();
-    say(`\ntotal time ${fmt(elapsedMs(t0) / 1000, 1)} s`);
+    say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     say(JSON.stringify({ webhookDeliveriesVsBarePosts: round3(ratio) }));
   } finally {
     inspector?.disconnect();
     await receiver?.close().catch(() => {});
-    await adminSql?.end({ timeout: 5 }).catch(() => {});
-    await closeDb?.().catch(() => {});
-    await pg.stop();
+    await bench.close();
   }
 }
 
