@@ -1,9 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
-import { ImapFlow } from "imapflow";
-import { startImapPeer, type ImapPeer } from "../test/peers/imap";
-import { startSmtpPeer, type SmtpPeer } from "../test/peers/smtp";
+import { expect, test } from "@playwright/test";
+import { api } from "./support/api";
+import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
@@ -20,53 +17,8 @@ const STRANGER = { name: "Stan Ger", email: `stan-${stamp}@nowhere-e2e.example` 
 const COLLEAGUE = `pat-${stamp}@partner-e2e.example`;
 const REFUSED = `gone-${stamp}@partner-e2e.example`;
 
-let smtp: SmtpPeer;
-let imap: ImapPeer;
-/** Serves the stranger's remote image, counting requests: nothing may fetch it before "Show images". */
-let pixel: Server;
-let pixelHits = 0;
-const created: { mailboxId?: string } = {};
-
-test.beforeAll(async () => {
-  const users = { [MAILBOX.email]: MAILBOX.password };
-  smtp = await startSmtpPeer({ users, rejectRecipients: [REFUSED] });
-  imap = await startImapPeer({ users });
-  pixel = createServer((req, res) => {
-    if (req.url?.startsWith("/pixel.gif")) pixelHits++;
-    res.writeHead(200, { "Content-Type": "image/gif", "Cache-Control": "no-store" });
-    res.end(Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"));
-  });
-  await new Promise<void>((r) => pixel.listen(0, "127.0.0.1", () => r()));
-});
-
-/** Before the peers close, the mailbox is paused so the rest of the suite runs on a quiet instance. */
-test.afterEach(async ({ page }) => {
-  if (created.mailboxId) {
-    const res = await page.request.patch(`/api/v1/mailboxes/${created.mailboxId}`, { data: { sendingEnabled: false } });
-    expect(res.ok(), `pausing the spec's mailbox: ${await res.text()}`).toBeTruthy();
-  }
-});
-
-test.afterAll(async () => {
-  const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 5000))]);
-  await Promise.allSettled([bounded(smtp?.close()), bounded(imap?.close()), bounded(new Promise((r) => pixel?.close(r)))]);
-});
-
-async function api(page: Page, method: "POST" | "PUT" | "PATCH", path: string, data: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
-async function deliver(raw: string) {
-  const client = new ImapFlow({ host: "127.0.0.1", port: imap.port, secure: false, doSTARTTLS: false, auth: { user: MAILBOX.email, pass: MAILBOX.password }, logger: false });
-  await client.connect();
-  try {
-    await client.append("INBOX", raw);
-  } finally {
-    await client.logout();
-  }
-}
+/** With a counted server for the stranger's remote image; the mailbox is paused after the test. */
+const mail = useSpecMailPeers(MAILBOX, { rejectRecipients: [REFUSED] });
 
 /** Someone who is no lead writes out of the blue: text and HTML with a remote image, and a file. */
 function strangerMessage(subject: string, imageUrl: string): string {
@@ -129,21 +81,14 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await signInAsOwner(page, "/inbox");
   await expect(page.getByRole("heading", { name: "Inbox" })).toBeVisible();
 
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      { email: MAILBOX.email, senderName: MAILBOX.senderName, smtpHost: "127.0.0.1", smtpPort: smtp.port, smtpSecurity: "NONE", smtpPassword: MAILBOX.password, imapHost: "127.0.0.1", imapPort: imap.port, imapSecurity: "NONE" },
-    ],
-  });
-  expect(imported.failed).toEqual([]);
-  created.mailboxId = imported.mailboxes[0].id as string;
+  await mail.importMailbox(page);
   await api(page, "POST", "/leads", { leads: [LEAD] });
 
   const strangerSubject = `Feature in our newsletter? ${stamp}`;
   const leadSubject = `Pricing question ${stamp}`;
-  const imageUrl = `http://127.0.0.1:${(pixel.address() as AddressInfo).port}/pixel.gif`;
-  await deliver(strangerMessage(strangerSubject, imageUrl));
-  await deliver(leadMessage(leadSubject));
+  const imageUrl = mail.imageUrl;
+  await mail.deliver(strangerMessage(strangerSubject, imageUrl));
+  await mail.deliver(leadMessage(leadSubject));
 
   // The Unmatched view: the stranger's message, once the worker's sync (every 2 s) has read it. The view is in the address, so a reload keeps it.
   await page.getByRole("tab", { name: /^Unmatched/ }).click();
@@ -177,7 +122,7 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await expect(pane.getByTestId("blocked-images")).toContainText("1 remote image was not loaded");
   expect(await frame.locator("img").getAttribute("src")).toBeNull();
   expect(await frame.locator("script").count()).toBe(0);
-  expect(pixelHits).toBe(0);
+  expect(mail.pixelHits).toBe(0);
   await expect(pane.getByRole("list", { name: "Files" })).toContainText("media-kit.txt");
 
   // Forward: a typo is caught before anything is sent; a refused recipient shows the server's words; then it goes.
@@ -196,8 +141,8 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await dialog.getByLabel(/^Note/).fill(note);
   await dialog.getByRole("button", { name: "Forward" }).click();
   await expect(dialog.getByTestId("forward-notice")).toHaveText(`Forwarded to ${COLLEAGUE}.`);
-  await expect.poll(() => smtp.received.filter((m) => m.to.includes(COLLEAGUE)).length, { message: "the forward reaches the SMTP peer" }).toBe(1);
-  const fwd = smtp.received.find((m) => m.to.includes(COLLEAGUE))!;
+  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE)).length, { message: "the forward reaches the SMTP peer" }).toBe(1);
+  const fwd = mail.smtp.received.find((m) => m.to.includes(COLLEAGUE))!;
   expect(fwd.from).toBe(MAILBOX.email);
   expect(fwd.parsed.subject).toBe(`Fwd: ${strangerSubject}`);
   expect(fwd.parsed.text).toContain(note);
@@ -228,6 +173,6 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await dialog.getByLabel("To", { exact: true }).fill(COLLEAGUE);
   await dialog.getByRole("button", { name: "Forward" }).click();
   await expect(dialog.getByTestId("forward-notice")).toHaveText(`Forwarded to ${COLLEAGUE}.`);
-  await expect.poll(() => smtp.received.filter((m) => m.to.includes(COLLEAGUE) && m.parsed.subject === `Fwd: ${leadSubject}`).length).toBe(1);
-  expect(smtp.received.find((m) => m.parsed.subject === `Fwd: ${leadSubject}`)!.parsed.text).toContain("Could you send me your pricing for 20 seats?");
+  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE) && m.parsed.subject === `Fwd: ${leadSubject}`).length).toBe(1);
+  expect(mail.smtp.received.find((m) => m.parsed.subject === `Fwd: ${leadSubject}`)!.parsed.text).toContain("Could you send me your pricing for 20 seats?");
 });

@@ -1,67 +1,17 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
-import { ImapFlow } from "imapflow";
-import { startImapPeer, type ImapPeer } from "../test/peers/imap";
-import { startSmtpPeer, type SmtpPeer } from "../test/peers/smtp";
+import { expect, test } from "@playwright/test";
+import { api } from "./support/api";
+import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
-/**
- * Mail peers of this spec alone: hoodiecrow keeps one mailbox store for all its users, so the global
- * setup's IMAP peer would show this spec's mail to every other mailbox (and theirs to this one); and
- * what the global SMTP peer receives cannot be read from here. The app reaches both on 127.0.0.1.
- */
 const stamp = Date.now().toString(36);
 const MAILBOX = { email: `ivy-${stamp}@inbox-e2e.test`, password: "inboxpassword1234", senderName: "Ivy Inbox" };
 const LEAD = { email: `kim-${stamp}@northwind-e2e.example`, firstName: "Kim", lastName: "Lee", companyName: "Northwind" };
 const BOUNCING = `nobody-${stamp}@northwind-e2e.example`;
 
-let smtp: SmtpPeer;
-let imap: ImapPeer;
-/** Serves the reply's remote image, counting requests: nothing may fetch it before "Show images". */
-let pixel: Server;
-let pixelHits = 0;
-/** What this spec created that would keep running against its peers after they close. */
-const created: { mailboxId?: string; campaignId?: string } = {};
-
-test.beforeAll(async () => {
-  const users = { [MAILBOX.email]: MAILBOX.password };
-  smtp = await startSmtpPeer({ users, rejectRecipients: [BOUNCING] });
-  imap = await startImapPeer({ users });
-  pixel = createServer((req, res) => {
-    if (req.url?.startsWith("/pixel.gif")) pixelHits++;
-    res.writeHead(200, { "Content-Type": "image/gif", "Cache-Control": "no-store" });
-    res.end(Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"));
-  });
-  await new Promise<void>((r) => pixel.listen(0, "127.0.0.1", () => r()));
-});
-
-/**
- * Before the peers close: the campaign is paused and the mailbox paused, so the rest of the suite
- * runs on a quiet instance — a paused mailbox reports no issue once its server is gone (a mailbox
- * with send history cannot be deleted).
- */
-test.afterEach(async ({ page }) => {
-  if (created.campaignId) await page.request.patch(`/api/v1/campaigns/${created.campaignId}/status`, { data: { status: "PAUSED" } });
-  if (created.mailboxId) {
-    const res = await page.request.patch(`/api/v1/mailboxes/${created.mailboxId}`, { data: { sendingEnabled: false } });
-    expect(res.ok(), `pausing the spec's mailbox: ${await res.text()}`).toBeTruthy();
-  }
-});
-
-test.afterAll(async () => {
-  const bounded = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, 5000))]);
-  await Promise.allSettled([bounded(smtp?.close()), bounded(imap?.close()), bounded(new Promise((r) => pixel?.close(r)))]);
-});
-
-/** Set-up that is not what this spec is about goes through the API, with the page's own session. */
-async function api(page: Page, method: "POST" | "PUT" | "PATCH", path: string, data: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
+/** Mail peers of this spec alone, and a counted server for the reply's remote image; the campaign and mailbox are paused after the test. */
+const mail = useSpecMailPeers(MAILBOX, { rejectRecipients: [BOUNCING] });
 
 /** The lead's answer, as their mail client would write it: threaded to our email, text and HTML with a remote image. */
 function leadReply(o: { subject: string; inReplyTo: string; imageUrl: string }): string {
@@ -103,25 +53,7 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   await expect(page.getByRole("heading", { name: "Inbox" })).toBeVisible();
 
   // A mailbox on this spec's peers, a lead, and a one-step campaign that mails the lead at once.
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      {
-        email: MAILBOX.email,
-        senderName: MAILBOX.senderName,
-        smtpHost: "127.0.0.1",
-        smtpPort: smtp.port,
-        smtpSecurity: "NONE",
-        smtpPassword: MAILBOX.password,
-        imapHost: "127.0.0.1",
-        imapPort: imap.port,
-        imapSecurity: "NONE",
-      },
-    ],
-  });
-  expect(imported.failed).toEqual([]);
-  const mailboxId = imported.mailboxes[0].id as string;
-  created.mailboxId = mailboxId;
+  const mailboxId = await mail.importMailbox(page);
   const [leadId] = (await api(page, "POST", "/leads", { leads: [LEAD] })).leadIds as string[];
   const subject = `Quick idea for Northwind ${stamp}`;
   const campaign = await api(page, "POST", "/campaigns", {
@@ -131,28 +63,22 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
     sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
     minGapMinutes: 0,
   });
-  created.campaignId = campaign.id;
+  mail.created.campaignId = campaign.id;
   await api(page, "PUT", `/campaigns/${campaign.id}/steps`, { steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}},\n\nWould a short call make sense?" }] });
   await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
   await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds: [leadId] });
   await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "ACTIVE", confirm: true });
 
   // The worker sends the campaign email to the SMTP peer.
-  await expect.poll(() => smtp.received.filter((m) => m.to.includes(LEAD.email)).length, { timeout: 60_000, message: "the campaign email reaches the SMTP peer" }).toBe(1);
-  const campaignEmail = smtp.received.find((m) => m.to.includes(LEAD.email))!;
+  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, { timeout: 60_000, message: "the campaign email reaches the SMTP peer" }).toBe(1);
+  const campaignEmail = mail.smtp.received.find((m) => m.to.includes(LEAD.email))!;
   expect(campaignEmail.parsed.subject).toBe(subject);
   const campaignMessageId = campaignEmail.parsed.messageId!;
   expect(campaignMessageId).toMatch(/^<.+>$/);
 
   // The lead answers: the message lands in the mailbox's INBOX on the IMAP peer.
-  const imageUrl = `http://127.0.0.1:${(pixel.address() as AddressInfo).port}/pixel.gif`;
-  const client = new ImapFlow({ host: "127.0.0.1", port: imap.port, secure: false, doSTARTTLS: false, auth: { user: MAILBOX.email, pass: MAILBOX.password }, logger: false });
-  await client.connect();
-  try {
-    await client.append("INBOX", leadReply({ subject, inReplyTo: campaignMessageId, imageUrl }));
-  } finally {
-    await client.logout();
-  }
+  const imageUrl = mail.imageUrl;
+  await mail.deliver(leadReply({ subject, inReplyTo: campaignMessageId, imageUrl }));
 
   // The worker's inbox sync (IMAP_POLL_INTERVAL_S=2) picks it up and classifies it.
   const row = page.getByRole("list", { name: "Conversations" }).getByRole("listitem").filter({ hasText: subject });
@@ -193,10 +119,10 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   await expect(convo.locator('iframe[title^="Message from"]')).toHaveAttribute("sandbox", "");
   await expect(convo.getByTestId("blocked-images")).toContainText("1 remote image was not loaded");
   expect(await frame.locator("img").getAttribute("src")).toBeNull();
-  expect(pixelHits).toBe(0);
+  expect(mail.pixelHits).toBe(0);
   await convo.getByRole("button", { name: "Show images" }).click();
   await expect(frame.locator("img")).toHaveAttribute("src", imageUrl);
-  await expect.poll(() => pixelHits, { message: "the image loads once asked for" }).toBeGreaterThan(0);
+  await expect.poll(() => mail.pixelHits, { message: "the image loads once asked for" }).toBeGreaterThan(0);
   expect(await frame.locator("script").count()).toBe(0);
 
   // Star it and set a reminder.
@@ -233,9 +159,9 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   const sent = messages.filter({ hasText: answer });
   await expect(sent.getByTestId("reply-status")).toHaveText("Sent");
   await expect
-    .poll(() => smtp.received.filter((m) => m.to.includes(LEAD.email) && m.parsed.text?.includes(answer)).length, { message: "the answer reaches the SMTP peer" })
+    .poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email) && m.parsed.text?.includes(answer)).length, { message: "the answer reaches the SMTP peer" })
     .toBe(1);
-  const delivered = smtp.received.find((m) => m.parsed.text?.includes(answer))!;
+  const delivered = mail.smtp.received.find((m) => m.parsed.text?.includes(answer))!;
   expect(delivered.parsed.subject).toBe(`Re: ${subject}`);
   expect(delivered.parsed.inReplyTo).toBe(`<reply-${stamp}@northwind-e2e.example>`);
   expect(delivered.from).toBe(MAILBOX.email);
@@ -248,5 +174,5 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   await reply.getByRole("button", { name: "Send" }).click();
   await expect(reply.getByTestId("send-notice")).toHaveText("Queued: it is being sent in the background.");
   await expect(messages.filter({ hasText: later }).getByTestId("reply-status")).toHaveText("Sent", { timeout: 30_000 });
-  await expect.poll(() => smtp.received.filter((m) => m.parsed.text?.includes(later)).length).toBe(1);
+  await expect.poll(() => mail.smtp.received.filter((m) => m.parsed.text?.includes(later)).length).toBe(1);
 });
