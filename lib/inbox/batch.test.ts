@@ -8,10 +8,10 @@ import { campaignLeads, campaigns, emails, events, imapState, leads, replies, se
 import { encryptSecret } from "@/lib/crypto/secretbox";
 import { ManualClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { imapClient } from "@/lib/mail/imap";
 import { WARMUP_HEADER, warmupToken } from "@/lib/mail/warmup";
 import { makeWorkspace } from "@/test/helpers";
 import { insertMailbox } from "@/test/factories";
+import { appendMessages, hardBounceReport } from "@/test/mail-messages";
 import { startImapPeer } from "@/test/peers/imap";
 import { ingestMessage, ingestOwnMessage } from "./ingest";
 import { BATCH_MESSAGES, syncMailbox } from "./sync";
@@ -29,19 +29,8 @@ afterAll(async () => {
   for (const p of Object.values(peers)) await p.close();
 });
 
-async function append(user: User, raws: string[], folder = "INBOX"): Promise<number[]> {
-  const c = imapClient({ host: peers[user].host, port: peers[user].port, security: "NONE", username: user, password: users[user] });
-  await c.connect();
-  const uids: number[] = [];
-  try {
-    for (const raw of raws) {
-      const r = await c.append(folder, raw.replace(/\r?\n/g, "\r\n"));
-      uids.push(r && typeof r === "object" ? Number(r.uid) : 0);
-    }
-  } finally {
-    await c.logout();
-  }
-  return uids;
+function append(user: User, raws: string[], folder = "INBOX"): Promise<number[]> {
+  return appendMessages(peers[user], { username: user, password: users[user] }, raws, folder);
 }
 
 function mail(o: { id: string; from?: string; subject?: string; body: string; inReplyTo?: string; headers?: string[]; to?: string }) {
@@ -119,35 +108,7 @@ describe("reply sync in batches", () => {
       { email: "gone@f-corp.test", campaign: "A" },
     ]);
     await getDb().insert(campaignLeads).values({ workspaceId: ws.workspaceId, campaignId: cmp.B, leadId: lead["Stop@E-corp.test"].id, mailboxId: mbx.id, status: "ACTIVE", nextStepOrder: 1 });
-    const dsn = [
-      "From: Mail Delivery Subsystem <mailer-daemon@f-corp.test>",
-      "To: ann@batch.test",
-      "Subject: Delivery Status Notification (Failure)",
-      "Message-ID: <dsn-1@f-corp.test>",
-      "MIME-Version: 1.0",
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
-      "",
-      "--b1",
-      "Content-Type: text/plain",
-      "",
-      "Your message could not be delivered.",
-      "--b1",
-      "Content-Type: message/delivery-status",
-      "",
-      "Reporting-MTA: dns; mx.f-corp.test",
-      "",
-      "Final-Recipient: rfc822; gone@f-corp.test",
-      "Action: failed",
-      "Status: 5.1.1",
-      "Diagnostic-Code: smtp; 550 5.1.1 No such user",
-      "--b1",
-      "Content-Type: text/rfc822-headers",
-      "",
-      `Message-ID: ${lead["gone@f-corp.test"].messageId}`,
-      "Subject: Idea",
-      "--b1--",
-      "",
-    ].join("\n");
+    const dsn = hardBounceReport({ to: "ann@batch.test", messageId: "<dsn-1@f-corp.test>", recipient: "gone@f-corp.test", diagnostic: "550 5.1.1 No such user", original: lead["gone@f-corp.test"].messageId });
     const tooLongId = `<${randomBytes(4000).toString("base64url")}@sender.test>`; // past what a btree index row may hold
     const uids = await append("ann@batch.test", [
       mail({ id: "b1", from: "Kim <keen@a-corp.test>", body: "Sounds interesting, can we book a call?", inReplyTo: lead["keen@a-corp.test"].messageId }),

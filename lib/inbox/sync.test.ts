@@ -3,11 +3,11 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails, events, mailboxes, replies, suppressions } from "@/db/schema";
 import { ManualClock } from "@/lib/clock";
-import { imapClient } from "@/lib/mail/imap";
 import { sendDue } from "@/lib/sending/engine";
 import { closeAllTransports } from "@/lib/sending/transports";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
+import { appendMessages, hardBounceReport } from "@/test/mail-messages";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
 import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
 import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
@@ -46,13 +46,7 @@ afterAll(async () => {
 });
 
 async function append(raw: string, folder = "INBOX") {
-  const client = imapClient({ host: world.imap.host, port: world.imap.port, security: "NONE", username: "ann@inbox.test", password: "pw" });
-  await client.connect();
-  try {
-    await client.append(folder, raw.replace(/\n/g, "\r\n"));
-  } finally {
-    await client.logout();
-  }
+  await appendMessages(world.imap, { username: "ann@inbox.test", password: "pw" }, [raw], folder);
 }
 
 function message(o: { from: string; subject: string; body: string; inReplyTo?: string; headers?: string; id: string }) {
@@ -229,35 +223,7 @@ describe("IMAP reply sync", () => {
   it("reads bounce reports as bounces, the spam folder as replies, the Sent folder as answers written in a mail client, and survives malformed MIME", async () => {
     const sent = await getDb().select().from(emails).where(eq(emails.leadEmail, "away@b.test"));
     const original = sent[0].messageId;
-    const dsn = [
-      "From: Mail Delivery Subsystem <mailer-daemon@b.test>",
-      "To: ann@inbox.test",
-      "Subject: Delivery Status Notification (Failure)",
-      "Message-ID: <dsn1@b.test>",
-      "MIME-Version: 1.0",
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
-      "",
-      "--b1",
-      "Content-Type: text/plain",
-      "",
-      "Your message could not be delivered.",
-      "--b1",
-      "Content-Type: message/delivery-status",
-      "",
-      "Reporting-MTA: dns; mx.b.test",
-      "",
-      "Final-Recipient: rfc822; away@b.test",
-      "Action: failed",
-      "Status: 5.1.1",
-      "Diagnostic-Code: smtp; 550 5.1.1 The email account that you tried to reach does not exist",
-      "--b1",
-      "Content-Type: text/rfc822-headers",
-      "",
-      `Message-ID: ${original}`,
-      "Subject: Idea",
-      "--b1--",
-      "",
-    ].join("\n");
+    const dsn = hardBounceReport({ to: "ann@inbox.test", messageId: "<dsn1@b.test>", recipient: "away@b.test", diagnostic: "550 5.1.1 The email account that you tried to reach does not exist", original });
     await append(dsn);
     await append(message({ id: "spam1", from: "keen@a.test", subject: "Re: Idea", body: "Also — what's the price?" }), "Junk");
     await append(["From: Ann <ann@inbox.test>", "To: Bob <boss@c-corp.test>", "Subject: Re: Idea", "Message-ID: <mua1@inbox.test>", "In-Reply-To: <r3@sender.test>", "Date: Wed, 04 Nov 2026 08:00:00 +0000", "", "Answered from Outlook.", ""].join("\n"), "Sent");
