@@ -65,7 +65,7 @@ import { EventEmitter } from "node:events";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { cpuMeter, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
+import { cpuMeter, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -235,37 +235,11 @@ function buildMessage(i: number, r: number, j: number, tag: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+// Statement profile (BENCH_PROFILE=1, and the breakdown's statement-log round): server time per
+// statement kind, per step.
 
-let profileStep = "setup";
-const profile = new Map<string, Map<string, { n: number; ms: number }>>();
-
-let statementLog = false;
-
-function onServerLog(line: string) {
-  if (!PROFILE && !statementLog) return;
-  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
-    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
-    if (!m) continue;
-    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, 100)}`;
-    let step = profile.get(profileStep);
-    if (!step) profile.set(profileStep, (step = new Map()));
-    const e = step.get(kind) ?? { n: 0, ms: 0 };
-    e.n++;
-    e.ms += Number(m[1]);
-    step.set(kind, e);
-  }
-}
-
-function printProfile(step: string, mailboxes: number) {
-  const s = profile.get(step);
-  if (!s) return say(`(no statement log for ${step})`);
-  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14);
-  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
-  const count = [...s.values()].reduce((a, e) => a + e.n, 0);
-  say(`\nServer time per statement kind, "${step}" (${fmt(mailboxes)} mailbox syncs, ${fmt(count / mailboxes, 1)} log entries and ${fmt(total / mailboxes, 2)} ms server time per mailbox):`);
-  say(table(["statement", "count", "ms total", "µs/mailbox"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt((e.ms * 1000) / mailboxes, 0)])));
-}
+const statements = new StatementLog(PROFILE);
+const printProfile = (step: string, mailboxes: number) => statements.print(step, { n: mailboxes, of: "mailbox syncs", each: "mailbox", unit: "µs" }, 14);
 
 // ---------------------------------------------------------------------------------------------
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler around each measured sequential phase.
@@ -366,7 +340,7 @@ interface Phase {
 }
 
 async function main() {
-  const bench = await startBenchEnvironment("bench:imap", { onServerLog, logStatements: PROFILE, env: { IMAP_POLL_INTERVAL_S: "60" } });
+  const bench = await startBenchEnvironment("bench:imap", { onServerLog: statements.onServerLog, logStatements: PROFILE, env: { IMAP_POLL_INTERVAL_S: "60" } });
   let imap: ImapHost | undefined;
   let sidecar: Sidecar | undefined;
   try {
@@ -482,7 +456,7 @@ async function main() {
     /** The real job, sequential: inboxSyncJob.run until every mailbox was claimed. */
     const runJob = async (step: string): Promise<Phase> => {
       clock.advance(2 * 60_000); // every mailbox is due again
-      profileStep = step;
+      statements.step = step;
       if (step !== "warmup") await cpuProfileStart();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
@@ -500,7 +474,7 @@ async function main() {
       const ms = elapsedMs(start);
       const c = cpu();
       if (step !== "warmup") await cpuProfileStop("job", MAILBOXES);
-      profileStep = "idle";
+      statements.step = "idle";
       if (claimed !== MAILBOXES || stored !== MAILBOXES * PER_ROUND || failed !== 0) {
         throw new Error(`${step}: job claimed ${claimed} mailboxes, stored ${stored}, failed ${failed} (expected ${MAILBOXES}, ${MAILBOXES * PER_ROUND}, 0)`);
       }
@@ -512,7 +486,7 @@ async function main() {
     /** syncMailbox with a window of CONCURRENCY mailboxes in flight (after the job's row select). */
     const runSyncConc = async (step: string): Promise<Phase> => {
       clock.advance(2 * 60_000);
-      profileStep = step;
+      statements.step = step;
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       let stored = 0;
@@ -524,7 +498,7 @@ async function main() {
       });
       const ms = elapsedMs(start);
       const c = cpu();
-      profileStep = "idle";
+      statements.step = "idle";
       if (stored !== MAILBOXES * PER_ROUND) throw new Error(`${step}: stored ${stored}, expected ${MAILBOXES * PER_ROUND}`);
       storedTotal += stored;
       await checkJobState(step);
@@ -722,14 +696,16 @@ async function main() {
       const bareMs: number[] = [];
       let sources: Buffer[] = [];
       try {
+        /** The server's statement log on or off for every session (the second, logged round). */
+        const logStatements = async (on: boolean) => {
+          await adminSql.unsafe(on ? "alter system set log_min_duration_statement = 0" : "alter system reset log_min_duration_statement");
+          await adminSql.unsafe("select pg_reload_conf()");
+          await sleep(on ? 200 : 300);
+          statements.enabled = on || PROFILE;
+        };
         for (let dr = 0; dr < 2; dr++) {
           const logged = dr === 1;
-          if (logged) {
-            await adminSql.unsafe("alter system set log_min_duration_statement = 0");
-            await adminSql.unsafe("select pg_reload_conf()");
-            await sleep(200);
-            statementLog = true;
-          }
+          if (logged) await logStatements(true);
           diagSide = null;
           await appendRound();
           diagSide = logged ? null : "job";
@@ -738,12 +714,8 @@ async function main() {
           sources = [];
           const b = await runBare(logged ? "diag bare (statement log)" : "diag bare", 1, sources);
           diagSide = null;
-          if (logged) {
-            await adminSql.unsafe("alter system reset log_min_duration_statement");
-            await adminSql.unsafe("select pg_reload_conf()");
-            await sleep(300);
-            statementLog = false;
-          } else {
+          if (logged) await logStatements(false);
+          else {
             jobMs.push(j.ms / MAILBOXES);
             bareMs.push(b.ms / MAILBOXES);
           }
@@ -801,7 +773,7 @@ async function main() {
       rows.push(["total per mailbox (wall)", "", fmt(jobTotal, 2), "100 %", "", fmt(bareTotal, 2)]);
       // Statement counts and server time from the logged round.
       await sleep(300);
-      const stmts = profile.get("diag job (statement log)");
+      const stmts = statements.steps.get("diag job (statement log)");
       const execs = stmts ? [...stmts.entries()].filter(([k]) => k.startsWith("execute") || k.startsWith("statemen")).reduce((a, [, e]) => a + e.n, 0) : 0;
       const serverMs = stmts ? [...stmts.values()].reduce((a, e) => a + e.ms, 0) : 0;
       breakdown = { rows, jobMs: jobTotal, bareMs: bareTotal, stmtsPerMailbox: execs / MAILBOXES, dbServerMs: serverMs / MAILBOXES, roundTripMs };

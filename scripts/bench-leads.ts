@@ -29,6 +29,7 @@ import {
   say,
   sleep,
   startBenchEnvironment,
+  StatementLog,
   table,
   type CopyLead,
 } from "./bench-util";
@@ -51,35 +52,10 @@ const GET_TARGET = 0.9;
 const RAISED_LIMIT = "1000000000";
 
 // ---------------------------------------------------------------------------------------------
-// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+// Statement profile (BENCH_PROFILE=1): server time per statement kind, per step.
 
-let profileStep = "setup";
-const profile = new Map<string, Map<string, { n: number; ms: number }>>();
-
-function onServerLog(line: string) {
-  if (!PROFILE) return;
-  // A multi-line statement continues on lines that start with a tab: join them to their entry first.
-  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
-    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
-    if (!m) continue;
-    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").slice(0, 110)}`;
-    let step = profile.get(profileStep);
-    if (!step) profile.set(profileStep, (step = new Map()));
-    const e = step.get(kind) ?? { n: 0, ms: 0 };
-    e.n++;
-    e.ms += Number(m[1]);
-    step.set(kind, e);
-  }
-}
-
-function printProfile(step: string, perCalls: number) {
-  const s = profile.get(step);
-  if (!s) return say(`(no statement log for ${step})`);
-  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12);
-  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
-  say(`\nServer time per statement kind, step "${step}" (${perCalls} calls, ${fmt(total / perCalls, 2)} ms server time per call):`);
-  say(table(["statement", "count", "ms total", "ms/call"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt(e.ms / perCalls, 2)])));
-}
+const statements = new StatementLog(PROFILE, 110);
+const printProfile = (step: string, calls: number) => statements.print(step, { n: calls, of: "calls", each: "call", unit: "ms" }, 12);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -124,7 +100,7 @@ function batch(round: number): LeadInputLike[] {
 
 async function main() {
   const bench = await startBenchEnvironment("bench:leads", {
-    onServerLog,
+    onServerLog: statements.onServerLog,
     logStatements: PROFILE,
     env: { RATE_LIMIT_API_KEY: RAISED_LIMIT, RATE_LIMIT_DISABLED: undefined },
     sqlNoDelay: true, // the COPY baseline: see noDelaySocket
@@ -178,7 +154,7 @@ async function main() {
     const copyMs: number[] = [];
 
     const runApi = async (round: number, body: string) => {
-      profileStep = round === 0 ? "warmup" : "POST /leads";
+      statements.step = round === 0 ? "warmup" : "POST /leads";
       const start = process.hrtime.bigint();
       const res = await route.POST(
         new Request("http://localhost/api/v1/leads", {
@@ -197,7 +173,7 @@ async function main() {
       return ms;
     };
     const runCopy = async (round: number, leads: LeadInputLike[]) => {
-      profileStep = round === 0 ? "warmup" : "COPY";
+      statements.step = round === 0 ? "warmup" : "COPY";
       const start = process.hrtime.bigint();
       const now = new Date();
       await copyLeads(copySql, leads.map((l) => toCopy(wsCopy.workspaceId, l, now)));
@@ -225,7 +201,7 @@ async function main() {
       copyRates.push((BATCH * 1000) / c);
       say(`  round ${String(round).padStart(2)}: API ${fmt(a, 1).padStart(7)} ms (${fmt((BATCH * 1000) / a).padStart(7)} leads/s)   COPY ${fmt(c, 1).padStart(6)} ms (${fmt((BATCH * 1000) / c).padStart(7)} leads/s)`);
     }
-    profileStep = "idle";
+    statements.step = "idle";
     const [{ a: countApi, c: countCopy }] = await copySql`
       select count(*) filter (where workspace_id = ${wsApi.workspaceId})::int as a,
              count(*) filter (where workspace_id = ${wsCopy.workspaceId})::int as c
@@ -252,7 +228,7 @@ async function main() {
     let seq = 0;
     const runPhase = async (mode: "on" | "off", ms: number, step: string) => {
       setLimiter(mode);
-      profileStep = step;
+      statements.step = step;
       const lat: number[] = [];
       const start = process.hrtime.bigint();
       const deadline = Date.now() + ms;
@@ -274,7 +250,7 @@ async function main() {
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const total = elapsedMs(start);
-      profileStep = "idle";
+      statements.step = "idle";
       return { mode, n: lat.length, ms: total, rps: (lat.length * 1000) / total, p50: percentile(lat, 50), p95: percentile(lat, 95) };
     };
 

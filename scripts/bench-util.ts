@@ -174,6 +174,56 @@ export function noDelaySocket(url: string): { socket: () => Promise<Socket> } {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Statement log (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+
+/**
+ * Server time per statement kind, summed per step from the server's log: pass onServerLog to
+ * startBenchEnvironment with logStatements on (or turn log_min_duration_statement on later), set
+ * `step` around what is measured, and print a step afterwards. Lines are counted while `enabled`.
+ */
+export class StatementLog {
+  step = "setup";
+  readonly steps = new Map<string, Map<string, { n: number; ms: number }>>();
+
+  constructor(
+    public enabled: boolean,
+    /** How much of a statement's text names its kind. */
+    private readonly width = 100,
+  ) {}
+
+  readonly onServerLog = (line: string): void => {
+    if (!this.enabled) return;
+    // A multi-line statement continues on lines that start with a tab: join them to their entry first.
+    for (const l of line.replace(/\n\t/g, " ").split("\n")) {
+      const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
+      if (!m) continue;
+      const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, this.width)}`;
+      let step = this.steps.get(this.step);
+      if (!step) this.steps.set(this.step, (step = new Map()));
+      const e = step.get(kind) ?? { n: 0, ms: 0 };
+      e.n++;
+      e.ms += Number(m[1]);
+      step.set(kind, e);
+    }
+  };
+
+  /**
+   * The step's `top` slowest statement kinds, with server time per unit of work: `per.n` of
+   * `per.of` ("10 calls", "1,500 deliveries"), each a `per.each`, in ms (2 decimals) or µs.
+   */
+  print(step: string, per: { n: number; of: string; each: string; unit: "ms" | "µs" }, top: number): void {
+    const s = this.steps.get(step);
+    if (!s) return say(`(no statement log for ${step})`);
+    const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, top);
+    const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
+    const count = [...s.values()].reduce((a, e) => a + e.n, 0);
+    const perUnit = (ms: number) => (per.unit === "ms" ? fmt(ms / per.n, 2) : fmt((ms * 1000) / per.n, 0));
+    say(`\nServer time per statement kind, "${step}" (${fmt(per.n)} ${per.of}, ${fmt(count / per.n, 1)} log entries and ${perUnit(total)} ${per.unit} server time per ${per.each}):`);
+    say(table(["statement", "count", "ms total", `${per.unit}/${per.each}`], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), perUnit(e.ms)])));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // COPY FROM STDIN (text format)
 
 /** Columns the benchmark writes with COPY, in the order of copyLeadLine's fields. */

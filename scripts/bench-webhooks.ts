@@ -42,7 +42,7 @@ import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { cpuMeter, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
+import { cpuMeter, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -216,34 +216,10 @@ async function runConcurrently<T>(items: T[], width: number, mode: "pool" | "bat
 }
 
 // ---------------------------------------------------------------------------------------------
-// Statement profile (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
+// Statement profile (BENCH_PROFILE=1): server time per statement kind, per step.
 
-let profileStep = "setup";
-const profile = new Map<string, Map<string, { n: number; ms: number }>>();
-
-function onServerLog(line: string) {
-  if (!PROFILE) return;
-  for (const l of line.replace(/\n\t/g, " ").split("\n")) {
-    const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
-    if (!m) continue;
-    const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, 100)}`;
-    let step = profile.get(profileStep);
-    if (!step) profile.set(profileStep, (step = new Map()));
-    const e = step.get(kind) ?? { n: 0, ms: 0 };
-    e.n++;
-    e.ms += Number(m[1]);
-    step.set(kind, e);
-  }
-}
-
-function printProfile(step: string, deliveries: number) {
-  const s = profile.get(step);
-  if (!s) return say(`(no statement log for ${step})`);
-  const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 10);
-  const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
-  say(`\nServer time per statement kind, "${step}" (${fmt(deliveries)} deliveries, ${fmt((total * 1000) / deliveries, 0)} µs server time per delivery):`);
-  say(table(["statement", "count", "ms total", "µs/delivery"], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), fmt((e.ms * 1000) / deliveries, 0)])));
-}
+const statements = new StatementLog(PROFILE);
+const printProfile = (step: string, deliveries: number) => statements.print(step, { n: deliveries, of: "deliveries", each: "delivery", unit: "µs" }, 10);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -341,7 +317,7 @@ interface PhaseResult {
 }
 
 async function main() {
-  const bench = await startBenchEnvironment("bench:webhooks", { onServerLog, logStatements: PROFILE, env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined } });
+  const bench = await startBenchEnvironment("bench:webhooks", { onServerLog: statements.onServerLog, logStatements: PROFILE, env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined } });
   let receiver: Receiver | undefined;
   try {
     const { setupWorkspace } = await import("@/lib/auth/users");
@@ -407,7 +383,7 @@ async function main() {
     const runJob = async (step: string): Promise<{ r: PhaseResult; ids: Set<string> }> => {
       const ids = await emitBatch(N);
       await adminSql.unsafe("vacuum analyze events, webhook_deliveries");
-      profileStep = step;
+      statements.step = step;
       let delivered = 0;
       let loops = 0;
       let idle = 0;
@@ -431,7 +407,7 @@ async function main() {
       const ms = elapsedMs(start);
       const c = cpu();
       if (step !== "warmup") await cpuProfileStop("job", N);
-      profileStep = "idle";
+      statements.step = "idle";
       const [{ pending, done, undispatched }] = await adminSql`
         select count(*) filter (where status <> 'DELIVERED')::int as pending,
                count(*) filter (where status = 'DELIVERED' and attempts = 1 and last_status_code = 200)::int as done,
@@ -444,7 +420,7 @@ async function main() {
 
     let bareItems: BareItem[] = [];
     const runBare = async (step: string): Promise<PhaseResult> => {
-      profileStep = step;
+      statements.step = step;
       if (step !== "warmup") await cpuProfileStart();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
@@ -452,7 +428,7 @@ async function main() {
       const ms = elapsedMs(start);
       const c = cpu();
       if (step !== "warmup") await cpuProfileStop("bare", bareItems.length);
-      profileStep = "idle";
+      statements.step = "idle";
       await check(step, await receiver!.collect(), new Set(bareItems.map((i) => i.eventId)), bareSecret);
       return { side: "bare", n: bareItems.length, ms, rate: (bareItems.length * 1000) / ms, ...c };
     };
@@ -521,7 +497,7 @@ async function main() {
       const [w] = await db.select().from(webhooks).where(eq(webhooks.id, hook.id));
       const warmIds = [...warmJob.ids];
       const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, warmIds));
-      profileStep = "attemptDelivery only";
+      statements.step = "attemptDelivery only";
       await timeIt(
         `attemptDelivery only (no dispatch/claim)`,
         () => runConcurrently(rows.map((d) => ({ ...d, attempts: 0 })), IN_FLIGHT, "batch", (d) => attemptDelivery(db, systemClock, d, w)),
@@ -529,7 +505,7 @@ async function main() {
         warmJob.ids,
         hook.secret,
       );
-      profileStep = "idle";
+      statements.step = "idle";
       say(table(["path", "rate", "per request"], diag));
     }
 
