@@ -36,6 +36,14 @@ export const emails = pgTable(
     /** First open and first click (tracking), each once. */
     openedAt: timestamp("opened_at", { withTimezone: true }),
     clickedAt: timestamp("clicked_at", { withTimezone: true }),
+    /**
+     * What was sent, written when the outcome is recorded (SENT or BOUNCED) so the conversation shows
+     * it (spec 2.9): the text part as sent, and the HTML part (null when none) without the open pixel
+     * and click redirects, so showing our own copy never counts as the lead's open or click. Null on
+     * rows written before these columns, and on SENDING / FAILED rows.
+     */
+    bodyText: text("body_text"),
+    bodyHtml: text("body_html"),
   },
   (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId, t.createdAt), index("emails_step_idx").on(t.stepId), index("emails_message_id_idx").on(t.workspaceId, t.messageId)],
 );

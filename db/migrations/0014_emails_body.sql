@@ -1,0 +1,2 @@
+ALTER TABLE "emails" ADD COLUMN "body_text" text;--> statement-breakpoint
+ALTER TABLE "emails" ADD COLUMN "body_html" text;
