@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 
 export const verificationStatusEnum = pgEnum("lead_verification_status", [
@@ -37,7 +37,32 @@ export const leads = pgTable(
     // The merge key: one lead per address per workspace, whatever the case.
     uniqueIndex("leads_workspace_email_uq").on(t.workspaceId, sql`lower(${t.email})`),
     index("leads_workspace_seq_idx").on(t.workspaceId, t.seq),
+    // ESP classification (lib/leads/esp-class.ts): the UNKNOWN leads by domain, and a domain's leads of one class.
+    index("leads_esp_class_domain_idx").on(t.espClass, sql`lower(split_part(${t.email}, '@', 2))`),
   ],
+);
+
+/**
+ * The ESP class of each lead address domain, looked up once for all workspaces (MX records are public):
+ * 100,000 leads at one domain cost one DNS look-up. `checked_at` is the last answer (null: never
+ * answered); `next_check_at` is when the job may look again (a claim, a retry after a failure, or the
+ * 30-day re-check). A failed look-up keeps the previous class (UNKNOWN the first time) — see esp-class.ts.
+ */
+export const leadDomains = pgTable(
+  "lead_domains",
+  {
+    domain: text("domain").primaryKey(),
+    espClass: espClassEnum("esp_class").notNull().default("UNKNOWN"),
+    /** The most preferred MX host of the last answer; null when the domain has none. */
+    mx: text("mx"),
+    /** The last failed look-up's error (timeout, SERVFAIL …); null after an answer. */
+    error: text("error"),
+    /** Failed look-ups in a row (the retry back-off). */
+    failures: integer("failures").notNull().default(0),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("lead_domains_next_check_idx").on(t.nextCheckAt)],
 );
 
 export const tags = pgTable(
