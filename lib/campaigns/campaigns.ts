@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
-import { campaignSteps, campaigns, emails, stepAttachments } from "../../db/schema";
+import { campaignSteps, campaigns, emails, replies, stepAttachments } from "../../db/schema";
 import { offsetOf } from "../api/paging";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
@@ -169,8 +169,12 @@ export async function deletePreview(ctx: Ctx, id: string) {
   requireRole(ctx, "admin");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
   const split = await leadSplit(ctx.db, c.id);
-  const [{ sends }] = await ctx.db.select({ sends: sql<number>`count(*)::int` }).from(emails).where(eq(emails.campaignId, c.id));
-  return { leadsOnlyHere: split.only_here, leadsInOtherCampaigns: split.elsewhere, sends, replies: 0 };
+  const [[{ sends }], [{ replies: received }]] = await Promise.all([
+    ctx.db.select({ sends: sql<number>`count(*)::int` }).from(emails).where(eq(emails.campaignId, c.id)),
+    // Received replies matched to this campaign (kept with the sends when only the campaign goes).
+    ctx.db.select({ replies: sql<number>`count(*)::int` }).from(replies).where(eq(replies.campaignId, c.id)),
+  ]);
+  return { leadsOnlyHere: split.only_here, leadsInOtherCampaigns: split.elsewhere, sends, replies: received };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaigns } from "../../db/schema";
 import { canSend, isWarming, poolMailboxes } from "./eligibility";
@@ -44,11 +44,19 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
   if (warming.length) warnings.push({ code: "WARMING_MAILBOXES", message: `${plural(warming.length, "pool mailbox", "pool mailboxes")} still in early warmup: ${warming.slice(0, 5).map((m) => m.email).join(", ")}.` });
   const cannot = pool.filter((m) => !canSend(m));
   if (cannot.length && sendable.length) warnings.push({ code: "MAILBOXES_CANNOT_SEND", message: `${plural(cannot.length, "pool mailbox", "pool mailboxes")} cannot send yet: ${cannot.slice(0, 5).map((m) => m.email).join(", ")}.` });
-  const [{ unassigned }] = await db
-    .select({ unassigned: sql<number>`count(*)::int` })
+  // Leads that cannot send yet: no mailbox, or one that cannot send (paused, auto-paused, failing to log in).
+  const blocked = cannot.map((m) => m.id);
+  const [{ unassigned, stuck }] = await db
+    .select({
+      unassigned: sql<number>`count(*) filter (where ${campaignLeads.mailboxId} is null)::int`,
+      stuck: blocked.length ? sql<number>`count(*) filter (where ${inArray(campaignLeads.mailboxId, blocked)})::int` : sql<number>`0`,
+    })
     .from(campaignLeads)
-    .where(and(eq(campaignLeads.campaignId, campaign.id), isNull(campaignLeads.mailboxId), eq(campaignLeads.status, "ACTIVE")));
-  if (unassigned > 0 && leadCount > 0) warnings.push({ code: "LEADS_WITHOUT_MAILBOX", message: `${plural(unassigned, "lead")} have no mailbox yet; reassign them once the pool can take them.` });
+    .where(and(eq(campaignLeads.campaignId, campaign.id), eq(campaignLeads.status, "ACTIVE")));
+  if ((unassigned > 0 || stuck > 0) && leadCount > 0) {
+    const parts = [unassigned ? `${plural(unassigned, "lead")} ${unassigned === 1 ? "has" : "have"} no mailbox yet` : "", stuck ? `${plural(stuck, "lead")} ${stuck === 1 ? "is" : "are"} on a mailbox that cannot send` : ""].filter(Boolean);
+    warnings.push({ code: "LEADS_WITHOUT_MAILBOX", message: `${parts.join(" and ")}; reassign them once the pool can take them.` });
+  }
   if (!campaign.defaultTimezone) {
     const noTz = checkLeads.filter((l) => !l.timezone).length;
     if (noTz > 0 || leadCount === 0) warnings.push({ code: "NO_TIMEZONE", message: `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: those leads can be emailed at any hour.` });

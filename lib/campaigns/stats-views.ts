@@ -49,12 +49,15 @@ export const activityQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).exte
 export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof activityQuery>) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
+  const filter = sql`e.campaign_id = ${c.id} ${q.status ? sql`and e.status = ${q.status}` : sql``}`;
   const rows = (await ctx.db.execute(sql`
     select e.id, e.lead_id, e.lead_email, e.step_order, e.variant_group, m.email as mailbox_email, e.subject, e.status, e.bounce_type,
-      e.smtp_code, e.smtp_response, e.created_at, e.sent_at, e.opened_at, e.clicked_at, count(*) over()::int as total
+      e.smtp_code, e.smtp_response, e.created_at, e.sent_at, e.opened_at, e.clicked_at
     from emails e join mailboxes m on m.id = e.mailbox_id
-    where e.campaign_id = ${c.id} ${q.status ? sql`and e.status = ${q.status}` : sql``}
+    where ${filter}
     order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as Record<string, any>[];
+  // Counted apart: the total of every page, also when this page is past the end (spec 8).
+  const [{ total }] = (await ctx.db.execute(sql`select count(*)::int as total from emails e where ${filter}`)) as unknown as { total: number }[];
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     rows: rows.map((r) => ({
@@ -74,6 +77,6 @@ export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof a
       openedAt: iso(r.opened_at),
       clickedAt: iso(r.clicked_at),
     })),
-    total: rows[0]?.total ?? 0,
+    total,
   };
 }

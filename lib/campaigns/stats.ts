@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 
 export interface CampaignStats {
@@ -20,30 +20,47 @@ export interface CampaignStats {
 
 const rate = (n: number, d: number) => (d > 0 ? Math.round((n / d) * 10_000) / 10_000 : 0);
 
+/** A person's reply (automatic replies — out of office and the like — are not a result). */
+const PERSON_REPLY = sql`not r.is_auto_reply`;
+
 /**
  * The 2.4 counting, in one place for the list, the stats endpoint, reports and analytics: sends and
  * bounces count emails; opens, clicks, replies and positives count leads once, over leadsContacted.
- * Replies are counted here once the inbox records them.
+ * A reply is a person's answer the inbox matched to the campaign (automatic replies do not count); a
+ * positive one is classified INTERESTED.
  */
 export async function campaignStats(db: DbOrTx, campaigns: { id: string; trackOpens: boolean; trackClicks: boolean }[]): Promise<Map<string, CampaignStats>> {
   const out = new Map<string, CampaignStats>();
   if (campaigns.length === 0) return out;
-  const rows = (await db.execute(sql`
-    select campaign_id,
-      count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent,
-      count(distinct lead_email) filter (where status in ('SENT', 'BOUNCED'))::int as contacted,
-      count(*) filter (where status = 'BOUNCED')::int as bounced,
-      count(distinct lead_email) filter (where opened_at is not null)::int as opened,
-      count(distinct lead_email) filter (where clicked_at is not null)::int as clicked
-    from emails
-    where campaign_id in ${campaigns.map((c) => c.id)}
-    group by campaign_id`)) as unknown as { campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }[];
+  const ids = campaigns.map((c) => c.id);
+  const [rows, replyRows] = await Promise.all([
+    db.execute(sql`
+      select campaign_id,
+        count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent,
+        count(distinct lead_email) filter (where status in ('SENT', 'BOUNCED'))::int as contacted,
+        count(*) filter (where status = 'BOUNCED')::int as bounced,
+        count(distinct lead_email) filter (where opened_at is not null)::int as opened,
+        count(distinct lead_email) filter (where clicked_at is not null)::int as clicked
+      from emails
+      where campaign_id in ${ids}
+      group by campaign_id`) as unknown as Promise<{ campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }[]>,
+    db.execute(sql`
+      select r.campaign_id,
+        count(distinct r.lead_id)::int as replied,
+        count(distinct r.lead_id) filter (where r.intent = 'INTERESTED')::int as positive
+      from replies r
+      where r.campaign_id in ${ids} and r.lead_id is not null and ${PERSON_REPLY}
+      group by r.campaign_id`) as unknown as Promise<{ campaign_id: string; replied: number; positive: number }[]>,
+  ]);
   const by = new Map(rows.map((r) => [r.campaign_id, r]));
+  const repliesBy = new Map(replyRows.map((r) => [r.campaign_id, r]));
   for (const c of campaigns) {
     const r = by.get(c.id);
     const sent = r?.sent ?? 0;
     const contacted = r?.contacted ?? 0;
     const bounced = r?.bounced ?? 0;
+    const replied = repliesBy.get(c.id)?.replied ?? 0;
+    const positive = repliesBy.get(c.id)?.positive ?? 0;
     out.set(c.id, {
       sentCount: sent,
       leadsContacted: contacted,
@@ -51,10 +68,10 @@ export async function campaignStats(db: DbOrTx, campaigns: { id: string; trackOp
       openedRate: rate(r?.opened ?? 0, contacted),
       clickedCount: r?.clicked ?? 0,
       clickedRate: rate(r?.clicked ?? 0, contacted),
-      repliedCount: 0,
-      repliedRate: rate(0, contacted),
-      positiveCount: 0,
-      positiveRate: 0,
+      repliedCount: replied,
+      repliedRate: rate(replied, contacted),
+      positiveCount: positive,
+      positiveRate: rate(positive, contacted),
       bouncedCount: bounced,
       bouncedRate: rate(bounced, sent),
       opensTracked: c.trackOpens,
@@ -64,18 +81,22 @@ export async function campaignStats(db: DbOrTx, campaigns: { id: string; trackOp
   return out;
 }
 
-/** Per step and A/B variant: sent, opened, replied and their rates (the `variants` of GET /stats). */
+/**
+ * Per step and A/B variant: sent, opened, clicked, replied, bounced and their rates over the variant's
+ * sends (the `variants` of GET /stats). A variant's replies are the leads who answered one of its emails.
+ */
 export async function variantStats(db: DbOrTx, campaignId: string) {
   const rows = (await db.execute(sql`
     select s.id as step_id, s.step_order, nullif(s.variant_group, '') as variant_group,
       count(e.id) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
       count(distinct e.lead_email) filter (where e.opened_at is not null)::int as opened,
       count(distinct e.lead_email) filter (where e.clicked_at is not null)::int as clicked,
+      count(distinct e.lead_email) filter (where exists (select 1 from replies r where r.email_id = e.id and ${PERSON_REPLY}))::int as replied,
       count(e.id) filter (where e.status = 'BOUNCED')::int as bounced
     from campaign_steps s left join emails e on e.step_id = s.id
     where s.campaign_id = ${campaignId}
     group by s.id, s.step_order, s.variant_group
-    order by s.step_order, s.variant_group`)) as unknown as { step_id: string; step_order: number; variant_group: string | null; sent: number; opened: number; clicked: number; bounced: number }[];
+    order by s.step_order, s.variant_group`)) as unknown as { step_id: string; step_order: number; variant_group: string | null; sent: number; opened: number; clicked: number; replied: number; bounced: number }[];
   return rows.map((r) => ({
     stepId: r.step_id,
     stepOrder: r.step_order,
@@ -83,28 +104,41 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
     sent: r.sent,
     opened: r.opened,
     clicked: r.clicked,
-    replied: 0,
+    replied: r.replied,
     bounced: r.bounced,
     openedRate: rate(r.opened, r.sent),
     clickedRate: rate(r.clicked, r.sent),
-    repliedRate: 0,
+    repliedRate: rate(r.replied, r.sent),
     bouncedRate: rate(r.bounced, r.sent),
   }));
 }
 
-/** Daily counts for one campaign or the workspace over the last `days` UTC days (today included). */
+/**
+ * Daily counts for one campaign or the workspace over the last `days` UTC days (today included), each
+ * on the day it happened: sent and bounced on the day the email went out, opened and clicked on the
+ * day of the email's first open or click, replied on the day a person's reply arrived.
+ */
 export async function dailyCounts(db: DbOrTx, where: { campaignId?: string; workspaceId: string }, days: number, now: Date) {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const from = sql`${start.toISOString()}::timestamptz`;
+  const campaign = (col: SQL) => (where.campaignId ? sql`${col} = ${where.campaignId}` : sql`${col} is not null`);
   const rows = (await db.execute(sql`
-    select to_char(d::date, 'YYYY-MM-DD') as date,
-      count(e.id) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
-      count(e.id) filter (where e.status = 'BOUNCED')::int as bounced,
-      count(e.id) filter (where e.opened_at is not null)::int as opened,
-      count(e.id) filter (where e.clicked_at is not null)::int as clicked
-    from generate_series(${start.toISOString()}::timestamptz, ${start.toISOString()}::timestamptz + make_interval(days => ${days - 1}), interval '1 day') d
-    left join emails e on e.workspace_id = ${where.workspaceId}
-      ${where.campaignId ? sql`and e.campaign_id = ${where.campaignId}` : sql`and e.campaign_id is not null`}
-      and e.created_at >= d and e.created_at < d + interval '1 day'
-    group by d order by d`)) as unknown as { date: string; sent: number; bounced: number; opened: number; clicked: number }[];
-  return rows.map((r) => ({ ...r, replied: 0 }));
+    with days as (
+      select d as day from generate_series(${from}, ${from} + make_interval(days => ${days - 1}), interval '1 day') d
+    ), e as (
+      select status, created_at, opened_at, clicked_at from emails
+      where workspace_id = ${where.workspaceId} and ${campaign(sql`campaign_id`)}
+        and (created_at >= ${from} or opened_at >= ${from} or clicked_at >= ${from})
+    ), r as (
+      select received_at from replies r
+      where r.workspace_id = ${where.workspaceId} and ${campaign(sql`r.campaign_id`)} and r.lead_id is not null and ${PERSON_REPLY} and r.received_at >= ${from}
+    )
+    select to_char(d.day, 'YYYY-MM-DD') as date,
+      (select count(*) from e where e.status in ('SENT', 'BOUNCED') and e.created_at >= d.day and e.created_at < d.day + interval '1 day')::int as sent,
+      (select count(*) from e where e.status = 'BOUNCED' and e.created_at >= d.day and e.created_at < d.day + interval '1 day')::int as bounced,
+      (select count(*) from e where e.opened_at >= d.day and e.opened_at < d.day + interval '1 day')::int as opened,
+      (select count(*) from e where e.clicked_at >= d.day and e.clicked_at < d.day + interval '1 day')::int as clicked,
+      (select count(*) from r where r.received_at >= d.day and r.received_at < d.day + interval '1 day')::int as replied
+    from days d order by d.day`)) as unknown as { date: string; sent: number; bounced: number; opened: number; clicked: number; replied: number }[];
+  return rows;
 }
