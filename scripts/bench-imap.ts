@@ -62,10 +62,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { cpuMeter, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
+import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -244,71 +243,8 @@ const printProfile = (step: string, mailboxes: number) => statements.print(step,
 // ---------------------------------------------------------------------------------------------
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler around each measured sequential phase.
 
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-}
 type Side = "job" | "bare";
-let inspector: Session | undefined;
-const cpuProfiles: { side: Side; n: number; profile: CpuProfile }[] = [];
-
-async function cpuProfileStart(): Promise<void> {
-  if (!CPU_PROFILE) return;
-  if (!inspector) {
-    inspector = new Session();
-    inspector.connect();
-    await inspector.post("Profiler.enable");
-    await inspector.post("Profiler.setSamplingInterval", { interval: 250 });
-  }
-  await inspector.post("Profiler.start");
-}
-
-async function cpuProfileStop(side: Side, n: number): Promise<void> {
-  if (!inspector) return;
-  const { profile } = (await inspector.post("Profiler.stop")) as unknown as { profile: CpuProfile };
-  cpuProfiles.push({ side, n, profile });
-}
-
-function frameOwner(url: string, fn: string): string {
-  if (!url) return fn || "(native)";
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-  if (nm) return nm[1];
-  if (url.startsWith("node:")) return url.replace(/^node:(internal\/)?/, "node:").replace(/\/.*$/, "");
-  return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
-}
-
-function printCpuProfiles(): void {
-  if (!cpuProfiles.length) return;
-  const byOwner = new Map<string, Record<Side, number>>();
-  const byFn = new Map<string, Record<Side, number>>();
-  const n: Record<Side, number> = { job: 0, bare: 0 };
-  for (const { side, n: count, profile } of cpuProfiles) {
-    n[side] += count;
-    const nodes = new Map(profile.nodes.map((x) => [x.id, x]));
-    profile.samples.forEach((id, k) => {
-      const cf = nodes.get(id)!.callFrame;
-      const us = profile.timeDeltas[k] ?? 0;
-      const owner = frameOwner(cf.url, cf.functionName);
-      const fnKey = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
-      for (const [map, key] of [[byOwner, owner], [byFn, fnKey]] as const) {
-        const e = map.get(key) ?? { job: 0, bare: 0 };
-        e[side] += us;
-        map.set(key, e);
-      }
-    });
-  }
-  const per = (e: Record<Side, number>, s: Side) => (n[s] ? e[s] / n[s] : 0);
-  const rows = (m: Map<string, Record<Side, number>>, k: number) =>
-    [...m.entries()]
-      .sort((a, b) => per(b[1], "job") - per(a[1], "job"))
-      .slice(0, k)
-      .map(([key, e]) => [key.slice(0, 90), fmt(per(e, "job")), fmt(per(e, "bare"))]);
-  say(`\nCPU profile of this process (BENCH_CPU_PROFILE=1), µs per mailbox sync; "(idle)" is waiting (IMAP server, Postgres, the kernel):`);
-  say(table(["where (self time)", "job", "bare"], rows(byOwner, 16)));
-  say("");
-  say(table(["function (self time)", "job", "bare"], rows(byFn, 20)));
-}
+const cpuProfile = new CpuProfiler<Side>(CPU_PROFILE, ["job", "bare"]);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -457,7 +393,7 @@ async function main() {
     const runJob = async (step: string): Promise<Phase> => {
       clock.advance(2 * 60_000); // every mailbox is due again
       statements.step = step;
-      if (step !== "warmup") await cpuProfileStart();
+      if (step !== "warmup") await cpuProfile.start();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       let claimed = 0;
@@ -473,7 +409,7 @@ async function main() {
       }
       const ms = elapsedMs(start);
       const c = cpu();
-      if (step !== "warmup") await cpuProfileStop("job", MAILBOXES);
+      if (step !== "warmup") await cpuProfile.stop("job", MAILBOXES);
       statements.step = "idle";
       if (claimed !== MAILBOXES || stored !== MAILBOXES * PER_ROUND || failed !== 0) {
         throw new Error(`${step}: job claimed ${claimed} mailboxes, stored ${stored}, failed ${failed} (expected ${MAILBOXES}, ${MAILBOXES * PER_ROUND}, 0)`);
@@ -530,7 +466,7 @@ async function main() {
       bareLast[i] = Math.max(bareLast[i], ...got);
     };
     const runBare = async (step: string, width: number, keep?: Buffer[]): Promise<Phase> => {
-      if (step !== "warmup" && width === 1) await cpuProfileStart();
+      if (step !== "warmup" && width === 1) await cpuProfile.start();
       const cpu = cpuMeter();
       const perMailbox: number[] = [];
       const start = process.hrtime.bigint();
@@ -541,7 +477,7 @@ async function main() {
       });
       const ms = elapsedMs(start);
       const c = cpu();
-      if (step !== "warmup" && width === 1) await cpuProfileStop("bare", MAILBOXES);
+      if (step !== "warmup" && width === 1) await cpuProfile.stop("bare", MAILBOXES);
       return { side: "bare", variant: width === 1 ? "seq" : "conc", ms, rate: (MAILBOXES * 60_000) / ms, perMailbox, ...c };
     };
 
@@ -828,13 +764,13 @@ async function main() {
       await sleep(300);
       printProfile("job", seqJobs.length * MAILBOXES);
     }
-    printCpuProfiles();
+    cpuProfile.print(`CPU profile of this process (BENCH_CPU_PROFILE=1), µs per mailbox sync; "(idle)" is waiting (IMAP server, Postgres, the kernel):`, { functions: 20, digits: 0 });
     say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     const out: Record<string, number> = { imapSyncVsBareFetch: round3(ratio) };
     if (conc) out.imapSyncVsBareFetchConcurrent = round3(conc.ratio);
     say(JSON.stringify(out));
   } finally {
-    inspector?.disconnect();
+    cpuProfile.disconnect();
     await sidecar?.closeAll().catch(() => {});
     await imap?.close().catch(() => {});
     await bench.close();

@@ -213,13 +213,106 @@ export class StatementLog {
    */
   print(step: string, per: { n: number; of: string; each: string; unit: "ms" | "µs" }, top: number): void {
     const s = this.steps.get(step);
-    if (!s) return say(`(no statement log for ${step})`);
+    if (!s) {
+      say(`(no statement log for ${step})`);
+      return;
+    }
     const rows = [...s.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, top);
     const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
     const count = [...s.values()].reduce((a, e) => a + e.n, 0);
     const perUnit = (ms: number) => (per.unit === "ms" ? fmt(ms / per.n, 2) : fmt((ms * 1000) / per.n, 0));
     say(`\nServer time per statement kind, "${step}" (${fmt(per.n)} ${per.of}, ${fmt(count / per.n, 1)} log entries and ${perUnit(total)} ${per.unit} server time per ${per.each}):`);
     say(table(["statement", "count", "ms total", `${per.unit}/${per.each}`], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), perUnit(e.ms)])));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler through the inspector.
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a frame's code lives: a package, a node: module, a project file, or V8's own buckets. */
+function frameOwner(url: string, fn: string): string {
+  if (!url) return fn || "(native)";
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (nm) return nm[1];
+  if (url.startsWith("node:")) return url.replace(/^node:(internal\/)?/, "node:").replace(/\/.*$/, "");
+  return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
+}
+
+/**
+ * This process's CPU profile around measured phases (start … stop(side, units of work)), summed per
+ * side and printed as µs of CPU per unit by owner (package, node: module, project file) and by
+ * function, sorted by the first side. Does nothing unless enabled.
+ */
+export class CpuProfiler<Side extends string> {
+  private session: Session | undefined;
+  private readonly profiles: { side: Side; n: number; profile: CpuProfile }[] = [];
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly sides: readonly [Side, ...Side[]],
+  ) {}
+
+  async start(): Promise<void> {
+    if (!this.enabled) return;
+    if (!this.session) {
+      this.session = new Session();
+      this.session.connect();
+      await this.session.post("Profiler.enable");
+      await this.session.post("Profiler.setSamplingInterval", { interval: 250 });
+    }
+    await this.session.post("Profiler.start");
+  }
+
+  async stop(side: Side, n: number): Promise<void> {
+    if (!this.session) return;
+    const { profile } = (await this.session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+    this.profiles.push({ side, n, profile });
+  }
+
+  disconnect(): void {
+    this.session?.disconnect();
+  }
+
+  /** `title` heads the tables; rawFiles names the .cpuprofile files written to the temp folder (none without it). */
+  print(title: string, opts: { functions: number; digits: number; rawFiles?: string }): void {
+    if (!this.profiles.length) return;
+    const zero = () => Object.fromEntries(this.sides.map((s) => [s, 0])) as Record<Side, number>;
+    const byOwner = new Map<string, Record<Side, number>>();
+    const byFn = new Map<string, Record<Side, number>>();
+    const units = zero();
+    this.profiles.forEach(({ side, n, profile }, index) => {
+      units[side] += n;
+      const nodes = new Map(profile.nodes.map((x) => [x.id, x]));
+      profile.samples.forEach((id, i) => {
+        const cf = nodes.get(id)!.callFrame;
+        const us = profile.timeDeltas[i] ?? 0;
+        const owner = frameOwner(cf.url, cf.functionName);
+        const fn = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
+        for (const [map, key] of [[byOwner, owner], [byFn, fn]] as const) {
+          const e = map.get(key) ?? zero();
+          e[side] += us;
+          map.set(key, e);
+        }
+      });
+      if (opts.rawFiles) writeFileSync(path.join(tmpdir(), `${opts.rawFiles}-${index + 1}-${side}.cpuprofile`), JSON.stringify(profile));
+    });
+    const per = (e: Record<Side, number>, s: Side) => (units[s] ? e[s] / units[s] : 0);
+    const rows = (m: Map<string, Record<Side, number>>, k: number) =>
+      [...m.entries()]
+        .sort((a, b) => per(b[1], this.sides[0]) - per(a[1], this.sides[0]))
+        .slice(0, k)
+        .map(([key, e]) => [key.slice(0, 90), ...this.sides.map((s) => fmt(per(e, s), opts.digits))]);
+    say(`\n${title}`);
+    say(table(["where (self time)", ...this.sides], rows(byOwner, 16)));
+    say("");
+    say(table(["function (self time)", ...this.sides], rows(byFn, opts.functions)));
+    if (opts.rawFiles) say(`(raw profiles: ${path.join(tmpdir(), `${opts.rawFiles}-*.cpuprofile`)})`);
   }
 }
 

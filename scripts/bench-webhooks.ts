@@ -36,13 +36,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { writeFileSync } from "node:fs";
 import http from "node:http";
-import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
-import { cpuMeter, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
+import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -225,80 +222,7 @@ const printProfile = (step: string, deliveries: number) => statements.print(step
 
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler through the inspector, around each measured phase.
 
-interface CpuProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: CpuProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-let inspector: Session | undefined;
-const cpuProfiles: { side: "job" | "bare"; n: number; profile: CpuProfile }[] = [];
-
-async function cpuProfileStart(): Promise<void> {
-  if (!CPU_PROFILE) return;
-  if (!inspector) {
-    inspector = new Session();
-    inspector.connect();
-    await inspector.post("Profiler.enable");
-    await inspector.post("Profiler.setSamplingInterval", { interval: 250 });
-  }
-  await inspector.post("Profiler.start");
-}
-
-async function cpuProfileStop(side: "job" | "bare", n: number): Promise<void> {
-  if (!inspector) return;
-  const { profile } = (await inspector.post("Profiler.stop")) as unknown as { profile: CpuProfile };
-  cpuProfiles.push({ side, n, profile });
-}
-
-/** Where a frame's code lives: a package, a node: module, a project file, or V8's own buckets. */
-function frameOwner(url: string, fn: string): string {
-  if (!url) return fn || "(native)";
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-  if (nm) return nm[1];
-  if (url.startsWith("node:")) return url.replace(/^node:(internal\/)?/, "node:").replace(/\/.*$/, "");
-  return url.replace(/^file:\/\//, "").replace(process.cwd() + "/", "");
-}
-
-function printCpuProfiles(): void {
-  if (!cpuProfiles.length) return;
-  const sides = ["job", "bare"] as const;
-  const byOwner = new Map<string, Record<string, number>>();
-  const byFn = new Map<string, Record<string, number>>();
-  const deliveries: Record<string, number> = { job: 0, bare: 0 };
-  cpuProfiles.forEach(({ side, n, profile }, index) => {
-    deliveries[side] += n;
-    const nodes = new Map(profile.nodes.map((x) => [x.id, x]));
-    profile.samples.forEach((id, i) => {
-      const cf = nodes.get(id)!.callFrame;
-      const us = profile.timeDeltas[i] ?? 0;
-      const owner = frameOwner(cf.url, cf.functionName);
-      const fn = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
-      for (const [map, key] of [[byOwner, owner], [byFn, fn]] as const) {
-        const e = map.get(key) ?? { job: 0, bare: 0 };
-        e[side] += us;
-        map.set(key, e);
-      }
-    });
-    writeFileSync(path.join(os.tmpdir(), `bench-webhooks-${index + 1}-${side}.cpuprofile`), JSON.stringify(profile));
-  });
-  const per = (e: Record<string, number>, side: "job" | "bare") => (deliveries[side] ? e[side] / deliveries[side] : 0);
-  const rows = (m: Map<string, Record<string, number>>, k: number) =>
-    [...m.entries()]
-      .sort((a, b) => per(b[1], "job") - per(a[1], "job"))
-      .slice(0, k)
-      .map(([key, e]) => [key.slice(0, 90), ...sides.map((s) => fmt(per(e, s), 1))]);
-  say(`
-CPU profile of this process (BENCH_CPU_PROFILE=1), µs per delivery; "(idle)" is time spent waiting (for Postgres, the receiver, the kernel):`);
-  say(table(["where (self time)", "job", "bare"], rows(byOwner, 16)));
-  say("");
-  say(table(["function (self time)", "job", "bare"], rows(byFn, 25)));
-  say(`(raw profiles: ${path.join(os.tmpdir(), "bench-webhooks-*.cpuprofile")})`);
-}
+const cpuProfile = new CpuProfiler(CPU_PROFILE, ["job", "bare"] as const);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -389,7 +313,7 @@ async function main() {
       let idle = 0;
       let dispatchMs = 0;
       let deliverMs = 0;
-      if (step !== "warmup") await cpuProfileStart();
+      if (step !== "warmup") await cpuProfile.start();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       while (delivered < N) {
@@ -406,7 +330,7 @@ async function main() {
       }
       const ms = elapsedMs(start);
       const c = cpu();
-      if (step !== "warmup") await cpuProfileStop("job", N);
+      if (step !== "warmup") await cpuProfile.stop("job", N);
       statements.step = "idle";
       const [{ pending, done, undispatched }] = await adminSql`
         select count(*) filter (where status <> 'DELIVERED')::int as pending,
@@ -421,13 +345,13 @@ async function main() {
     let bareItems: BareItem[] = [];
     const runBare = async (step: string): Promise<PhaseResult> => {
       statements.step = step;
-      if (step !== "warmup") await cpuProfileStart();
+      if (step !== "warmup") await cpuProfile.start();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       await runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it));
       const ms = elapsedMs(start);
       const c = cpu();
-      if (step !== "warmup") await cpuProfileStop("bare", bareItems.length);
+      if (step !== "warmup") await cpuProfile.stop("bare", bareItems.length);
       statements.step = "idle";
       await check(step, await receiver!.collect(), new Set(bareItems.map((i) => i.eventId)), bareSecret);
       return { side: "bare", n: bareItems.length, ms, rate: (bareItems.length * 1000) / ms, ...c };
@@ -533,11 +457,11 @@ async function main() {
       printProfile("job", sum(jobs, (p) => p.n));
       printProfile("attemptDelivery only", N);
     }
-    printCpuProfiles();
+    cpuProfile.print(`CPU profile of this process (BENCH_CPU_PROFILE=1), µs per delivery; "(idle)" is time spent waiting (for Postgres, the receiver, the kernel):`, { functions: 25, digits: 1, rawFiles: "bench-webhooks" });
     say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     say(JSON.stringify({ webhookDeliveriesVsBarePosts: round3(ratio) }));
   } finally {
-    inspector?.disconnect();
+    cpuProfile.disconnect();
     await receiver?.close().catch(() => {});
     await bench.close();
   }
