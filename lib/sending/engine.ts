@@ -11,7 +11,7 @@ import { classifySmtpError } from "../mail/smtp";
 import { smtpConfigOf } from "../mailboxes/credentials";
 import { addSuppressions } from "../suppressions/suppressions";
 import { suppressedAmong } from "../suppressions/check";
-import { renderStep, renderSubject } from "../templates/render";
+import { LEAD_VARIABLES, MAILBOX_VARIABLES, renderStep, renderSubject, tokenNames } from "../templates/render";
 import { classifySendError } from "./bounce";
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "./tracking";
 import { dropTransport, pooledTransport } from "./transports";
@@ -160,6 +160,12 @@ export interface Work {
   subject: string;
   /** Message-IDs of the earlier emails of this lead in this campaign, oldest first (threading). */
   references: string[];
+  /**
+   * Custom-field names known in this campaign (some lead of it has the field): such a token is empty
+   * text on a lead without it, exactly as in preview and test sends (spec 2.5.1 rule 2, one renderer).
+   * Only the names the campaign's templates use are looked up, so it is that part of the set.
+   */
+  knownCustomFields: string[];
 }
 
 export interface SendReport {
@@ -311,11 +317,12 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
 
   // Variants: each step picks independently, random or Thompson sampling on replies ÷ sends.
   const optimised = picks.filter((p) => p.variants.length > 1 && p.c.abVariantOptimization).flatMap((p) => p.variants.map((v) => v.id));
-  const [stats, earlier, leadRows] = await Promise.all([
+  const [stats, earlier, leadRows, known] = await Promise.all([
     sendsByVariant(db, [...new Set(optimised)]),
     // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
     earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id }))),
     picks.length ? db.select().from(leads).where(sql`${leads.id} = ${anyOf(picks.map((p) => p.d.lead_id))}`) : [],
+    knownCustomFields(db, [...new Set(picks.map((p) => p.c.id))], stepsOf),
   ]);
   const leadOf = new Map(leadRows.map((l) => [l.id, l]));
 
@@ -328,12 +335,12 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     // Follow-ups: same thread, "Re: " + the subject of the first email the lead got (spec 4.7 rule 1).
     const subject =
       step.stepOrder === 0 || !before[0]
-        ? renderSubject(step.subject ?? "", lead, p.m, { knownCustomFields: Object.keys(lead.customFields ?? {}) })
+        ? renderSubject(step.subject ?? "", lead, p.m, { knownCustomFields: known.get(p.c.id) ?? [] })
         : /^re:/i.test(before[0].subject)
           ? before[0].subject
           : `Re: ${before[0].subject}`;
     const emailId = newId("eml");
-    work.push({ m: p.m, c: p.c, lead, step, steps: stepsOf.get(p.c.id)!, due: p.d, emailId, messageId: newMessageId(p.m.email, emailId.slice(4)), subject, references: before.map((e) => e.message_id) });
+    work.push({ m: p.m, c: p.c, lead, step, steps: stepsOf.get(p.c.id)!, due: p.d, emailId, messageId: newMessageId(p.m.email, emailId.slice(4)), subject, references: before.map((e) => e.message_id), knownCustomFields: known.get(p.c.id) ?? [] });
   }
 
   // Claim: in one transaction, move each lead to its next step — only if it is still ACTIVE, on the
@@ -444,6 +451,32 @@ async function campaignFirstEmailsToday(db: DbOrTx, list: Campaign[], now: Date)
   return new Map(rows.map((r) => [r.campaign_id, r.n]));
 }
 
+const BUILTIN_VARIABLES = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABLES]);
+
+/**
+ * The custom-field names each campaign knows — some lead of the campaign has the field — among the
+ * names its steps' templates use: the set preview and the variables check use (lib/campaigns/preview.ts),
+ * so a lead without the field gets empty text, not the token. One statement for every campaign of the
+ * pass, and none when no template uses a custom field; `exists` stops at the first lead that has it.
+ */
+async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map<string, Step[]>): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const pairs: { campaign_id: string; name: string }[] = [];
+  for (const id of campaignIds) {
+    const names = new Set<string>();
+    for (const s of stepsOf.get(id) ?? []) for (const t of [s.subject ?? "", s.bodyTemplate, s.bodyHtmlTemplate ?? ""]) for (const n of tokenNames(t)) if (!BUILTIN_VARIABLES.has(n)) names.add(n);
+    for (const name of names) pairs.push({ campaign_id: id, name });
+  }
+  if (pairs.length === 0) return out;
+  const rows = await rowsOf<{ campaign_id: string; name: string }>(
+    db,
+    sql`select v.campaign_id, v.name from jsonb_to_recordset(${jsonRows(pairs)}) as v(campaign_id text, name text)
+        where exists (select 1 from campaign_leads cl join leads l on l.id = cl.lead_id where cl.campaign_id = v.campaign_id and l.custom_fields ? v.name)`,
+  );
+  for (const r of rows) push(out, r.campaign_id, r.name);
+  return out;
+}
+
 async function earlierEmails(db: DbOrTx, pairs: { campaign_id: string; lead_id: string }[]): Promise<Map<string, { message_id: string; subject: string }[]>> {
   const out = new Map<string, { message_id: string; subject: string }[]>();
   if (pairs.length === 0) return out;
@@ -474,6 +507,14 @@ async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map<string
 }
 
 type Outcome = { status: "SENT" } | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
+/**
+ * What the email said, kept on its row for the conversation (spec 2.9): the text part as sent, and
+ * the HTML part without the open pixel and click redirects (viewing our copy is not the lead's open).
+ */
+interface SentBody {
+  text: string;
+  html: string | null;
+}
 
 /**
  * The sender: the SMTP conversations of the scheduled emails, `concurrency` at a time (one per mailbox:
@@ -494,10 +535,10 @@ export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: Send
       while (next < work.length) {
         const w = work[next++];
         try {
-          const outcome = await smtpSend(w, files.get(w.step.id)!);
+          const { outcome, body } = await smtpSend(w, files.get(w.step.id)!);
           const done = clock.now();
-          if (outcome.status === "SENT") recorder.sent(w, done);
-          else await recordRefusal(db, clock, w, outcome, done);
+          if (outcome.status === "SENT") recorder.sent(w, done, body);
+          else await recordRefusal(db, clock, w, outcome, done, body);
           report[outcome.status === "SENT" ? "sent" : outcome.status === "BOUNCED" ? "bounced" : "failed"]++;
           // Pacing: the least gap between two emails of this mailbox, plus up to half of it again as jitter.
           recorder.release(w.m.id, new Date(done.getTime() + w.c.minGapMinutes * 60_000 * (1 + Math.random() * 0.5)));
@@ -512,14 +553,16 @@ export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: Send
   return report;
 }
 
-async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFiles>>): Promise<Outcome> {
+async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFiles>>): Promise<{ outcome: Outcome; body: SentBody }> {
   const { m, c, lead, step, emailId } = w;
   const rendered = renderStep(
     { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: c.textOnly ? null : step.bodyHtmlTemplate },
     lead,
     m,
-    { knownCustomFields: Object.keys(lead.customFields ?? {}), htmlFromText: c.trackOpens && !c.textOnly },
+    { knownCustomFields: w.knownCustomFields, htmlFromText: c.trackOpens && !c.textOnly },
   );
+  const sentBody: SentBody = { text: rendered.text, html: rendered.html };
+  const outcome = (o: Outcome) => ({ outcome: o, body: sentBody });
   let html = rendered.html ?? undefined;
   if (html && c.trackClicks) html = rewriteLinks(html, emailId);
   if (html && c.trackOpens) html = addOpenPixel(html, emailId);
@@ -543,14 +586,14 @@ async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFil
       headers,
       attachments: attached.map((f) => ({ filename: f.filename, contentType: f.contentType, content: f.data, cid: f.cid ?? undefined })),
     });
-    if (!info.rejected.length) return { status: "SENT" };
+    if (!info.rejected.length) return outcome({ status: "SENT" });
     const o = classifySendError(undefined, String(info.response));
-    return o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
+    return outcome(o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth });
   } catch (e) {
     const err = classifySmtpError(e);
     const o = classifySendError(err.responseCode, err.message, err.kind);
     if (err.kind !== "rejected") dropTransport(m.id);
-    return o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth };
+    return outcome(o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth });
   }
 }
 
@@ -559,15 +602,15 @@ async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFil
  * being written goes in the next one (one transaction each). Idle, a group is a single email.
  */
 class Recorder {
-  private sentRows: { w: Work; at: Date }[] = [];
+  private sentRows: { w: Work; at: Date; body: SentBody }[] = [];
   private releases: { id: string; at: string | null }[] = [];
   private running: Promise<void> | null = null;
   /** Campaigns whose first_sent_at this pass has written (only the first send writes the row). */
   private firstSentWritten = new Set<string>();
   constructor(private db: DbOrTx) {}
 
-  sent(w: Work, at: Date) {
-    this.sentRows.push({ w, at });
+  sent(w: Work, at: Date, body: SentBody) {
+    this.sentRows.push({ w, at, body });
     this.kick();
   }
   release(mailboxId: string, at: Date) {
@@ -588,11 +631,12 @@ class Recorder {
       this.running = null;
     })();
   }
-  private async write(sent: { w: Work; at: Date }[], releases: { id: string; at: string | null }[]) {
+  private async write(sent: { w: Work; at: Date; body: SentBody }[], releases: { id: string; at: string | null }[]) {
     await this.db.transaction(async (tx) => {
       if (sent.length) {
-        await tx.execute(sql`update emails e set status = 'SENT', sent_at = v.at
-          from jsonb_to_recordset(${jsonRows(sent.map(({ w, at }) => ({ id: w.emailId, at: iso(at) })))}) as v(id text, at timestamptz) where e.id = v.id`);
+        await tx.execute(sql`update emails e set status = 'SENT', sent_at = v.at, body_text = v.body_text, body_html = v.body_html
+          from jsonb_to_recordset(${jsonRows(sent.map(({ w, at, body }) => ({ id: w.emailId, at: iso(at), body_text: body.text, body_html: body.html })))})
+            as v(id text, at timestamptz, body_text text, body_html text) where e.id = v.id`);
         const evts = sent.map(({ w, at }) => ({
           id: newEventId(),
           workspace_id: w.m.workspaceId,
@@ -618,11 +662,11 @@ class Recorder {
 }
 
 /** A bounce or a refusal, recorded on its own (rare, and each has its own consequences). */
-async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude<Outcome, { status: "SENT" }>, done: Date) {
+async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude<Outcome, { status: "SENT" }>, done: Date, body: SentBody) {
   const { m, c, lead, step, emailId } = w;
   await db.transaction(async (tx) => {
     if (outcome.status === "BOUNCED") {
-      await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done }).where(eq(emails.id, emailId));
+      await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done, bodyText: body.text, bodyHtml: body.html }).where(eq(emails.id, emailId));
       if (!c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, c.id), sql`${campaigns.firstSentAt} is null`));
       await emitEvent(tx, m.workspaceId, "email.bounced", { sendEventId: emailId, leadEmail: lead.email, bounceType: outcome.bounceType }, done);
       if (outcome.bounceType === "HARD") {
