@@ -190,7 +190,8 @@ export async function getThread(ctx: Ctx, leadId: string) {
       kind: "campaign" as const,
       timestamp: (e.sentAt ?? e.createdAt).toISOString(),
       subject: e.subject,
-      body: null,
+      // The text part as sent (spec 2.9); null on emails recorded before bodies were kept.
+      body: e.bodyText,
       mailboxEmail,
       to: [{ name: null, address: e.leadEmail }],
       cc: [],
