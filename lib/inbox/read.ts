@@ -77,16 +77,20 @@ function threadConditions(workspaceId: string, q: { intent?: string; campaignId?
 export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
   requireAccess(ctx, "read");
   const { where, having } = threadConditions(ctx.workspaceId, q);
-  const rows = (await ctx.db.execute(sql`
+  const all = (await ctx.db.execute(sql`
     with t as (
       select r.lead_id, max(r.received_at) as last_at, count(*)::int as reply_count,
         count(*) filter (where r.read_at is null)::int as unread_count,
         (array_agg(r.id order by r.received_at desc, r.id desc))[1] as latest_id,
       (select max(s.sent_at) from sent_replies s where s.lead_id = r.lead_id and s.status = 'SENT') as last_answered_at
       from replies r where ${where}
-      group by r.lead_id ${having})
-    select t.*, count(*) over()::int as total from t order by t.last_at desc, t.lead_id limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as {
-    lead_id: string;
+      group by r.lead_id ${having}),
+    page as (select * from t order by t.last_at desc, t.lead_id limit ${q.limit} offset ${offsetOf(q)})
+    -- The total counts every conversation, not the page's rows: one row (lead_id null) past the last page.
+    select page.*, (select count(*)::int from t) as total
+    from (select 1) as one left join page on true
+    order by page.last_at desc, page.lead_id`)) as unknown as {
+    lead_id: string | null;
     last_at: string;
     reply_count: number;
     unread_count: number;
@@ -94,7 +98,9 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
     last_answered_at: string | null;
     total: number;
   }[];
-  if (rows.length === 0) return { rows: [], total: 0 };
+  const total = all[0]?.total ?? 0;
+  const rows = all.filter((r): r is typeof r & { lead_id: string } => r.lead_id !== null);
+  if (rows.length === 0) return { rows: [], total };
   const latest = await ctx.db.select().from(replies).where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`);
   const byId = new Map(latest.map((r) => [r.id, r]));
   const leadViews = new Map((await getLeadViews(ctx.db, ctx.workspaceId, rows.map((r) => r.lead_id))).map((l) => [l.id, l]));
@@ -105,7 +111,7 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
     cIds.length ? ctx.db.select({ id: campaigns.id, name: campaigns.name, status: campaigns.status }).from(campaigns).where(sql`${campaigns.id} in ${cIds}`) : Promise.resolve([]),
   ]);
   return {
-    total: rows[0].total,
+    total,
     rows: rows.map((t) => {
       const r = byId.get(t.latest_id)!;
       const lead = leadViews.get(t.lead_id);
