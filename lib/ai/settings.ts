@@ -9,6 +9,7 @@ import { aiProvider } from "./provider";
 export const aiSettingsShape = {
   aiClassificationEnabled: z.boolean(),
   aiDraftEnabled: z.boolean(),
+  /** Tag the lead of every classified reply with its intent (AUTO_TAG_NAMES), as the reply is stored. */
   autoTagOnReply: z.boolean(),
   customInstructions: z.string().max(4000),
   /** AI credits per month (decisions.md: a workspace setting, default 1000). */
@@ -16,6 +17,21 @@ export const aiSettingsShape = {
 };
 export const patchAiSettingsBody = z.object(aiSettingsShape).partial().refine((o) => Object.keys(o).length > 0, "send at least one setting");
 export type AiSettings = { [K in keyof typeof aiSettingsShape]: z.infer<(typeof aiSettingsShape)[K]> };
+
+/**
+ * The tag `autoTagOnReply` puts on the lead of a reply, per intent: the names the inbox shows. A tag
+ * of that name (any case) is used when the workspace has one, else created. UNCLASSIFIED tags nothing;
+ * tags are only added (a later reply of another intent adds its own, a tag taken off stays off until
+ * a new reply of that intent arrives).
+ */
+export const AUTO_TAG_NAMES: Readonly<Record<string, string>> = {
+  INTERESTED: "Interested",
+  NOT_INTERESTED: "Not interested",
+  OUT_OF_OFFICE: "Out of office",
+  WRONG_PERSON: "Wrong person",
+  UNSUBSCRIBE_REQUEST: "Unsubscribe request",
+  QUESTION: "Question",
+};
 
 const DEFAULTS: AiSettings = { aiClassificationEnabled: true, aiDraftEnabled: true, autoTagOnReply: false, customInstructions: "", monthlyCredits: 1000 };
 

@@ -10,7 +10,7 @@ import { newEventId, newId } from "../ids";
 import { hasWarmupHeader } from "../mail/warmup";
 import { addSuppressions } from "../suppressions/suppressions";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../ai/provider";
-import { loadAiSettings } from "../ai/settings";
+import { AUTO_TAG_NAMES, loadAiSettings } from "../ai/settings";
 import { classify, isAutomatic, type Intent } from "./classify";
 import { storeReceivedFiles } from "./files";
 
@@ -200,6 +200,8 @@ export interface ReplyPlan {
   rows: Record<string, unknown>[];
   events: { id: string; reply_id: string; workspace_id: string; event: EventName; data: Record<string, unknown>; created_at: string }[];
   stops: { reply_id: string; campaign_id: string; lead_id: string; automatic: boolean }[];
+  /** The intent tag of each matched, classified reply; applied only when the workspace has autoTagOnReply on. */
+  tags: { reply_id: string; lead_id: string; name: string; tag_id: string }[];
   unsubscribes: Map<string, { leadId: string; email: string }>;
   /** Stores files or handles an unsubscribe request: more than one statement, so a transaction is needed. */
   needsTransaction: boolean;
@@ -217,7 +219,7 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
   const ids = items.map(() => newId("rep"));
   const firstOf = new Map<string, number>();
   items.forEach((p, i) => firstOf.has(p.messageId) || firstOf.set(p.messageId, i));
-  const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], unsubscribes: new Map(), needsTransaction: false };
+  const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], tags: [], unsubscribes: new Map(), needsTransaction: false };
   for (const i of firstOf.values()) {
     const p = items[i];
     const m = p.parsed;
@@ -251,6 +253,8 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
       plan.events.push({ id: newEventId(), reply_id: ids[i], workspace_id: mb.workspaceId, event, data, created_at: now.toISOString() });
     ev("email.replied", { replyId: ids[i], leadId: w.leadId, intentClassification: p.intent });
     if (p.intent === "INTERESTED") ev("email.positive_reply", { replyId: ids[i], leadId: w.leadId });
+    const tag = AUTO_TAG_NAMES[p.intent];
+    if (tag) plan.tags.push({ reply_id: ids[i], lead_id: w.leadId, name: tag, tag_id: newId("tag") }); // the id, should the tag be new
     if (p.intent === "UNSUBSCRIBE_REQUEST") {
       ev("lead.unsubscribed", { replyId: ids[i], leadId: w.leadId, leadEmail: w.leadEmail, source: "reply" });
       plan.unsubscribes.set(ids[i], { leadId: w.leadId, email: w.leadEmail });
@@ -265,14 +269,17 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
  * only for the rows actually inserted (a Message-ID already stored for the mailbox, or twice in the
  * batch, is a duplicate and changes nothing) their events into the outbox and the stops of their
  * sequences (stop-on-reply is the campaign's choice; an automatic reply stops it only when
- * stopOnAutoReply); with `state`, where the folder's sync stopped. Received files and unsubscribe
- * requests take more statements after it: pass a transaction when `plan.needsTransaction`.
+ * stopOnAutoReply), and — when the workspace has autoTagOnReply on — their leads' intent tags (spec
+ * 4.1; AUTO_TAG_NAMES: a tag missing in the workspace is created); with `state`, where the folder's
+ * sync stopped. Received files and unsubscribe requests take more statements after it: pass a
+ * transaction when `plan.needsTransaction`.
  * The statement's text never changes (rows travel as JSON parameters), so it stays prepared.
  * Results are in the order of `plan.items`.
  */
 export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
   const json = (x: unknown) => JSON.stringify(x);
-  const states = state ? [{ mailbox_id: state.mailboxId, folder: state.folder, uid_validity: state.uidValidity, last_uid: state.lastUid, last_sync_at: clock.now().toISOString() }] : [];
+  const now = clock.now().toISOString();
+  const states = state ? [{ mailbox_id: state.mailboxId, folder: state.folder, uid_validity: state.uidValidity, last_uid: state.lastUid, last_sync_at: now }] : [];
   const insertedRows = await runPrepared<{ id: string }>(
     db,
     sql`
@@ -299,6 +306,29 @@ export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: 
       join campaigns c on c.id = x.campaign_id
       where x.reply_id in (select id from ins) and cl.campaign_id = x.campaign_id and cl.lead_id = x.lead_id and cl.status = 'ACTIVE'
         and (case when x.automatic then c.stop_on_auto_reply else c.stop_on_reply end)
+    ),
+    auto_tag as (
+      select x.lead_id, x.name, x.tag_id from jsonb_to_recordset(${json(plan.tags)}::jsonb) as x(reply_id text, lead_id text, name text, tag_id text)
+      where x.reply_id in (select id from ins)
+        and (select coalesce((w.settings->'ai'->>'autoTagOnReply')::boolean, false) from workspaces w where w.id = ${mb.workspaceId})
+    ),
+    tag_names as (select distinct on (lower(name)) lower(name) as key, name, tag_id from auto_tag order by lower(name)),
+    tag_known as (
+      select t.id, lower(t.name) as key from tags t
+      where t.workspace_id = ${mb.workspaceId} and lower(t.name) in (select key from tag_names)
+    ),
+    tag_new as (
+      -- A tag made meanwhile by someone else conflicts: DO UPDATE waits for it and returns its id.
+      insert into tags (id, workspace_id, name, created_at)
+      select n.tag_id, ${mb.workspaceId}::text, n.name, ${now}::timestamptz from tag_names n where n.key not in (select key from tag_known)
+      on conflict (workspace_id, (lower(name))) do update set name = tags.name
+      returning id, lower(name) as key
+    ),
+    tagged as (
+      insert into lead_tags (workspace_id, lead_id, tag_id, created_at)
+      select distinct ${mb.workspaceId}::text, a.lead_id, t.id, ${now}::timestamptz
+      from auto_tag a join (select * from tag_known union all select * from tag_new) t on t.key = lower(a.name)
+      on conflict do nothing
     ),
     saved as (
       insert into imap_state (mailbox_id, folder, uid_validity, last_uid, last_sync_at)
