@@ -59,12 +59,8 @@
  *
  * Prints a table, PASS / BELOW TARGET and a final JSON line; exits 0 either way.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { EventEmitter } from "node:events";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
+import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -128,45 +124,10 @@ interface ImapHost {
 }
 
 async function startImapHost(mode: "process" | "inline", accounts: { user: string; password: string }[]): Promise<ImapHost> {
-  const toParent = new EventEmitter();
-  let child: ChildProcess | undefined;
-  let send: (m: unknown) => void;
-  if (mode === "process") {
-    child = spawn(process.execPath, ["-e", `const ipc = process;\n${IMAP_JS}`], { stdio: ["ignore", "inherit", "inherit", "ipc"], cwd: process.cwd() });
-    child.on("message", (m) => toParent.emit("message", m));
-    child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
-    send = (m) => child!.send(m as object);
-  } else {
-    const toHost = new EventEmitter();
-    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toHost.on(e, f) };
-    new Function("ipc", "require", IMAP_JS)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
-    send = (m) => setImmediate(() => toHost.emit("message", m));
-  }
-  const next = (type: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const on = (m: Record<string, unknown>) => {
-        if (m.type === type) {
-          toParent.off("message", on);
-          resolve(m);
-        } else if (m.type === "exited" || m.type === "failed") {
-          toParent.off("message", on);
-          reject(new Error(`IMAP host ${m.type}: ${m.code ?? m.error}`));
-        }
-      };
-      toParent.on("message", on);
-    });
-  const started = next("started");
-  send({ type: "start", accounts, noDelay: NO_DELAY });
-  const ports = (await started).ports as number[];
-  return {
-    ports,
-    async close() {
-      const p = next("closed").catch(() => {});
-      send({ type: "close" });
-      await Promise.race([p, sleep(2000)]);
-      if (child && child.exitCode === null) child.kill();
-    },
-  };
+  const helper = startIpcHelper("IMAP host", IMAP_JS, mode);
+  const started = helper.next("started");
+  helper.send({ type: "start", accounts, noDelay: NO_DELAY });
+  return { ports: (await started).ports as number[], close: () => helper.close() };
 }
 
 // ---------------------------------------------------------------------------------------------

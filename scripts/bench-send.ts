@@ -56,13 +56,11 @@
  * BENCH_TICK_LEADS (100000), BENCH_TICK_FIRST=1, BENCH_TICK_SMTP=socket, BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
  * BENCH_CAP_EVERY_STEP=1.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { EventEmitter } from "node:events";
 import net from "node:net";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, table } from "./bench-util";
+import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -97,7 +95,7 @@ const ZONES = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// SMTP sink: smtp-server in a child process. Plain JS so it runs with `node -e`.
+// SMTP sink: smtp-server in a child process (plain JS for startIpcHelper).
 
 const SINK_JS = `
 const { SMTPServer } = require("smtp-server");
@@ -137,14 +135,14 @@ const server = new SMTPServer({
     });
   },
 });
-server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.server.address().port }));
-process.on("message", (m) => {
+server.listen(0, "127.0.0.1", () => ipc.send({ type: "ready", port: server.server.address().port }));
+ipc.on("message", (m) => {
   if (m.type === "collect") {
-    process.send({ type: "collected", messages: got, bytes, connections, authFailures });
+    ipc.send({ type: "collected", messages: got, bytes, connections, authFailures });
     got = []; bytes = 0; connections = 0; authFailures = 0;
   } else if (m.type === "close") {
     server.close(() => {});
-    process.send({ type: "closed" });
+    ipc.send({ type: "closed" });
   }
 });
 `;
@@ -165,41 +163,17 @@ interface Sink {
 }
 
 async function startSink(): Promise<Sink> {
-  const child: ChildProcess = spawn(process.execPath, ["-e", SINK_JS], {
-    cwd: process.cwd(),
-    env: { ...process.env, SINK_PASSWORD },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const bus = new EventEmitter();
-  bus.setMaxListeners(50);
-  child.on("message", (m) => bus.emit("message", m));
-  child.once("exit", (code) => bus.emit("message", { type: "exited", code }));
-  const next = (type: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const on = (m: Record<string, unknown>) => {
-        if (m.type === type || m.type === "exited") {
-          bus.off("message", on);
-          if (m.type === type) resolve(m);
-          else reject(new Error(`SMTP sink exited (${m.code})`));
-        }
-      };
-      bus.on("message", on);
-    });
-  const ready = await next("ready");
+  const helper = startIpcHelper("SMTP sink", SINK_JS, "process", { ...process.env, SINK_PASSWORD });
+  const ready = await helper.next("ready");
   return {
     host: "127.0.0.1",
     port: ready.port as number,
     async collect() {
-      const p = next("collected");
-      child.send({ type: "collect" });
+      const p = helper.next("collected");
+      helper.send({ type: "collect" });
       return (await p) as unknown as SinkBatch;
     },
-    async close() {
-      const p = next("closed").catch(() => {});
-      if (child.connected) child.send({ type: "close" });
-      await Promise.race([p, sleep(1000)]);
-      if (child.exitCode === null) child.kill();
-    },
+    close: () => helper.close(1000),
   };
 }
 

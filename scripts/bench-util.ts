@@ -174,6 +174,69 @@ export function noDelaySocket(url: string): { socket: () => Promise<Socket> } {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Helper processes: a peer (HTTP receiver, IMAP servers, SMTP sink) the benchmark talks to over IPC.
+
+export interface IpcHelper {
+  send(m: object): void;
+  /** The helper's next message of this type; rejects when it reports "failed" or its process exits. */
+  next(type: string): Promise<Record<string, unknown>>;
+  /** Sends "close", waits for "closed" (at most timeoutMs), then kills a child process still running. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Runs `js`, plain JS that talks through a variable `ipc` (ipc.send(m), ipc.on("message", f)), in a
+ * child node process (mode "process": its CPU is not spent on the thread being measured, as a real
+ * peer is another machine) or in this process ("inline"); `require` resolves from the working folder.
+ */
+export function startIpcHelper(name: string, js: string, mode: "process" | "inline", env?: NodeJS.ProcessEnv): IpcHelper {
+  const toParent = new EventEmitter();
+  toParent.setMaxListeners(50);
+  let child: ChildProcess | undefined;
+  let exited: Record<string, unknown> | undefined;
+  let send: (m: object) => void;
+  toParent.on("message", (m: Record<string, unknown>) => {
+    if (m.type === "exited") exited = m;
+  });
+  if (mode === "process") {
+    child = spawn(process.execPath, ["-e", `const ipc = process;\n${js}`], { cwd: process.cwd(), env: env ?? process.env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.on("message", (m) => toParent.emit("message", m));
+    child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
+    send = (m) => child!.send(m);
+  } else {
+    const toHelper = new EventEmitter();
+    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toHelper.on(e, f) };
+    new Function("ipc", "require", js)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
+    send = (m) => setImmediate(() => toHelper.emit("message", m));
+  }
+  const next = (type: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const fail = (m: Record<string, unknown>) => reject(new Error(`${name} ${m.type}: ${m.code ?? m.error}`));
+      if (exited) return fail(exited);
+      const on = (m: Record<string, unknown>) => {
+        if (m.type === type) {
+          toParent.off("message", on);
+          resolve(m);
+        } else if (m.type === "exited" || m.type === "failed") {
+          toParent.off("message", on);
+          fail(m);
+        }
+      };
+      toParent.on("message", on);
+    });
+  return {
+    send,
+    next,
+    async close(timeoutMs = 2000) {
+      const p = next("closed").catch(() => {});
+      if (!child || child.connected) send({ type: "close" });
+      await Promise.race([p, sleep(timeoutMs)]);
+      if (child && child.exitCode === null) child.kill();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Statement log (BENCH_PROFILE=1): the server logs each statement's duration; we sum per step.
 
 /**

@@ -33,13 +33,9 @@
  * (V8 CPU profile of the measured phases, summarised per side as µs of this process's CPU per delivery;
  * the raw .cpuprofile files are written to the temp folder).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
-import { EventEmitter } from "node:events";
 import http from "node:http";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, StatementLog, table } from "./bench-util";
+import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -105,50 +101,18 @@ interface Receiver {
 }
 
 async function startReceiver(mode: "process" | "inline"): Promise<Receiver> {
-  const toParent = new EventEmitter();
-  let child: ChildProcess | undefined;
-  let sendToReceiver: (m: unknown) => void;
-  if (mode === "process") {
-    child = spawn(process.execPath, ["-e", `const ipc = process;\n${RECEIVER_JS}`], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    child.on("message", (m) => toParent.emit("message", m));
-    child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
-    sendToReceiver = (m) => child!.send(m as object);
-  } else {
-    const toReceiver = new EventEmitter();
-    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toReceiver.on(e, f) };
-    new Function("ipc", "require", RECEIVER_JS)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
-    sendToReceiver = (m) => setImmediate(() => toReceiver.emit("message", m));
-  }
-  const next = (type: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const on = (m: Record<string, unknown>) => {
-        if (m.type === type) {
-          toParent.off("message", on);
-          resolve(m);
-        } else if (m.type === "exited") {
-          toParent.off("message", on);
-          reject(new Error(`receiver exited (${m.code})`));
-        }
-      };
-      toParent.on("message", on);
-    });
-  const ready = await next("ready");
-  const port = ready.port as number;
+  const helper = startIpcHelper("receiver", RECEIVER_JS, mode);
+  const port = (await helper.next("ready")).port as number;
   return {
     port,
     url: `http://127.0.0.1:${port}/hook`,
     async collect() {
-      const p = next("collected");
-      sendToReceiver({ type: "collect" });
+      const p = helper.next("collected");
+      helper.send({ type: "collect" });
       const m = await p;
       return { reqs: m.reqs as Got[], connections: m.connections as number };
     },
-    async close() {
-      const p = next("closed").catch(() => {});
-      sendToReceiver({ type: "close" });
-      await Promise.race([p, sleep(2000)]);
-      if (child && child.exitCode === null) child.kill();
-    },
+    close: () => helper.close(),
   };
 }
 
