@@ -53,7 +53,7 @@ export const leadDomains = pgTable(
   {
     domain: text("domain").primaryKey(),
     espClass: espClassEnum("esp_class").notNull().default("UNKNOWN"),
-    /** The most preferred MX host of the last answer; null when the domain has none. */
+    /** The most preferred MX host of the last answer; null when the domain has none or is known by name (gmail.com …). */
     mx: text("mx"),
     /** The last failed look-up's error (timeout, SERVFAIL …); null after an answer. */
     error: text("error"),

@@ -30,15 +30,19 @@ function toRecord(id: string, s: LeadState) {
 export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
   const json = JSON.stringify(rows.map((r, ord) => ({ ...toRecord(r.id, r.state), ord })));
-  // Insertion order is the `seq` order: keep the order the leads were sent in.
+  // Insertion order is the `seq` order: keep the order the leads were sent in. A lead at an address
+  // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (esp-class.ts).
   await db.execute(sql`
-    insert into leads (id, workspace_id, email, first_name, last_name, company_name, company_domain, phone_number, job_title, timezone, custom_fields, verification_status, created_at, updated_at)
+    insert into leads (id, workspace_id, email, first_name, last_name, company_name, company_domain, phone_number, job_title, timezone, custom_fields, verification_status, esp_class, created_at, updated_at)
     select v.id, ${workspaceId}, v.email, v.first_name, v.last_name, v.company_name, v.company_domain, v.phone_number, v.job_title, v.timezone,
-           coalesce(v.custom_fields, '{}'::jsonb), v.verification_status::lead_verification_status, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+           coalesce(v.custom_fields, '{}'::jsonb), v.verification_status::lead_verification_status, coalesce(d.esp_class, 'UNKNOWN'),
+           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     from jsonb_to_recordset(${json}::jsonb) as v(${RECORD}, ord int)
+    left join lead_domains d on d.domain = lower(split_part(v.email, '@', 2))
     order by v.ord`);
 }
 
+/** Writes the rows' fields; a lead whose address moves to another domain takes that domain's cached ESP class (or UNKNOWN). */
 export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
   const json = JSON.stringify(rows.map((r) => toRecord(r.id, r.state)));
@@ -47,8 +51,11 @@ export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id
       email = v.email, first_name = v.first_name, last_name = v.last_name, company_name = v.company_name,
       company_domain = v.company_domain, phone_number = v.phone_number, job_title = v.job_title, timezone = v.timezone,
       custom_fields = coalesce(v.custom_fields, '{}'::jsonb), verification_status = v.verification_status::lead_verification_status,
+      esp_class = case when lower(split_part(l.email, '@', 2)) = lower(split_part(v.email, '@', 2)) then l.esp_class
+                       else coalesce(d.esp_class, 'UNKNOWN') end,
       updated_at = ${now.toISOString()}::timestamptz
     from jsonb_to_recordset(${json}::jsonb) as v(${RECORD})
+    left join lead_domains d on d.domain = lower(split_part(v.email, '@', 2))
     where l.id = v.id and l.workspace_id = ${workspaceId}`);
 }
 

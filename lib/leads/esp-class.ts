@@ -1,0 +1,229 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import type { JobDef } from "../jobs/registry";
+import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } from "../mail/providers";
+import { resolveMx } from "../net/dns";
+
+/**
+ * A lead's ESP class (decisions.md, "Lead espClass"): GOOGLE, MICROSOFT, YAHOO, ZOHO or OTHER from its
+ * address domain's MX records, UNKNOWN until the domain has been looked up. Campaign ESP matching
+ * (lib/campaigns/assign.ts) reads it when a lead is added to a campaign or reassigned.
+ *
+ * Each address domain is looked up once for all workspaces and cached in `lead_domains`; the job below
+ * writes the answer to every lead of the domain in one statement. How a domain is classified:
+ * - a consumer address domain the provider presets know (gmail.com, outlook.com, yahoo.com …): no DNS;
+ * - MX hosts of a known provider (…google.com, …outlook.com, …yahoodns.net, …zoho.com): that class;
+ * - other MX hosts, or no MX at all (NXDOMAIN, no records, null MX): OTHER — a domain without MX is
+ *   certainly not hosted by one of the big four, and leaving it UNKNOWN would only retry it forever;
+ * - no answer (timeout, SERVFAIL, refused): the previous class is kept (UNKNOWN the first time) and the
+ *   domain is parked: retried after 15 min, 1 h, 4 h, 16 h, then daily, never on every tick.
+ * Answers are re-checked after 30 days; a domain that moved provider moves its leads with it. A cached
+ * domain no lead uses any more is dropped at its re-check instead of being looked up.
+ */
+
+/** The address domain of `leads.email`, written exactly as leads_esp_class_domain_idx indexes it. */
+const LEAD_DOMAIN = sql.raw(`lower(split_part(l.email, '@', 2))`);
+
+export const ESP_BATCH_LEADS = 500;
+/** UNKNOWN leads classified per statement (see writeClasses). */
+export const ESP_MOVE_LIMIT = 10_000;
+const RECHECK_BATCH = 50;
+const LOOKUP_CONCURRENCY = 16;
+export const RECHECK_AFTER_MS = 30 * 24 * 3600_000;
+/** How long a claimed domain stays parked while one worker looks it up (a crash frees it after this). */
+const CLAIM_MS = 5 * 60_000;
+/** A run starts no new batch after this much wall time, so the other jobs of the tick are not held up. */
+const RUN_BUDGET_MS = 10_000;
+
+export type DomainAnswer = { espClass: Exclude<EspClass, "UNKNOWN">; mx: string | null } | { error: string };
+
+/** Classifies one address domain: by name when it is a known consumer domain, otherwise by its MX records. */
+export async function lookupEspClass(domain: string): Promise<DomainAnswer> {
+  const known = providerFromAddressDomain(domain);
+  if (known) return { espClass: espClassOf(known) as Exclude<EspClass, "UNKNOWN">, mx: null };
+  const r = await resolveMx(domain);
+  if (!r.ok) return { error: r.error };
+  const hosts = r.records.map((m) => m.exchange.toLowerCase().replace(/\.$/, "")).filter(Boolean);
+  const provider = providerFromMx(hosts);
+  return { espClass: provider ? (espClassOf(provider) as Exclude<EspClass, "UNKNOWN">) : "OTHER", mx: hosts[0] ?? null };
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/**
+ * Cached domains due for their re-check (or their retry), claimed by moving next_check_at (SKIP LOCKED,
+ * so two workers never look one domain up at once). Claimed domains no lead uses any more are deleted.
+ */
+async function claimDueDomains(db: DbOrTx, now: Date, limit: number): Promise<{ domain: string; old: EspClass }[]> {
+  const rows = (await db.execute(sql`
+    with due as (
+      select domain from lead_domains where next_check_at <= ${ts(now)}
+      order by next_check_at limit ${limit} for update skip locked
+    ), gone as (
+      delete from lead_domains c using due
+      where c.domain = due.domain
+        and not exists (select 1 from leads l where l.esp_class = c.esp_class and ${LEAD_DOMAIN} = c.domain)
+      returning c.domain
+    )
+    update lead_domains c set next_check_at = ${ts(new Date(now.getTime() + CLAIM_MS))}
+    from due where c.domain = due.domain and due.domain not in (select domain from gone)
+    returning c.domain, c.esp_class as old`)) as unknown as { domain: string; old: EspClass }[];
+  return rows;
+}
+
+/**
+ * The domains of up to `limit` UNKNOWN leads, leaving out domains parked (being looked up, or waiting to
+ * retry a failed look-up), with the cached class when there is one.
+ */
+async function pendingDomains(db: DbOrTx, now: Date, limit: number): Promise<{ domain: string; leads: number; cached: EspClass | null }[]> {
+  return (await db.execute(sql`
+    select s.domain, count(*)::int as leads, c.esp_class as cached
+    from (
+      select ${LEAD_DOMAIN} as domain from leads l
+      where l.esp_class = 'UNKNOWN'
+        and not exists (select 1 from lead_domains p where p.domain = ${LEAD_DOMAIN} and p.esp_class = 'UNKNOWN' and p.next_check_at > ${ts(now)})
+      limit ${limit}
+    ) s left join lead_domains c on c.domain = s.domain
+    group by s.domain, c.esp_class`)) as unknown as { domain: string; leads: number; cached: EspClass | null }[];
+}
+
+/** Claims never-seen domains (a placeholder row) and due UNKNOWN ones; returns those this run may look up. */
+async function claimNewDomains(db: DbOrTx, now: Date, domains: string[]): Promise<string[]> {
+  if (domains.length === 0) return [];
+  const rows = (await db.execute(sql`
+    insert into lead_domains as c (domain, next_check_at)
+    select d, ${ts(new Date(now.getTime() + CLAIM_MS))} from jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb) d
+    on conflict (domain) do update set next_check_at = excluded.next_check_at
+      where c.esp_class = 'UNKNOWN' and c.next_check_at <= ${ts(now)}
+    returning c.domain`)) as unknown as { domain: string }[];
+  return rows.map((r) => r.domain);
+}
+
+interface Looked {
+  domain: string;
+  /** The class the domain's leads have now (UNKNOWN for a first look-up). */
+  old: EspClass;
+  answer: DomainAnswer;
+}
+
+/**
+ * One statement: stores each answer in lead_domains (a failure keeps the class and backs off), then
+ * gives the domains' UNKNOWN leads their class — every lead of the domain, not only the batch's, up to
+ * `moveLimit` rows per statement so that 100,000 leads at one domain do not hold their row locks for
+ * seconds (the rest take the cached class in the next passes, without a look-up). A re-check whose
+ * class changed moves all the domain's leads of the old class (a provider move: rare).
+ * `fromCache` are UNKNOWN leads' domains whose class is already cached.
+ */
+async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: { domain: string; espClass: EspClass }[], moveLimit: number): Promise<number> {
+  if (looked.length === 0 && fromCache.length === 0) return 0;
+  const answers = JSON.stringify(
+    looked.map((l) =>
+      "error" in l.answer
+        ? { domain: l.domain, old: l.old, esp_class: null, mx: null, error: l.answer.error.slice(0, 500) }
+        : { domain: l.domain, old: l.old, esp_class: l.answer.espClass, mx: l.answer.mx, error: null },
+    ),
+  );
+  const recheck = ts(new Date(now.getTime() + RECHECK_AFTER_MS));
+  const [{ n }] = (await db.execute(sql`
+    with v as (
+      select * from jsonb_to_recordset(${answers}::jsonb) as v(domain text, old text, esp_class text, mx text, error text)
+    ), cached as (
+      update lead_domains c set
+        esp_class = coalesce(v.esp_class::esp_class, c.esp_class),
+        mx = case when v.error is null then v.mx else c.mx end,
+        error = v.error,
+        failures = case when v.error is null then 0 else c.failures + 1 end,
+        checked_at = case when v.error is null then ${ts(now)} else c.checked_at end,
+        next_check_at = case when v.error is null then ${recheck}
+          else ${ts(now)} + least(interval '15 minutes' * power(4, least(c.failures, 4)), interval '1 day') end
+      from v where c.domain = v.domain
+      returning c.domain, v.old::esp_class as old, c.esp_class as new
+    ), moves as (
+      select domain, old, new from cached
+      union all
+      select a.domain, 'UNKNOWN'::esp_class, a.esp_class::esp_class
+      from jsonb_to_recordset(${JSON.stringify(fromCache.map((c) => ({ domain: c.domain, esp_class: c.espClass })))}::jsonb) as a(domain text, esp_class text)
+    ), first as (
+      select l.id, m.new from moves m join leads l on l.esp_class = 'UNKNOWN' and ${LEAD_DOMAIN} = m.domain
+      where m.old = 'UNKNOWN' and m.new <> 'UNKNOWN'
+      limit ${moveLimit}
+    ), classified as (
+      update leads l set esp_class = f.new from first f where l.id = f.id returning 1
+    ), moved as (
+      update leads l set esp_class = m.new from moves m
+      where m.old <> 'UNKNOWN' and m.new <> m.old and l.esp_class = m.old and ${LEAD_DOMAIN} = m.domain
+      returning 1
+    )
+    select (select count(*) from classified)::int + (select count(*) from moved)::int as n`)) as unknown as { n: number }[];
+  return n;
+}
+
+export interface EspClassRunResult {
+  lookedUp: number;
+  failed: number;
+  fromCache: number;
+  classified: number;
+  batches: number;
+}
+
+/**
+ * One pass: re-checks due cached domains, then classifies a batch of UNKNOWN leads. Returns what it did;
+ * `more` is false when there was nothing left to do.
+ */
+export async function classifyBatch(
+  db: DbOrTx,
+  now: Date,
+  { batchLeads = ESP_BATCH_LEADS, moveLimit = ESP_MOVE_LIMIT }: { batchLeads?: number; moveLimit?: number } = {},
+): Promise<EspClassRunResult & { more: boolean }> {
+  const due = await claimDueDomains(db, now, RECHECK_BATCH);
+  const pending = await pendingDomains(db, now, batchLeads);
+  const fromCache = pending.filter((p) => p.cached && p.cached !== "UNKNOWN").map((p) => ({ domain: p.domain, espClass: p.cached! }));
+  const dueNames = new Set(due.map((d) => d.domain));
+  const claimed = await claimNewDomains(db, now, pending.filter((p) => !p.cached || p.cached === "UNKNOWN").filter((p) => !dueNames.has(p.domain)).map((p) => p.domain));
+  const toLook: { domain: string; old: EspClass }[] = [...due, ...claimed.map((domain) => ({ domain, old: "UNKNOWN" as EspClass }))];
+  const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, async (d) => ({ ...d, answer: await lookupEspClass(d.domain) }));
+  const classified = await writeClasses(db, now, looked, fromCache, moveLimit);
+  return {
+    lookedUp: looked.length,
+    failed: looked.filter((l) => "error" in l.answer).length,
+    fromCache: fromCache.length,
+    classified,
+    batches: 1,
+    more: due.length > 0 || pending.length > 0,
+  };
+}
+
+/** Classifies leads by their address domain's MX (see the top of this file). */
+export const leadEspClassJob: JobDef = {
+  name: "lead-esp-class",
+  cron: "* * * * *",
+  everyMs: 30_000,
+  async run({ db, clock }) {
+    const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, batches: 0 };
+    const started = performance.now();
+    for (let i = 0; i < 20 && performance.now() - started < RUN_BUDGET_MS; i++) {
+      const r = await classifyBatch(db, clock.now());
+      total.lookedUp += r.lookedUp;
+      total.failed += r.failed;
+      total.fromCache += r.fromCache;
+      total.classified += r.classified;
+      total.batches++;
+      if (!r.more) break;
+    }
+    return { ...total };
+  },
+};
