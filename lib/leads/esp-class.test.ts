@@ -151,6 +151,17 @@ describe("the lead ESP class job", () => {
     expect((await listBy(ws, "MICROSOFT")).filter((e) => e.endsWith("@big.test"))).toHaveLength(25);
   });
 
+  it("looks up at most maxLookups domains per pass, the busiest first", async () => {
+    for (const d of ["one.test", "two.test", "three.test"]) mx[d] = [{ exchange: `mx.${d}`, priority: 10 }];
+    await createLeads(ws, ["a@one.test", "a@two.test", "b@two.test", "a@three.test", "b@three.test", "c@three.test"]);
+    const pass = () => classifyBatch(getDb(), clock.now(), { maxLookups: 2 });
+    expect(await pass()).toMatchObject({ lookedUp: 2, classified: 5, more: true });
+    expect(await classOf("a@one.test")).toBe("UNKNOWN");
+    expect(await pass()).toMatchObject({ lookedUp: 1, classified: 1, more: true });
+    expect(await pass()).toMatchObject({ lookedUp: 0, more: false });
+    expect(await classOf("a@one.test")).toBe("OTHER");
+  });
+
   it("re-derives the class when a lead's address moves to another domain", async () => {
     const [id] = await createLeads(ws, ["mover@other.test"]);
     expect(await classOf("mover@other.test")).toBe("OTHER");

@@ -27,8 +27,12 @@ const LEAD_DOMAIN = sql.raw(`lower(split_part(l.email, '@', 2))`);
 export const ESP_BATCH_LEADS = 500;
 /** UNKNOWN leads classified per statement (see writeClasses). */
 export const ESP_MOVE_LIMIT = 10_000;
-const RECHECK_BATCH = 50;
-const LOOKUP_CONCURRENCY = 16;
+/**
+ * Domains looked up per pass, and at once: with DNS_TIMEOUT_MS 3000 and 2 tries, a pass of only dead
+ * domains still ends within about 12 s, so one bad list cannot hold up the tick's other jobs for minutes.
+ */
+const MAX_LOOKUPS = 64;
+const LOOKUP_CONCURRENCY = 32;
 export const RECHECK_AFTER_MS = 30 * 24 * 3600_000;
 /** How long a claimed domain stays parked while one worker looks it up (a crash frees it after this). */
 const CLAIM_MS = 5 * 60_000;
@@ -181,19 +185,28 @@ export interface EspClassRunResult {
 }
 
 /**
- * One pass: re-checks due cached domains, then classifies a batch of UNKNOWN leads. Returns what it did;
- * `more` is false when there was nothing left to do.
+ * One pass: re-checks due cached domains, then classifies a batch of UNKNOWN leads, with at most
+ * `maxLookups` DNS look-ups. Returns what it did; `more` is false when there was nothing left to do.
  */
 export async function classifyBatch(
   db: DbOrTx,
   now: Date,
-  { batchLeads = ESP_BATCH_LEADS, moveLimit = ESP_MOVE_LIMIT }: { batchLeads?: number; moveLimit?: number } = {},
+  {
+    batchLeads = ESP_BATCH_LEADS,
+    moveLimit = ESP_MOVE_LIMIT,
+    maxLookups = MAX_LOOKUPS,
+  }: { batchLeads?: number; moveLimit?: number; maxLookups?: number } = {},
 ): Promise<EspClassRunResult & { more: boolean }> {
-  const due = await claimDueDomains(db, now, RECHECK_BATCH);
+  const due = await claimDueDomains(db, now, Math.ceil(maxLookups / 2));
   const pending = await pendingDomains(db, now, batchLeads);
   const fromCache = pending.filter((p) => p.cached && p.cached !== "UNKNOWN").map((p) => ({ domain: p.domain, espClass: p.cached! }));
   const dueNames = new Set(due.map((d) => d.domain));
-  const claimed = await claimNewDomains(db, now, pending.filter((p) => !p.cached || p.cached === "UNKNOWN").filter((p) => !dueNames.has(p.domain)).map((p) => p.domain));
+  // Domains with the most waiting leads first; the rest wait for the next pass.
+  const fresh = pending
+    .filter((p) => (!p.cached || p.cached === "UNKNOWN") && !dueNames.has(p.domain))
+    .sort((a, b) => b.leads - a.leads)
+    .slice(0, Math.max(0, maxLookups - due.length));
+  const claimed = await claimNewDomains(db, now, fresh.map((p) => p.domain));
   const toLook: { domain: string; old: EspClass }[] = [...due, ...claimed.map((domain) => ({ domain, old: "UNKNOWN" as EspClass }))];
   const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, async (d) => ({ ...d, answer: await lookupEspClass(d.domain) }));
   const classified = await writeClasses(db, now, looked, fromCache, moveLimit);
