@@ -13,6 +13,19 @@ interface Entry {
   failures: number;
   retryAt: number;
   lastUsed: number;
+  /** Why the last connect failed (repeated by the backoff refusals). */
+  lastError?: unknown;
+}
+
+/** Thrown while a mailbox is backing off: its `cause` is the failure that started the wait. */
+export class ImapBackoffError extends Error {
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -40,7 +53,11 @@ export class ImapConnections {
       e.lastUsed = this.now();
       return e.client;
     }
-    if (e && e.retryAt > this.now()) throw new Error(`IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)`);
+    if (e && e.retryAt > this.now()) {
+      const why = e.lastError as { responseText?: string; message?: string } | undefined;
+      const reason = why?.responseText || why?.message;
+      throw new ImapBackoffError(`IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)${reason ? `: ${reason}` : ""}`, e.retryAt - this.now(), { cause: e.lastError });
+    }
     const client = imapClient(cfg);
     // The sync polls (every IMAP_POLL_INTERVAL_S). imapflow's auto-IDLE would start after 15 s quiet and
     // every next cycle would first spend a round trip ending it (DONE); a poll cycle keeps the
@@ -51,11 +68,17 @@ export class ImapConnections {
       await client.connect();
     } catch (err) {
       const failures = (e?.failures ?? 0) + 1;
-      this.entries.set(mailboxId, { key, failures, retryAt: this.now() + Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** (failures - 1)), lastUsed: this.now() });
+      this.entries.set(mailboxId, { key, failures, retryAt: this.now() + Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** (failures - 1)), lastUsed: this.now(), lastError: err });
       throw err;
     }
     this.entries.set(mailboxId, { key, client, failures: 0, retryAt: 0, lastUsed: this.now() });
     return client;
+  }
+
+  /** Forgets a mailbox's backoff (someone found it reachable again, or its settings changed): the next get() connects. */
+  clearBackoff(mailboxId: string): void {
+    const e = this.entries.get(mailboxId);
+    if (e && !e.client) this.entries.delete(mailboxId);
   }
 
   /** After an error mid-sync the connection is not trusted again. */

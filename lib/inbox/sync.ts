@@ -1,12 +1,13 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { DbOrTx } from "../../db/client";
+import { runPrepared } from "../../db/prepared";
 import { imapState, mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import type { JobDef } from "../jobs/registry";
 import { imapClient } from "../mail/imap";
 import { hasWarmupHeader, WARMUP_HEADER } from "../mail/warmup";
-import { sidecarConnections, type ImapConnections } from "./connections";
+import { ImapBackoffError, sidecarConnections, type ImapConnections } from "./connections";
 import { imapConfigOf } from "../mailboxes/credentials";
 import { loadAiSettings } from "../ai/settings";
 import { applyDsn, parseDsn, type DsnReport } from "./dsn";
@@ -231,7 +232,65 @@ export async function syncMailbox(
   return totals;
 }
 
-/** The reply sync job: each mailbox at most every IMAP_POLL_INTERVAL_S, one after another, on the sidecar's kept connections. */
+/** A mailbox whose sync keeps failing is tried again after at most this long (or its connection's backoff, if longer). */
+export const MAX_RETRY_MS = 5 * 60_000;
+
+/** What a failed sync says, for the mailbox's `readError` (the IMAP server's words when there are some). */
+function readErrorOf(e: unknown): string {
+  const cause = e instanceof ImapBackoffError && e.cause ? e.cause : e;
+  const x = cause as { responseText?: string; message?: string; code?: string } | undefined;
+  return String(x?.responseText || x?.message || x?.code || e).slice(0, 1000);
+}
+
+/**
+ * A sync that failed, for whatever reason (login, connection, a command, the backoff after earlier
+ * failures): the mailbox's replies are unreadable, so READ_FAILING's clock runs (spec 2.8: reported
+ * after 30 minutes; the health check's login probe starts it too), and the mailbox is not claimed
+ * again before its retry time — the poll interval, growing with how long it has been failing up to
+ * MAX_RETRY_MS, or its connection's backoff — so failing mailboxes never crowd out the others.
+ * The clock starts at this failure, or — when the attempt before failed too, and the health check's
+ * good login has cleared it meanwhile — at the last successful sync (when the mailbox was added, if
+ * never): a failure the login probe cannot see (a command, a dropped connection) still gets reported.
+ * One statement: the retry time is kept on the INBOX's imap_state row (`leased_until`).
+ */
+async function recordSyncFailure(db: DbOrTx, now: Date, m: Mailbox, e: unknown, backoffMs: number): Promise<void> {
+  const floorMs = Math.max(pollIntervalMs(), backoffMs);
+  await runPrepared(
+    db,
+    sql`
+    with old as (select last_sync_at, leased_until from imap_state where mailbox_id = ${m.id} and folder = 'INBOX'),
+    flagged as (
+      update mailboxes set read_error = ${readErrorOf(e)},
+        read_failing_since = coalesce(read_failing_since, case
+          when exists (select 1 from old where leased_until is not null) then coalesce((select last_sync_at from old), created_at)
+          else ${now.toISOString()}::timestamptz end)
+      where id = ${m.id}
+      returning read_failing_since
+    )
+    insert into imap_state (mailbox_id, folder, uid_validity, last_uid, leased_until)
+    select ${m.id}::text, 'INBOX', '', 0, ${now.toISOString()}::timestamptz
+      + greatest(${floorMs}::float8 * interval '1 millisecond', least(${now.toISOString()}::timestamptz - f.read_failing_since, ${MAX_RETRY_MS}::float8 * interval '1 millisecond'))
+    from flagged f
+    on conflict (mailbox_id, folder) do update set leased_until = excluded.leased_until`,
+  );
+}
+
+/** A sync that worked after failures: readable again, no retry time. */
+async function recordSyncRecovered(db: DbOrTx, m: Mailbox): Promise<void> {
+  await runPrepared(
+    db,
+    sql`
+    with readable as (update mailboxes set read_failing_since = null, read_error = null where id = ${m.id} and read_failing_since is not null)
+    update imap_state set leased_until = null where mailbox_id = ${m.id} and folder = 'INBOX' and leased_until is not null`,
+  );
+}
+
+/**
+ * The reply sync job: each mailbox at most every IMAP_POLL_INTERVAL_S, one after another, on the
+ * sidecar's kept connections. A mailbox whose sync fails waits for its retry time (recordSyncFailure);
+ * one whose failure has been cleared meanwhile (the health check logged in, or its IMAP settings
+ * changed) is tried at the next cycle. Mailboxes not failing go first.
+ */
 export const inboxSyncJob: JobDef = {
   name: "inbox-sync",
   cron: "* * * * *",
@@ -245,19 +304,32 @@ export const inboxSyncJob: JobDef = {
         .select({ m: mailboxes })
         .from(mailboxes)
         .leftJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX")))
-        .where(and(eq(mailboxes.authType, "PASSWORD"), isNull(mailboxes.readFailingSince), or(isNull(imapState.lastSyncAt), lte(imapState.lastSyncAt, due))))
-        .orderBy(sql`${imapState.lastSyncAt} nulls first`)
+        .where(
+          and(
+            eq(mailboxes.authType, "PASSWORD"),
+            or(isNull(imapState.lastSyncAt), lte(imapState.lastSyncAt, due)),
+            // Unreadable: only once its retry time has come (one the health check alone flagged waits for it to clear).
+            or(isNull(mailboxes.readFailingSince), lte(imapState.leasedUntil, now)),
+          ),
+        )
+        .orderBy(sql`${mailboxes.readFailingSince} is not null`, sql`${imapState.lastSyncAt} nulls first`)
         .limit(20)
     ).map((r) => r.m);
     const states = claimed.length ? await db.select().from(imapState).where(inArray(imapState.mailboxId, claimed.map((m) => m.id))) : [];
     let stored = 0;
     let failed = 0;
     for (const m of claimed) {
+      const own = states.filter((s) => s.mailboxId === m.id);
+      // Cleared since it last failed: someone found it reachable, so its connection need not wait out the backoff.
+      if (!m.readFailingSince) sidecarConnections.clearBackoff(m.id);
       try {
-        stored += (await syncMailbox(db, clock, m, sidecarConnections, { states: states.filter((s) => s.mailboxId === m.id) })).stored;
-      } catch {
-        failed++; // the health check reports unreadable mailboxes (READ_FAILING)
+        stored += (await syncMailbox(db, clock, m, sidecarConnections, { states: own })).stored;
+      } catch (e) {
+        failed++;
+        await recordSyncFailure(db, clock.now(), m, e, sidecarConnections.backoffLeft(m.id) * 1000).catch((err) => console.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`));
+        continue;
       }
+      if (m.readFailingSince || own.some((s) => s.folder === "INBOX" && s.leasedUntil)) await recordSyncRecovered(db, m);
     }
     sidecarConnections.closeIdle();
     return { mailboxes: claimed.length, stored, failed, openConnections: sidecarConnections.size };
