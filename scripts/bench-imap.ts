@@ -60,7 +60,7 @@
  * Prints a table, PASS / BELOW TARGET and a final JSON line; exits 0 either way.
  */
 import { randomBytes } from "node:crypto";
-import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
+import { benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -209,17 +209,6 @@ const cpuProfile = new CpuProfiler<Side>(CPU_PROFILE, ["job", "bare"]);
 
 // ---------------------------------------------------------------------------------------------
 
-/** Runs fn over items with at most `width` in flight (a sliding window). */
-async function pool<T>(items: T[], width: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
-
-
 interface Sidecar {
   closeAll(): Promise<void>;
 }
@@ -241,7 +230,6 @@ async function main() {
   let imap: ImapHost | undefined;
   let sidecar: Sidecar | undefined;
   try {
-    const { setupWorkspace } = await import("@/lib/auth/users");
     const { ManualClock } = await import("@/lib/clock");
     const { newId } = await import("@/lib/ids");
     const { encryptSecret } = await import("@/lib/crypto/secretbox");
@@ -266,10 +254,12 @@ async function main() {
     // --- IMAP servers: one hoodiecrow per account. ---
     const accounts = Array.from({ length: MAILBOXES }, (_, i) => ({ user: mailboxEmail(i), password: `pw-${i}-${randomBytes(4).toString("hex")}` }));
     imap = await startImapHost(IMAP_MODE, accounts);
+    /** imapClient's settings for account i (the appends and the bare side). */
+    const imapCfg = accounts.map((a, i) => ({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE" as const, username: a.user, password: a.password }));
     say(`IMAP: ${MAILBOXES} hoodiecrow servers (one per account) on 127.0.0.1:${imap.ports[0]}…${imap.ports.at(-1)} (${IMAP_MODE === "process" ? "one child process" : "in this process"})`);
 
     // --- Seed: workspace, mailboxes, a campaign, leads with a SENT email each and an ACTIVE campaign lead. ---
-    const ws = await setupWorkspace(db, { email: "bench@example.com", password: "bench-password-1", name: "Bench", workspaceName: "Inbox" });
+    const ws = await benchWorkspace(db, "Inbox");
     const mbRows: (typeof schema.mailboxes.$inferSelect)[] = [];
     for (let i = 0; i < MAILBOXES; i++) {
       mbRows.push(
@@ -316,8 +306,8 @@ async function main() {
     const lastAppended: number[] = Array(MAILBOXES).fill(0);
     const appendRound = async () => {
       const r = round++;
-      await pool([...Array(MAILBOXES).keys()], 5, async (i) => {
-        const c = imapClient({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE", username: accounts[i].user, password: accounts[i].password });
+      await runPool([...Array(MAILBOXES).keys()], 5, async (i) => {
+        const c = imapClient(imapCfg[i]);
         c.on("error", () => {});
         await c.connect();
         const uids: number[] = [];
@@ -387,7 +377,7 @@ async function main() {
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       let stored = 0;
-      await pool(mbRows.map((m) => m.id), CONCURRENCY, async (id) => {
+      await runPool(mbRows.map((m) => m.id), CONCURRENCY, async (id) => {
         const [m] = await db.select().from(schema.mailboxes).where(eq(schema.mailboxes.id, id));
         const r = await (syncMailbox as (...a: unknown[]) => ReturnType<typeof syncMailbox>)(db, clock, m, sidecar);
         if (r.stored !== PER_ROUND) say(`    ${step}: ${m.email} ${JSON.stringify(r)}`);
@@ -404,10 +394,9 @@ async function main() {
 
     // Bare: its own idea of the last UID per mailbox, in memory.
     const bareLast: number[] = Array(MAILBOXES).fill(0);
-    const bareCfg = accounts.map((a, i) => ({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE" as const, username: a.user, password: a.password }));
     let bareBytes = 0;
     const bareOne = async (i: number, keep?: Buffer[]) => {
-      const c = imapClient(bareCfg[i]);
+      const c = imapClient(imapCfg[i]);
       c.on("error", () => {});
       await c.connect();
       const got: number[] = [];
@@ -431,7 +420,7 @@ async function main() {
       const cpu = cpuMeter();
       const perMailbox: number[] = [];
       const start = process.hrtime.bigint();
-      await pool([...Array(MAILBOXES).keys()], width, async (i) => {
+      await runPool([...Array(MAILBOXES).keys()], width, async (i) => {
         const s = process.hrtime.bigint();
         await bareOne(i, keep);
         perMailbox.push(elapsedMs(s));

@@ -18,9 +18,11 @@
  * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
  */
 import {
+  benchWorkspace,
   copyLeads,
   elapsedMs,
   fmt,
+  fullApiKey,
   intEnv,
   median,
   percentile,
@@ -106,19 +108,16 @@ async function main() {
     sqlNoDelay: true, // the COPY baseline: see noDelaySocket
   });
   try {
-    const { setupWorkspace } = await import("@/lib/auth/users");
-    const { issueApiKey } = await import("@/lib/auth/api-keys");
     const { newId } = await import("@/lib/ids");
     const route = await import("@/app/api/v1/leads/route");
     const db = bench.dbm.getDb();
     const copySql = bench.sql;
 
-    const owner = { email: "bench@example.com", password: "bench-password-1", name: "Bench" };
-    const wsApi = await setupWorkspace(db, { ...owner, workspaceName: "POST via API" });
-    const wsCopy = await setupWorkspace(db, { ...owner, workspaceName: "POST via COPY" });
-    const wsGet = await setupWorkspace(db, { ...owner, workspaceName: "GET" });
-    const keyApi = (await issueApiKey(db, { workspaceId: wsApi.workspaceId, userId: wsApi.userId, scope: "full" }, new Date())).key;
-    const keyGet = (await issueApiKey(db, { workspaceId: wsGet.workspaceId, userId: wsGet.userId, scope: "full" }, new Date())).key;
+    const wsApi = await benchWorkspace(db, "POST via API");
+    const wsCopy = await benchWorkspace(db, "POST via COPY");
+    const wsGet = await benchWorkspace(db, "GET");
+    const keyApi = await fullApiKey(db, wsApi);
+    const keyGet = await fullApiKey(db, wsGet);
 
     const toCopy = (workspaceId: string, l: LeadInputLike, now: Date): CopyLead => ({
       id: newId("lead"),

@@ -60,7 +60,7 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
+import { benchWorkspace, cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, runPool, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -384,7 +384,6 @@ async function loadApp() {
   const { unsubscribeUrl } = await import("@/lib/sending/tracking");
   const { newId } = await import("@/lib/ids");
   const { ensureDomain } = await import("@/lib/domains/ensure-domain");
-  const { setupWorkspace } = await import("@/lib/auth/users");
   const { insertMailbox } = await import("@/test/factories");
   const { call, makeWorkspace } = await import("@/test/helpers");
   const routes = {
@@ -396,7 +395,7 @@ async function loadApp() {
     STATUS: (await import("@/app/api/v1/campaigns/[id]/status/route")).PATCH,
   };
   const MailComposer = (await import("nodemailer/lib/mail-composer")).default;
-  return { dbm, schema, drizzle, ManualClock, sendDue, scheduleDue, deliver, transports, smtpTransport, smtpConfigOf, encryptSecret, renderStep, nextWindowOpen, unsubscribeUrl, newId, ensureDomain, setupWorkspace, insertMailbox, call, makeWorkspace, routes, MailComposer };
+  return { dbm, schema, drizzle, ManualClock, sendDue, scheduleDue, deliver, transports, smtpTransport, smtpConfigOf, encryptSecret, renderStep, nextWindowOpen, unsubscribeUrl, newId, ensureDomain, insertMailbox, call, makeWorkspace, routes, MailComposer };
 }
 
 /** A campaign set up through the route handlers, as a user would (engine.test.ts does the same). */
@@ -428,6 +427,21 @@ async function routeCampaign(
   if (s.status !== "ACTIVE") throw new Error(`campaign is ${s.status}, not ACTIVE`);
   return { id: c.id, leadIds };
 }
+
+/** `n` mailboxes that send to the sink (security NONE, the sink's login), rows written directly like test/factories.ts. */
+async function sinkMailboxes(app: App, sink: Sink, workspaceId: string, n: number, mailbox: (i: number) => { email: string; dailySendCap: number; senderName: string }) {
+  const pwd = app.encryptSecret(SINK_PASSWORD);
+  const mbs: Awaited<ReturnType<App["insertMailbox"]>>[] = [];
+  for (let i = 0; i < n; i++) {
+    const { email, dailySendCap, senderName } = mailbox(i);
+    mbs.push(await app.insertMailbox(workspaceId, email, { smtpHost: sink.host, smtpPort: sink.port, smtpSecurity: "NONE", smtpUsername: email, smtpPasswordEnc: pwd, dailySendCap, senderName }));
+  }
+  return mbs;
+}
+
+/** `n` leads as POST /leads takes them: `${local}${i}@co${i % 211}.${domain}`. */
+const leadInputs = (n: number, local: string, domain: string) =>
+  Array.from({ length: n }, (_, i) => ({ email: `${local}${i}@co${i % 211}.${domain}`, firstName: `First${i}`, lastName: `Last${i}`, companyName: `Company ${i % 211}` }));
 
 const STEP = {
   subject: "Quick question, {{firstName}}",
@@ -461,13 +475,8 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const leadCount = Math.max(D_LEADS, need);
   say(`\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`);
   const ws = await app.makeWorkspace("bench-delivery");
-  const pwd = app.encryptSecret(SINK_PASSWORD);
-  const mbs: Awaited<ReturnType<App["insertMailbox"]>>[] = [];
-  for (let i = 0; i < D_MAILBOXES; i++) {
-    const email = `sender${i}@delivery.bench.test`;
-    mbs.push(await app.insertMailbox(ws.workspaceId, email, { smtpHost: sink.host, smtpPort: sink.port, smtpSecurity: "NONE", smtpUsername: email, smtpPasswordEnc: pwd, dailySendCap: 1_000_000, senderName: `Sender ${i}` }));
-  }
-  const leads = Array.from({ length: leadCount }, (_, i) => ({ email: `lead${i}@co${i % 211}.delivery.test`, firstName: `First${i}`, lastName: `Last${i}`, companyName: `Company ${i % 211}` }));
+  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({ email: `sender${i}@delivery.bench.test`, dailySendCap: 1_000_000, senderName: `Sender ${i}` }));
+  const leads = leadInputs(leadCount, "lead", "delivery.test");
   const t0 = process.hrtime.bigint();
   const camp = await routeCampaign(app, ws.fullKey, {
     name: "Delivery bench",
@@ -549,18 +558,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   };
   /** Same shape as sendDue: per pass one email per mailbox, a sliding pool of CONCURRENCY in flight. */
   const sendRaw = async (msgs: Msg[]) => {
-    for (let p = 0; p < msgs.length; p += D_MAILBOXES) {
-      const pass = msgs.slice(p, p + D_MAILBOXES);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(CONCURRENCY, pass.length) }, async () => {
-          while (next < pass.length) {
-            const x = pass[next++];
-            await raw[x.mbx].sendMail(x.msg);
-          }
-        }),
-      );
-    }
+    for (let p = 0; p < msgs.length; p += D_MAILBOXES) await runPool(msgs.slice(p, p + D_MAILBOXES), CONCURRENCY, (x) => raw[x.mbx].sendMail(x.msg));
   };
   const runRaw = async (passes: number, label: string, mime = false) => {
     let msgs = prebuild(passes);
@@ -695,7 +693,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     const t0 = process.hrtime.bigint();
     const clock = new app.ManualClock(new Date("2026-11-03T14:00:00Z")); // a Tuesday
     let dueZones = 0;
-    const { workspaceId: ws } = await app.setupWorkspace(db, { email: "tick@example.com", password: "bench-password-1", name: "Tick", workspaceName: "Tick" });
+    const { workspaceId: ws } = await benchWorkspace(db, "Tick", { email: "tick@example.com", name: "Tick" });
     const domainId = await app.ensureDomain(db, ws, "tick.bench.test");
     const pwd = app.encryptSecret(SINK_PASSWORD);
     const M = T_MAILBOXES;
@@ -751,15 +749,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     if (TICK_SOCKET) {
       for (const t of pools) timeSendMail(t);
       const w0 = process.hrtime.bigint();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 100 }, async () => {
-          while (next < rows.length) {
-            const i = next++;
-            await pools[i].sendMail({ from: rows[i].email, to: "warm-up@tick.test", subject: "warm-up", text: "warm-up", messageId: `<warm-${i}@tick.bench.test>` });
-          }
-        }),
-      );
+      await runPool([...rows.keys()], 100, (i) => pools[i].sendMail({ from: rows[i].email, to: "warm-up@tick.test", subject: "warm-up", text: "warm-up", messageId: `<warm-${i}@tick.bench.test>` }));
       const warmMs = elapsedMs(w0);
       const warm = await sink.collect();
       if (warm.messages.length !== rows.length || warm.authFailures) throw new Error(`pool warm-up: the sink got ${warm.messages.length} of ${rows.length}, ${warm.authFailures} refused logins`);
@@ -878,13 +868,8 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
   const db = dbm.getDb();
   say(`\n[3/3] Caps: ${C_MAILBOXES} mailboxes (caps 5–20), ${fmt(C_LEADS)} leads, Mon–Fri, minGapMinutes ${C_GAP_MIN}, sendDue every ${C_STEP_MIN} simulated minutes for ${C_DAYS} days…`);
   const ws = await app.makeWorkspace("bench-caps");
-  const pwd = app.encryptSecret(SINK_PASSWORD);
-  const mbs: Awaited<ReturnType<App["insertMailbox"]>>[] = [];
-  for (let i = 0; i < C_MAILBOXES; i++) {
-    const email = `capper${i}@caps.bench.test`;
-    mbs.push(await app.insertMailbox(ws.workspaceId, email, { smtpHost: sink.host, smtpPort: sink.port, smtpSecurity: "NONE", smtpUsername: email, smtpPasswordEnc: pwd, dailySendCap: 5 + (i % 16), senderName: `Capper ${i}` }));
-  }
-  const leads = Array.from({ length: C_LEADS }, (_, i) => ({ email: `cap${i}@co${i % 211}.caps.test`, firstName: `First${i}`, lastName: `Last${i}`, companyName: `Company ${i % 211}` }));
+  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, C_MAILBOXES, (i) => ({ email: `capper${i}@caps.bench.test`, dailySendCap: 5 + (i % 16), senderName: `Capper ${i}` }));
+  const leads = leadInputs(C_LEADS, "cap", "caps.test");
   const camp = await routeCampaign(app, ws.fullKey, {
     name: "Caps bench",
     settings: { sendDaysOfWeek: C_WEEKDAYS, minGapMinutes: C_GAP_MIN },

@@ -174,6 +174,34 @@ export function noDelaySocket(url: string): { socket: () => Promise<Socket> } {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Seed
+
+/** The owner of the benchmarks' workspaces. */
+export const BENCH_OWNER = { email: "bench@example.com", password: "bench-password-1", name: "Bench" };
+
+/** A workspace set up as sign-up does (setupWorkspace), owned by BENCH_OWNER or the given owner. */
+export async function benchWorkspace(db: Db, workspaceName: string, owner: Partial<typeof BENCH_OWNER> = {}): Promise<{ workspaceId: string; userId: string }> {
+  const { setupWorkspace } = await import("../lib/auth/users");
+  const { workspaceId, userId } = await setupWorkspace(db, { ...BENCH_OWNER, ...owner, workspaceName });
+  return { workspaceId, userId };
+}
+
+/** A full-scope API key of the workspace's owner. */
+export async function fullApiKey(db: Db, ws: { workspaceId: string; userId: string }): Promise<string> {
+  const { issueApiKey } = await import("../lib/auth/api-keys");
+  return (await issueApiKey(db, { workspaceId: ws.workspaceId, userId: ws.userId, scope: "full" }, new Date())).key;
+}
+
+/** Runs fn over items with at most `width` in flight: a sliding window, each worker taking the next item. */
+export async function runPool<T>(items: readonly T[], width: number, fn: (t: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Helper processes: a peer (HTTP receiver, IMAP servers, SMTP sink) the benchmark talks to over IPC.
 
 export interface IpcHelper {

@@ -35,7 +35,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
-import { cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
+import { benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -165,15 +165,8 @@ function bareSignedPost(port: number, secret: string, item: BareItem): Promise<v
 
 /** Runs fn over items with at most `width` in flight: a sliding window, or lock-step groups like deliverDue. */
 async function runConcurrently<T>(items: T[], width: number, mode: "pool" | "batch", fn: (t: T) => Promise<unknown>): Promise<void> {
-  if (mode === "batch") {
-    for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
-    return;
-  }
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  if (mode === "pool") return runPool(items, width, fn);
+  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(fn));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +201,6 @@ async function main() {
   const bench = await startBenchEnvironment("bench:webhooks", { onServerLog: statements.onServerLog, logStatements: PROFILE, env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined } });
   let receiver: Receiver | undefined;
   try {
-    const { setupWorkspace } = await import("@/lib/auth/users");
     const { systemClock } = await import("@/lib/clock");
     const { emitEvent } = await import("@/lib/events/emit");
     const { createWebhook } = await import("@/lib/webhooks/webhooks");
@@ -221,7 +213,7 @@ async function main() {
     receiver = await startReceiver(RECEIVER_MODE);
     say(`receiver: node:http on 127.0.0.1:${receiver.port} (${RECEIVER_MODE === "process" ? "child process" : "in this process"}), 200 "ok"`);
 
-    const ws = await setupWorkspace(db, { email: "bench@example.com", password: "bench-password-1", name: "Bench", workspaceName: "Webhooks" });
+    const ws = await benchWorkspace(db, "Webhooks");
     const ctx = { workspaceId: ws.workspaceId, actor: { type: "system" as const }, db, clock: systemClock };
     const hook = await createWebhook(ctx, { url: receiver.url, events: [EVENT] });
     const bareSecret = `whsec_${randomBytes(32).toString("base64url")}`;
