@@ -3,6 +3,13 @@ import { forwardBody, intentCountsQuery, intentCountsResult, listRepliesQuery, r
 
 const tag = "Inbox";
 
+/**
+ * The raw body a reply may send (spec 4.2.1, 8: files 20 MB in all, checked decoded by sendReply, 413):
+ * 20 MB of files in base64 (4 bytes per 3), with room for the rest — body, html, addresses, names,
+ * line breaks in the base64 — so a valid request is never refused for its encoding.
+ */
+export const SEND_REPLY_BODY_LIMIT = Math.ceil((20 * 1024 * 1024) / 3) * 4 + 4 * 1024 * 1024;
+
 export const inboxRoutes = {
   list: defineRoute({ method: "GET", path: "/replies", tag, access: "read", query: listRepliesQuery, summary: "Replies, newest first: q, intent, campaignId, hasReminder", response: { description: "`{ replies, page, limit, total }`" } }),
   threads: defineRoute({ method: "GET", path: "/replies/threads", tag, access: "read", query: threadsQuery, summary: "Conversations, one row per lead, newest first", response: { description: "`{ threads, page, limit, total }`" } }),
@@ -24,7 +31,7 @@ export const inboxRoutes = {
   star: defineRoute({ method: "PATCH", path: "/replies/{id}/star", tag, access: "write", body: starBody, summary: "Star or unstar a reply", response: { description: "The reply" } }),
   remind: defineRoute({ method: "PATCH", path: "/replies/{id}/remind", tag, access: "write", body: remindBody, summary: "Set (ISO date-time) or clear (null) a reminder", response: { description: "The reply" } }),
   send: defineRoute({
-    method: "POST", path: "/replies/{id}/send", tag, access: "write", body: sendReplyBody, bodyLimit: 25 * 1024 * 1024, errors: [502],
+    method: "POST", path: "/replies/{id}/send", tag, access: "write", body: sendReplyBody, bodyLimit: SEND_REPLY_BODY_LIMIT, errors: [502],
     summary: "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; background: 202 `{ queued, status: SENDING, sentReplyId }`. Through an API key only people already in the conversation (403 otherwise)",
     response: { description: "See summary" },
   }),
