@@ -18,6 +18,7 @@
  * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
  */
 import {
+  abbaPlan,
   benchWorkspace,
   copyLeads,
   elapsedMs,
@@ -26,6 +27,7 @@ import {
   intEnv,
   median,
   percentile,
+  pooledRate,
   round3,
   runBench,
   say,
@@ -271,14 +273,11 @@ async function main() {
     const phases: Awaited<ReturnType<typeof runPhase>>[] = [];
     const blockRatios: number[] = [];
     for (let b = 0; b < BLOCKS; b++) {
-      const plan: ("on" | "off")[] = b % 2 === 0 ? ["on", "off", "off", "on"] : ["off", "on", "on", "off"];
+      const plan = abbaPlan(b, "on", "off");
       const block: typeof phases = [];
       for (const mode of plan) block.push(await runPhase(mode, PHASE_MS, `GET limiter ${mode}`));
       phases.push(...block);
-      const rate = (mode: "on" | "off") => {
-        const ps = block.filter((p) => p.mode === mode);
-        return (ps.reduce((a, p) => a + p.n, 0) * 1000) / ps.reduce((a, p) => a + p.ms, 0);
-      };
+      const rate = (mode: "on" | "off") => pooledRate(block.filter((p) => p.mode === mode));
       const r = rate("on") / rate("off");
       blockRatios.push(r);
       say(

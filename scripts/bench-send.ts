@@ -60,7 +60,7 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { benchWorkspace, cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, round3, runBench, runPool, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
+import { abbaPlan, benchWorkspace, cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, pooledRate, round3, runBench, runPool, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -592,7 +592,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const raws: Awaited<ReturnType<typeof runRaw>>[] = [];
   const blockRatios: number[] = [];
   for (let b = 0; b < BLOCKS; b++) {
-    const plan: ("pipe" | "raw")[] = b % 2 === 0 ? ["pipe", "raw", "raw", "pipe"] : ["raw", "pipe", "pipe", "raw"];
+    const plan = abbaPlan(b, "pipe", "raw");
     const bp: typeof pipes = [];
     const br: typeof raws = [];
     const line: string[] = [];
@@ -607,8 +607,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
         line.push(`raw ${fmt(r.rate).padStart(5)}`);
       }
     }
-    const rate = (xs: { n: number; ms: number }[]) => (xs.reduce((a, x) => a + x.n, 0) * 1000) / xs.reduce((a, x) => a + x.ms, 0);
-    const r = rate(bp) / rate(br);
+    const r = pooledRate(bp) / pooledRate(br);
     blockRatios.push(r);
     pipes.push(...bp);
     raws.push(...br);

@@ -515,6 +515,16 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
+/** The phase order of ABBA block b (a b b a, then b a a b, …): a drift in machine speed cancels within each block. */
+export function abbaPlan<S extends string>(b: number, a: S, other: S): S[] {
+  return b % 2 === 0 ? [a, other, other, a] : [other, a, a, other];
+}
+
+/** Units per second over phases taken together: all their units ÷ all their time. */
+export function pooledRate(phases: { n: number; ms: number }[]): number {
+  return (phases.reduce((a, p) => a + p.n, 0) * 1000) / phases.reduce((a, p) => a + p.ms, 0);
+}
+
 /** Rounded to 3 decimals, as the final JSON lines print ratios. */
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 

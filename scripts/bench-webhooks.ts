@@ -35,7 +35,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
-import { benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
+import { abbaPlan, benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, pooledRate, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -324,14 +324,11 @@ async function main() {
     const phases: PhaseResult[] = [];
     const blockRatios: number[] = [];
     for (let b = 0; b < BLOCKS; b++) {
-      const plan: ("job" | "bare")[] = b % 2 === 0 ? ["job", "bare", "bare", "job"] : ["bare", "job", "job", "bare"];
+      const plan = abbaPlan(b, "job", "bare");
       const block: PhaseResult[] = [];
       for (const side of plan) block.push(side === "job" ? (await runJob("job")).r : await runBare("bare"));
       phases.push(...block);
-      const rate = (side: "job" | "bare") => {
-        const ps = block.filter((p) => p.side === side);
-        return (ps.reduce((a, p) => a + p.n, 0) * 1000) / ps.reduce((a, p) => a + p.ms, 0);
-      };
+      const rate = (side: "job" | "bare") => pooledRate(block.filter((p) => p.side === side));
       const r = rate("job") / rate("bare");
       blockRatios.push(r);
       say(`  block ${b + 1}: ` + block.map((p) => `${p.side.padEnd(4)} ${fmt(p.rate).padStart(5)}`).join(" | ") + ` /s → job÷bare ${r.toFixed(3)}   (machine busy ${block.map((p) => fmt(p.machineBusy * 100)).join("/")} %)`);
