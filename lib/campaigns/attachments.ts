@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { files, messageFiles, stepAttachments } from "../../db/schema";
@@ -86,13 +86,17 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
 }
 
 /**
- * A file attachment known in the workspace, by id: one from an inbox conversation (spec 4.7 rule 6),
- * or another step's attachment.
+ * A file attachment known in the workspace, by id: one from an inbox conversation (spec 4.7 rule 6:
+ * a received file or one sent with a reply), or another step's attachment. An upload not yet sent is
+ * not a conversation's file (and is removed after a day with its bytes, which the step shares): 404.
  */
 async function findWorkspaceAttachment(db: DbOrTx, workspaceId: string, id: string) {
   const [a] = await db.select().from(stepAttachments).where(and(eq(stepAttachments.id, id), eq(stepAttachments.workspaceId, workspaceId)));
   if (a) return a;
-  const [m] = await db.select().from(messageFiles).where(and(eq(messageFiles.id, id), eq(messageFiles.workspaceId, workspaceId)));
+  const [m] = await db
+    .select()
+    .from(messageFiles)
+    .where(and(eq(messageFiles.id, id), eq(messageFiles.workspaceId, workspaceId), or(isNotNull(messageFiles.replyId), isNotNull(messageFiles.sentReplyId))));
   return m;
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Attachment } from "mailparser";
 import type { DbOrTx } from "../../db/client";
-import { files, messageFiles } from "../../db/schema";
+import { files, messageFiles, stepAttachments } from "../../db/schema";
 import { readBodyBytes } from "../api/body";
 import { requireAccess, type Ctx } from "../ctx";
 import { BadRequestError, NotFoundError } from "../errors";
@@ -84,12 +84,23 @@ export async function uploadFile(ctx: Ctx, req: Request) {
   return { id, filename, size: data.length };
 }
 
-/** Uploads never sent are removed after a day (spec 4.2.1). */
+/**
+ * Uploads never sent are removed after a day (spec 4.2.1), with their bytes — unless something else
+ * holds the same file (a step attachment made from the upload before such copies were refused).
+ */
 export async function cleanupUploads(db: DbOrTx, now: Date): Promise<number> {
   const rows = await db
     .delete(messageFiles)
     .where(and(eq(messageFiles.upload, true), sql`${messageFiles.sentReplyId} is null`, lt(messageFiles.createdAt, new Date(now.getTime() - UPLOAD_LIFETIME_MS))))
     .returning({ fileId: messageFiles.fileId });
-  if (rows.length) await db.delete(files).where(inArray(files.id, rows.map((r) => r.fileId)));
+  if (rows.length) {
+    await db.delete(files).where(
+      and(
+        inArray(files.id, rows.map((r) => r.fileId)),
+        sql`not exists (select 1 from ${stepAttachments} where ${stepAttachments.fileId} = ${files.id})`,
+        sql`not exists (select 1 from ${messageFiles} where ${messageFiles.fileId} = ${files.id})`,
+      ),
+    );
+  }
   return rows.length;
 }
