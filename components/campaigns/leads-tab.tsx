@@ -1,15 +1,19 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
+import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
+import { usePaging } from "@/components/ui/use-paging";
+import { useSelection } from "@/components/ui/use-selection";
 import { AddLeadsDialog } from "./add-leads-dialog";
 import { plural, stepLabel } from "./labels";
 import { campaignPath, useCampaignLeads, useRefreshCampaign } from "./queries";
@@ -21,15 +25,16 @@ const COLUMNS = 7;
 
 export function LeadsTab({ campaignId }: { campaignId: string }) {
   const refresh = useRefreshCampaign(campaignId);
-  const [paging, setPaging] = useState({ page: 1, limit: 100 });
+  const paging = usePaging(100);
   const leads = useCampaignLeads(campaignId, paging.page, paging.limit);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const rows = leads.data?.leads ?? [];
+  const total = leads.data?.total ?? 0;
+  const unassigned = rows.filter((r) => !r.mailboxId).length;
+  const selection = useSelection(rows.map((r) => ({ id: r.leadId })), paging.scope);
   const [adding, setAdding] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [notice, setNotice] = useState<string>();
   const reassign = useReassignAll(campaignId);
-
-  useEffect(() => setSelected(new Set()), [paging]);
 
   const remove = useMutation({
     mutationFn: (leadIds: string[]) => apiFetch<RemoveLeadsResult>(campaignPath(campaignId, "/leads/remove"), { method: "POST", body: { leadIds } }),
@@ -37,33 +42,19 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
     onSuccess: async (r) => {
       await refresh();
       setConfirmRemove(false);
-      setSelected(new Set());
+      selection.clear();
       setNotice(`Removed ${plural(r.removed, "lead")} from the campaign.`);
     },
   });
-
-  const rows = leads.data?.leads ?? [];
-  const total = leads.data?.total ?? 0;
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.leadId));
-  const unassigned = rows.filter((r) => !r.mailboxId).length;
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-gray-600">{leads.data ? `${plural(total, "lead")} in this campaign` : "\u00a0"}</p>
         <div className="flex gap-2">
-          {selected.size > 0 && (
+          {selection.size > 0 && (
             <Button variant="danger" onClick={() => setConfirmRemove(true)}>
-              Remove {selected.size} selected
+              Remove {selection.size} selected
             </Button>
           )}
           <Button
@@ -79,12 +70,9 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between">
-          <span data-testid="leads-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="leads-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {unassigned > 0 && (
         <Alert tone="warning">
@@ -97,9 +85,7 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
       <Table aria-label="Campaign leads" aria-busy={leads.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input type="checkbox" aria-label="Select all on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.leadId)))} />
-            </Th>
+            <SelectAllTh selection={selection} />
             <Th>Email</Th>
             <Th>Name</Th>
             <Th>Mailbox</Th>
@@ -111,9 +97,7 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
         <TBody>
           {rows.map((l) => (
             <Tr key={l.leadId}>
-              <Td>
-                <input type="checkbox" aria-label={`Select ${l.email}`} checked={selected.has(l.leadId)} onChange={() => toggle(l.leadId)} />
-              </Td>
+              <SelectTd label={l.email} checked={selection.has(l.leadId)} onToggle={() => selection.toggle(l.leadId)} />
               <Td className="font-medium">{l.email}</Td>
               <Td>{[l.firstName, l.lastName].filter(Boolean).join(" ")}</Td>
               <Td>{l.mailboxEmail ?? <Badge tone="yellow">No mailbox</Badge>}</Td>
@@ -127,31 +111,12 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
               <Td className="whitespace-nowrap text-gray-600">{new Date(l.addedAt).toLocaleDateString()}</Td>
             </Tr>
           ))}
-          {leads.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                No leads in this campaign yet. Add leads from the workspace.
-              </td>
-            </tr>
-          )}
-          {leads.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!leads.data && rows.length === 0} loading={leads.isPending}>
+            No leads in this campaign yet. Add leads from the workspace.
+          </TableStatusRows>
         </TBody>
       </Table>
-      <Pager
-        page={paging.page}
-        limit={paging.limit}
-        total={total}
-        shown={rows.length}
-        sizes={PAGE_SIZES}
-        onPage={(page) => setPaging((p) => ({ ...p, page }))}
-        onLimit={(limit) => setPaging({ page: 1, limit })}
-      />
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
       {adding && <AddLeadsDialog campaignId={campaignId} onClose={() => setAdding(false)} />}
       <Dialog
         open={confirmRemove}
@@ -159,13 +124,13 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
           setConfirmRemove(false);
           remove.reset();
         }}
-        title={`Remove ${plural(selected.size, "lead")} from the campaign?`}
+        title={`Remove ${plural(selection.size, "lead")} from the campaign?`}
         footer={
           <>
             <Button variant="secondary" onClick={() => setConfirmRemove(false)}>
               Cancel
             </Button>
-            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
+            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate(selection.ids)}>
               {remove.isPending ? "Removing…" : "Remove"}
             </Button>
           </>

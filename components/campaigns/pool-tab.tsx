@@ -7,7 +7,10 @@ import { HEALTH, WARMUP } from "@/components/mailboxes/labels";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useSelection } from "@/components/ui/use-selection";
 import { AddMailboxesDialog } from "./add-mailboxes-dialog";
 import { plural } from "./labels";
 import { campaignPath, usePool, useRefreshCampaign } from "./queries";
@@ -23,7 +26,9 @@ const COLUMNS = 8;
 export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onShowLeads: () => void }) {
   const refresh = useRefreshCampaign(campaignId);
   const pool = usePool(campaignId);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const rows = pool.data?.mailboxes ?? [];
+  const outside = pool.data?.leadsOutsidePool ?? 0;
+  const selection = useSelection(rows, campaignId); // one page: the whole pool
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string>();
   const reassign = useReassignAll(campaignId);
@@ -32,23 +37,10 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
     mutationFn: (mailboxIds: string[]) => apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
     onSuccess: async (r) => {
       await refresh();
-      setSelected(new Set());
+      selection.clear();
       setNotice(`Removed ${plural(r.removed, "mailbox", "mailboxes")} from the pool.`);
     },
   });
-
-  const rows = pool.data?.mailboxes ?? [];
-  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-  const outside = pool.data?.leadsOutsidePool ?? 0;
-
-  function toggle(id: string) {
-    setSelected((s) => {
-      const n = new Set(s);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  }
 
   return (
     <div className="space-y-4">
@@ -57,9 +49,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
           {pool.data ? `${plural(pool.data.poolSize, "mailbox", "mailboxes")} in the pool, ${pool.data.activelySending.toLocaleString()} actively sending` : "\u00a0"}
         </p>
         <div className="flex gap-2">
-          {selected.size > 0 && (
-            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate([...selected])}>
-              {remove.isPending ? "Removing…" : `Remove ${selected.size} selected`}
+          {selection.size > 0 && (
+            <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate(selection.ids)}>
+              {remove.isPending ? "Removing…" : `Remove ${selection.size} selected`}
             </Button>
           )}
           <Button onClick={() => setAdding(true)}>Add mailboxes</Button>
@@ -67,12 +59,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between">
-          <span data-testid="pool-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="pool-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {outside > 0 && (
         <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-2">
@@ -97,9 +86,7 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
       <Table aria-label="Mailbox pool" aria-busy={pool.isFetching}>
         <THead>
           <tr>
-            <Th className="w-8">
-              <input type="checkbox" aria-label="Select all in the pool" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} />
-            </Th>
+            <SelectAllTh selection={selection} label="Select all in the pool" />
             <Th>Mailbox</Th>
             <Th>Health</Th>
             <Th>Warmup</Th>
@@ -115,9 +102,7 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
             const warmup = WARMUP[m.warmupStatus] ?? { label: m.warmupStatus, tone: "gray" as const };
             return (
               <Tr key={m.id}>
-                <Td>
-                  <input type="checkbox" aria-label={`Select ${m.email}`} checked={selected.has(m.id)} onChange={() => toggle(m.id)} />
-                </Td>
+                <SelectTd label={m.email} checked={selection.has(m.id)} onToggle={() => selection.toggle(m.id)} />
                 <Td>
                   <span className="font-medium">{m.email}</span>
                   {m.senderName && <span className="block text-xs text-gray-500">{m.senderName}</span>}
@@ -137,20 +122,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
               </Tr>
             );
           })}
-          {pool.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-600">
-                The pool is empty: add the mailboxes this campaign sends from.
-              </td>
-            </tr>
-          )}
-          {pool.isPending && (
-            <tr>
-              <td colSpan={COLUMNS} className="px-3 py-10 text-center text-sm text-gray-500">
-                Loading…
-              </td>
-            </tr>
-          )}
+          <TableStatusRows columns={COLUMNS} empty={!!pool.data && rows.length === 0} loading={pool.isPending}>
+            The pool is empty: add the mailboxes this campaign sends from.
+          </TableStatusRows>
         </TBody>
       </Table>
       {adding && (

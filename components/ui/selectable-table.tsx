@@ -2,11 +2,11 @@ import type { ReactNode } from "react";
 import { Td, Th } from "./table";
 import type { Selection } from "./use-selection";
 
-/** The header cell that checks every row on the page (see useSelection). */
-export function SelectAllTh({ selection }: { selection: Pick<Selection, "allSelected" | "toggleAll"> }) {
+/** The header cell that checks every row on the page (see useSelection); `label` names it where the table has no pages. */
+export function SelectAllTh({ selection, label = "Select all on this page" }: { selection: Pick<Selection, "allSelected" | "toggleAll">; label?: string }) {
   return (
     <Th className="w-8">
-      <input type="checkbox" aria-label="Select all on this page" checked={selection.allSelected} onChange={() => selection.toggleAll()} />
+      <input type="checkbox" aria-label={label} checked={selection.allSelected} onChange={() => selection.toggleAll()} />
     </Th>
   );
 }
