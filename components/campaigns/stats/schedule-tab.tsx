@@ -14,7 +14,11 @@ import { dayLabel, localZone } from "./format";
 import { useSchedule } from "./queries";
 import type { Schedule } from "./types";
 
-const COLORS = { first: "#4f46e5", followUp: "#f59e0b" };
+/** What the forecast counts a day: the chart's series and the per-day table's rows. */
+const KINDS = [
+  { key: "firstEmails", label: "First emails", color: "#4f46e5" },
+  { key: "followUps", label: "Follow-ups", color: "#f59e0b" },
+] as const;
 const RANGES = [7, 14, 30]; // the forecast covers 30 days at most
 const UPCOMING = [50, 200, 500];
 
@@ -73,11 +77,24 @@ export function ScheduleTab({ campaign }: { campaign: Campaign }) {
   );
 }
 
+/** A forecast table's header: `first` over the row names, then a column a forecast day. */
+function DaysHead({ first, s }: { first: string; s: Schedule }) {
+  return (
+    <THead>
+      <tr>
+        <Th>{first}</Th>
+        {s.totals.map((d) => (
+          <Th key={d.date} className="text-right whitespace-nowrap">
+            {dayLabel(d.date, true)}
+          </Th>
+        ))}
+      </tr>
+    </THead>
+  );
+}
+
 function PerDay({ s }: { s: Schedule }) {
-  const series: ChartSeries[] = [
-    { label: "First emails", color: COLORS.first, values: s.totals.map((d) => d.firstEmails) },
-    { label: "Follow-ups", color: COLORS.followUp, values: s.totals.map((d) => d.followUps) },
-  ];
+  const series: ChartSeries[] = KINDS.map((k) => ({ label: k.label, color: k.color, values: s.totals.map((d) => d[k.key]) }));
   const first = s.totals.reduce((a, d) => a + d.firstEmails, 0);
   const follow = s.totals.reduce((a, d) => a + d.followUps, 0);
   const firstDay = s.totals.find((d) => d.firstEmails + d.followUps > 0);
@@ -96,33 +113,18 @@ function PerDay({ s }: { s: Schedule }) {
       <Legend series={series} />
       <StackedBarChart title={`Forecast sends per day, next ${s.days} days`} labels={s.totals.map((d) => d.date)} series={series} formatLabel={(d) => dayLabel(d, true)} />
       <Table aria-label="Forecast per day">
-        <THead>
-          <tr>
-            <Th>Day</Th>
-            {s.totals.map((d) => (
-              <Th key={d.date} className="text-right whitespace-nowrap">
-                {dayLabel(d.date, true)}
-              </Th>
-            ))}
-          </tr>
-        </THead>
+        <DaysHead first="Day" s={s} />
         <TBody>
-          <Tr>
-            <Td className="whitespace-nowrap">First emails</Td>
-            {s.totals.map((d) => (
-              <Td key={d.date} className="text-right tabular-nums" data-date={d.date}>
-                {d.firstEmails.toLocaleString()}
-              </Td>
-            ))}
-          </Tr>
-          <Tr>
-            <Td className="whitespace-nowrap">Follow-ups</Td>
-            {s.totals.map((d) => (
-              <Td key={d.date} className="text-right tabular-nums" data-date={d.date}>
-                {d.followUps.toLocaleString()}
-              </Td>
-            ))}
-          </Tr>
+          {KINDS.map(({ label, key }) => (
+            <Tr key={key}>
+              <Td className="whitespace-nowrap">{label}</Td>
+              {s.totals.map((d) => (
+                <Td key={d.date} className="text-right tabular-nums" data-date={d.date}>
+                  {d[key].toLocaleString()}
+                </Td>
+              ))}
+            </Tr>
+          ))}
         </TBody>
       </Table>
     </section>
@@ -139,16 +141,7 @@ function PerMailbox({ s }: { s: Schedule }) {
         <p className="text-xs text-gray-500">Emails each pool mailbox that can send would send per day, against its daily cap (highlighted when it reaches it).</p>
       </div>
       <Table aria-label="Forecast per mailbox">
-        <THead>
-          <tr>
-            <Th>Mailbox</Th>
-            {s.totals.map((d) => (
-              <Th key={d.date} className="text-right whitespace-nowrap">
-                {dayLabel(d.date, true)}
-              </Th>
-            ))}
-          </tr>
-        </THead>
+        <DaysHead first="Mailbox" s={s} />
         <TBody>
           {s.mailboxes.length === 0 && (
             <tr>
