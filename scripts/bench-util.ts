@@ -31,11 +31,8 @@ export function intEnv(name: string, fallback: number, allowZero = false): numbe
   return v !== undefined && v !== "" && Number.isFinite(n) && (n > 0 || (allowZero && n === 0)) ? Math.floor(n) : fallback;
 }
 
-export const loadAverage = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
+/** The 1, 5 and 15 minute load averages, as the banner and closing lines print them. */
+export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
 /** Runs a benchmark's main: exits 0 when it ends (PASS or BELOW TARGET alike), 1 with the error when it throws. */
 export function runBench(name: string, main: () => Promise<void>): void {
@@ -87,7 +84,7 @@ export async function startThrowawayPostgres(log?: (line: string) => void): Prom
 export { ensureDatabase };
 
 export interface BenchEnvironment {
-  /** When the run started: the banner line. */
+  /** When the run started (the banner line), for the closing "total time". */
   t0: bigint;
   pg: ThrowawayPostgres;
   /** The server's `postgres` database (CREATE DATABASE, ALTER DATABASE). */

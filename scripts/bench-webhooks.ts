@@ -176,7 +176,6 @@ const statements = new StatementLog(PROFILE);
 const printProfile = (step: string, deliveries: number) => statements.print(step, { n: deliveries, of: "deliveries", each: "delivery", unit: "µs" }, 10);
 
 // ---------------------------------------------------------------------------------------------
-
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler through the inspector, around each measured phase.
 
 const cpuProfile = new CpuProfiler(CPU_PROFILE, ["job", "bare"] as const);
