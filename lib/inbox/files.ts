@@ -15,6 +15,15 @@ export const UPLOAD_LIFETIME_MS = 24 * 3600_000;
 
 /** Keeps a received message's files (spec 8): ≤ 15 MB each, 25 MB in all, inline images (logos) skipped. */
 export async function storeReceivedFiles(db: DbOrTx, workspaceId: string, replyId: string, attachments: Attachment[]): Promise<number> {
+  return storeMessageFiles(db, workspaceId, { replyId }, attachments);
+}
+
+/**
+ * Keeps the files of a message read from a mailbox — one received (`replyId`) or an answer picked up
+ * from the Sent folder (`sentReplyId`) — with the same limits: ≤ 15 MB each, 25 MB in all, inline
+ * images (logos) skipped.
+ */
+export async function storeMessageFiles(db: DbOrTx, workspaceId: string, owner: { replyId: string } | { sentReplyId: string }, attachments: Attachment[]): Promise<number> {
   let total = 0;
   let kept = 0;
   for (const a of attachments) {
@@ -24,7 +33,7 @@ export async function storeReceivedFiles(db: DbOrTx, workspaceId: string, replyI
     total += a.size;
     const filename = a.filename ?? "attachment";
     const fileId = await storeFile(db, workspaceId, { filename, contentType: a.contentType, data: a.content });
-    await db.insert(messageFiles).values({ id: newId("mfl"), workspaceId, replyId, fileId, filename, contentType: a.contentType, size: a.size });
+    await db.insert(messageFiles).values({ id: newId("mfl"), workspaceId, ...owner, fileId, filename, contentType: a.contentType, size: a.size });
     kept++;
   }
   return kept;

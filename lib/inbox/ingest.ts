@@ -12,7 +12,7 @@ import { addSuppressions } from "../suppressions/suppressions";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../ai/provider";
 import { AUTO_TAG_NAMES, loadAiSettings } from "../ai/settings";
 import { classify, isAutomatic, type Intent } from "./classify";
-import { storeReceivedFiles } from "./files";
+import { storeMessageFiles, storeReceivedFiles } from "./files";
 
 type Mailbox = { id: string; workspaceId: string; email: string };
 
@@ -375,7 +375,8 @@ export async function ingestMessage(
  * Answers written directly in a mail client, read from the Sent folder: shown in the conversation as
  * our replies with sentBy HUMAN. Messages we sent ourselves (campaign emails, replies from the app) are
  * recognised by their Message-ID and skipped, as are warmup traffic and messages that belong to no
- * lead's conversation. Returns the new sent-reply id per message (undefined when skipped).
+ * lead's conversation. Their files are kept as received ones are (storeMessageFiles). Returns the new
+ * sent-reply id per message (undefined when skipped).
  */
 export async function ingestOwnMessages(db: DbOrTx, mb: Mailbox, ms: ParsedMail[]): Promise<(string | undefined)[]> {
   const out: (string | undefined)[] = ms.map(() => undefined);
@@ -453,7 +454,16 @@ export async function ingestOwnMessages(db: DbOrTx, mb: Mailbox, ms: ParsedMail[
         createdAt: at,
       };
     });
-  if (rows.length) await db.insert(sentReplies).values(rows);
+  if (!rows.length) return out;
+  // Their files, kept like received ones (spec 2.9: `attachments` of our replies): in one transaction with them.
+  const withFiles = todo.filter((i) => out[i] && items[i].m.attachments?.length);
+  if (!withFiles.length) await db.insert(sentReplies).values(rows);
+  else {
+    await db.transaction(async (tx) => {
+      await tx.insert(sentReplies).values(rows);
+      for (const i of withFiles) await storeMessageFiles(tx, mb.workspaceId, { sentReplyId: out[i]! }, items[i].m.attachments);
+    });
+  }
   return out;
 }
 
