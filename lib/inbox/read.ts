@@ -173,6 +173,16 @@ export async function getThread(ctx: Ctx, leadId: string) {
   ]);
   const now = ctx.clock.now();
   const attached = await filesOf(ctx.db, { replyIds: inbound.map((x) => x.r.id), sentReplyIds: own.map((x) => x.s.id) });
+  // A reply comes after the message it answers, even when its Date header (whole seconds, the sender's
+  // clock) reads earlier than our send time: the order key is pushed past the answered message's.
+  const sentAtOf = new Map<string, number>();
+  for (const { e } of outbound) sentAtOf.set(e.messageId, (e.sentAt ?? e.createdAt).getTime());
+  for (const { s } of own) if (s.messageId) sentAtOf.set(s.messageId, (s.sentAt ?? s.createdAt).getTime());
+  const orderOf = new Map<string, number>();
+  for (const { r } of inbound) {
+    const answered = [r.inReplyTo, ...r.references].map((id) => (id ? sentAtOf.get(id) : undefined)).filter((t): t is number => t !== undefined);
+    orderOf.set(r.id, Math.max(r.receivedAt.getTime(), ...answered.map((t) => t + 1)));
+  }
   const messages = [
     ...inbound.map(({ r, mailboxEmail }) => ({
       id: r.id,
@@ -222,7 +232,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       status: shownStatus(s, now),
       error: shownStatus(s, now) === "FAILED" ? (s.error ?? "Not accepted by the mail server within 10 minutes") : null,
     })),
-  ].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  ].sort((a, b) => (orderOf.get(a.id) ?? Date.parse(a.timestamp)) - (orderOf.get(b.id) ?? Date.parse(b.timestamp)));
   return { lead, messages };
 }
 

@@ -96,3 +96,23 @@ describe("GET /replies/threads: total is every conversation on any page (spec 8)
     expect(await page(2, "&intent=INTERESTED")).toMatchObject({ threads: [], total: 0 });
   });
 });
+
+describe("GET /replies/thread/<leadId>: order", () => {
+  it("puts a reply after the email it answers even when its Date header (whole seconds) reads earlier than our send time", async () => {
+    const leadId = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "quick@order.test" }] } })).body.leadIds[0];
+    const sentAt = new Date("2026-11-20T10:00:54.739Z");
+    const emailId = newId("eml");
+    const messageId = `<${emailId}@body.test>`;
+    await getDb().insert(emails).values({ id: emailId, workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, leadEmail: "quick@order.test", campaignId: "cmp_order", stepOrder: 0, messageId, subject: "Idea", status: "SENT", createdAt: sentAt, sentAt });
+    // An auto-reply in the same second: its Date header says …54.000, before our …54.739.
+    await getDb().insert(replies).values({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, emailId, messageId: "<ooo@order.test>", inReplyTo: messageId, references: [messageId], receivedAt: new Date("2026-11-20T10:00:54.000Z"), subject: "Re: Idea" });
+    // A reply that answers nothing of ours keeps its own time.
+    await getDb().insert(replies).values({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, messageId: "<early@order.test>", receivedAt: new Date("2026-11-20T09:00:00.000Z"), subject: "Before" });
+    const t = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId } })).body;
+    expect(t.messages.map((m: any) => [m.direction, m.subject, m.timestamp])).toEqual([
+      ["inbound", "Before", "2026-11-20T09:00:00.000Z"],
+      ["outbound", "Idea", "2026-11-20T10:00:54.739Z"],
+      ["inbound", "Re: Idea", "2026-11-20T10:00:54.000Z"], // shown with its own time, placed after what it answers
+    ]);
+  });
+});
