@@ -4,13 +4,15 @@
  *
  *  - Job:  N events sit in the outbox (emitted with emitEvent, one transaction per 100 events, before
  *          the clock starts: emitting belongs to the domain change that fires the event, not to the
- *          job). Timed: dispatchEvents + deliverDue called back to back (systemClock) until all N
- *          deliveries are DELIVERED — i.e. outbox rows → deliveries, claim with a lease, sign, POST
- *          through safeRequest (SSRF guard, keep-alive off), record the attempt.
+ *          job). Timed: the job's own turn, webhookTurn (dispatchEvents and deliverDue overlapping, as
+ *          webhookDispatchJob runs them), called back to back (systemClock) until all N deliveries are
+ *          DELIVERED — i.e. outbox rows → deliveries, claim with a lease, sign, POST through
+ *          safeRequest (SSRF guard, keep-alive off) with at most 10 in flight, the window kept full
+ *          across claims, results recorded in group commits.
  *  - Bare: the same N bodies (the exact bytes the warm-up job phase delivered), HMAC-SHA256 signed
  *          with node:crypto per request with the same six headers, POSTed with node:http.request
- *          (agent: false, so keep-alive off like the job), at most 10 in flight (deliverDue sends 10
- *          at a time). No database. The bare side sends a Content-Length body in one write; safeRequest
+ *          (agent: false, so keep-alive off like the job), at most 10 in flight (deliverDue's window
+ *          is 10). No database. The bare side sends a Content-Length body in one write; safeRequest
  *          writes the body then ends the request, so the job's POSTs go out chunked — that difference
  *          is the client's, and counts against the job.
  *
@@ -20,15 +22,15 @@
  * checked afterwards (untimed): N requests on N connections, each event id once, each signature
  * verifies with the webhook's secret, and every delivery row ended DELIVERED.
  *
- * The loop runs the job back to back, as a worker with a backlog could; the local runner as configured
- * (webhookDispatchJob.everyMs = 1000, deliverDue's limit of 50) delivers at most 50 per second per worker.
+ * The loop runs the job's turn back to back, as webhookDispatchJob does with a backlog (for up to 5 s
+ * per run, every WORKER_TICK_MS).
  *
  * Phases run in ABBA blocks (job, bare, bare, job / bare, job, job, bare …) after a warm-up of each;
  * the ratio is the median over blocks of (job deliveries/s ÷ bare POSTs/s).
  *
  * Knobs (env): BENCH_N (deliveries per phase, default 1500), BENCH_BLOCKS (ABBA blocks, default 3),
  * BENCH_RECEIVER (process | inline), BENCH_BARE (pool: a window of 10 in flight, default; batch: groups
- * of 10 awaited together, like deliverDue's loop), BENCH_PROFILE=1 (statement log + extra diagnostic
+ * of 10 awaited together), BENCH_PROFILE=1 (statement log + extra diagnostic
  * phases: safeRequest alone and attemptDelivery alone, without dispatch/claim), BENCH_CPU_PROFILE=1
  * (V8 CPU profile of the measured phases, summarised per side as µs of this process's CPU per delivery;
  * the raw .cpuprofile files are written to the temp folder).
@@ -43,7 +45,7 @@ const RECEIVER_MODE = process.env.BENCH_RECEIVER === "inline" ? "inline" : "proc
 const BARE_MODE = process.env.BENCH_BARE === "batch" ? "batch" : "pool";
 const PROFILE = process.env.BENCH_PROFILE === "1";
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === "1";
-const IN_FLIGHT = 10; // deliverDue: `for (i += 10) await Promise.all(rows.slice(i, i + 10)…)`
+const IN_FLIGHT = 10; // deliverDue's window: at most 10 requests in flight
 const EMIT_PER_TX = 100;
 const TARGET = 0.5;
 const EVENT = "email.sent" as const;
@@ -188,8 +190,6 @@ interface PhaseResult {
   ms: number;
   rate: number;
   /** Job only: time inside dispatchEvents / deliverDue, and how many loop turns it took. */
-  dispatchMs?: number;
-  deliverMs?: number;
   loops?: number;
   /** This process's CPU time (user + system) during the phase, and the whole machine's busy share. */
   cpuMs: number;
@@ -203,7 +203,7 @@ async function main() {
     const { systemClock } = await import("@/lib/clock");
     const { emitEvent } = await import("@/lib/events/emit");
     const { createWebhook } = await import("@/lib/webhooks/webhooks");
-    const { attemptDelivery, deliverDue, dispatchEvents } = await import("@/lib/webhooks/deliver");
+    const { attemptDelivery, webhookTurn } = await import("@/lib/webhooks/deliver");
     const { verifySignature } = await import("@/lib/webhooks/signing");
     const { safeRequest } = await import("@/lib/net/http");
     const db = bench.dbm.getDb();
@@ -266,19 +266,14 @@ async function main() {
       let delivered = 0;
       let loops = 0;
       let idle = 0;
-      let dispatchMs = 0;
-      let deliverMs = 0;
       if (step !== "warmup") await cpuProfile.start();
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       while (delivered < N) {
         loops++;
-        const a = process.hrtime.bigint();
-        const d = await dispatchEvents(db, systemClock);
-        const b = process.hrtime.bigint();
-        const s = await deliverDue(db, systemClock);
-        dispatchMs += Number(b - a) / 1e6;
-        deliverMs += elapsedMs(b);
+        // The job's own turn (webhookTurn): dispatch and delivery overlapping, as webhookDispatchJob runs them.
+        const s = await webhookTurn(db, systemClock);
+        const d = s;
         if (s.attempted !== s.delivered) throw new Error(`${step}: ${s.attempted - s.delivered} of ${s.attempted} attempts failed`);
         delivered += s.delivered;
         if (d.events === 0 && s.attempted === 0 && ++idle > 3) throw new Error(`${step}: stalled at ${delivered} of ${N} delivered`);
@@ -294,7 +289,7 @@ async function main() {
         from webhook_deliveries where event_id in ${adminSql([...ids])}`;
       if (pending !== 0 || done !== N || undispatched !== 0) throw new Error(`${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`);
       await check(step, await receiver!.collect(), ids, hook.secret);
-      return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, dispatchMs, deliverMs, loops, ...c }, ids };
+      return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, loops, ...c }, ids };
     };
 
     let bareItems: BareItem[] = [];
@@ -395,8 +390,7 @@ async function main() {
         ["measure", "value", "time", "CPU (this process; all cores)"],
         [
           ["job: dispatchEvents + deliverDue", `${fmt(median(jobs.map((p) => p.rate)))} deliveries/s`, `${fmt((median(jobs.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(jobs)],
-          ["  in dispatchEvents", `${fmt((sum(jobs, (p) => p.dispatchMs!) / sum(jobs, (p) => p.ms)) * 100, 1)} % of the time`, `${fmt(median(jobs.map((p) => p.loops!)))} loop turns`, ""],
-          ["  in deliverDue", `${fmt((sum(jobs, (p) => p.deliverMs!) / sum(jobs, (p) => p.ms)) * 100, 1)} % of the time`, "", ""],
+          ["  webhookTurn calls", `${fmt(median(jobs.map((p) => p.loops!)))} per phase`, "", ""],
           ["bare signed POSTs", `${fmt(median(bares.map((p) => p.rate)))} POSTs/s`, `${fmt((median(bares.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(bares)],
         ],
       ),

@@ -131,15 +131,11 @@ export async function dispatchEvents(db: DbOrTx, clock: Clock, limit = 500): Pro
   });
 }
 
-/**
- * Claims due deliveries with a lease (SKIP LOCKED): a worker that dies mid-delivery loses nothing —
- * the lease runs out and another worker sends it again, with the same event id for the receiver to
- * ignore if it had already got it. At most 10 requests are in flight, so one slow receiver does not
- * hold up the others; the results are written in one statement.
- */
-export async function deliverDue(db: DbOrTx, clock: Clock, limit = 100): Promise<{ attempted: number; delivered: number }> {
-  const now = clock.now();
-  const claimed = (await db.execute(sql`
+type Claimed = { d: Attemptable; w: Target; webhookId: string };
+
+/** Claims up to `limit` due deliveries with a lease (SKIP LOCKED), with what sending them needs. */
+async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<Claimed[]> {
+  const rows = (await db.execute(sql`
     update webhook_deliveries d set leased_until = ${new Date(now.getTime() + 60_000).toISOString()}::timestamptz
     from webhooks w
     where d.webhook_id = w.id and d.id in (
@@ -150,30 +146,97 @@ export async function deliverDue(db: DbOrTx, clock: Clock, limit = 100): Promise
       for update of d2 skip locked)
     returning d.id, d.event_id, d.event, d.body, d.attempts, d.is_test, d.webhook_id, w.url, w.timeout_ms, w.retry_attempts,
       w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at`)) as unknown as Record<string, any>[];
-  if (claimed.length === 0) return { attempted: 0, delivered: 0 };
-  const secrets = new Map<string, string[]>(); // decrypted once per webhook per pass
-  const results: ReturnType<typeof afterAttempt>[] = [];
-  let next = 0;
+  return rows.map((r) => ({
+    d: { id: r.id, eventId: r.event_id, event: r.event, body: r.body, attempts: r.attempts, isTest: r.is_test },
+    w: {
+      url: r.url,
+      timeoutMs: r.timeout_ms,
+      retryAttempts: r.retry_attempts,
+      secretEnc: r.secret_enc,
+      previousSecretEnc: r.previous_secret_enc,
+      previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
+    },
+    webhookId: r.webhook_id,
+  }));
+}
+
+/** Requests in flight at once, across all receivers: one slow receiver holds one lane, not the others. */
+const IN_FLIGHT = 10;
+
+/**
+ * Delivers due deliveries: claimed with a lease (SKIP LOCKED) — a worker that dies mid-delivery loses
+ * nothing: the lease runs out and another worker sends it again, with the same event id for the
+ * receiver to ignore if it had already got it. At most 10 requests are in flight; the window is kept
+ * full — the next batch is claimed while the last requests of this one are still out, and results are
+ * written in group commits while others are in flight — up to `batches` claims of `limit` per call.
+ */
+export async function deliverDue(db: DbOrTx, clock: Clock, opts: { limit?: number; batches?: number } = {}): Promise<{ attempted: number; delivered: number }> {
+  const limit = opts.limit ?? 100;
+  const maxBatches = opts.batches ?? 1;
+  const queue: Claimed[] = [];
+  let claims = 0;
+  let exhausted = false;
+  let claiming: Promise<void> | null = null;
+  const refill = () => {
+    if (claiming || exhausted || claims >= maxBatches) return;
+    claims++;
+    claiming = claimDue(db, clock.now(), limit).then((rows) => {
+      if (rows.length < limit) exhausted = true;
+      queue.push(...rows);
+      claiming = null;
+    });
+  };
+  refill();
+  await claiming;
+  if (queue.length === 0) return { attempted: 0, delivered: 0 };
+
+  const secrets = new Map<string, string[]>(); // decrypted once per webhook per call
+  const report = { attempted: 0, delivered: 0 };
+  const pending: ReturnType<typeof afterAttempt>[] = [];
+  let writing: Promise<void> | null = null;
+  const flush = () => {
+    if (writing || pending.length === 0) return;
+    writing = (async () => {
+      while (pending.length) await recordAttempts(db, pending.splice(0));
+      writing = null;
+    })();
+  };
   await Promise.all(
-    Array.from({ length: Math.min(10, claimed.length) }, async () => {
-      while (next < claimed.length) {
-        const r = claimed[next++];
-        const d: Attemptable = { id: r.id, eventId: r.event_id, event: r.event, body: r.body, attempts: r.attempts, isTest: r.is_test };
-        const w: Target = {
-          url: r.url,
-          timeoutMs: r.timeout_ms,
-          retryAttempts: r.retry_attempts,
-          secretEnc: r.secret_enc,
-          previousSecretEnc: r.previous_secret_enc,
-          previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
-        };
-        if (!secrets.has(r.webhook_id)) secrets.set(r.webhook_id, signingSecrets(w as WebhookRow, now));
-        results.push(afterAttempt(d, w, await post(d, w, now, secrets.get(r.webhook_id)!), now));
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (;;) {
+        if (queue.length < IN_FLIGHT * 2) refill();
+        const next = queue.shift();
+        if (!next) {
+          if (claiming) {
+            await claiming;
+            continue;
+          }
+          return;
+        }
+        const now = clock.now();
+        if (!secrets.has(next.webhookId)) secrets.set(next.webhookId, signingSecrets(next.w as WebhookRow, now));
+        const result = afterAttempt(next.d, next.w, await post(next.d, next.w, now, secrets.get(next.webhookId)!), now);
+        report.attempted++;
+        if (result.status === "DELIVERED") report.delivered++;
+        pending.push(result);
+        flush();
       }
     }),
   );
-  await recordAttempts(db, results);
-  return { attempted: results.length, delivered: results.filter((x) => x.status === "DELIVERED").length };
+  while (writing) await writing;
+  flush();
+  while (writing) await writing;
+  return report;
+}
+
+/**
+ * One turn of the webhook job: new outbox events become deliveries while due deliveries go out — the
+ * two overlap (they touch different rows: dispatch inserts deliveries its transaction has not yet
+ * committed; delivery claims committed ones).
+ */
+export async function webhookTurn(db: DbOrTx, clock: Clock): Promise<{ events: number; deliveries: number; attempted: number; delivered: number }> {
+  const [d, s] = await Promise.all([dispatchEvents(db, clock), deliverDue(db, clock, { batches: 5 })]);
+  return { ...d, ...s };
 }
 
 export const webhookDispatchJob: JobDef = {
@@ -181,17 +244,16 @@ export const webhookDispatchJob: JobDef = {
   cron: "* * * * *",
   everyMs: 1_000,
   async run({ db, clock }) {
-    // Work through a backlog within one run (up to ~5 s), not 100 deliveries per tick.
+    // Work through a backlog within one run (up to ~5 s), not one batch per tick.
     const until = Date.now() + 5_000;
     const total = { events: 0, deliveries: 0, attempted: 0, delivered: 0 };
     for (;;) {
-      const d = await dispatchEvents(db, clock);
-      const s = await deliverDue(db, clock);
-      total.events += d.events;
-      total.deliveries += d.deliveries;
-      total.attempted += s.attempted;
-      total.delivered += s.delivered;
-      if ((d.events === 0 && s.attempted === 0) || Date.now() > until) return total;
+      const t = await webhookTurn(db, clock);
+      total.events += t.events;
+      total.deliveries += t.deliveries;
+      total.attempted += t.attempted;
+      total.delivered += t.delivered;
+      if ((t.events === 0 && t.attempted === 0) || Date.now() > until) return total;
     }
   },
 };
