@@ -170,7 +170,11 @@ const IN_FLIGHT = 10;
  * full — the next batch is claimed while the last requests of this one are still out, and results are
  * written in group commits while others are in flight — up to `batches` claims of `limit` per call.
  */
-export async function deliverDue(db: DbOrTx, clock: Clock, opts: { limit?: number; batches?: number } = {}): Promise<{ attempted: number; delivered: number }> {
+export async function deliverDue(
+  db: DbOrTx,
+  clock: Clock,
+  opts: { limit?: number; batches?: number; /** More may arrive (dispatch still running): a short claim does not end the call. */ more?: () => boolean } = {},
+): Promise<{ attempted: number; delivered: number }> {
   const limit = opts.limit ?? 100;
   const maxBatches = opts.batches ?? 1;
   const queue: Claimed[] = [];
@@ -180,15 +184,20 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: { limit?: numbe
   const refill = () => {
     if (claiming || exhausted || claims >= maxBatches) return;
     claims++;
-    claiming = claimDue(db, clock.now(), limit).then((rows) => {
-      if (rows.length < limit) exhausted = true;
+    claiming = (async () => {
+      const rows = await claimDue(db, clock.now(), limit);
+      if (rows.length === 0 && opts.more?.()) {
+        // Nothing committed yet but more is coming: not a batch; look again shortly.
+        claims--;
+        await new Promise((r) => setTimeout(r, 10));
+      } else if (rows.length < limit && !opts.more?.()) exhausted = true;
       queue.push(...rows);
       claiming = null;
-    });
+    })();
   };
   refill();
   await claiming;
-  if (queue.length === 0) return { attempted: 0, delivered: 0 };
+  if (queue.length === 0 && !opts.more?.()) return { attempted: 0, delivered: 0 };
 
   const secrets = new Map<string, string[]>(); // decrypted once per webhook per call
   const report = { attempted: 0, delivered: 0 };
@@ -235,8 +244,24 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: { limit?: numbe
  * committed; delivery claims committed ones).
  */
 export async function webhookTurn(db: DbOrTx, clock: Clock): Promise<{ events: number; deliveries: number; attempted: number; delivered: number }> {
-  const [d, s] = await Promise.all([dispatchEvents(db, clock), deliverDue(db, clock, { batches: 5 })]);
-  return { ...d, ...s };
+  // Dispatch keeps going (500 events a transaction) while delivery works through what is committed.
+  const dispatched = { events: 0, deliveries: 0 };
+  let dispatching = true;
+  const dispatch = (async () => {
+    try {
+      for (let i = 0; i < 5; i++) {
+        const d = await dispatchEvents(db, clock);
+        dispatched.events += d.events;
+        dispatched.deliveries += d.deliveries;
+        if (d.events < 500) break;
+      }
+    } finally {
+      dispatching = false;
+    }
+  })();
+  const s = await deliverDue(db, clock, { batches: 10, more: () => dispatching });
+  await dispatch;
+  return { ...dispatched, ...s };
 }
 
 export const webhookDispatchJob: JobDef = {
