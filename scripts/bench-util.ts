@@ -8,6 +8,7 @@
  * modules (db/client included) are imported once startBenchEnvironment has set the environment.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import type { LeadState } from "../lib/leads/merge"; // a type only: no app module is loaded
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -425,22 +426,8 @@ export const COPY_LEAD_COLUMNS = [
   "updated_at",
 ] as const;
 
-export interface CopyLead {
-  id: string;
-  workspaceId: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  companyName: string | null;
-  companyDomain: string | null;
-  phoneNumber: string | null;
-  jobTitle: string | null;
-  timezone: string | null;
-  customFields: Record<string, string>;
-  verificationStatus: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A lead row for COPY: the lead's fields as the app keeps them (LeadState), plus the row's own columns. */
+export type CopyLead = LeadState & { id: string; workspaceId: string; createdAt: Date; updatedAt: Date };
 
 /** One value in COPY text format: \N for null; backslash, tab, newline and CR escaped. */
 function copyValue(v: string | null): string {
