@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
+import { rematchEspClass } from "../campaigns/assign";
 import type { JobDef } from "../jobs/registry";
 import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } from "../mail/providers";
 import { resolveMx } from "../net/dns";
@@ -7,7 +8,9 @@ import { resolveMx } from "../net/dns";
 /**
  * A lead's ESP class (decisions.md, "Lead espClass"): GOOGLE, MICROSOFT, YAHOO, ZOHO or OTHER from its
  * address domain's MX records, UNKNOWN until the domain has been looked up. Campaign ESP matching
- * (lib/campaigns/assign.ts) reads it when a lead is added to a campaign or reassigned.
+ * (lib/campaigns/assign.ts) reads it when a lead is added to a campaign or reassigned, and each pass
+ * below re-matches the campaign leads of the leads it has just classified (rematchEspClass): a lead added
+ * while UNKNOWN was assigned as if matching were off.
  *
  * Each address domain is looked up once for all workspaces and cached in `lead_domains`; the job below
  * writes the answer to every lead of the domain in one statement. How a domain is classified:
@@ -130,10 +133,11 @@ interface Looked {
  * `moveLimit` rows per statement so that 100,000 leads at one domain do not hold their row locks for
  * seconds (the rest take the cached class in the next passes, without a look-up). A re-check whose
  * class changed moves all the domain's leads of the old class (a provider move: rare).
- * `fromCache` are UNKNOWN leads' domains whose class is already cached.
+ * `fromCache` are UNKNOWN leads' domains whose class is already cached. Returns the ids of the leads
+ * whose class it set.
  */
-async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: { domain: string; espClass: EspClass }[], moveLimit: number): Promise<number> {
-  if (looked.length === 0 && fromCache.length === 0) return 0;
+async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: { domain: string; espClass: EspClass }[], moveLimit: number): Promise<string[]> {
+  if (looked.length === 0 && fromCache.length === 0) return [];
   const answers = JSON.stringify(
     looked.map((l) =>
       "error" in l.answer
@@ -142,7 +146,7 @@ async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: 
     ),
   );
   const recheck = ts(new Date(now.getTime() + RECHECK_AFTER_MS));
-  const [{ n }] = (await db.execute(sql`
+  const [{ ids }] = (await db.execute(sql`
     with v as (
       select * from jsonb_to_recordset(${answers}::jsonb) as v(domain text, old text, esp_class text, mx text, error text)
     ), cached as (
@@ -166,14 +170,14 @@ async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: 
       where m.old = 'UNKNOWN' and m.new <> 'UNKNOWN'
       limit ${moveLimit}
     ), classified as (
-      update leads l set esp_class = f.new from first f where l.id = f.id returning 1
+      update leads l set esp_class = f.new from first f where l.id = f.id returning l.id
     ), moved as (
       update leads l set esp_class = m.new from moves m
       where m.old <> 'UNKNOWN' and m.new <> m.old and l.esp_class = m.old and ${LEAD_DOMAIN} = m.domain
-      returning 1
+      returning l.id
     )
-    select (select count(*) from classified)::int + (select count(*) from moved)::int as n`)) as unknown as { n: number }[];
-  return n;
+    select coalesce((select array_agg(id) from (select id from classified union all select id from moved) x), '{}') as ids`)) as unknown as { ids: string[] }[];
+  return ids;
 }
 
 export interface EspClassRunResult {
@@ -181,6 +185,8 @@ export interface EspClassRunResult {
   failed: number;
   fromCache: number;
   classified: number;
+  /** Campaign leads moved to a pool mailbox of their lead's new class (or off theirs under STRICT). */
+  rematched: number;
   batches: number;
 }
 
@@ -209,12 +215,16 @@ export async function classifyBatch(
   const claimed = await claimNewDomains(db, now, fresh.map((p) => p.domain));
   const toLook: { domain: string; old: EspClass }[] = [...due, ...claimed.map((domain) => ({ domain, old: "UNKNOWN" as EspClass }))];
   const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, async (d) => ({ ...d, answer: await lookupEspClass(d.domain) }));
-  const classified = await writeClasses(db, now, looked, fromCache, moveLimit);
+  const classifiedIds = await writeClasses(db, now, looked, fromCache, moveLimit);
+  // The classified leads' campaign leads under ESP matching, in one pass (at most moveLimit leads plus a
+  // re-check's provider moves).
+  const rematch = await rematchEspClass(db, classifiedIds);
   return {
     lookedUp: looked.length,
     failed: looked.filter((l) => "error" in l.answer).length,
     fromCache: fromCache.length,
-    classified,
+    classified: classifiedIds.length,
+    rematched: rematch.moved + rematch.unassigned,
     batches: 1,
     more: due.length > 0 || pending.length > 0,
   };
@@ -226,7 +236,7 @@ export const leadEspClassJob: JobDef = {
   cron: "* * * * *",
   everyMs: 30_000,
   async run({ db, clock }) {
-    const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, batches: 0 };
+    const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, rematched: 0, batches: 0 };
     const started = performance.now();
     for (let i = 0; i < 20 && performance.now() - started < RUN_BUDGET_MS; i++) {
       const r = await classifyBatch(db, clock.now());
@@ -234,6 +244,7 @@ export const leadEspClassJob: JobDef = {
       total.failed += r.failed;
       total.fromCache += r.fromCache;
       total.classified += r.classified;
+      total.rematched += r.rematched;
       total.batches++;
       if (!r.more) break;
     }
