@@ -459,12 +459,23 @@ const BUILTIN_VARIABLES = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABL
  * so a lead without the field gets empty text, not the token. One statement for every campaign of the
  * pass, and none when no template uses a custom field; `exists` stops at the first lead that has it.
  */
-async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map<string, Step[]>): Promise<Map<string, string[]>> {
+async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map<string, Step[]>, now = Date.now()): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const pairs: { campaign_id: string; name: string }[] = [];
+  const asked = new Map<string, string>();
   for (const id of campaignIds) {
     const names = new Set<string>();
     for (const s of stepsOf.get(id) ?? []) for (const t of [s.subject ?? "", s.bodyTemplate, s.bodyHtmlTemplate ?? ""]) for (const n of tokenNames(t)) if (!BUILTIN_VARIABLES.has(n)) names.add(n);
+    if (names.size === 0) continue;
+    // Answered within the last minute for the same names: reused (a name no lead has would otherwise
+    // scan all the campaign's leads on every pass).
+    const key = [...names].sort().join("\u0000");
+    const hit = knownCache.get(id);
+    if (hit && hit.key === key && now - hit.at < KNOWN_TTL_MS) {
+      if (hit.names.length) out.set(id, hit.names);
+      continue;
+    }
+    asked.set(id, key);
     for (const name of names) pairs.push({ campaign_id: id, name });
   }
   if (pairs.length === 0) return out;
@@ -473,9 +484,18 @@ async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map
     sql`select v.campaign_id, v.name from jsonb_to_recordset(${jsonRows(pairs)}) as v(campaign_id text, name text)
         where exists (select 1 from campaign_leads cl join leads l on l.id = cl.lead_id where cl.campaign_id = v.campaign_id and l.custom_fields ? v.name)`,
   );
-  for (const r of rows) push(out, r.campaign_id, r.name);
+  const fresh = new Map<string, string[]>();
+  for (const r of rows) push(fresh, r.campaign_id, r.name);
+  for (const [id, key] of asked) {
+    const names = fresh.get(id) ?? [];
+    knownCache.set(id, { key, names, at: now });
+    if (names.length) out.set(id, names);
+  }
   return out;
 }
+/** knownCustomFields' answers per campaign, for a minute (leads gaining a field show within it). */
+const knownCache = new Map<string, { key: string; names: string[]; at: number }>();
+const KNOWN_TTL_MS = 60_000;
 
 async function earlierEmails(db: DbOrTx, pairs: { campaign_id: string; lead_id: string }[]): Promise<Map<string, { message_id: string; subject: string }[]>> {
   const out = new Map<string, { message_id: string; subject: string }[]>();
