@@ -1,9 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
 import { apiRequest } from "./api";
 
@@ -18,25 +16,8 @@ export function DeleteMailboxDialog({ mailbox, onClose, onDone }: { mailbox: Mai
     },
   });
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={`Delete ${mailbox.email}?`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            {remove.isPending ? "Deleting…" : "Delete"}
-          </Button>
-        </>
-      }
-    >
-      <div className="space-y-3 text-sm text-gray-700">
-        <p>Its stored login is removed. A mailbox that has already sent or received email cannot be deleted; turn its sending off instead.</p>
-        {remove.error && <Alert tone="error">{remove.error.message}</Alert>}
-      </div>
-    </Dialog>
+    <ConfirmDeleteDialog open title={`Delete ${mailbox.email}?`} pending={remove.isPending} error={remove.error?.message} onConfirm={() => remove.mutate()} onCancel={onClose} onClose={onClose}>
+      Its stored login is removed. A mailbox that has already sent or received email cannot be deleted; turn its sending off instead.
+    </ConfirmDeleteDialog>
   );
 }

@@ -2,9 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch, describeError } from "@/components/api-client";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import { webhookPath } from "./queries";
 import type { WebhookView } from "./types";
 
@@ -22,28 +20,17 @@ export function DeleteWebhookDialog({ webhook, onClose, onDeleted }: { webhook: 
     },
   });
   return (
-    <Dialog
+    <ConfirmDeleteDialog
       open
-      onClose={onClose}
       title="Delete this webhook?"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            {remove.isPending ? "Deleting…" : "Delete"}
-          </Button>
-        </>
-      }
+      pending={remove.isPending}
+      error={remove.error ? describeError(remove.error) : undefined}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+      onClose={onClose}
     >
-      <div className="space-y-3 text-sm text-gray-700">
-        <p>
-          No more events go to <span className="font-mono break-all">{webhook.url}</span>, and its delivery log is deleted with it. Pending deliveries are
-          dropped. This cannot be undone; to stop deliveries for a while, pause it instead.
-        </p>
-        {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
-      </div>
-    </Dialog>
+      No more events go to <span className="font-mono break-all">{webhook.url}</span>, and its delivery log is deleted with it. Pending deliveries are dropped.
+      This cannot be undone; to stop deliveries for a while, pause it instead.
+    </ConfirmDeleteDialog>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ApiError, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
+import { Notice } from "@/components/ui/notice";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { dateTime } from "@/components/ui/time";
@@ -87,12 +88,9 @@ export function WebhookDetail({ id }: { id: string }) {
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between gap-2">
-          <span data-testid="webhooks-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="webhooks-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {setActive.error && <Alert tone="error">Could not pause or resume: {describeError(setActive.error)}</Alert>}
 

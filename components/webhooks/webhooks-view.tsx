@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
+import { Notice } from "@/components/ui/notice";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TableStatusRows } from "@/components/ui/selectable-table";
@@ -41,12 +42,9 @@ export function WebhooksView() {
       </div>
 
       {notice && (
-        <Alert tone="success" className="flex justify-between gap-2">
-          <span data-testid="webhooks-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
-            ✕
-          </button>
-        </Alert>
+        <Notice testId="webhooks-notice" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Notice>
       )}
       {webhooks.error && <Alert tone="error">Could not load webhooks: {describeError(webhooks.error)}</Alert>}
       {setActive.error && <Alert tone="error">Could not pause or resume: {describeError(setActive.error)}</Alert>}

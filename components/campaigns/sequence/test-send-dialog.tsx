@@ -4,8 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiFetch, describeError, smtpCodeOf } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { campaignPath } from "../queries";
 import type { Step, TestSendResult } from "../types";
@@ -36,16 +36,7 @@ export function TestSendDialog({ campaignId, step, title, edited, onClose }: { c
       open
       onClose={onClose}
       title={`Send a test of ${title}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-          <Button type="submit" form={`test-send-${step.id}`} disabled={send.isPending}>
-            {send.isPending ? "Sending…" : "Send test"}
-          </Button>
-        </>
-      }
+      footer={<FormFooter form={`test-send-${step.id}`} pending={send.isPending} onCancel={onClose} cancelLabel="Close" submitLabel="Send test" pendingLabel="Sending…" />}
     >
       <form id={`test-send-${step.id}`} onSubmit={submit} className="space-y-3">
         {edited && <Alert tone="warning">The saved version is sent; your unsaved changes are not.</Alert>}
