@@ -1,8 +1,17 @@
 #!/usr/bin/env node
-// The `outreach` command (package.json bin). Runs the TypeScript CLI through tsx from the project root.
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
+// The `outreach` command (package.json bin). Checks Node.js first (with nothing newer than an old Node
+// can parse), then runs the TypeScript CLI through tsx from the project root.
+import { nodeVersionProblem } from "../lib/cli/node-version.mjs";
+
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  process.stderr.write("outreach: " + problem + "\n");
+  process.exit(1);
+}
+
+const { dirname, resolve } = await import("node:path");
+const { fileURLToPath } = await import("node:url");
+const { register } = await import("tsx/esm/api");
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.OUTREACH_ROOT ??= root;

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { dataDir } from "../lib/env";
+import { ensureDataDir } from "../lib/env";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "./embedded";
+import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
 
 export type Db = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
@@ -20,17 +20,29 @@ export function embeddedPort(): number {
 }
 
 /**
- * Picks the database: DATABASE_URL when set, otherwise the embedded server under .data/pg (started
+ * Picks the database: DATABASE_URL when set, otherwise the embedded server of the data folder (started
  * here, or joined when another process of this folder already runs it). Sets DATABASE_URL so child
  * processes use the same one.
  */
 export async function resolveDatabaseUrl(log: (l: string) => void = () => {}): Promise<string> {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  g.__outreachEmbedded ??= startEmbeddedPostgres({ dir: path.join(dataDir(), "pg"), port: embeddedPort(), log });
+  g.__outreachEmbedded ??= startEmbeddedPostgres({ dataDir: ensureDataDir(), port: embeddedPort(), log });
   const server = await g.__outreachEmbedded;
   await ensureDatabase(server.url("postgres"), EMBEDDED_DB_NAME);
   process.env.DATABASE_URL = server.url(EMBEDDED_DB_NAME);
   return process.env.DATABASE_URL;
+}
+
+/** The embedded server this process started or joined, if any. */
+export async function embeddedServer(): Promise<EmbeddedServer | undefined> {
+  return g.__outreachEmbedded ? await g.__outreachEmbedded.catch(() => undefined) : undefined;
+}
+
+/** Stops the embedded server when this process started it (the launcher's last step of a shutdown). */
+export async function stopEmbedded(graceMs?: number): Promise<void> {
+  const server = await embeddedServer();
+  g.__outreachEmbedded = undefined;
+  if (server?.owned) await server.stop(graceMs);
 }
 
 export function createDb(url: string, max = Number(process.env.DB_POOL_MAX ?? 10)): Db {
@@ -57,14 +69,7 @@ export function migrationsFolder(): string {
   return path.join(process.env.OUTREACH_ROOT ?? process.cwd(), "db", "migrations");
 }
 
-/** Applies the committed drizzle-kit migrations, one process at a time (advisory lock). */
-export async function runMigrations(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client`select pg_advisory_lock(724011)`;
-    await migrate(drizzle(client), { migrationsFolder: migrationsFolder() });
-    await client`select pg_advisory_unlock(724011)`;
-  } finally {
-    await client.end({ timeout: 5 });
-  }
+/** Applies the committed drizzle-kit migrations (db/migrate.ts: one transaction each, a failure named). */
+export async function runMigrations(url: string, folder = migrationsFolder()): Promise<string[]> {
+  return applyMigrations(url, folder);
 }

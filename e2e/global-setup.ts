@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { embeddedUrl, PASSWORD_FILE } from "../db/embedded";
 import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startSmtpPeer } from "../test/peers/smtp";
@@ -61,8 +62,6 @@ export default async function globalSetup() {
   const closePeers = () => Promise.race([Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close())]), sleep(5000)]);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-e2e-"));
-  // As root the embedded server runs as the `postgres` user, which must be able to reach its folder.
-  chmodSync(dataDir, 0o755);
   const port = await freePort();
   const pgPort = await freePort();
   const baseURL = `http://localhost:${port}`;
@@ -126,7 +125,8 @@ export default async function globalSetup() {
       await sleep(1000);
     }
 
-    const sql = postgres(`postgres://postgres:postgres@127.0.0.1:${pgPort}/outreach`, { max: 1, onnotice: () => {} });
+    const password = readFileSync(path.join(dataDir, PASSWORD_FILE), "utf8").trim();
+    const sql = postgres(embeddedUrl(pgPort, password, "outreach"), { max: 1, onnotice: () => {} });
     let token: string | undefined;
     try {
       [{ value: token } = { value: undefined }] = await sql<{ value: string }[]>`select value from app_settings where key = 'setup_token'`;

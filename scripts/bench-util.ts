@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { LeadState } from "../lib/leads/merge"; // a type only: no app module is loaded
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
 import { connect, createServer, type Socket } from "node:net";
@@ -64,11 +64,10 @@ export interface ThrowawayPostgres {
   stop(): Promise<void>;
 }
 
-/** A non-persistent cluster in a temp folder (readable by the `postgres` user when we are root). */
+/** A non-persistent cluster for a temp data folder (placed where the `postgres` user can reach it when we are root). */
 export async function startThrowawayPostgres(log?: (line: string) => void): Promise<ThrowawayPostgres> {
   const root = mkdtempSync(path.join(tmpdir(), "outreach-bench-"));
-  chmodSync(root, 0o755);
-  const server = await startEmbeddedPostgres({ dir: path.join(root, "pg"), port: await freePort(), persistent: false, log });
+  const server = await startEmbeddedPostgres({ dataDir: root, port: await freePort(), persistent: false, log });
   let stopped = false;
   return {
     server,

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,9 +29,9 @@ declare module "vitest" {
  * (test/setup-db.ts), so files run in parallel without seeing each other's rows.
  */
 export default async function setup(project: TestProject) {
+  // A private temp folder is fine: as root, what the `postgres` user must reach is placed elsewhere (db/embedded-layout).
   const root = mkdtempSync(path.join(tmpdir(), "outreach-test-"));
-  chmodSync(root, 0o755); // the postgres user must be able to reach its data folder when we are root
-  const server = await startEmbeddedPostgres({ dir: path.join(root, "pg"), port: await freePort(), persistent: false });
+  const server = await startEmbeddedPostgres({ dataDir: root, port: await freePort(), persistent: false });
   const template = "outreach_template";
   await ensureDatabase(server.url("postgres"), template);
   await runMigrations(server.url(template));

