@@ -178,7 +178,6 @@ export function LeadsView() {
         sizes={PAGE_SIZES}
         onPage={(page) => setFilters((f) => ({ ...f, page }))}
         onLimit={(limit) => setFilter("limit", String(limit))}
-        sizeClassName="w-24"
       />
 
       {editing && <LeadEditDialog key={editing.id} lead={editing} onClose={() => setEditing(undefined)} />}

@@ -12,7 +12,6 @@ export function Pager({
   sizes,
   onPage,
   onLimit,
-  sizeClassName = "w-32",
 }: {
   page: number;
   limit: number;
@@ -22,8 +21,6 @@ export function Pager({
   sizes: number[];
   onPage: (page: number) => void;
   onLimit: (limit: number) => void;
-  /** The width of the page-size picker. */
-  sizeClassName?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / limit));
   const first = total === 0 ? 0 : (page - 1) * limit + 1;
@@ -31,7 +28,7 @@ export function Pager({
     <div className="flex items-center justify-between text-sm text-gray-700">
       <p>{total === 0 ? "No results" : `${first.toLocaleString()}–${(first + shown - 1).toLocaleString()} of ${total.toLocaleString()}`}</p>
       <div className="flex items-center gap-2">
-        <Select aria-label="Rows per page" value={String(limit)} onChange={(e) => onLimit(Number(e.target.value))} className={sizeClassName}>
+        <Select aria-label="Rows per page" value={String(limit)} onChange={(e) => onLimit(Number(e.target.value))} className="w-auto min-w-28">
           {sizes.map((n) => (
             <option key={n} value={n}>
               {n} / page

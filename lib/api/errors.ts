@@ -36,10 +36,13 @@ export function validationErrorFromZod(error: z.ZodError, where: "body" | "query
 
 /** Postgres errors that are the client's fault (bad input that slipped past validation). */
 function fromPostgres(err: unknown): AppError | undefined {
-  const e = err as { code?: string; message?: string };
+  // Drizzle wraps the driver's error: the SQLSTATE is on its cause.
+  const outer = err as { code?: string; cause?: unknown };
+  const e = (typeof outer?.code !== "string" && outer?.cause ? outer.cause : err) as { code?: string; message?: string };
   if (typeof e?.code !== "string" || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
   if (e.code === "23505") return new AppError("CONFLICT", "A record with the same unique value already exists");
-  if (e.code === "22P02" || e.code === "22001" || e.code === "22003" || e.code === "22007" || e.code === "22008")
+  // 22021: a NUL or invalid UTF-8 in a string Postgres cannot store.
+  if (["22P02", "22001", "22003", "22007", "22008", "22021"].includes(e.code))
     return new AppError("BAD_REQUEST", `Invalid value: ${e.message}`);
   return undefined;
 }

@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { rateLimits } from "../env";
-import { ForbiddenError, RateLimitedError, UnauthorizedError } from "../errors";
+import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
 import { readJsonBody, DEFAULT_JSON_LIMIT } from "./body";
 import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
@@ -80,18 +80,46 @@ function queryStep(def: RouteDef, req: Request): unknown {
   return r.data;
 }
 
+/** The path of the first string holding a NUL character (Postgres text cannot store one), if any. */
+function nulPath(value: unknown, at: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? at || "(body)" : undefined;
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const found = nulPath(v, at ? `${at}.${k}` : k);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
   if (!def.body) return undefined;
   const json = await readJsonBody(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
+  const nul = nulPath(json, "");
+  if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
   const r = def.body.safeParse(json);
   if (!r.success) throw validationErrorFromZod(r.error, "body");
   return r.data;
 }
 
+/** Longest path id accepted: ours are ~30 characters; anything far longer cannot be one. */
+const MAX_ID_LENGTH = 200;
+
+/**
+ * Path params as Next.js decoded them (once: decoding again broke on a literal `%`). A value that
+ * cannot be an id at all — control characters (NUL cannot even reach Postgres), or far too long — is
+ * 400; any other value that is not one of ours becomes 404 in the route's finder.
+ */
 async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, string>> {
   const p = routeCtx?.params ? await routeCtx.params : {};
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p)) out[k] = Array.isArray(v) ? v.join("/") : v; // Next.js has decoded them once already
+  for (const [k, raw] of Object.entries(p)) {
+    const v = Array.isArray(raw) ? raw.join("/") : raw;
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(v)) throw ValidationError.field(k, "contains control characters, so it cannot be an id");
+    if (v.length > MAX_ID_LENGTH) throw ValidationError.field(k, `is ${v.length} characters long; ids are at most ${MAX_ID_LENGTH}`);
+    out[k] = v;
+  }
   return out;
 }
 

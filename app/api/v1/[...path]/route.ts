@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/api/errors";
-import { NotFoundError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 
 /**
  * Any path under /api/v1 that no route matches: 404 `NOT_FOUND` in the 2.1 error shape (not the
@@ -7,7 +7,7 @@ import { NotFoundError } from "@/lib/errors";
  */
 function notFound(req: Request): Response {
   const path = new URL(req.url).pathname;
-  return errorResponse(new NotFoundError(`No API route at ${req.method} ${path} — see /docs/api for the routes`));
+  return errorResponse(new AppError("NOT_FOUND", `No API route at ${req.method} ${path} — see /docs/api for the routes`));
 }
 
 export const GET = notFound;

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => world.close());
 
 const connect = (email: string, body: Record<string, unknown>, key = ws.fullKey) =>
-  call(CONNECT, "PUT", `/mailboxes/by-email/${encodeURIComponent(email)}`, { key, params: { email: encodeURIComponent(email) }, body });
+  call(CONNECT, "PUT", `/mailboxes/by-email/${encodeURIComponent(email)}`, { key, params: { email } /* Next.js hands route handlers decoded params */, body });
 
 describe("PUT /mailboxes/by-email/<email>", () => {
   it("refuses a wrong app password with the server's reason and saves nothing", async () => {
