@@ -9,7 +9,10 @@ export function proxy(req: NextRequest): Response {
     decodeURIComponent(req.nextUrl.pathname);
   } catch {
     return NextResponse.json(
-      { error: `The path ${req.nextUrl.pathname} has a malformed percent-encoding (a % must be followed by two hex digits; send %25 for a literal %)`, code: "BAD_REQUEST" },
+      {
+        error: `The path ${req.nextUrl.pathname} has a malformed percent-encoding (a % must be followed by two hex digits; send %25 for a literal %)`,
+        code: "BAD_REQUEST",
+      },
       { status: 400 },
     );
   }

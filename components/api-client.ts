@@ -30,7 +30,10 @@ interface ErrorBody {
 }
 
 /** A request with its response headers (the plain-array lists carry their total in X-Total-Count). */
-export async function apiRequest<T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<{ data: T; headers: Headers }> {
+export async function apiRequest<T>(
+  path: string,
+  init?: { method?: string; body?: unknown; signal?: AbortSignal },
+): Promise<{ data: T; headers: Headers }> {
   let res: Response;
   try {
     res = await fetch(path, {

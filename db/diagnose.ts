@@ -21,7 +21,9 @@ export function describeUrl(url: string, variable = "DATABASE_URL"): { where: st
     throw new StartupError(`${variable} is not a valid URL — expected postgres://USER:PASSWORD@HOST:5432/DATABASE`);
   }
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
-    throw new StartupError(`${variable} must start with postgres:// or postgresql:// (it starts with ${u.protocol}//) — expected postgres://USER:PASSWORD@HOST:5432/DATABASE`);
+    throw new StartupError(
+      `${variable} must start with postgres:// or postgresql:// (it starts with ${u.protocol}//) — expected postgres://USER:PASSWORD@HOST:5432/DATABASE`,
+    );
   }
   if (!u.hostname) throw new StartupError(`${variable} has no host — expected postgres://USER:PASSWORD@HOST:5432/DATABASE`);
   const database = decodeURIComponent(u.pathname.replace(/^\//, "")) || decodeURIComponent(u.username) || "postgres";
@@ -45,9 +47,13 @@ function explain(err: unknown, url: string, variable: string): StartupError {
     case "ENETUNREACH":
       return new StartupError(`cannot reach ${at}: no answer (${code}) — check the host, the port and any firewall`);
     case "28P01":
-      return new StartupError(`PostgreSQL at ${where} refused the password for user "${user}" — check the user and password in ${variable}`);
+      return new StartupError(
+        `PostgreSQL at ${where} refused the password for user "${user}" — check the user and password in ${variable}`,
+      );
     case "28000":
-      return new StartupError(`PostgreSQL at ${where} refused user "${user}" (${e.message}) — check ${variable} and the server's pg_hba.conf`);
+      return new StartupError(
+        `PostgreSQL at ${where} refused user "${user}" (${e.message}) — check ${variable} and the server's pg_hba.conf`,
+      );
     case "3D000":
       return new StartupError(`database "${database}" does not exist at ${where} — create it (createdb ${database}) or fix ${variable}`);
     default:
@@ -66,7 +72,9 @@ export async function checkDatabase(url: string, opts: { variable?: string; minM
   let num: number;
   let version: string;
   try {
-    const [row] = await sql<{ num: string; version: string }[]>`select current_setting('server_version_num') as num, current_setting('server_version') as version`;
+    const [row] = await sql<
+      { num: string; version: string }[]
+    >`select current_setting('server_version_num') as num, current_setting('server_version') as version`;
     num = Number(row.num);
     version = row.version.split(" ")[0];
   } catch (e) {
@@ -77,7 +85,9 @@ export async function checkDatabase(url: string, opts: { variable?: string; minM
   const major = Math.floor(num / 10000);
   const min = opts.minMajor ?? MIN_PG_MAJOR;
   if (major < min) {
-    throw new StartupError(`PostgreSQL ${version} at ${where} (${variable}) is older than ${min}, the oldest Outreach supports — upgrade it, or unset ${variable} to use the embedded server`);
+    throw new StartupError(
+      `PostgreSQL ${version} at ${where} (${variable}) is older than ${min}, the oldest Outreach supports — upgrade it, or unset ${variable} to use the embedded server`,
+    );
   }
   return { where, database, version, major };
 }

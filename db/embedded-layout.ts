@@ -1,6 +1,19 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chownSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { StartupError } from "../lib/startup-error";
 
@@ -50,7 +63,9 @@ export async function packagedPgHome(): Promise<{ home: string; version: string 
   try {
     mod = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ spec);
   } catch {
-    throw new StartupError(`the embedded PostgreSQL has no build for ${process.platform}-${process.arch} (${spec} is not installed) — set DATABASE_URL to a PostgreSQL server`);
+    throw new StartupError(
+      `the embedded PostgreSQL has no build for ${process.platform}-${process.arch} (${spec} is not installed) — set DATABASE_URL to a PostgreSQL server`,
+    );
   }
   const home = path.resolve(mod.postgres, "..", "..");
   const pkg = JSON.parse(readFileSync(path.join(home, "..", "package.json"), "utf8")) as { version: string };
@@ -74,11 +89,18 @@ export function ensureServiceUser(): RunAs {
   };
   const found = lookup();
   if (found) return found;
-  const r = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", SERVICE_USER], {
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    "useradd",
+    ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", SERVICE_USER],
+    {
+      encoding: "utf8",
+    },
+  );
   const created = lookup();
-  if (!created) throw new StartupError(`could not create the "${SERVICE_USER}" system user the embedded PostgreSQL runs as (${(r.stderr || r.error?.message || "useradd failed").trim()}) — create it, or set DATABASE_URL`);
+  if (!created)
+    throw new StartupError(
+      `could not create the "${SERVICE_USER}" system user the embedded PostgreSQL runs as (${(r.stderr || r.error?.message || "useradd failed").trim()}) — create it, or set DATABASE_URL`,
+    );
   return created;
 }
 
@@ -96,7 +118,9 @@ function ensureRootFolder(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0) {
-    throw new StartupError(`${dir} must be a folder owned by root that only root can write (it holds the embedded PostgreSQL) — fix it, or set OUTREACH_PG_RUNTIME_DIR`);
+    throw new StartupError(
+      `${dir} must be a folder owned by root that only root can write (it holds the embedded PostgreSQL) — fix it, or set OUTREACH_PG_RUNTIME_DIR`,
+    );
   }
 }
 
@@ -197,7 +221,9 @@ export async function planLayout(opts: LayoutOptions): Promise<Layout> {
     cluster = relocatedCluster(opts, runtimeDir);
     notes.push(`PostgreSQL data: ${cluster} (owned by "${user.name}", mode 0700; the "${user.name}" user cannot reach ${opts.dataDir})`);
   } else if (legacyExists && !userCan(user, "-x", legacy)) {
-    throw new StartupError(`the PostgreSQL data at ${legacy} is out of reach of the "${user.name}" user (a parent folder is private) — move the checkout, or let that user traverse its parents`);
+    throw new StartupError(
+      `the PostgreSQL data at ${legacy} is out of reach of the "${user.name}" user (a parent folder is private) — move the checkout, or let that user traverse its parents`,
+    );
   }
   prepareClusterDir(cluster, user);
   return { pgHome, pgVersion: version, cluster, runAs: user, notes };

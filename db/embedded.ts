@@ -98,7 +98,10 @@ function capture(child: ChildProcess, log: (l: string) => void): Promise<Capture
 
 /** The most telling line of PostgreSQL's output (FATAL/ERROR first), for a one-line error. */
 function essence(output: string): string {
-  const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const hit = lines.find((l) => /FATAL|PANIC|error:/i.test(l)) ?? lines.at(-1) ?? "no output";
   return hit.replace(/^\S+ \S+ \S+ \[\d+\] /, "");
 }
@@ -113,10 +116,18 @@ async function initCluster(layout: Layout, password: string, log: (l: string) =>
       chownSync(pwDir, layout.runAs.uid, layout.runAs.gid);
       chownSync(pwFile, layout.runAs.uid, layout.runAs.gid);
     }
-    const args = [`--pgdata=${layout.cluster}`, "--auth=scram-sha-256", `--username=${USER}`, `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C.UTF-8"];
+    const args = [
+      `--pgdata=${layout.cluster}`,
+      "--auth=scram-sha-256",
+      `--username=${USER}`,
+      `--pwfile=${pwFile}`,
+      "--encoding=UTF8",
+      "--locale=C.UTF-8",
+    ];
     const child = runAsChild(path.join(layout.pgHome, "bin", "initdb"), args, layout.runAs, path.dirname(layout.cluster));
     const r = await capture(child, log);
-    if (r.code !== 0) throw new StartupError(`the embedded PostgreSQL could not create its data folder ${layout.cluster}: ${essence(r.output)}`);
+    if (r.code !== 0)
+      throw new StartupError(`the embedded PostgreSQL could not create its data folder ${layout.cluster}: ${essence(r.output)}`);
   } finally {
     rmSync(pwDir, { recursive: true, force: true });
   }
@@ -162,7 +173,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const shipped = layout.pgVersion.split(".")[0];
   if (!made) await initCluster(layout, password, log);
   else if (made !== shipped) {
-    throw new StartupError(`the data in ${layout.cluster} was made by PostgreSQL ${made}, this install ships PostgreSQL ${shipped} — dump it with the old version and restore it (docs/operations.md)`);
+    throw new StartupError(
+      `the data in ${layout.cluster} was made by PostgreSQL ${made}, this install ships PostgreSQL ${shipped} — dump it with the old version and restore it (docs/operations.md)`,
+    );
   }
   const flags = ["-D", layout.cluster, "-p", String(opts.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
   flags.push("-c", "max_connections=300", "-c", `fsync=${persistent ? "on" : "off"}`);

@@ -11,7 +11,9 @@ import { applyMigrations, migrationStatus, readMigrations } from "./migrate";
 
 const admin = inject("pgAdminUrl");
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** A copy of db/migrations with one more migration that creates a table, then fails. */
 function foldersWithBrokenMigration(): { root: string; folder: string; tag: string } {
@@ -25,7 +27,10 @@ function foldersWithBrokenMigration(): { root: string; folder: string; tag: stri
   const tag = `${String(journal.entries.length).padStart(4, "0")}_broken`;
   journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag });
   writeFileSync(journalFile, JSON.stringify(journal));
-  writeFileSync(path.join(folder, `${tag}.sql`), "CREATE TABLE zz_probe (id int);\n--> statement-breakpoint\nSELECT * FROM no_such_table;\n");
+  writeFileSync(
+    path.join(folder, `${tag}.sql`),
+    "CREATE TABLE zz_probe (id int);\n--> statement-breakpoint\nSELECT * FROM no_such_table;\n",
+  );
   return { root, folder, tag };
 }
 
@@ -62,7 +67,9 @@ describe("migrations", () => {
     const r = await runCli(["migrate"], { env: cleanEnv({ DATABASE_URL: url, OUTREACH_ROOT: root }) });
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split("\n");
-    expect(lines.at(-1)).toMatch(new RegExp(`^outreach: migration ${tag} failed: relation "no_such_table" does not exist — nothing from ${tag} on was applied`));
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^outreach: migration ${tag} failed: relation "no_such_table" does not exist — nothing from ${tag} on was applied`),
+    );
     expect(lines.filter((l) => l.startsWith("outreach:"))).toHaveLength(1);
   }, 60_000);
 
@@ -70,7 +77,9 @@ describe("migrations", () => {
     const info = await checkDatabase(admin);
     expect(info.major).toBeGreaterThanOrEqual(14);
     await expect(checkDatabase(admin, { minMajor: 99 })).rejects.toThrow(
-      new RegExp(`^PostgreSQL ${info.version.replace(/\./g, "\\.")} at 127\\.0\\.0\\.1:\\d+ \\(DATABASE_URL\\) is older than 99, the oldest Outreach supports — upgrade it`),
+      new RegExp(
+        `^PostgreSQL ${info.version.replace(/\./g, "\\.")} at 127\\.0\\.0\\.1:\\d+ \\(DATABASE_URL\\) is older than 99, the oldest Outreach supports — upgrade it`,
+      ),
     );
   });
 });

@@ -20,7 +20,12 @@ export function readMigrations(folder: string): Migration[] {
   const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { tag: string; when: number }[] }).entries;
   return entries.map((e) => {
     const text = readFileSync(path.join(folder, `${e.tag}.sql`), "utf8");
-    return { tag: e.tag, when: e.when, hash: createHash("sha256").update(text).digest("hex"), statements: text.split("--> statement-breakpoint") };
+    return {
+      tag: e.tag,
+      when: e.when,
+      hash: createHash("sha256").update(text).digest("hex"),
+      statements: text.split("--> statement-breakpoint"),
+    };
   });
 }
 
@@ -39,7 +44,9 @@ export async function migrationStatus(url: string, folder: string): Promise<{ ap
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [{ exists }] = await sql<{ exists: boolean }[]>`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`;
-    const last = exists ? (await sql<{ created_at: string }[]>`select max(created_at) as created_at from drizzle.__drizzle_migrations`)[0]?.created_at : null;
+    const last = exists
+      ? (await sql<{ created_at: string }[]>`select max(created_at) as created_at from drizzle.__drizzle_migrations`)[0]?.created_at
+      : null;
     const pending = all.filter((m) => last == null || Number(last) < m.when).map((m) => m.tag);
     return { applied: all.length - pending.length, pending };
   } finally {
@@ -69,7 +76,9 @@ export async function applyMigrations(url: string, folder: string): Promise<stri
         });
       } catch (e) {
         const why = (e as Error).message.split("\n")[0];
-        throw new StartupError(`migration ${m.tag} failed: ${why} — nothing from ${m.tag} on was applied; the database is at ${at ?? "no migration yet"}`);
+        throw new StartupError(
+          `migration ${m.tag} failed: ${why} — nothing from ${m.tag} on was applied; the database is at ${at ?? "no migration yet"}`,
+        );
       }
       done.push(m.tag);
       at = m.tag;

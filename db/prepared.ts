@@ -15,6 +15,11 @@ const dialect = new PgDialect();
  * to postgres.js unconverted).
  */
 export async function runPrepared<T = Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const prepared = db._.session.prepareQuery<{ execute: T[]; all: T[]; values: unknown[][] }>(dialect.sqlToQuery(query), undefined, "prepared", false);
+  const prepared = db._.session.prepareQuery<{ execute: T[]; all: T[]; values: unknown[][] }>(
+    dialect.sqlToQuery(query),
+    undefined,
+    "prepared",
+    false,
+  );
   return (await prepared.execute()) as T[];
 }

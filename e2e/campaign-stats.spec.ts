@@ -17,12 +17,20 @@ async function api(page: Page, method: "POST" | "PUT" | "PATCH", path: string, d
 /** A UTC day as the dashboard labels it ("Mon, Jun 2"), in the browser's locale. */
 function dayLabel(page: Page, offsetDays: number): Promise<string> {
   return page.evaluate(
-    (d) => new Date(Date.now() + d * 86_400_000).toLocaleDateString(undefined, { timeZone: "UTC", month: "short", day: "numeric", weekday: "short" }),
+    (d) =>
+      new Date(Date.now() + d * 86_400_000).toLocaleDateString(undefined, {
+        timeZone: "UTC",
+        month: "short",
+        day: "numeric",
+        weekday: "short",
+      }),
     offsetDays,
   );
 }
 
-test("campaign stats: the Overview before and after real sends, the Schedule forecast, and the Activity log with a bounce's SMTP reason", async ({ page }) => {
+test("campaign stats: the Overview before and after real sends, the Schedule forecast, and the Activity log with a bounce's SMTP reason", async ({
+  page,
+}) => {
   expect(smtpPort && imapPort, "the global setup starts the mail peers").toBeTruthy();
   test.setTimeout(180_000);
   await signInAsOwner(page, "/campaigns");
@@ -60,7 +68,11 @@ test("campaign stats: the Overview before and after real sends, the Schedule for
     trackOpens: false,
     trackClicks: false,
   });
-  await api(page, "POST", `/campaigns/${campaign.id}/steps`, { stepOrder: 0, subject: "Numbers, {{firstName}}", bodyTemplate: "Hi {{firstName}}, a quick question." });
+  await api(page, "POST", `/campaigns/${campaign.id}/steps`, {
+    stepOrder: 0,
+    subject: "Numbers, {{firstName}}",
+    bodyTemplate: "Hi {{firstName}}, a quick question.",
+  });
   await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
   const { leadIds } = (await api(page, "POST", "/leads", {
     leads: [
@@ -93,10 +105,14 @@ test("campaign stats: the Overview before and after real sends, the Schedule for
   await expect(page).toHaveURL(/\?tab=schedule$/);
   const today = await dayLabel(page, 0);
   const tomorrow = await dayLabel(page, 1); // the forecast starts at "now": only a run at UTC midnight sees tomorrow
-  await expect(page.getByTestId("forecast-summary")).toHaveText(new RegExp(`^2 first emails and 0 follow-ups in the next 7 days; the first on (${today}|${tomorrow})\\.$`));
+  await expect(page.getByTestId("forecast-summary")).toHaveText(
+    new RegExp(`^2 first emails and 0 follow-ups in the next 7 days; the first on (${today}|${tomorrow})\\.$`),
+  );
   await expect(page.getByTestId("schedule-notes")).toContainText("The campaign is DRAFT");
   await expect(page.getByRole("img", { name: "Forecast sends per day, next 7 days" })).toBeVisible();
-  const perMailbox = page.getByRole("table", { name: "Forecast per mailbox" }).getByRole("row", { name: new RegExp(E2E_STATS_SENDER.email) });
+  const perMailbox = page
+    .getByRole("table", { name: "Forecast per mailbox" })
+    .getByRole("row", { name: new RegExp(E2E_STATS_SENDER.email) });
   await expect(perMailbox).toBeVisible();
   await expect(perMailbox.getByRole("cell").nth(1)).toHaveText(/^[02] \/ \d+$/);
   const upcoming = page.getByRole("table", { name: "Upcoming sends" });

@@ -17,7 +17,9 @@ async function api(page: Page, method: "POST" | "PATCH", path: string, data: unk
   return res.json();
 }
 
-test("a campaign from scratch: a two-step sequence with an A/B variant, the preview for a lead, leads, a pool mailbox, and a launch past the check's warnings", async ({ page }) => {
+test("a campaign from scratch: a two-step sequence with an A/B variant, the preview for a lead, leads, a pool mailbox, and a launch past the check's warnings", async ({
+  page,
+}) => {
   expect(smtpPort && imapPort, "the global setup starts the mail peers").toBeTruthy();
   test.setTimeout(180_000);
   await signInAsOwner(page, "/campaigns");
@@ -131,7 +133,9 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
   const bodyA = page.getByRole("region", { name: "Step 1 variant A" }).getByLabel("Body (plain text)");
   await bodyA.fill("Hello {{firstname}},\n\nHow does {{companyName}} book demos today?\n\n{{signature}}");
   await expect(preview.getByTestId("variables-unknown")).toContainText("{{firstname}}");
-  await expect(preview.getByText("{{firstname}} is not a known variable, so it will be sent exactly as written. Did you mean {{firstName}}?")).toBeVisible();
+  await expect(
+    preview.getByText("{{firstname}} is not a known variable, so it will be sent exactly as written. Did you mean {{firstName}}?"),
+  ).toBeVisible();
   await page.getByRole("region", { name: "Step 1 variant A" }).getByRole("button", { name: "Discard changes" }).click();
   await expect(bodyA).toHaveValue(/^Hi \{\{firstName\}\},/);
   await expect(preview).toContainText("Hi Lin,");
@@ -174,7 +178,8 @@ test("the campaign list: filters by status and folder, duplicate, delete with wh
   const stamp = Date.now().toString(36);
   const alpha = await api(page, "POST", "/campaigns", { name: `Alpha ${stamp}`, folder: `Folder ${stamp}` });
   await api(page, "POST", "/campaigns", { name: `Beta ${stamp}` });
-  const [lead] = (await api(page, "POST", "/leads", { leads: [{ email: `list-${stamp}@campaign-e2e.example`, firstName: "Lee" }] })).leadIds as string[];
+  const [lead] = (await api(page, "POST", "/leads", { leads: [{ email: `list-${stamp}@campaign-e2e.example`, firstName: "Lee" }] }))
+    .leadIds as string[];
   await api(page, "POST", `/campaigns/${alpha.id}/leads`, { leadIds: [lead] });
   await page.reload();
 

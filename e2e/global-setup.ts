@@ -54,7 +54,11 @@ function tail(file: string, lines = 60): string {
  * `E2E_COMMAND=dev` runs `outreach dev` instead, for quick iteration without a production build.
  */
 export default async function globalSetup() {
-  const users = { [E2E_MAILBOX.email]: E2E_MAILBOX.password, [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password, [E2E_STATS_SENDER.email]: E2E_STATS_SENDER.password };
+  const users = {
+    [E2E_MAILBOX.email]: E2E_MAILBOX.password,
+    [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password,
+    [E2E_STATS_SENDER.email]: E2E_STATS_SENDER.password,
+  };
   const smtp = await startSmtpPeer({ users, rejectRecipients: [E2E_REFUSED_RECIPIENT] });
   const imap = await startImapPeer({ users });
   const dns = await startDnsPeer(ZONE);
@@ -87,7 +91,12 @@ export default async function globalSetup() {
 
   const command = process.env.E2E_COMMAND === "dev" ? "dev" : "start";
   // detached: its own process group, so the teardown stops next, the worker and Postgres together.
-  const app = spawn(process.execPath, [path.join(root, "bin", "outreach.mjs"), command], { cwd: root, env, detached: true, stdio: ["ignore", log, log] });
+  const app = spawn(process.execPath, [path.join(root, "bin", "outreach.mjs"), command], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
   let exited: number | null | undefined;
   app.on("exit", (code) => (exited = code));
 

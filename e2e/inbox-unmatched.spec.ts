@@ -74,7 +74,9 @@ function leadMessage(subject: string): string {
   ].join("\r\n");
 }
 
-test("mail from a stranger shows under Unmatched and can be forwarded; a lead's message is forwarded from its conversation; the chips count in one call", async ({ page }) => {
+test("mail from a stranger shows under Unmatched and can be forwarded; a lead's message is forwarded from its conversation; the chips count in one call", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const requests: string[] = [];
   page.on("request", (r) => requests.push(r.url()));
@@ -141,7 +143,9 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await dialog.getByLabel(/^Note/).fill(note);
   await dialog.getByRole("button", { name: "Forward" }).click();
   await expect(dialog.getByTestId("forward-notice")).toHaveText(`Forwarded to ${COLLEAGUE}.`);
-  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE)).length, { message: "the forward reaches the SMTP peer" }).toBe(1);
+  await expect
+    .poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE)).length, { message: "the forward reaches the SMTP peer" })
+    .toBe(1);
   const fwd = mail.smtp.received.find((m) => m.to.includes(COLLEAGUE))!;
   expect(fwd.from).toBe(MAILBOX.email);
   expect(fwd.parsed.subject).toBe(`Fwd: ${strangerSubject}`);
@@ -173,6 +177,10 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await dialog.getByLabel("To", { exact: true }).fill(COLLEAGUE);
   await dialog.getByRole("button", { name: "Forward" }).click();
   await expect(dialog.getByTestId("forward-notice")).toHaveText(`Forwarded to ${COLLEAGUE}.`);
-  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE) && m.parsed.subject === `Fwd: ${leadSubject}`).length).toBe(1);
-  expect(mail.smtp.received.find((m) => m.parsed.subject === `Fwd: ${leadSubject}`)!.parsed.text).toContain("Could you send me your pricing for 20 seats?");
+  await expect
+    .poll(() => mail.smtp.received.filter((m) => m.to.includes(COLLEAGUE) && m.parsed.subject === `Fwd: ${leadSubject}`).length)
+    .toBe(1);
+  expect(mail.smtp.received.find((m) => m.parsed.subject === `Fwd: ${leadSubject}`)!.parsed.text).toContain(
+    "Could you send me your pricing for 20 seats?",
+  );
 });

@@ -64,13 +64,20 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
     minGapMinutes: 0,
   });
   mail.created.campaignId = campaign.id;
-  await api(page, "PUT", `/campaigns/${campaign.id}/steps`, { steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}},\n\nWould a short call make sense?" }] });
+  await api(page, "PUT", `/campaigns/${campaign.id}/steps`, {
+    steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}},\n\nWould a short call make sense?" }],
+  });
   await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
   await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds: [leadId] });
   await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "ACTIVE", confirm: true });
 
   // The worker sends the campaign email to the SMTP peer.
-  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, { timeout: 60_000, message: "the campaign email reaches the SMTP peer" }).toBe(1);
+  await expect
+    .poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, {
+      timeout: 60_000,
+      message: "the campaign email reaches the SMTP peer",
+    })
+    .toBe(1);
   const campaignEmail = mail.smtp.received.find((m) => m.to.includes(LEAD.email))!;
   expect(campaignEmail.parsed.subject).toBe(subject);
   const campaignMessageId = campaignEmail.parsed.messageId!;
@@ -95,9 +102,15 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   await expect(page.getByTestId("inbox-unread")).toContainText("unread");
 
   // The Interested chip lists it; Not interested does not.
-  await page.getByRole("group", { name: "Intent" }).getByRole("button", { name: /^Not interested/ }).click();
+  await page
+    .getByRole("group", { name: "Intent" })
+    .getByRole("button", { name: /^Not interested/ })
+    .click();
   await expect(row).toHaveCount(0);
-  await page.getByRole("group", { name: "Intent" }).getByRole("button", { name: /^Interested/ }).click();
+  await page
+    .getByRole("group", { name: "Intent" })
+    .getByRole("button", { name: /^Interested/ })
+    .click();
   await expect(row).toBeVisible();
 
   // Opening it: the campaign email and the reply, oldest first; the conversation is marked read.
@@ -159,7 +172,9 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
   const sent = messages.filter({ hasText: answer });
   await expect(sent.getByTestId("reply-status")).toHaveText("Sent");
   await expect
-    .poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email) && m.parsed.text?.includes(answer)).length, { message: "the answer reaches the SMTP peer" })
+    .poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email) && m.parsed.text?.includes(answer)).length, {
+      message: "the answer reaches the SMTP peer",
+    })
     .toBe(1);
   const delivered = mail.smtp.received.find((m) => m.parsed.text?.includes(answer))!;
   expect(delivered.parsed.subject).toBe(`Re: ${subject}`);

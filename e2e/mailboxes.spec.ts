@@ -6,7 +6,9 @@ const smtpPort = process.env.E2E_SMTP_PORT!;
 const imapPort = process.env.E2E_IMAP_PORT!;
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
-test("a mailbox on its own SMTP/IMAP server: a refused login shows the server's reply, the right one turns healthy and sends; its domain is checked", async ({ page }) => {
+test("a mailbox on its own SMTP/IMAP server: a refused login shows the server's reply, the right one turns healthy and sends; its domain is checked", async ({
+  page,
+}) => {
   expect(smtpPort && imapPort, "the global setup starts the mail peers").toBeTruthy();
   // The health check runs in the worker every 15 s at most: allow for it on a slow machine.
   test.setTimeout(180_000);
@@ -93,7 +95,10 @@ test("a mailbox on its own SMTP/IMAP server: a refused login shows the server's 
   // Its domain was created from the address; the checks read the DNS peer of the global setup.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Domains" }).click();
   await expect(page).toHaveURL(/\/domains$/);
-  const domain = page.getByRole("table", { name: "Domains" }).getByRole("row", { name: /mail\.test/ }).first();
+  const domain = page
+    .getByRole("table", { name: "Domains" })
+    .getByRole("row", { name: /mail\.test/ })
+    .first();
   await expect(domain).toBeVisible();
   const recheck = domain.getByRole("button", { name: "Re-check mail.test" });
   await expect(recheck).toBeVisible();
@@ -120,15 +125,22 @@ function csv(lines: string[]) {
   return { name: "mailboxes.csv", mimeType: "text/csv", buffer: Buffer.from(lines.join("\n") + "\n") };
 }
 
-test("CSV import reports each failure with its line and the server's reply; an unverified wrong login becomes an issue", async ({ page }) => {
+test("CSV import reports each failure with its line and the server's reply; an unverified wrong login becomes an issue", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signInAsOwner(page, "/mailboxes");
-  const peer = (email: string, password: string, smtp = smtpPort) => [email, "", "127.0.0.1", smtp, "none", password, "127.0.0.1", imapPort, "NONE"].join(",");
+  const peer = (email: string, password: string, smtp = smtpPort) =>
+    [email, "", "127.0.0.1", smtp, "none", password, "127.0.0.1", imapPort, "NONE"].join(",");
   const header = "Email,Sender Name,SMTP Host,SMTP Port,SMTP Security,SMTP Password,IMAP Host,IMAP Port,IMAP Security";
 
   await page.getByRole("button", { name: "Import CSV" }).click();
   const dialog = page.getByRole("dialog", { name: "Import mailboxes from CSV" });
-  await dialog.getByLabel("CSV file").setInputFiles(csv([header, peer(E2E_MAILBOX.email, E2E_MAILBOX.password), peer("wrong@mail.test", "nope"), peer("bad@mail.test", "x", "notaport")]));
+  await dialog
+    .getByLabel("CSV file")
+    .setInputFiles(
+      csv([header, peer(E2E_MAILBOX.email, E2E_MAILBOX.password), peer("wrong@mail.test", "nope"), peer("bad@mail.test", "x", "notaport")]),
+    );
   // Guessed from the headers.
   await expect(dialog.getByLabel("Import column SMTP Port as")).toHaveValue("smtpPort");
   await expect(dialog.getByLabel("Import column IMAP Security as")).toHaveValue("imapSecurity");
@@ -136,7 +148,9 @@ test("CSV import reports each failure with its line and the server's reply; an u
   await expect(dialog.getByRole("progressbar", { name: "rows" })).toHaveAttribute("aria-valuenow", "3");
   await expect(dialog.getByText("Import finished.")).toBeVisible();
   // e2e@mail.test is created, or updated when the other test connected it first.
-  const saved = Number(await dialog.getByTestId("import-created").locator("dd").innerText()) + Number(await dialog.getByTestId("import-updated").locator("dd").innerText());
+  const saved =
+    Number(await dialog.getByTestId("import-created").locator("dd").textContent()) +
+    Number(await dialog.getByTestId("import-updated").locator("dd").textContent());
   expect(saved).toBe(1);
   await expect(dialog.getByTestId("import-failed")).toContainText("2");
   await expect(dialog.getByText(/Line 3: wrong@mail\.test — The SMTP server refused the login: 535 .*\(SMTP 535\)/)).toBeVisible();

@@ -21,7 +21,10 @@ async function freePort(): Promise<number> {
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const c = createConnection({ port, host: "127.0.0.1" });
-    c.once("connect", () => (c.destroy(), resolve(true)));
+    c.once("connect", () => {
+      c.destroy();
+      resolve(true);
+    });
     c.once("error", () => resolve(false));
   });
 }
@@ -90,17 +93,35 @@ test("SIGTERM stops the web server, the worker and the embedded database in that
   test.setTimeout(180_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-stop-"));
   const [port, pgPort] = [await freePort(), await freePort()];
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: "production", OUTREACH_DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    OUTREACH_DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+  };
   // The build made by the global setup's instance is current: this one starts without building.
   env.OUTREACH_SKIP_BUILD = "1";
-  const app = spawn(process.execPath, [path.join(root, "bin", "outreach.mjs"), "start"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const app = spawn(process.execPath, [path.join(root, "bin", "outreach.mjs"), "start"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   app.stdout.on("data", (d) => (log += d));
   app.stderr.on("data", (d) => (log += d));
   const exited = new Promise<number | null>((r) => app.on("close", r));
   try {
     await expect
-      .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json()).catch(() => ({}))).ok === true, { timeout: 120_000 })
+      .poll(
+        async () =>
+          (
+            await fetch(`http://127.0.0.1:${port}/api/health`)
+              .then((r) => r.json())
+              .catch(() => ({}))
+          ).ok === true,
+        { timeout: 120_000 },
+      )
       .toBe(true);
     expect(await portOpen(pgPort)).toBe(true);
     const t0 = Date.now();
@@ -108,7 +129,10 @@ test("SIGTERM stops the web server, the worker and the embedded database in that
     expect(await exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(10_000);
     const order = ["web server stopped", "worker stopped", "database stopped"].map((s) => log.indexOf(s));
-    expect(order.every((i) => i >= 0), log).toBe(true);
+    expect(
+      order.every((i) => i >= 0),
+      log,
+    ).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(await portOpen(port)).toBe(false);
     expect(await portOpen(pgPort)).toBe(false);

@@ -66,10 +66,15 @@ async function waitForRequest(path: string, count = 1): Promise<Received[]> {
 }
 
 function webhookRow(page: Page, url: string) {
-  return page.getByRole("table", { name: "Webhooks" }).getByRole("row").filter({ has: page.getByRole("link", { name: url, exact: true }) });
+  return page
+    .getByRole("table", { name: "Webhooks" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("link", { name: url, exact: true }) });
 }
 
-test("create a webhook: a metadata URL is refused inline, the secret is shown once, a signed test is delivered and logged, and resent with the same event id", async ({ page }) => {
+test("create a webhook: a metadata URL is refused inline, the secret is shown once, a signed test is delivered and logged, and resent with the same event id", async ({
+  page,
+}) => {
   await signInAsOwner(page, "/webhooks");
   await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
 
@@ -167,11 +172,15 @@ test("create a webhook: a metadata URL is refused inline, the secret is shown on
   expect(signedWith(secret, hits[1])).toBe(true);
 });
 
-test("pause and resume, edit (a private URL refused inline), a failing receiver in the log, rotate with two signatures, delete", async ({ page }) => {
+test("pause and resume, edit (a private URL refused inline), a failing receiver in the log, rotate with two signatures, delete", async ({
+  page,
+}) => {
   await signInAsOwner(page, "/webhooks");
   const path = uniquePath("fail");
   const endpoint = `${origin}${path}`;
-  const res = await page.request.post("/api/v1/webhooks", { data: { url: endpoint, events: ["email.replied", "webhook.test"], retryAttempts: 3 } });
+  const res = await page.request.post("/api/v1/webhooks", {
+    data: { url: endpoint, events: ["email.replied", "webhook.test"], retryAttempts: 3 },
+  });
   expect(res.status(), await res.text()).toBe(201);
   const { secret: oldSecret } = (await res.json()) as { secret: string };
   await page.reload();
@@ -241,7 +250,10 @@ test("pause and resume, edit (a private URL refused inline), a failing receiver 
   await expect(failed).toHaveCount(2);
   await expect(failed.first()).toContainText("Failed");
   await expect(failed.first()).toContainText("500");
-  await failed.first().getByRole("button", { name: /^Details of webhook\.test / }).click();
+  await failed
+    .first()
+    .getByRole("button", { name: /^Details of webhook\.test / })
+    .click();
   await expect(log).toContainText("Receiver answered 500");
   await expect(log).toContainText("receiver is down for maintenance");
   await expect(failed.first().getByRole("button", { name: /^Resend webhook\.test / })).toBeVisible();

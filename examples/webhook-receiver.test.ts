@@ -19,7 +19,10 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   port = await freePort();
-  child = spawn(process.execPath, [path.resolve(import.meta.dirname, "webhook-receiver.mjs")], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: ["ignore", "pipe", "inherit"] });
+  child = spawn(process.execPath, [path.resolve(import.meta.dirname, "webhook-receiver.mjs")], {
+    env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
 });
 afterAll(() => child.kill());

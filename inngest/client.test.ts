@@ -21,21 +21,41 @@ afterAll(() => closeAllTransports());
 
 describe("Inngest functions", () => {
   it("serves every job, and fans the send job out per mailbox with concurrency keyed by mailbox", () => {
-    const byId = new Map(inngestFunctions.map((f) => [(f as unknown as { opts: { id: string } }).opts.id, (f as unknown as { opts: Record<string, any> }).opts]));
+    const byId = new Map(
+      inngestFunctions.map((f) => [
+        (f as unknown as { opts: { id: string } }).opts.id,
+        (f as unknown as { opts: Record<string, any> }).opts,
+      ]),
+    );
     for (const j of jobs.filter((j) => !j.fanOut)) expect(byId.get(j.name)?.triggers).toEqual([{ cron: j.cron }]);
     expect(byId.get("send-campaign-emails-fan-out")?.triggers).toEqual([{ cron: "* * * * *" }]);
-    expect(byId.get("send-campaign-emails")).toMatchObject({ triggers: [{ event: "outreach/mailbox.send-due" }], concurrency: { key: "event.data.key", limit: 1 } });
+    expect(byId.get("send-campaign-emails")).toMatchObject({
+      triggers: [{ event: "outreach/mailbox.send-due" }],
+      concurrency: { key: "event.data.key", limit: 1 },
+    });
   });
 
   it("lists the mailboxes with due work, and one run sends only from its mailbox", async () => {
     const world = await startMailWorld({ domain: "fan.test", users: { "p@fan.test": "pw", "q@fan.test": "pw" } });
     const ws = await makeWorkspace();
     const ids = [];
-    for (const e of ["p", "q"]) ids.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@fan.test` }, body: { appPassword: "pw" } })).body.id as string);
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Fan", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "S", bodyTemplate: "B" }] } });
+    for (const e of ["p", "q"])
+      ids.push(
+        (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@fan.test` }, body: { appPassword: "pw" } })).body
+          .id as string,
+      );
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Fan", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: { steps: [{ stepOrder: 0, subject: "S", bodyTemplate: "B" }] },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: ids } });
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "a@sink.test" }, { email: "b@sink.test" }] } })).body.leadIds;
+    const leadIds = (
+      await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "a@sink.test" }, { email: "b@sink.test" }] } })
+    ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
     const ctx = { actor: { type: "system" as const }, db: getDb(), clock: new ManualClock(new Date()) };

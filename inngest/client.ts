@@ -28,13 +28,19 @@ export const inngestFunctions = jobs.flatMap((job) => {
       await resolveDatabaseUrl();
       const keys = await step.run("list", () => fan.list(system()));
       for (let i = 0; i < keys.length; i += 500) {
-        await step.sendEvent(`fan-out-${i}`, keys.slice(i, i + 500).map((key) => ({ name: fan.event, data: { key } })));
+        await step.sendEvent(
+          `fan-out-${i}`,
+          keys.slice(i, i + 500).map((key) => ({ name: fan.event, data: { key } })),
+        );
       }
       return { keys: keys.length };
     }),
-    inngest.createFunction({ id: job.name, triggers: [{ event: fan.event }], concurrency: { key: "event.data.key", limit: 1 } }, async ({ event }) => {
-      await resolveDatabaseUrl();
-      return (await fan.runOne(system(), String((event.data as { key: string }).key))) ?? {};
-    }),
+    inngest.createFunction(
+      { id: job.name, triggers: [{ event: fan.event }], concurrency: { key: "event.data.key", limit: 1 } },
+      async ({ event }) => {
+        await resolveDatabaseUrl();
+        return (await fan.runOne(system(), String((event.data as { key: string }).key))) ?? {};
+      },
+    ),
   ];
 });

@@ -20,7 +20,9 @@ describe("the worker's local runner", () => {
     await runner.tick();
     const keys = (await db.select().from(rateLimitCounters)).map((r) => r.key);
     expect(keys).toEqual(["rl:live"]);
-    const [run] = (await db.execute(sql`select last_result from job_runs where name = 'maintenance-cleanup'`)) as unknown as { last_result: any }[];
+    const [run] = (await db.execute(sql`select last_result from job_runs where name = 'maintenance-cleanup'`)) as unknown as {
+      last_result: any;
+    }[];
     expect(run.last_result).toEqual({ rateLimitCountersDeleted: 1, webhookDeliveriesDeleted: 0, uploadsDeleted: 0 });
     expect((await health()).worker.lastTickAt).toBe("2026-11-02T10:00:00.000Z");
 

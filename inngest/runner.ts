@@ -5,7 +5,7 @@ import type { Clock } from "../lib/clock";
 import type { JobDef } from "../lib/jobs/registry";
 
 /** Runs one job and records when and how it went in job_runs (shown by /api/health). */
-export async function runJob(db: DbOrTx, clock: Clock, job: JobDef): Promise<Record<string, unknown> | void> {
+export async function runJob(db: DbOrTx, clock: Clock, job: JobDef): Promise<Record<string, unknown> | undefined> {
   const started = clock.now();
   await db
     .insert(jobRuns)
@@ -13,10 +13,16 @@ export async function runJob(db: DbOrTx, clock: Clock, job: JobDef): Promise<Rec
     .onConflictDoUpdate({ target: jobRuns.name, set: { lastStartedAt: started } });
   try {
     const result = await job.run({ actor: { type: "system" }, db, clock });
-    await db.update(jobRuns).set({ lastFinishedAt: clock.now(), lastError: null, lastResult: result ?? null }).where(sql`name = ${job.name}`);
+    await db
+      .update(jobRuns)
+      .set({ lastFinishedAt: clock.now(), lastError: null, lastResult: result ?? null })
+      .where(sql`name = ${job.name}`);
     return result;
   } catch (e) {
-    await db.update(jobRuns).set({ lastFinishedAt: clock.now(), lastError: String((e as Error)?.stack ?? e) }).where(sql`name = ${job.name}`);
+    await db
+      .update(jobRuns)
+      .set({ lastFinishedAt: clock.now(), lastError: String((e as Error)?.stack ?? e) })
+      .where(sql`name = ${job.name}`);
     throw e;
   }
 }

@@ -21,7 +21,9 @@ export function startWorker(log: (line: string) => void = console.log): { stop()
       await new Promise((r) => setTimeout(r, workerTickMs()));
     }
   };
-  log(`[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`);
+  log(
+    `[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`,
+  );
   void loop();
   return {
     async stop() {

@@ -59,11 +59,21 @@ function intEnv(name: string, fallback: number): number {
 
 /** Section 8 limits. Overridable by env so an operator (or the benchmark) can raise them. */
 export const rateLimits = {
-  get apiKeyPerMinute() { return intEnv("RATE_LIMIT_API_KEY", 300); },
-  get sessionPerMinute() { return intEnv("RATE_LIMIT_SESSION", 600); },
-  get ipPerMinute() { return intEnv("RATE_LIMIT_IP", 200); },
-  get authPerMinute() { return intEnv("RATE_LIMIT_AUTH", 10); },
-  get enabled() { return process.env.RATE_LIMIT_DISABLED !== "1"; },
+  get apiKeyPerMinute() {
+    return intEnv("RATE_LIMIT_API_KEY", 300);
+  },
+  get sessionPerMinute() {
+    return intEnv("RATE_LIMIT_SESSION", 600);
+  },
+  get ipPerMinute() {
+    return intEnv("RATE_LIMIT_IP", 200);
+  },
+  get authPerMinute() {
+    return intEnv("RATE_LIMIT_AUTH", 10);
+  },
+  get enabled() {
+    return process.env.RATE_LIMIT_DISABLED !== "1";
+  },
 };
 
 export const workerTickMs = () => intEnv("WORKER_TICK_MS", 5000);

@@ -4,7 +4,9 @@ import { getDb } from "../db/client";
 /** GET /api/health: `{ ok, db, worker: { lastTickAt } }` (decisions.md). */
 export async function health() {
   try {
-    const rows = (await getDb().execute(sql`select max(last_finished_at) as at from job_runs`)) as unknown as { at: Date | string | null }[];
+    const rows = (await getDb().execute(sql`select max(last_finished_at) as at from job_runs`)) as unknown as {
+      at: Date | string | null;
+    }[];
     const at = rows[0]?.at;
     return { ok: true, db: true, worker: { lastTickAt: at ? new Date(at).toISOString() : null } };
   } catch {

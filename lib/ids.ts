@@ -1,7 +1,28 @@
 import { randomBytes } from "node:crypto";
 
 /** Prefixed ids make a misplaced id obvious in logs and errors (conventions). */
-export type IdPrefix = "usr" | "ws" | "key" | "lead" | "tag" | "sup" | "evt" | "job" | "mbx" | "dom" | "cmp" | "stp" | "eml" | "att" | "fil" | "whk" | "dlv" | "eev" | "rep" | "srp" | "mfl";
+export type IdPrefix =
+  | "usr"
+  | "ws"
+  | "key"
+  | "lead"
+  | "tag"
+  | "sup"
+  | "evt"
+  | "job"
+  | "mbx"
+  | "dom"
+  | "cmp"
+  | "stp"
+  | "eml"
+  | "att"
+  | "fil"
+  | "whk"
+  | "dlv"
+  | "eev"
+  | "rep"
+  | "srp"
+  | "mfl";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 

@@ -60,7 +60,25 @@
  * Prints a table, PASS / BELOW TARGET and a final JSON line; exits 0 either way.
  */
 import { randomBytes } from "node:crypto";
-import { benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, percentile, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
+import {
+  benchWorkspace,
+  cpuMeter,
+  CpuProfiler,
+  elapsedMs,
+  fmt,
+  intEnv,
+  median,
+  percentile,
+  round3,
+  runBench,
+  runPool,
+  say,
+  sleep,
+  startBenchEnvironment,
+  startIpcHelper,
+  StatementLog,
+  table,
+} from "./bench-util";
 
 const MAILBOXES = intEnv("BENCH_MAILBOXES", 20);
 const PER_ROUND = intEnv("BENCH_MESSAGES", 3);
@@ -167,7 +185,9 @@ function buildMessage(i: number, r: number, j: number, tag: string): string {
   const quoted = kind === 2 ? [] : ["", `On Mon, 2 Nov 2026 at 09:00, Ann <${mailboxEmail(i)}> wrote:`, ...ORIGINAL.map((l) => `> ${l}`)];
   const text = [body, "", "--", `Lead ${n}`, "Head of Operations", ...quoted].join("\r\n");
   const html = `<div dir="ltr"><p>${body}</p><p>--<br>Lead ${n}<br>Head of Operations</p>${
-    quoted.length ? `<div class="gmail_quote"><div>On Mon, 2 Nov 2026 at 09:00, Ann wrote:</div><blockquote>${ORIGINAL.map((l) => (l ? `<p>${l}</p>` : "")).join("")}</blockquote></div>` : ""
+    quoted.length
+      ? `<div class="gmail_quote"><div>On Mon, 2 Nov 2026 at 09:00, Ann wrote:</div><blockquote>${ORIGINAL.map((l) => (l ? `<p>${l}</p>` : "")).join("")}</blockquote></div>`
+      : ""
   }</div>`;
   return [
     `From: ${from}`,
@@ -199,7 +219,8 @@ function buildMessage(i: number, r: number, j: number, tag: string): string {
 // statement kind, per step.
 
 const statements = new StatementLog(PROFILE);
-const printProfile = (step: string, mailboxes: number) => statements.print(step, { n: mailboxes, of: "mailbox syncs", each: "mailbox", unit: "µs" }, 14);
+const printProfile = (step: string, mailboxes: number) =>
+  statements.print(step, { n: mailboxes, of: "mailbox syncs", each: "mailbox", unit: "µs" }, 14);
 
 // ---------------------------------------------------------------------------------------------
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler around each measured sequential phase.
@@ -226,7 +247,11 @@ interface Phase {
 }
 
 async function main() {
-  const bench = await startBenchEnvironment("bench:imap", { onServerLog: statements.onServerLog, logStatements: PROFILE, env: { IMAP_POLL_INTERVAL_S: "60" } });
+  const bench = await startBenchEnvironment("bench:imap", {
+    onServerLog: statements.onServerLog,
+    logStatements: PROFILE,
+    env: { IMAP_POLL_INTERVAL_S: "60" },
+  });
   let imap: ImapHost | undefined;
   let sidecar: Sidecar | undefined;
   try {
@@ -246,17 +271,29 @@ async function main() {
     const { PostgresJsPreparedQuery } = await import("drizzle-orm/postgres-js/session");
     // The sidecar's reusable IMAP connections, when the app has them (passed to syncMailbox like the job does).
     const connectionsModule = "@/lib/inbox/connections";
-    sidecar = ((await import(connectionsModule).catch(() => undefined)) as { sidecarConnections?: Sidecar } | undefined)?.sidecarConnections;
+    sidecar = ((await import(connectionsModule).catch(() => undefined)) as { sidecarConnections?: Sidecar } | undefined)
+      ?.sidecarConnections;
     const { simpleParser } = await import("mailparser");
     const db = bench.dbm.getDb();
     const adminSql = bench.sql;
 
     // --- IMAP servers: one hoodiecrow per account. ---
-    const accounts = Array.from({ length: MAILBOXES }, (_, i) => ({ user: mailboxEmail(i), password: `pw-${i}-${randomBytes(4).toString("hex")}` }));
+    const accounts = Array.from({ length: MAILBOXES }, (_, i) => ({
+      user: mailboxEmail(i),
+      password: `pw-${i}-${randomBytes(4).toString("hex")}`,
+    }));
     imap = await startImapHost(IMAP_MODE, accounts);
     /** imapClient's settings for account i (the appends and the bare side). */
-    const imapCfg = accounts.map((a, i) => ({ host: "127.0.0.1", port: imap!.ports[i], security: "NONE" as const, username: a.user, password: a.password }));
-    say(`IMAP: ${MAILBOXES} hoodiecrow servers (one per account) on 127.0.0.1:${imap.ports[0]}…${imap.ports.at(-1)} (${IMAP_MODE === "process" ? "one child process" : "in this process"})`);
+    const imapCfg = accounts.map((a, i) => ({
+      host: "127.0.0.1",
+      port: imap!.ports[i],
+      security: "NONE" as const,
+      username: a.user,
+      password: a.password,
+    }));
+    say(
+      `IMAP: ${MAILBOXES} hoodiecrow servers (one per account) on 127.0.0.1:${imap.ports[0]}…${imap.ports.at(-1)} (${IMAP_MODE === "process" ? "one child process" : "in this process"})`,
+    );
 
     // --- Seed: workspace, mailboxes, a campaign, leads with a SENT email each and an ACTIVE campaign lead. ---
     const ws = await benchWorkspace(db, "Inbox");
@@ -273,10 +310,20 @@ async function main() {
       );
     }
     const campaignId = newId("cmp");
-    await db.insert(schema.campaigns).values({ id: campaignId, workspaceId: ws.workspaceId, name: "Bench inbox", status: "ACTIVE", stopOnReply: true });
+    await db
+      .insert(schema.campaigns)
+      .values({ id: campaignId, workspaceId: ws.workspaceId, name: "Bench inbox", status: "ACTIVE", stopOnReply: true });
     const seedAt = new Date(Date.now() - 7 * 86_400_000);
     for (let i = 0; i < MAILBOXES; i++) {
-      const leadRows = Array.from({ length: EMAILS_PER_MAILBOX }, (_, n) => ({ id: newId("lead"), workspaceId: ws.workspaceId, email: leadEmail(i, n), firstName: `Lead`, lastName: `${n}`, createdAt: seedAt, updatedAt: seedAt }));
+      const leadRows = Array.from({ length: EMAILS_PER_MAILBOX }, (_, n) => ({
+        id: newId("lead"),
+        workspaceId: ws.workspaceId,
+        email: leadEmail(i, n),
+        firstName: `Lead`,
+        lastName: `${n}`,
+        createdAt: seedAt,
+        updatedAt: seedAt,
+      }));
       for (let k = 0; k < leadRows.length; k += 1000) await db.insert(schema.leads).values(leadRows.slice(k, k + 1000));
       const emailRows = leadRows.map((l, n) => ({
         id: newId("eml"),
@@ -293,11 +340,22 @@ async function main() {
         sentAt: new Date(seedAt.getTime() + n * 60_000),
       }));
       for (let k = 0; k < emailRows.length; k += 1000) await db.insert(schema.emails).values(emailRows.slice(k, k + 1000));
-      const clRows = leadRows.map((l) => ({ workspaceId: ws.workspaceId, campaignId, leadId: l.id, mailboxId: mbRows[i].id, status: "ACTIVE" as const, nextStepOrder: 1, firstEmailedAt: seedAt, lastEmailedAt: seedAt }));
+      const clRows = leadRows.map((l) => ({
+        workspaceId: ws.workspaceId,
+        campaignId,
+        leadId: l.id,
+        mailboxId: mbRows[i].id,
+        status: "ACTIVE" as const,
+        nextStepOrder: 1,
+        firstEmailedAt: seedAt,
+        lastEmailedAt: seedAt,
+      }));
       for (let k = 0; k < clRows.length; k += 1000) await db.insert(schema.campaignLeads).values(clRows.slice(k, k + 1000));
     }
     await adminSql`analyze`;
-    say(`seed: 1 workspace, ${MAILBOXES} mailboxes, ${fmt(MAILBOXES * EMAILS_PER_MAILBOX)} leads with a SENT campaign email each (ACTIVE in one campaign, stop on reply)`);
+    say(
+      `seed: 1 workspace, ${MAILBOXES} mailboxes, ${fmt(MAILBOXES * EMAILS_PER_MAILBOX)} leads with a SENT campaign email each (ACTIVE in one campaign, stop on reply)`,
+    );
 
     // --- Rounds ---
     const tag = randomBytes(3).toString("hex");
@@ -334,7 +392,8 @@ async function main() {
       const states = await db.select().from(schema.imapState).where(eq(schema.imapState.folder, "INBOX"));
       const byMb = new Map(states.map((s) => [s.mailboxId, s.lastUid]));
       for (let i = 0; i < MAILBOXES; i++) {
-        if (byMb.get(mbRows[i].id) !== lastAppended[i]) throw new Error(`${step}: imap_state.last_uid of mailbox ${i} is ${byMb.get(mbRows[i].id)}, expected ${lastAppended[i]}`);
+        if (byMb.get(mbRows[i].id) !== lastAppended[i])
+          throw new Error(`${step}: imap_state.last_uid of mailbox ${i} is ${byMb.get(mbRows[i].id)}, expected ${lastAppended[i]}`);
       }
       const [{ n }] = await adminSql`select count(*)::int as n from replies`;
       if (n !== storedTotal) throw new Error(`${step}: ${n} replies stored, expected ${storedTotal}`);
@@ -363,7 +422,9 @@ async function main() {
       if (step !== "warmup") await cpuProfile.stop("job", MAILBOXES);
       statements.step = "idle";
       if (claimed !== MAILBOXES || stored !== MAILBOXES * PER_ROUND || failed !== 0) {
-        throw new Error(`${step}: job claimed ${claimed} mailboxes, stored ${stored}, failed ${failed} (expected ${MAILBOXES}, ${MAILBOXES * PER_ROUND}, 0)`);
+        throw new Error(
+          `${step}: job claimed ${claimed} mailboxes, stored ${stored}, failed ${failed} (expected ${MAILBOXES}, ${MAILBOXES * PER_ROUND}, 0)`,
+        );
       }
       storedTotal += stored;
       await checkJobState(step);
@@ -377,12 +438,16 @@ async function main() {
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       let stored = 0;
-      await runPool(mbRows.map((m) => m.id), CONCURRENCY, async (id) => {
-        const [m] = await db.select().from(schema.mailboxes).where(eq(schema.mailboxes.id, id));
-        const r = await (syncMailbox as (...a: unknown[]) => ReturnType<typeof syncMailbox>)(db, clock, m, sidecar);
-        if (r.stored !== PER_ROUND) say(`    ${step}: ${m.email} ${JSON.stringify(r)}`);
-        stored += r.stored;
-      });
+      await runPool(
+        mbRows.map((m) => m.id),
+        CONCURRENCY,
+        async (id) => {
+          const [m] = await db.select().from(schema.mailboxes).where(eq(schema.mailboxes.id, id));
+          const r = await (syncMailbox as (...a: unknown[]) => ReturnType<typeof syncMailbox>)(db, clock, m, sidecar);
+          if (r.stored !== PER_ROUND) say(`    ${step}: ${m.email} ${JSON.stringify(r)}`);
+          stored += r.stored;
+        },
+      );
       const ms = elapsedMs(start);
       const c = cpu();
       statements.step = "idle";
@@ -412,7 +477,8 @@ async function main() {
       } finally {
         await c.logout().catch(() => c.close());
       }
-      if (got.join(",") !== expectedUids[i].join(",")) throw new Error(`bare: mailbox ${i} read UIDs ${got.join(",")}, expected ${expectedUids[i].join(",")}`);
+      if (got.join(",") !== expectedUids[i].join(","))
+        throw new Error(`bare: mailbox ${i} read UIDs ${got.join(",")}, expected ${expectedUids[i].join(",")}`);
       bareLast[i] = Math.max(bareLast[i], ...got);
     };
     const runBare = async (step: string, width: number, keep?: Buffer[]): Promise<Phase> => {
@@ -445,7 +511,16 @@ async function main() {
       const phases: Phase[] = [];
       const ratios: number[] = [];
       for (let b = 0; b < blocks; b++) {
-        const plans: Side[][] = b % 2 === 0 ? [["job", "bare"], ["bare", "job"]] : [["bare", "job"], ["job", "bare"]];
+        const plans: Side[][] =
+          b % 2 === 0
+            ? [
+                ["job", "bare"],
+                ["bare", "job"],
+              ]
+            : [
+                ["bare", "job"],
+                ["job", "bare"],
+              ];
         const block: Phase[] = [];
         for (const plan of plans) block.push(...(await runRound(plan, variant, "job")));
         phases.push(...block);
@@ -478,7 +553,12 @@ async function main() {
     }
 
     // Intent check over everything stored (untimed).
-    const intents = (await adminSql`select intent, count(*)::int as n, count(lead_id)::int as matched from replies group by intent order by intent`) as unknown as { intent: string; n: number; matched: number }[];
+    const intents =
+      (await adminSql`select intent, count(*)::int as n, count(lead_id)::int as matched from replies group by intent order by intent`) as unknown as {
+        intent: string;
+        n: number;
+        matched: number;
+      }[];
     const [{ n: replied }] = await adminSql`select count(*)::int as n from campaign_leads where status = 'REPLIED'`;
     const [{ n: evReplied }] = await adminSql`select count(*)::int as n from events where event = 'email.replied'`;
 
@@ -488,7 +568,9 @@ async function main() {
     // --- Diagnostic rounds: the real job and the bare loop with every imapflow command and every
     // db.transaction timed (wrappers on the shared prototypes / the db handle), then again with the
     // server's statement log on; parsing and classifying are timed apart on the bytes the bare side read. ---
-    let breakdown: { rows: string[][]; jobMs: number; bareMs: number; stmtsPerMailbox: number; dbServerMs: number; roundTripMs: number } | undefined;
+    let breakdown:
+      | { rows: string[][]; jobMs: number; bareMs: number; stmtsPerMailbox: number; dbServerMs: number; roundTripMs: number }
+      | undefined;
     if (below || FORCE_BREAKDOWN) {
       const timers = new Map<string, { n: number; ms: number }>();
       let diagSide: Side | null = null; // null: not recorded (appends, the statement-log round)
@@ -568,7 +650,7 @@ async function main() {
       };
       const dbRec = db as unknown as Record<string, (...a: unknown[]) => unknown>;
       const origTx = dbRec.transaction;
-      dbRec.transaction = async function (...args: unknown[]) {
+      dbRec.transaction = async (...args: unknown[]) => {
         const s = process.hrtime.bigint();
         inTx++;
         try {
@@ -620,7 +702,10 @@ async function main() {
           const parsed = await simpleParser(src, parseOptions);
           parseMs += elapsedMs(s);
           s = process.hrtime.bigint();
-          classify({ automatic: isAutomatic(parsed.headers as Map<string, unknown>, parsed.subject ?? "", parsed.text ?? ""), text: parsed.text ?? "" });
+          classify({
+            automatic: isAutomatic(parsed.headers as Map<string, unknown>, parsed.subject ?? "", parsed.text ?? ""),
+            text: parsed.text ?? "",
+          });
           classifyMs += elapsedMs(s);
         }
       }
@@ -650,32 +735,82 @@ async function main() {
         const b = perMb("bare", k);
         jobCovered += j.ms;
         bareCovered += b.ms;
-        rows.push([k, j.n ? fmt(j.n, 1) : "", j.n ? fmt(j.ms, 2) : "", j.n ? `${fmt((j.ms / jobTotal) * 100, 1)} %` : "", b.n ? fmt(b.n, 1) : "", b.n ? fmt(b.ms, 2) : ""]);
+        rows.push([
+          k,
+          j.n ? fmt(j.n, 1) : "",
+          j.n ? fmt(j.ms, 2) : "",
+          j.n ? `${fmt((j.ms / jobTotal) * 100, 1)} %` : "",
+          b.n ? fmt(b.n, 1) : "",
+          b.n ? fmt(b.ms, 2) : "",
+        ]);
       }
-      rows.push(["simpleParser (timed apart, same bytes)", fmt(PER_ROUND, 1), fmt(parseMs, 2), `${fmt((parseMs / jobTotal) * 100, 1)} %`, "", ""]);
-      rows.push(["classify + isAutomatic (timed apart, same messages)", fmt(PER_ROUND, 1), fmt(classifyMs, 2), `${fmt((classifyMs / jobTotal) * 100, 1)} %`, "", ""]);
+      rows.push([
+        "simpleParser (timed apart, same bytes)",
+        fmt(PER_ROUND, 1),
+        fmt(parseMs, 2),
+        `${fmt((parseMs / jobTotal) * 100, 1)} %`,
+        "",
+        "",
+      ]);
+      rows.push([
+        "classify + isAutomatic (timed apart, same messages)",
+        fmt(PER_ROUND, 1),
+        fmt(classifyMs, 2),
+        `${fmt((classifyMs / jobTotal) * 100, 1)} %`,
+        "",
+        "",
+      ]);
       const rest = jobTotal - jobCovered - parseMs - classifyMs;
-      rows.push(["rest: JS (sync loop, classification set-up, DSN check, result mapping), event loop", "", fmt(rest, 2), `${fmt((rest / jobTotal) * 100, 1)} %`, "", fmt(bareTotal - bareCovered, 2)]);
+      rows.push([
+        "rest: JS (sync loop, classification set-up, DSN check, result mapping), event loop",
+        "",
+        fmt(rest, 2),
+        `${fmt((rest / jobTotal) * 100, 1)} %`,
+        "",
+        fmt(bareTotal - bareCovered, 2),
+      ]);
       rows.push(["total per mailbox (wall)", "", fmt(jobTotal, 2), "100 %", "", fmt(bareTotal, 2)]);
       // Statement counts and server time from the logged round.
       await sleep(300);
       const stmts = statements.steps.get("diag job (statement log)");
-      const execs = stmts ? [...stmts.entries()].filter(([k]) => k.startsWith("execute") || k.startsWith("statemen")).reduce((a, [, e]) => a + e.n, 0) : 0;
+      const execs = stmts
+        ? [...stmts.entries()].filter(([k]) => k.startsWith("execute") || k.startsWith("statemen")).reduce((a, [, e]) => a + e.n, 0)
+        : 0;
       const serverMs = stmts ? [...stmts.values()].reduce((a, e) => a + e.ms, 0) : 0;
-      breakdown = { rows, jobMs: jobTotal, bareMs: bareTotal, stmtsPerMailbox: execs / MAILBOXES, dbServerMs: serverMs / MAILBOXES, roundTripMs };
+      breakdown = {
+        rows,
+        jobMs: jobTotal,
+        bareMs: bareTotal,
+        stmtsPerMailbox: execs / MAILBOXES,
+        dbServerMs: serverMs / MAILBOXES,
+        roundTripMs,
+      };
     }
 
     // --- Summary ---
     const seqJobs = seq.phases.filter((p) => p.side === "job");
     const seqBare = seq.phases.filter((p) => p.side === "bare");
     const msPerMb = (ps: Phase[]) => median(ps.map((p) => p.ms / MAILBOXES));
-    const cpuOf = (ps: Phase[]) => `${fmt(median(ps.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(ps.map((p) => p.machineBusy * 100)))} % busy`;
+    const cpuOf = (ps: Phase[]) =>
+      `${fmt(median(ps.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(ps.map((p) => p.machineBusy * 100)))} % busy`;
     const rows: string[][] = [
-      ["job (inboxSyncJob.run, sequential)", `${fmt(median(seqJobs.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(seqJobs), 1)} ms per mailbox`, `${fmt((PER_ROUND * 1000) / msPerMb(seqJobs))} msgs/s`, cpuOf(seqJobs)],
+      [
+        "job (inboxSyncJob.run, sequential)",
+        `${fmt(median(seqJobs.map((p) => p.rate)))} mailboxes/min`,
+        `${fmt(msPerMb(seqJobs), 1)} ms per mailbox`,
+        `${fmt((PER_ROUND * 1000) / msPerMb(seqJobs))} msgs/s`,
+        cpuOf(seqJobs),
+      ],
       [
         "bare connect+SELECT+FETCH, sequential",
         `${fmt(median(seqBare.map((p) => p.rate)))} mailboxes/min`,
-        `${fmt(msPerMb(seqBare), 1)} ms per mailbox (p95 ${fmt(percentile(seqBare.flatMap((p) => p.perMailbox), 95), 1)})`,
+        `${fmt(msPerMb(seqBare), 1)} ms per mailbox (p95 ${fmt(
+          percentile(
+            seqBare.flatMap((p) => p.perMailbox),
+            95,
+          ),
+          1,
+        )})`,
         `${fmt((PER_ROUND * 1000) / msPerMb(seqBare))} msgs/s`,
         cpuOf(seqBare),
       ],
@@ -683,25 +818,52 @@ async function main() {
     if (conc) {
       const cj = conc.phases.filter((p) => p.side === "job");
       const cb = conc.phases.filter((p) => p.side === "bare");
-      rows.push([`syncMailbox, ${CONCURRENCY} in flight`, `${fmt(median(cj.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(cj), 1)} ms per mailbox (wall)`, `${fmt((PER_ROUND * 1000) / msPerMb(cj))} msgs/s`, cpuOf(cj)]);
-      rows.push([`bare, ${CONCURRENCY} in flight`, `${fmt(median(cb.map((p) => p.rate)))} mailboxes/min`, `${fmt(msPerMb(cb), 1)} ms per mailbox (wall)`, `${fmt((PER_ROUND * 1000) / msPerMb(cb))} msgs/s`, cpuOf(cb)]);
+      rows.push([
+        `syncMailbox, ${CONCURRENCY} in flight`,
+        `${fmt(median(cj.map((p) => p.rate)))} mailboxes/min`,
+        `${fmt(msPerMb(cj), 1)} ms per mailbox (wall)`,
+        `${fmt((PER_ROUND * 1000) / msPerMb(cj))} msgs/s`,
+        cpuOf(cj),
+      ]);
+      rows.push([
+        `bare, ${CONCURRENCY} in flight`,
+        `${fmt(median(cb.map((p) => p.rate)))} mailboxes/min`,
+        `${fmt(msPerMb(cb), 1)} ms per mailbox (wall)`,
+        `${fmt((PER_ROUND * 1000) / msPerMb(cb))} msgs/s`,
+        cpuOf(cb),
+      ]);
     }
-    say(`\nSummary (medians over ${seqJobs.length} job and ${seqBare.length} bare sequential phases of ${MAILBOXES} mailboxes × ${PER_ROUND} new messages; ratio = median of ABBA block ratios)`);
+    say(
+      `\nSummary (medians over ${seqJobs.length} job and ${seqBare.length} bare sequential phases of ${MAILBOXES} mailboxes × ${PER_ROUND} new messages; ratio = median of ABBA block ratios)`,
+    );
     say(table(["measure", "rate", "time", "messages", "CPU (this process; all cores)"], rows));
     say(
       jobOpenConnections === undefined
         ? "IMAP connections: the job opens one per mailbox sync and logs out (no reuse); so does the bare loop."
         : `IMAP connections: the job keeps ${jobOpenConnections} open between rounds (sidecar reuse); the bare loop connects and logs out every time.`,
     );
-    say(`replies stored ${fmt(storedTotal)} (${intents.map((x) => `${x.intent} ${x.n}${x.matched !== x.n ? ` (${x.matched} matched)` : ""}`).join(", ")}); email.replied events ${evReplied}; campaign leads REPLIED ${replied}; bare read ${fmt(bareBytes / 1024)} KiB`);
+    say(
+      `replies stored ${fmt(storedTotal)} (${intents.map((x) => `${x.intent} ${x.n}${x.matched !== x.n ? ` (${x.matched} matched)` : ""}`).join(", ")}); email.replied events ${evReplied}; campaign leads REPLIED ${replied}; bare read ${fmt(bareBytes / 1024)} KiB`,
+    );
     say("");
     const verdict = (r: number) => (r >= TARGET ? "PASS" : "BELOW TARGET");
-    const ratioRows = [["job ÷ bare, sequential (headline)", ratio.toFixed(3), `≥ ${TARGET}`, verdict(ratio), seq.ratios.map((r) => r.toFixed(2)).join(" ")]];
-    if (conc) ratioRows.push([`syncMailbox ÷ bare, ${CONCURRENCY} in flight`, conc.ratio.toFixed(3), "(info)", "", conc.ratios.map((r) => r.toFixed(2)).join(" ")]);
+    const ratioRows = [
+      ["job ÷ bare, sequential (headline)", ratio.toFixed(3), `≥ ${TARGET}`, verdict(ratio), seq.ratios.map((r) => r.toFixed(2)).join(" ")],
+    ];
+    if (conc)
+      ratioRows.push([
+        `syncMailbox ÷ bare, ${CONCURRENCY} in flight`,
+        conc.ratio.toFixed(3),
+        "(info)",
+        "",
+        conc.ratios.map((r) => r.toFixed(2)).join(" "),
+      ]);
     say(table(["ratio (mailboxes/min)", "value", "target", "result", "blocks"], ratioRows));
 
     if (breakdown) {
-      say(`\nWhere a mailbox sync's time goes (diagnostic round: the real job and bare loop with imapflow commands, drizzle statements and db.transaction timed; per mailbox):`);
+      say(
+        `\nWhere a mailbox sync's time goes (diagnostic round: the real job and bare loop with imapflow commands, drizzle statements and db.transaction timed; per mailbox):`,
+      );
       say(table(["step", "job calls", "job ms", "job share", "bare calls", "bare ms"], breakdown.rows));
       say(
         `DB: ${fmt(breakdown.stmtsPerMailbox, 1)} statements per mailbox sync, one round trip each (the claim query shared by ${MAILBOXES}); ${fmt(breakdown.dbServerMs, 2)} ms of server time per mailbox ` +
@@ -714,7 +876,10 @@ async function main() {
       await sleep(300);
       printProfile("job", seqJobs.length * MAILBOXES);
     }
-    cpuProfile.print(`CPU profile of this process (BENCH_CPU_PROFILE=1), µs per mailbox sync; "(idle)" is waiting (IMAP server, Postgres, the kernel):`, { functions: 20, digits: 0 });
+    cpuProfile.print(
+      `CPU profile of this process (BENCH_CPU_PROFILE=1), µs per mailbox sync; "(idle)" is waiting (IMAP server, Postgres, the kernel):`,
+      { functions: 20, digits: 0 },
+    );
     say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     const out: Record<string, number> = { imapSyncVsBareFetch: round3(ratio) };
     if (conc) out.imapSyncVsBareFetchConcurrent = round3(conc.ratio);

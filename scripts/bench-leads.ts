@@ -143,8 +143,16 @@ async function main() {
     const totalRounds = ROUNDS + 1; // + warm-up
     const seedCount = totalRounds * EXISTING_PER_BATCH;
     const seedNow = new Date();
-    await copyLeads(copySql, Array.from({ length: seedCount }, (_, k) => toCopy(wsApi.workspaceId, leadInput(seedEmail(k), k, "Seed"), seedNow)));
-    await copyLeads(copySql, Array.from({ length: seedCount }, (_, k) => toCopy(wsCopy.workspaceId, leadInput(`filler-${k}@co${k % 97}.example.com`, k, "Seed"), seedNow)));
+    await copyLeads(
+      copySql,
+      Array.from({ length: seedCount }, (_, k) => toCopy(wsApi.workspaceId, leadInput(seedEmail(k), k, "Seed"), seedNow)),
+    );
+    await copyLeads(
+      copySql,
+      Array.from({ length: seedCount }, (_, k) =>
+        toCopy(wsCopy.workspaceId, leadInput(`filler-${k}@co${k % 97}.example.com`, k, "Seed"), seedNow),
+      ),
+    );
     await copySql`analyze leads`;
 
     // --- 1. POST /leads vs COPY ---
@@ -177,7 +185,10 @@ async function main() {
       statements.step = round === 0 ? "warmup" : "COPY";
       const start = process.hrtime.bigint();
       const now = new Date();
-      await copyLeads(copySql, leads.map((l) => toCopy(wsCopy.workspaceId, l, now)));
+      await copyLeads(
+        copySql,
+        leads.map((l) => toCopy(wsCopy.workspaceId, l, now)),
+      );
       return elapsedMs(start);
     };
 
@@ -200,7 +211,9 @@ async function main() {
       copyMs.push(c);
       apiRates.push((BATCH * 1000) / a);
       copyRates.push((BATCH * 1000) / c);
-      say(`  round ${String(round).padStart(2)}: API ${fmt(a, 1).padStart(7)} ms (${fmt((BATCH * 1000) / a).padStart(7)} leads/s)   COPY ${fmt(c, 1).padStart(6)} ms (${fmt((BATCH * 1000) / c).padStart(7)} leads/s)`);
+      say(
+        `  round ${String(round).padStart(2)}: API ${fmt(a, 1).padStart(7)} ms (${fmt((BATCH * 1000) / a).padStart(7)} leads/s)   COPY ${fmt(c, 1).padStart(6)} ms (${fmt((BATCH * 1000) / c).padStart(7)} leads/s)`,
+      );
     }
     statements.step = "idle";
     const [{ a: countApi, c: countCopy }] = await copySql`
@@ -213,11 +226,18 @@ async function main() {
     const postRatio = median(apiRates) / median(copyRates);
 
     // --- 2. GET /leads, limiter on vs off ---
-    say(`\n[2/2] GET /leads: ${fmt(GET_LEADS)} leads, page of ${GET_LIMIT} (pages 1–${GET_PAGES}), ${CONCURRENCY} in flight, ${BLOCKS} ABBA blocks of ${PHASE_MS} ms phases…`);
+    say(
+      `\n[2/2] GET /leads: ${fmt(GET_LEADS)} leads, page of ${GET_LIMIT} (pages 1–${GET_PAGES}), ${CONCURRENCY} in flight, ${BLOCKS} ABBA blocks of ${PHASE_MS} ms phases…`,
+    );
     const getNow = new Date();
     for (let i = 0; i < GET_LEADS; i += 5000) {
       const n = Math.min(5000, GET_LEADS - i);
-      await copyLeads(copySql, Array.from({ length: n }, (_, k) => toCopy(wsGet.workspaceId, leadInput(`get-${i + k}@co${(i + k) % 97}.example.com`, i + k, "Engineer"), getNow)));
+      await copyLeads(
+        copySql,
+        Array.from({ length: n }, (_, k) =>
+          toCopy(wsGet.workspaceId, leadInput(`get-${i + k}@co${(i + k) % 97}.example.com`, i + k, "Engineer"), getNow),
+        ),
+      );
     }
     await copySql`vacuum analyze leads`;
 
@@ -238,7 +258,9 @@ async function main() {
           const page = (seq++ % GET_PAGES) + 1;
           const t = process.hrtime.bigint();
           const res = await route.GET(
-            new Request(`http://localhost/api/v1/leads?page=${page}&limit=${GET_LIMIT}`, { headers: { authorization: `Bearer ${keyGet}` } }),
+            new Request(`http://localhost/api/v1/leads?page=${page}&limit=${GET_LIMIT}`, {
+              headers: { authorization: `Bearer ${keyGet}` },
+            }),
           );
           const text = await res.text();
           lat.push(elapsedMs(t));
@@ -258,7 +280,9 @@ async function main() {
     // Check one page is what we think it is.
     {
       setLimiter("on");
-      const res = await route.GET(new Request(`http://localhost/api/v1/leads?page=1&limit=${GET_LIMIT}`, { headers: { authorization: `Bearer ${keyGet}` } }));
+      const res = await route.GET(
+        new Request(`http://localhost/api/v1/leads?page=1&limit=${GET_LIMIT}`, { headers: { authorization: `Bearer ${keyGet}` } }),
+      );
       const body = (await res.json()) as { leads: unknown[]; total: number };
       if (res.status !== 200 || body.leads.length !== GET_LIMIT || body.total !== GET_LEADS) {
         throw new Error(`GET /leads sanity check failed: ${res.status} ${body.leads?.length} of ${body.total}`);
@@ -293,15 +317,25 @@ async function main() {
 
     // --- Summary ---
     const verdict = (r: number, target: number) => (r >= target ? "PASS" : "BELOW TARGET");
-    say(`\nSummary (medians; ${ROUNDS} POST rounds per side; ${on.length}+${off.length} GET phases, GET ratio = median of ${BLOCKS} ABBA block ratios)`);
+    say(
+      `\nSummary (medians; ${ROUNDS} POST rounds per side; ${on.length}+${off.length} GET phases, GET ratio = median of ${BLOCKS} ABBA block ratios)`,
+    );
     say(
       table(
         ["measure", "value", "detail"],
         [
           ["POST /leads via handler", `${fmt(median(apiRates))} leads/s`, `${fmt(median(apiMs), 1)} ms per 1,000-lead call`],
           ["COPY FROM STDIN", `${fmt(median(copyRates))} leads/s`, `${fmt(median(copyMs), 1)} ms per 1,000 rows`],
-          ["GET /leads, limiter on", `${fmt(median(on.map((p) => p.rps)))} req/s`, `p50 ${fmt(median(on.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(on.map((p) => p.p95)), 1)} ms`],
-          ["GET /leads, limiter off", `${fmt(median(off.map((p) => p.rps)))} req/s`, `p50 ${fmt(median(off.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(off.map((p) => p.p95)), 1)} ms`],
+          [
+            "GET /leads, limiter on",
+            `${fmt(median(on.map((p) => p.rps)))} req/s`,
+            `p50 ${fmt(median(on.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(on.map((p) => p.p95)), 1)} ms`,
+          ],
+          [
+            "GET /leads, limiter off",
+            `${fmt(median(off.map((p) => p.rps)))} req/s`,
+            `p50 ${fmt(median(off.map((p) => p.p50)), 1)} ms, p95 ${fmt(median(off.map((p) => p.p95)), 1)} ms`,
+          ],
         ],
       ),
     );

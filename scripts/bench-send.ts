@@ -60,7 +60,26 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
-import { abbaPlan, benchWorkspace, cpuMeter, elapsedMs, ensureDatabase, fmt, intEnv, loadAverage, median, percentile, pooledRate, round3, runBench, runPool, say, startBenchEnvironment, startIpcHelper, table } from "./bench-util";
+import {
+  abbaPlan,
+  benchWorkspace,
+  cpuMeter,
+  elapsedMs,
+  ensureDatabase,
+  fmt,
+  intEnv,
+  loadAverage,
+  median,
+  percentile,
+  pooledRate,
+  round3,
+  runBench,
+  runPool,
+  say,
+  startBenchEnvironment,
+  startIpcHelper,
+  table,
+} from "./bench-util";
 
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 2);
@@ -88,10 +107,30 @@ const TARGET_FIDELITY = 0.98;
 
 /** 24 zones, one per UTC offset (November): at 14:00 UTC, New York … Athens (8 of them) are in 9–17. */
 const ZONES = [
-  "Pacific/Pago_Pago", "Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver", "America/Chicago",
-  "America/New_York", "America/Halifax", "America/Sao_Paulo", "Atlantic/South_Georgia", "Atlantic/Azores", "Europe/London",
-  "Europe/Berlin", "Europe/Athens", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi", "Asia/Dhaka",
-  "Asia/Bangkok", "Asia/Singapore", "Asia/Tokyo", "Australia/Brisbane", "Pacific/Noumea", "Pacific/Auckland",
+  "Pacific/Pago_Pago",
+  "Pacific/Honolulu",
+  "America/Anchorage",
+  "America/Los_Angeles",
+  "America/Denver",
+  "America/Chicago",
+  "America/New_York",
+  "America/Halifax",
+  "America/Sao_Paulo",
+  "Atlantic/South_Georgia",
+  "Atlantic/Azores",
+  "Europe/London",
+  "Europe/Berlin",
+  "Europe/Athens",
+  "Europe/Moscow",
+  "Asia/Dubai",
+  "Asia/Karachi",
+  "Asia/Dhaka",
+  "Asia/Bangkok",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "Australia/Brisbane",
+  "Pacific/Noumea",
+  "Pacific/Auckland",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +244,10 @@ let smtpStat = { n: 0, ms: 0, all: [] as number[] };
 const stmtSamples = new Map<string, { sql: string; params: unknown[] }>();
 
 const LABELS: [RegExp, string][] = [
-  [/^update "mailboxes" set "send_lease_until" = \$1 where "mailboxes"\."id" in/i, "claim mailboxes (UPDATE … IN (SELECT … EXISTS due lead … SKIP LOCKED) RETURNING *)"],
+  [
+    /^update "mailboxes" set "send_lease_until" = \$1 where "mailboxes"\."id" in/i,
+    "claim mailboxes (UPDATE … IN (SELECT … EXISTS due lead … SKIP LOCKED) RETURNING *)",
+  ],
   [/^select mailbox_id, count\(\*\)::int as n from emails/i, "cap: emails today of every claimed mailbox"],
   [/^select x\.\* from \(select jsonb_array_elements_text/i, "due leads of every claimed mailbox (LATERAL, 2 each)"],
   [/^select .* from "campaigns" where "campaigns"\."id" in/i, "campaigns of the due leads"],
@@ -240,7 +282,13 @@ function resetProfile() {
 }
 
 function snapshotProfile() {
-  return { stmts: new Map([...stmtStats].map(([k, v]) => [k, { ...v, all: [...v.all] }])), smtp: { ...smtpStat, all: [...smtpStat.all] }, smtpLabel, samples: new Map(stmtSamples), serverUs: new Map<string, number>() };
+  return {
+    stmts: new Map([...stmtStats].map(([k, v]) => [k, { ...v, all: [...v.all] }])),
+    smtp: { ...smtpStat, all: [...smtpStat.all] },
+    smtpLabel,
+    samples: new Map(stmtSamples),
+    serverUs: new Map<string, number>(),
+  };
 }
 
 /**
@@ -276,7 +324,9 @@ async function explainSamples(pg: postgres.Sql, p: Profile): Promise<void> {
 type Profile = ReturnType<typeof snapshotProfile>;
 
 async function installStatementTimer(): Promise<void> {
-  const mod = (await import("drizzle-orm/postgres-js/session")) as unknown as { PostgresJsPreparedQuery: { prototype: { execute: (...a: unknown[]) => Promise<unknown>; queryString: string } } };
+  const mod = (await import("drizzle-orm/postgres-js/session")) as unknown as {
+    PostgresJsPreparedQuery: { prototype: { execute: (...a: unknown[]) => Promise<unknown>; queryString: string } };
+  };
   const proto = mod.PostgresJsPreparedQuery.prototype;
   const orig = proto.execute;
   proto.execute = async function (this: { queryString: string }, ...args: unknown[]) {
@@ -333,14 +383,31 @@ function profileRows(p: Profile, per: number, top = 18): string[][] {
     fmt(percentile(all, 50) * 1000, 0),
     fmt(percentile(all, 99) * 1000, 0),
     fmt((ms * 1000) / per, 0),
-    ...(p.serverUs.size ? [!p.serverUs.has(label) ? "" : Number.isNaN(p.serverUs.get(label)) ? "(n/a)" : fmt(p.serverUs.get(label)!, 0)] : []),
+    ...(p.serverUs.size
+      ? [!p.serverUs.has(label) ? "" : Number.isNaN(p.serverUs.get(label)) ? "(n/a)" : fmt(p.serverUs.get(label)!, 0)]
+      : []),
   ];
   const rows = [...p.stmts.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const out = rows.slice(0, top).map(([k, e]) => row(k, e.n, e.ms, e.all));
   const rest = rows.slice(top);
-  if (rest.length) out.push(row(`(${rest.length} other kinds)`, rest.reduce((a, [, e]) => a + e.n, 0), rest.reduce((a, [, e]) => a + e.ms, 0), rest.flatMap(([, e]) => e.all)));
+  if (rest.length)
+    out.push(
+      row(
+        `(${rest.length} other kinds)`,
+        rest.reduce((a, [, e]) => a + e.n, 0),
+        rest.reduce((a, [, e]) => a + e.ms, 0),
+        rest.flatMap(([, e]) => e.all),
+      ),
+    );
   const all = [...p.stmts.values()];
-  out.push(row("all statements", all.reduce((a, e) => a + e.n, 0), all.reduce((a, e) => a + e.ms, 0), all.flatMap((e) => e.all)));
+  out.push(
+    row(
+      "all statements",
+      all.reduce((a, e) => a + e.n, 0),
+      all.reduce((a, e) => a + e.ms, 0),
+      all.flatMap((e) => e.all),
+    ),
+  );
   out.push(row(p.smtpLabel, p.smtp.n, p.smtp.ms, p.smtp.all));
   return out;
 }
@@ -395,22 +462,56 @@ async function loadApp() {
     STATUS: (await import("@/app/api/v1/campaigns/[id]/status/route")).PATCH,
   };
   const MailComposer = (await import("nodemailer/lib/mail-composer")).default;
-  return { dbm, schema, drizzle, ManualClock, sendDue, scheduleDue, deliver, transports, smtpTransport, smtpConfigOf, encryptSecret, renderStep, nextWindowOpen, unsubscribeUrl, newId, ensureDomain, insertMailbox, call, makeWorkspace, routes, MailComposer };
+  return {
+    dbm,
+    schema,
+    drizzle,
+    ManualClock,
+    sendDue,
+    scheduleDue,
+    deliver,
+    transports,
+    smtpTransport,
+    smtpConfigOf,
+    encryptSecret,
+    renderStep,
+    nextWindowOpen,
+    unsubscribeUrl,
+    newId,
+    ensureDomain,
+    insertMailbox,
+    call,
+    makeWorkspace,
+    routes,
+    MailComposer,
+  };
 }
 
 /** A campaign set up through the route handlers, as a user would (engine.test.ts does the same). */
 async function routeCampaign(
   app: App,
   key: string,
-  opts: { name: string; settings: Record<string, unknown>; mailboxIds: string[]; leads: Record<string, string>[]; step: { subject: string; bodyTemplate: string } },
+  opts: {
+    name: string;
+    settings: Record<string, unknown>;
+    mailboxIds: string[];
+    leads: Record<string, string>[];
+    step: { subject: string; bodyTemplate: string };
+  },
 ): Promise<{ id: string; leadIds: string[] }> {
   const { call, routes } = app;
   const ok = (label: string, r: { status: number; body: any }) => {
     if (r.status >= 300) throw new Error(`${label} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 400)}`);
     return r.body;
   };
-  const c = ok("POST /campaigns", await call(routes.CREATE_CAMPAIGN, "POST", "/campaigns", { key, body: { name: opts.name, ...opts.settings } }));
-  ok("PUT steps", await call(routes.PUT_STEPS, "PUT", "", { key, params: { id: c.id }, body: { steps: [{ stepOrder: 0, ...opts.step }] } }));
+  const c = ok(
+    "POST /campaigns",
+    await call(routes.CREATE_CAMPAIGN, "POST", "/campaigns", { key, body: { name: opts.name, ...opts.settings } }),
+  );
+  ok(
+    "PUT steps",
+    await call(routes.PUT_STEPS, "PUT", "", { key, params: { id: c.id }, body: { steps: [{ stepOrder: 0, ...opts.step }] } }),
+  );
   ok("PUT pool", await call(routes.PUT_POOL, "PUT", "", { key, params: { id: c.id }, body: { mailboxIds: opts.mailboxIds } }));
   const leadIds: string[] = [];
   for (let i = 0; i < opts.leads.length; i += 1000) {
@@ -419,29 +520,56 @@ async function routeCampaign(
   }
   if (leadIds.length !== opts.leads.length) throw new Error(`POST /leads returned ${leadIds.length} ids for ${opts.leads.length} leads`);
   for (let i = 0; i < leadIds.length; i += 1000) {
-    const r = ok("POST campaign leads", await call(routes.ADD_LEADS, "POST", "", { key, params: { id: c.id }, body: { leadIds: leadIds.slice(i, i + 1000) } }));
+    const r = ok(
+      "POST campaign leads",
+      await call(routes.ADD_LEADS, "POST", "", { key, params: { id: c.id }, body: { leadIds: leadIds.slice(i, i + 1000) } }),
+    );
     const bad = (r.results as { mailboxId: string | null }[]).filter((x) => !x.mailboxId).length;
     if (bad) throw new Error(`${bad} leads were not assigned a mailbox`);
   }
-  const s = ok("PATCH status", await call(routes.STATUS, "PATCH", "", { key, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } }));
+  const s = ok(
+    "PATCH status",
+    await call(routes.STATUS, "PATCH", "", { key, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } }),
+  );
   if (s.status !== "ACTIVE") throw new Error(`campaign is ${s.status}, not ACTIVE`);
   return { id: c.id, leadIds };
 }
 
 /** `n` mailboxes that send to the sink (security NONE, the sink's login), rows written directly like test/factories.ts. */
-async function sinkMailboxes(app: App, sink: Sink, workspaceId: string, n: number, mailbox: (i: number) => { email: string; dailySendCap: number; senderName: string }) {
+async function sinkMailboxes(
+  app: App,
+  sink: Sink,
+  workspaceId: string,
+  n: number,
+  mailbox: (i: number) => { email: string; dailySendCap: number; senderName: string },
+) {
   const pwd = app.encryptSecret(SINK_PASSWORD);
   const mbs: Awaited<ReturnType<App["insertMailbox"]>>[] = [];
   for (let i = 0; i < n; i++) {
     const { email, dailySendCap, senderName } = mailbox(i);
-    mbs.push(await app.insertMailbox(workspaceId, email, { smtpHost: sink.host, smtpPort: sink.port, smtpSecurity: "NONE", smtpUsername: email, smtpPasswordEnc: pwd, dailySendCap, senderName }));
+    mbs.push(
+      await app.insertMailbox(workspaceId, email, {
+        smtpHost: sink.host,
+        smtpPort: sink.port,
+        smtpSecurity: "NONE",
+        smtpUsername: email,
+        smtpPasswordEnc: pwd,
+        dailySendCap,
+        senderName,
+      }),
+    );
   }
   return mbs;
 }
 
 /** `n` leads as POST /leads takes them: `${local}${i}@co${i % 211}.${domain}`. */
 const leadInputs = (n: number, local: string, domain: string) =>
-  Array.from({ length: n }, (_, i) => ({ email: `${local}${i}@co${i % 211}.${domain}`, firstName: `First${i}`, lastName: `Last${i}`, companyName: `Company ${i % 211}` }));
+  Array.from({ length: n }, (_, i) => ({
+    email: `${local}${i}@co${i % 211}.${domain}`,
+    firstName: `First${i}`,
+    lastName: `Last${i}`,
+    companyName: `Company ${i % 211}`,
+  }));
 
 const STEP = {
   subject: "Quick question, {{firstName}}",
@@ -473,9 +601,15 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const db = dbm.getDb();
   const need = D_MAILBOXES * (1 + 2 * BLOCKS * PASSES + 1 + PASSES); // warm-up, ABBA pipeline phases, TCP_NODELAY warm-up + phase
   const leadCount = Math.max(D_LEADS, need);
-  say(`\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`);
+  say(
+    `\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`,
+  );
   const ws = await app.makeWorkspace("bench-delivery");
-  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({ email: `sender${i}@delivery.bench.test`, dailySendCap: 1_000_000, senderName: `Sender ${i}` }));
+  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({
+    email: `sender${i}@delivery.bench.test`,
+    dailySendCap: 1_000_000,
+    senderName: `Sender ${i}`,
+  }));
   const leads = leadInputs(leadCount, "lead", "delivery.test");
   const t0 = process.hrtime.bigint();
   const camp = await routeCampaign(app, ws.fullKey, {
@@ -497,7 +631,14 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
         await db
           .select({ id: schema.emails.messageId })
           .from(schema.emails)
-          .where(d.and(d.eq(schema.emails.campaignId, camp.id), d.eq(schema.emails.status, "SENT"), d.gte(schema.emails.createdAt, from), d.lt(schema.emails.createdAt, to)))
+          .where(
+            d.and(
+              d.eq(schema.emails.campaignId, camp.id),
+              d.eq(schema.emails.status, "SENT"),
+              d.gte(schema.emails.createdAt, from),
+              d.lt(schema.emails.createdAt, to),
+            ),
+          )
       ).map((r) => r.id),
     );
 
@@ -510,7 +651,10 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     let sent = 0;
     for (let p = 0; p < passes; p++) {
       const r = await app.sendDue(db, clock);
-      if (r.sent !== D_MAILBOXES || r.failed || r.bounced) throw new Error(`${label}: a pass sent ${r.sent} of ${D_MAILBOXES} (failed ${r.failed}, bounced ${r.bounced}, mailboxes ${r.mailboxes})`);
+      if (r.sent !== D_MAILBOXES || r.failed || r.bounced)
+        throw new Error(
+          `${label}: a pass sent ${r.sent} of ${D_MAILBOXES} (failed ${r.failed}, bounced ${r.bounced}, mailboxes ${r.mailboxes})`,
+        );
       sent += r.sent;
       clock.advance(1000);
     }
@@ -527,7 +671,10 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   // Raw side: one pooled transport per mailbox with the engine's options, warmed with one message each.
   let raw = mbs.map((m) => app.smtpTransport(app.smtpConfigOf(m), { pool: true }));
   const [step] = await db.select().from(schema.campaignSteps).where(d.eq(schema.campaignSteps.campaignId, camp.id));
-  const leadRows = await db.select().from(schema.leads).where(d.inArray(schema.leads.id, camp.leadIds.slice(0, D_MAILBOXES * PASSES)));
+  const leadRows = await db
+    .select()
+    .from(schema.leads)
+    .where(d.inArray(schema.leads.id, camp.leadIds.slice(0, D_MAILBOXES * PASSES)));
   type Msg = { mbx: number; id: string; msg: Record<string, unknown> };
   const prebuild = (passes: number): Msg[] => {
     const out: Msg[] = [];
@@ -535,7 +682,12 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
       for (let i = 0; i < D_MAILBOXES; i++) {
         const m = mbs[i];
         const lead = leadRows[(p * D_MAILBOXES + i) % leadRows.length];
-        const r = app.renderStep({ subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate }, lead, m, { knownCustomFields: [], htmlFromText: false });
+        const r = app.renderStep(
+          { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate },
+          lead,
+          m,
+          { knownCustomFields: [], htmlFromText: false },
+        );
         const emailId = app.newId("eml");
         const messageId = `<${emailId.slice(4)}.${randomBytes(6).toString("hex")}@delivery.bench.test>`;
         out.push({
@@ -558,7 +710,8 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   };
   /** Same shape as sendDue: per pass one email per mailbox, a sliding pool of CONCURRENCY in flight. */
   const sendRaw = async (msgs: Msg[]) => {
-    for (let p = 0; p < msgs.length; p += D_MAILBOXES) await runPool(msgs.slice(p, p + D_MAILBOXES), CONCURRENCY, (x) => raw[x.mbx].sendMail(x.msg));
+    for (let p = 0; p < msgs.length; p += D_MAILBOXES)
+      await runPool(msgs.slice(p, p + D_MAILBOXES), CONCURRENCY, (x) => raw[x.mbx].sendMail(x.msg));
   };
   const runRaw = async (passes: number, label: string, mime = false) => {
     let msgs = prebuild(passes);
@@ -629,7 +782,9 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const pipeNd = await runPipe(PASSES, "pipeline (TCP_NODELAY)", true);
   const profileNd = snapshotProfile();
   const rawNd = await runRaw(PASSES, "raw (TCP_NODELAY)");
-  say(`  with TCP_NODELAY on the SMTP sockets: pipeline ${fmt(pipeNd.rate)}, raw pool ${fmt(rawNd.rate)} emails/s → ${(pipeNd.rate / rawNd.rate).toFixed(3)} (not judged)`);
+  say(
+    `  with TCP_NODELAY on the SMTP sockets: pipeline ${fmt(pipeNd.rate)}, raw pool ${fmt(rawNd.rate)} emails/s → ${(pipeNd.rate / rawNd.rate).toFixed(3)} (not judged)`,
+  );
   for (const t of raw) t.close();
   transports.closeAllTransports();
   noDelay.on = false;
@@ -683,7 +838,9 @@ interface TickResult {
 async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Promise<TickResult> {
   const { dbm, transports } = app;
   const { sql } = app.drizzle;
-  say(`\n[2/3] Scheduler: ${fmt(T_MAILBOXES)} mailboxes, ${fmt(T_LEADS)} leads in ${ZONES.length} timezones, ${T_CAMPAIGNS} campaigns (separate database)…`);
+  say(
+    `\n[2/3] Scheduler: ${fmt(T_MAILBOXES)} mailboxes, ${fmt(T_LEADS)} leads in ${ZONES.length} timezones, ${T_CAMPAIGNS} campaigns (separate database)…`,
+  );
   await ensureDatabase(adminUrl, "bench_tick");
   await dbm.runMigrations(url);
   const db = dbm.createDb(url);
@@ -733,8 +890,12 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     });
     await pg`vacuum analyze`;
     const seedMs = elapsedMs(t0);
-    const [{ due }] = await pg<{ due: number }[]>`select count(*)::int as due from campaign_leads where workspace_id = ${ws} and next_send_at is null`;
-    say(`  seeded with generate_series in ${fmt(seedMs / 1000, 1)} s: ${dueZones} of ${ZONES.length} zones in their window at ${clock.now().toISOString()}, ${fmt(due)} leads due${FIRST_TICK ? " (BENCH_TICK_FIRST=1: every lead due, the engine defers the others itself)" : ", the others deferred to their window's opening"}`);
+    const [{ due }] = await pg<
+      { due: number }[]
+    >`select count(*)::int as due from campaign_leads where workspace_id = ${ws} and next_send_at is null`;
+    say(
+      `  seeded with generate_series in ${fmt(seedMs / 1000, 1)} s: ${dueZones} of ${ZONES.length} zones in their window at ${clock.now().toISOString()}, ${fmt(due)} leads due${FIRST_TICK ? " (BENCH_TICK_FIRST=1: every lead due, the engine defers the others itself)" : ", the others deferred to their window's opening"}`,
+    );
 
     // The engine's pools, created ahead (the engine gets the same objects back) so their sendMail can
     // be timed — and, by default, made instant: sendMail composes the MIME exactly as nodemailer would
@@ -748,11 +909,22 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     if (TICK_SOCKET) {
       for (const t of pools) timeSendMail(t);
       const w0 = process.hrtime.bigint();
-      await runPool([...rows.keys()], 100, (i) => pools[i].sendMail({ from: rows[i].email, to: "warm-up@tick.test", subject: "warm-up", text: "warm-up", messageId: `<warm-${i}@tick.bench.test>` }));
+      await runPool([...rows.keys()], 100, (i) =>
+        pools[i].sendMail({
+          from: rows[i].email,
+          to: "warm-up@tick.test",
+          subject: "warm-up",
+          text: "warm-up",
+          messageId: `<warm-${i}@tick.bench.test>`,
+        }),
+      );
       const warmMs = elapsedMs(w0);
       const warm = await sink.collect();
-      if (warm.messages.length !== rows.length || warm.authFailures) throw new Error(`pool warm-up: the sink got ${warm.messages.length} of ${rows.length}, ${warm.authFailures} refused logins`);
-      say(`  ${fmt(rows.length)} SMTP pools connected in ${fmt(warmMs / 1000, 1)} s (login + one message each, 100 at a time: ${fmt((warmMs * 100) / rows.length, 1)} ms per mailbox per lane)`);
+      if (warm.messages.length !== rows.length || warm.authFailures)
+        throw new Error(`pool warm-up: the sink got ${warm.messages.length} of ${rows.length}, ${warm.authFailures} refused logins`);
+      say(
+        `  ${fmt(rows.length)} SMTP pools connected in ${fmt(warmMs / 1000, 1)} s (login + one message each, 100 at a time: ${fmt((warmMs * 100) / rows.length, 1)} ms per mailbox per lane)`,
+      );
     } else {
       for (const t of pools) {
         (t as unknown as { sendMail: (m: Record<string, unknown>) => Promise<unknown> }).sendMail = async (m) => {
@@ -766,7 +938,14 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
             smtpStat.ms += ms;
             smtpStat.all.push(ms);
           }
-          return { accepted: [m.to], rejected: [], pending: [], response: "250 2.0.0 OK: queued", messageId: m.messageId, envelope: { from: m.from, to: [m.to] } };
+          return {
+            accepted: [m.to],
+            rejected: [],
+            pending: [],
+            response: "250 2.0.0 OK: queued",
+            messageId: m.messageId,
+            envelope: { from: m.from, to: [m.to] },
+          };
         };
       }
       say(`  SMTP: in-process sink (MIME composed with nodemailer's MailComposer, accepted at once, no socket)`);
@@ -790,7 +969,9 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     await pg`vacuum analyze mailboxes`;
 
     const sentCount = async (at: Date) => {
-      const r = await pg<{ id: string }[]>`select message_id as id from emails where workspace_id = ${ws} and status = 'SENT' and created_at = ${at}`;
+      const r = await pg<
+        { id: string }[]
+      >`select message_id as id from emails where workspace_id = ${ws} and status = 'SENT' and created_at = ${at}`;
       return new Set(r.map((x) => x.id));
     };
     const tick = async (label: string, limit: number | undefined): Promise<TickRun> => {
@@ -820,8 +1001,21 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
         inproc.bytes = 0;
       }
       const claim = [...profile.stmts.entries()].filter(([k]) => k.startsWith("claim")).reduce((a, [, e]) => a + e.ms, 0);
-      const t: TickRun = { label, ms, deliverMs, mailboxes: r.mailboxes, sent: r.sent, idle: r.mailboxes - r.sent, claimMs: claim, cpuMs: c.cpuMs, machineBusy: c.machineBusy, profile };
-      say(`  ${label}: scheduler ${fmt(ms / 1000, 2)} s — ${fmt(r.mailboxes)} mailboxes claimed, ${fmt(planned.work.length)} emails committed as SENDING, ${fmt(r.mailboxes - planned.work.length)} idle; claim ${fmt(claim, 1)} ms; then the sender ${fmt(deliverMs / 1000, 2)} s for ${fmt(r.sent)} sent (${fmt((r.sent * 1000) / deliverMs)} emails/s); this process ${fmt((c.cpuMs / (ms + deliverMs)) * 100)} % of a core, machine ${fmt(c.machineBusy * 100)} % busy`);
+      const t: TickRun = {
+        label,
+        ms,
+        deliverMs,
+        mailboxes: r.mailboxes,
+        sent: r.sent,
+        idle: r.mailboxes - r.sent,
+        claimMs: claim,
+        cpuMs: c.cpuMs,
+        machineBusy: c.machineBusy,
+        profile,
+      };
+      say(
+        `  ${label}: scheduler ${fmt(ms / 1000, 2)} s — ${fmt(r.mailboxes)} mailboxes claimed, ${fmt(planned.work.length)} emails committed as SENDING, ${fmt(r.mailboxes - planned.work.length)} idle; claim ${fmt(claim, 1)} ms; then the sender ${fmt(deliverMs / 1000, 2)} s for ${fmt(r.sent)} sent (${fmt((r.sent * 1000) / deliverMs)} emails/s); this process ${fmt((c.cpuMs / (ms + deliverMs)) * 100)} % of a core, machine ${fmt(c.machineBusy * 100)} % busy`,
+      );
       return t;
     };
     const ticks: TickRun[] = [];
@@ -865,9 +1059,15 @@ interface CapResult {
 async function partCaps(app: App, sink: Sink): Promise<CapResult> {
   const { dbm, schema, drizzle: d } = app;
   const db = dbm.getDb();
-  say(`\n[3/3] Caps: ${C_MAILBOXES} mailboxes (caps 5–20), ${fmt(C_LEADS)} leads, Mon–Fri, minGapMinutes ${C_GAP_MIN}, sendDue every ${C_STEP_MIN} simulated minutes for ${C_DAYS} days…`);
+  say(
+    `\n[3/3] Caps: ${C_MAILBOXES} mailboxes (caps 5–20), ${fmt(C_LEADS)} leads, Mon–Fri, minGapMinutes ${C_GAP_MIN}, sendDue every ${C_STEP_MIN} simulated minutes for ${C_DAYS} days…`,
+  );
   const ws = await app.makeWorkspace("bench-caps");
-  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, C_MAILBOXES, (i) => ({ email: `capper${i}@caps.bench.test`, dailySendCap: 5 + (i % 16), senderName: `Capper ${i}` }));
+  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, C_MAILBOXES, (i) => ({
+    email: `capper${i}@caps.bench.test`,
+    dailySendCap: 5 + (i % 16),
+    senderName: `Capper ${i}`,
+  }));
   const leads = leadInputs(C_LEADS, "cap", "caps.test");
   const camp = await routeCampaign(app, ws.fullKey, {
     name: "Caps bench",
@@ -904,7 +1104,9 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
         select min(coalesce(cl.next_send_at, '-infinity'::timestamptz)) as first_due
         from campaign_leads cl join campaigns c on c.id = cl.campaign_id
         where cl.mailbox_id = m.id and cl.status = 'ACTIVE' and c.status = 'ACTIVE' and (c.start_at is null or c.start_at <= ${end.toISOString()}::timestamptz)) l on l.first_due is not null
-      where m.workspace_id = ${ws.workspaceId} and m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null`)) as unknown as { t: number | string | null }[];
+      where m.workspace_id = ${ws.workspaceId} and m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null`)) as unknown as {
+      t: number | string | null;
+    }[];
     return r.t === null ? Infinity : Number(r.t);
   };
   let passes = 0;
@@ -918,7 +1120,10 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
     if (r.mailboxes === 0 && !C_EVERY_STEP) {
       // Nothing was claimable: jump, on the grid, to the first step at or after the next claimable moment.
       const t = await nextClaimable();
-      const k = Math.min(Math.ceil((end.getTime() - clock.now().getTime()) / stepMs), Math.max(0, Math.ceil((t - clock.now().getTime()) / stepMs)));
+      const k = Math.min(
+        Math.ceil((end.getTime() - clock.now().getTime()) / stepMs),
+        Math.max(0, Math.ceil((t - clock.now().getTime()) / stepMs)),
+      );
       if (k > 0) {
         clock.advance(k * stepMs);
         skipped += k;
@@ -930,10 +1135,18 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
   }
   const ms = elapsedMs(t0);
   if (passes + skipped !== gridSteps) throw new Error(`caps: ${passes} passes + ${skipped} skipped steps ≠ ${gridSteps} grid steps`);
-  say(`  ${fmt(passes)} passes in ${fmt(ms / 1000, 1)} s over ${fmt(gridSteps)} steps of ${C_STEP_MIN} min (${fmt(skipped)} skipped: nothing claimable until then${C_EVERY_STEP ? "" : "; BENCH_CAP_EVERY_STEP=1 runs them all"})${" ".repeat(20)}`);
+  say(
+    `  ${fmt(passes)} passes in ${fmt(ms / 1000, 1)} s over ${fmt(gridSteps)} steps of ${C_STEP_MIN} min (${fmt(skipped)} skipped: nothing claimable until then${C_EVERY_STEP ? "" : "; BENCH_CAP_EVERY_STEP=1 runs them all"})${" ".repeat(20)}`,
+  );
 
   const rows = await db
-    .select({ mailboxId: schema.emails.mailboxId, leadId: schema.emails.leadId, status: schema.emails.status, createdAt: schema.emails.createdAt, messageId: schema.emails.messageId })
+    .select({
+      mailboxId: schema.emails.mailboxId,
+      leadId: schema.emails.leadId,
+      status: schema.emails.status,
+      createdAt: schema.emails.createdAt,
+      messageId: schema.emails.messageId,
+    })
     .from(schema.emails)
     .where(d.eq(schema.emails.campaignId, camp.id));
   const failed = rows.filter((r) => r.status !== "SENT");
@@ -982,13 +1195,29 @@ async function partCaps(app: App, sink: Sink): Promise<CapResult> {
   }
   const duplicate = rows.length - new Set(rows.map((r) => r.leadId)).size;
   const sends = rows.length;
-  return { sends, capacity, fidelity: sends / capacity, overCap, weekend, gap, duplicate, violations: overCap + weekend + gap + duplicate, ms, passes, gridSteps, perDay, leadBound };
+  return {
+    sends,
+    capacity,
+    fidelity: sends / capacity,
+    overCap,
+    weekend,
+    gap,
+    duplicate,
+    violations: overCap + weekend + gap + duplicate,
+    ms,
+    passes,
+    gridSteps,
+    perDay,
+    leadBound,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const bench = await startBenchEnvironment("bench:send", { env: { RATE_LIMIT_DISABLED: "1", DNS_SERVERS: undefined, MAIL_PROVIDERS_FILE: undefined } });
+  const bench = await startBenchEnvironment("bench:send", {
+    env: { RATE_LIMIT_DISABLED: "1", DNS_SERVERS: undefined, MAIL_PROVIDERS_FILE: undefined },
+  });
   let sink: Sink | undefined;
   let closeTransports: (() => void) | undefined;
   try {
@@ -1010,22 +1239,35 @@ async function main() {
     // --- Details ---
     if (delivery) {
       const per = delivery.pipeEmails;
-      say(`\nDelivery pipeline, where the time goes (${fmt(per)} emails in ${fmt(delivery.pipeMs / 1000, 2)} s = ${fmt((delivery.pipeMs * 1000) / per)} µs wall per email; up to ${CONCURRENCY} in flight, so up to ${fmt((CONCURRENCY * delivery.pipeMs * 1000) / per)} lane-µs per email):`);
+      say(
+        `\nDelivery pipeline, where the time goes (${fmt(per)} emails in ${fmt(delivery.pipeMs / 1000, 2)} s = ${fmt((delivery.pipeMs * 1000) / per)} µs wall per email; up to ${CONCURRENCY} in flight, so up to ${fmt((CONCURRENCY * delivery.pipeMs * 1000) / per)} lane-µs per email):`,
+      );
       say(table(profileHeader(delivery.profile, "email"), profileRows(delivery.profile, per)));
       const nd = delivery.noDelay;
-      say(`\nThe same with TCP_NODELAY on the SMTP sockets (${fmt(nd.emails)} emails in ${fmt(nd.ms / 1000, 2)} s = ${fmt((nd.ms * 1000) / nd.emails)} µs wall per email):`);
+      say(
+        `\nThe same with TCP_NODELAY on the SMTP sockets (${fmt(nd.emails)} emails in ${fmt(nd.ms / 1000, 2)} s = ${fmt((nd.ms * 1000) / nd.emails)} µs wall per email):`,
+      );
       say(table(profileHeader(nd.profile, "email"), profileRows(nd.profile, nd.emails)));
     }
     if (tick) {
       for (const t of tick.ticks) {
-        say(`\n${t.label}, where the time goes (scheduler ${fmt(t.ms, 0)} ms wall, one statement at a time; sender ${fmt(t.deliverMs, 0)} ms wall, up to ${CONCURRENCY} lanes; ${fmt(t.mailboxes)} mailboxes, ${fmt(t.sent)} sent):`);
+        say(
+          `\n${t.label}, where the time goes (scheduler ${fmt(t.ms, 0)} ms wall, one statement at a time; sender ${fmt(t.deliverMs, 0)} ms wall, up to ${CONCURRENCY} lanes; ${fmt(t.mailboxes)} mailboxes, ${fmt(t.sent)} sent):`,
+        );
         say(table(profileHeader(t.profile, "mailbox"), profileRows(t.profile, Math.max(1, t.mailboxes))));
       }
     }
     if (caps) {
       say(`\nCap fidelity per UTC day (all ${C_MAILBOXES} mailboxes):`);
-      say(table(["day", "weekday", "sends", "capacity"], caps.perDay.map((p) => [p.day, new Date(`${p.day}T00:00:00Z`).toUTCString().slice(0, 3), fmt(p.sends), fmt(p.capacity)])));
-      say(`(${caps.leadBound} mailbox-days where the leads left, not the cap, bound the capacity; window/gap allow ${fmt(Math.ceil(1440 / C_STEP_MIN / Math.max(1, Math.ceil(C_GAP_MIN / C_STEP_MIN))))} per weekday)`);
+      say(
+        table(
+          ["day", "weekday", "sends", "capacity"],
+          caps.perDay.map((p) => [p.day, new Date(`${p.day}T00:00:00Z`).toUTCString().slice(0, 3), fmt(p.sends), fmt(p.capacity)]),
+        ),
+      );
+      say(
+        `(${caps.leadBound} mailbox-days where the leads left, not the cap, bound the capacity; window/gap allow ${fmt(Math.ceil(1440 / C_STEP_MIN / Math.max(1, Math.ceil(C_GAP_MIN / C_STEP_MIN))))} per weekday)`,
+      );
     }
 
     // --- Summary ---
@@ -1034,31 +1276,81 @@ async function main() {
     say(`\nSummary`);
     const m: string[][] = [];
     if (delivery) {
-      m.push(["sendDue pipeline (claim → render → MIME → pooled SMTP → record)", `${fmt(delivery.pipeRate)} emails/s`, `this process ${fmt(delivery.pipeCpu * 100)} % of a core, ${fmt(delivery.avgBytes)} B/email`]);
-      m.push(["raw nodemailer pools, prebuilt messages, same shape", `${fmt(delivery.rawRate)} emails/s`, `this process ${fmt(delivery.rawCpu * 100)} % of a core`]);
+      m.push([
+        "sendDue pipeline (claim → render → MIME → pooled SMTP → record)",
+        `${fmt(delivery.pipeRate)} emails/s`,
+        `this process ${fmt(delivery.pipeCpu * 100)} % of a core, ${fmt(delivery.avgBytes)} B/email`,
+      ]);
+      m.push([
+        "raw nodemailer pools, prebuilt messages, same shape",
+        `${fmt(delivery.rawRate)} emails/s`,
+        `this process ${fmt(delivery.rawCpu * 100)} % of a core`,
+      ]);
       m.push(["raw nodemailer pools, prebuilt MIME (raw)", `${fmt(delivery.rawMimeRate)} emails/s`, "not judged"]);
       m.push(["pipeline, TCP_NODELAY on SMTP sockets", `${fmt(delivery.noDelay.pipeRate)} emails/s`, "not judged"]);
-      m.push(["raw pools, TCP_NODELAY on SMTP sockets", `${fmt(delivery.noDelay.rawRate)} emails/s`, `ratio ${(delivery.noDelay.pipeRate / delivery.noDelay.rawRate).toFixed(3)}, not judged`]);
+      m.push([
+        "raw pools, TCP_NODELAY on SMTP sockets",
+        `${fmt(delivery.noDelay.rawRate)} emails/s`,
+        `ratio ${(delivery.noDelay.pipeRate / delivery.noDelay.rawRate).toFixed(3)}, not judged`,
+      ]);
     }
     if (tick) {
       for (const t of tick.ticks) {
-        m.push([`${t.label}: scheduler`, `${fmt(t.ms / 1000, 2)} s`, `${fmt(t.mailboxes)} claimed, ${fmt(t.sent)} sent, ${fmt((t.ms * 1000) / Math.max(1, t.mailboxes))} µs/mailbox`]);
-        m.push([`${t.label}: sender (render → MIME → instant sink → record)`, `${fmt(t.deliverMs / 1000, 2)} s`, `${fmt((t.sent * 1000) / Math.max(1, t.deliverMs))} emails/s, not judged`]);
+        m.push([
+          `${t.label}: scheduler`,
+          `${fmt(t.ms / 1000, 2)} s`,
+          `${fmt(t.mailboxes)} claimed, ${fmt(t.sent)} sent, ${fmt((t.ms * 1000) / Math.max(1, t.mailboxes))} µs/mailbox`,
+        ]);
+        m.push([
+          `${t.label}: sender (render → MIME → instant sink → record)`,
+          `${fmt(t.deliverMs / 1000, 2)} s`,
+          `${fmt((t.sent * 1000) / Math.max(1, t.deliverMs))} emails/s, not judged`,
+        ]);
       }
-      m.push(["claim inside the full tick (UPDATE … SKIP LOCKED RETURNING *)", `${fmt(tick.ticks[0].claimMs, 1)} ms`, `${fmt(tick.ticks[0].mailboxes)} rows`]);
+      m.push([
+        "claim inside the full tick (UPDATE … SKIP LOCKED RETURNING *)",
+        `${fmt(tick.ticks[0].claimMs, 1)} ms`,
+        `${fmt(tick.ticks[0].mailboxes)} rows`,
+      ]);
       m.push(["bare SKIP LOCKED claim, same rows", `${fmt(median(tick.bareMs), 1)} ms`, `median of ${tick.bareMs.length}`]);
     }
-    if (caps) m.push(["7-day simulation", `${fmt(caps.sends)} sends / ${fmt(caps.capacity)} capacity`, `${fmt(caps.passes)} sendDue passes (of ${fmt(caps.gridSteps)} steps) in ${fmt(caps.ms / 1000, 1)} s`]);
+    if (caps)
+      m.push([
+        "7-day simulation",
+        `${fmt(caps.sends)} sends / ${fmt(caps.capacity)} capacity`,
+        `${fmt(caps.passes)} sendDue passes (of ${fmt(caps.gridSteps)} steps) in ${fmt(caps.ms / 1000, 1)} s`,
+      ]);
     say(table(["measure", "value", "detail"], m));
     say("");
-    if (delivery) rows.push(["delivery: pipeline ÷ raw pool", delivery.ratio.toFixed(3), `≥ ${TARGET_DELIVERY}`, verdict(delivery.ratio >= TARGET_DELIVERY)]);
+    if (delivery)
+      rows.push([
+        "delivery: pipeline ÷ raw pool",
+        delivery.ratio.toFixed(3),
+        `≥ ${TARGET_DELIVERY}`,
+        verdict(delivery.ratio >= TARGET_DELIVERY),
+      ]);
     if (tick) {
-      rows.push([`one scheduler tick over ${fmt(T_MAILBOXES)} mailboxes, s`, tick.tickSeconds.toFixed(2), `≤ ${TARGET_TICK_S}`, verdict(tick.tickSeconds <= TARGET_TICK_S)]);
+      rows.push([
+        `one scheduler tick over ${fmt(T_MAILBOXES)} mailboxes, s`,
+        tick.tickSeconds.toFixed(2),
+        `≤ ${TARGET_TICK_S}`,
+        verdict(tick.tickSeconds <= TARGET_TICK_S),
+      ]);
       rows.push(["tick claim ÷ bare SKIP LOCKED", tick.claimRatio.toFixed(3), "—", "(no target)"]);
     }
     if (caps) {
-      rows.push(["cap fidelity: sends ÷ capacity", caps.fidelity.toFixed(3), `≥ ${TARGET_FIDELITY}`, verdict(caps.fidelity >= TARGET_FIDELITY)]);
-      rows.push([`violations (over cap ${caps.overCap}, weekend ${caps.weekend}, gap ${caps.gap}, duplicate ${caps.duplicate})`, String(caps.violations), "= 0", verdict(caps.violations === 0)]);
+      rows.push([
+        "cap fidelity: sends ÷ capacity",
+        caps.fidelity.toFixed(3),
+        `≥ ${TARGET_FIDELITY}`,
+        verdict(caps.fidelity >= TARGET_FIDELITY),
+      ]);
+      rows.push([
+        `violations (over cap ${caps.overCap}, weekend ${caps.weekend}, gap ${caps.gap}, duplicate ${caps.duplicate})`,
+        String(caps.violations),
+        "= 0",
+        verdict(caps.violations === 0),
+      ]);
     }
     say(table(["ratio", "value", "target", "result"], rows));
     say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s; load average now ${loadAverage()}`);

@@ -33,7 +33,11 @@ export function intEnv(name: string, fallback: number, allowZero = false): numbe
 }
 
 /** The 1, 5 and 15 minute load averages, as the banner and closing lines print them. */
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 /** Runs a benchmark's main: exits 0 when it ends (PASS or BELOW TARGET alike), 1 with the error when it throws. */
 export function runBench(name: string, main: () => Promise<void>): void {
@@ -108,7 +112,12 @@ export interface BenchEnvironment {
  */
 export async function startBenchEnvironment(
   name: string,
-  opts: { onServerLog?: (line: string) => void; env?: Record<string, string | undefined>; logStatements?: boolean; sqlNoDelay?: boolean } = {},
+  opts: {
+    onServerLog?: (line: string) => void;
+    env?: Record<string, string | undefined>;
+    logStatements?: boolean;
+    sqlNoDelay?: boolean;
+  } = {},
 ): Promise<BenchEnvironment> {
   const t0 = process.hrtime.bigint();
   say(`${name} — node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "?"}), load average ${loadAverage()}`);
@@ -177,7 +186,11 @@ export function noDelaySocket(url: string): { socket: () => Promise<Socket> } {
 export const BENCH_OWNER = { email: "bench@example.com", password: "bench-password-1", name: "Bench" };
 
 /** A workspace set up as sign-up does (setupWorkspace), owned by BENCH_OWNER or the given owner. */
-export async function benchWorkspace(db: Db, workspaceName: string, owner: Partial<typeof BENCH_OWNER> = {}): Promise<{ workspaceId: string; userId: string }> {
+export async function benchWorkspace(
+  db: Db,
+  workspaceName: string,
+  owner: Partial<typeof BENCH_OWNER> = {},
+): Promise<{ workspaceId: string; userId: string }> {
   const { setupWorkspace } = await import("../lib/auth/users");
   const { workspaceId, userId } = await setupWorkspace(db, { ...BENCH_OWNER, ...owner, workspaceName });
   return { workspaceId, userId };
@@ -224,13 +237,20 @@ export function startIpcHelper(name: string, js: string, mode: "process" | "inli
     if (m.type === "exited") exited = m;
   });
   if (mode === "process") {
-    child = spawn(process.execPath, ["-e", `const ipc = process;\n${js}`], { cwd: process.cwd(), env: env ?? process.env, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child = spawn(process.execPath, ["-e", `const ipc = process;\n${js}`], {
+      cwd: process.cwd(),
+      env: env ?? process.env,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     child.on("message", (m) => toParent.emit("message", m));
     child.once("exit", (code) => toParent.emit("message", { type: "exited", code }));
     send = (m) => child!.send(m);
   } else {
     const toHelper = new EventEmitter();
-    const ipc = { send: (m: unknown) => setImmediate(() => toParent.emit("message", m)), on: (e: string, f: (m: unknown) => void) => toHelper.on(e, f) };
+    const ipc = {
+      send: (m: unknown) => setImmediate(() => toParent.emit("message", m)),
+      on: (e: string, f: (m: unknown) => void) => toHelper.on(e, f),
+    };
     new Function("ipc", "require", js)(ipc, createRequire(path.join(process.cwd(), "noop.js")));
     send = (m) => setImmediate(() => toHelper.emit("message", m));
   }
@@ -285,7 +305,11 @@ export class StatementLog {
     for (const l of line.replace(/\n\t/g, " ").split("\n")) {
       const m = /duration: ([\d.]+) ms\s+(parse|bind|execute|statement)[^:]*:\s*(.*)$/.exec(l);
       if (!m) continue;
-      const kind = `${m[2].padEnd(7)} ${m[3].replace(/\s+/g, " ").replace(/\$\d+/g, "$").replace(/(\(\$, )+\$\)/g, "($…)").slice(0, this.width)}`;
+      const kind = `${m[2].padEnd(7)} ${m[3]
+        .replace(/\s+/g, " ")
+        .replace(/\$\d+/g, "$")
+        .replace(/(\(\$, )+\$\)/g, "($…)")
+        .slice(0, this.width)}`;
       let step = this.steps.get(this.step);
       if (!step) this.steps.set(this.step, (step = new Map()));
       const e = step.get(kind) ?? { n: 0, ms: 0 };
@@ -309,8 +333,15 @@ export class StatementLog {
     const total = [...s.values()].reduce((a, e) => a + e.ms, 0);
     const count = [...s.values()].reduce((a, e) => a + e.n, 0);
     const perUnit = (ms: number) => (per.unit === "ms" ? fmt(ms / per.n, 2) : fmt((ms * 1000) / per.n, 0));
-    say(`\nServer time per statement kind, "${step}" (${fmt(per.n)} ${per.of}, ${fmt(count / per.n, 1)} log entries and ${perUnit(total)} ${per.unit} server time per ${per.each}):`);
-    say(table(["statement", "count", "ms total", `${per.unit}/${per.each}`], rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), perUnit(e.ms)])));
+    say(
+      `\nServer time per statement kind, "${step}" (${fmt(per.n)} ${per.of}, ${fmt(count / per.n, 1)} log entries and ${perUnit(total)} ${per.unit} server time per ${per.each}):`,
+    );
+    say(
+      table(
+        ["statement", "count", "ms total", `${per.unit}/${per.each}`],
+        rows.map(([k, e]) => [k, String(e.n), fmt(e.ms, 1), perUnit(e.ms)]),
+      ),
+    );
   }
 }
 
@@ -382,7 +413,10 @@ export class CpuProfiler<Side extends string> {
         const us = profile.timeDeltas[i] ?? 0;
         const owner = frameOwner(cf.url, cf.functionName);
         const fn = `${cf.functionName || "(anonymous)"} ${owner}${cf.url ? `:${cf.lineNumber + 1}` : ""}`;
-        for (const [map, key] of [[byOwner, owner], [byFn, fn]] as const) {
+        for (const [map, key] of [
+          [byOwner, owner],
+          [byFn, fn],
+        ] as const) {
           const e = map.get(key) ?? zero();
           e[side] += us;
           map.set(key, e);

@@ -37,7 +37,26 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
-import { abbaPlan, benchWorkspace, cpuMeter, CpuProfiler, elapsedMs, fmt, intEnv, median, pooledRate, round3, runBench, runPool, say, sleep, startBenchEnvironment, startIpcHelper, StatementLog, table } from "./bench-util";
+import {
+  abbaPlan,
+  benchWorkspace,
+  cpuMeter,
+  CpuProfiler,
+  elapsedMs,
+  fmt,
+  intEnv,
+  median,
+  pooledRate,
+  round3,
+  runBench,
+  runPool,
+  say,
+  sleep,
+  startBenchEnvironment,
+  startIpcHelper,
+  StatementLog,
+  table,
+} from "./bench-util";
 
 const N = intEnv("BENCH_N", 1500);
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
@@ -175,7 +194,8 @@ async function runConcurrently<T>(items: T[], width: number, mode: "pool" | "bat
 // Statement profile (BENCH_PROFILE=1): server time per statement kind, per step.
 
 const statements = new StatementLog(PROFILE);
-const printProfile = (step: string, deliveries: number) => statements.print(step, { n: deliveries, of: "deliveries", each: "delivery", unit: "µs" }, 10);
+const printProfile = (step: string, deliveries: number) =>
+  statements.print(step, { n: deliveries, of: "deliveries", each: "delivery", unit: "µs" }, 10);
 
 // ---------------------------------------------------------------------------------------------
 // CPU profile (BENCH_CPU_PROFILE=1): V8's sampling profiler through the inspector, around each measured phase.
@@ -197,7 +217,11 @@ interface PhaseResult {
 }
 
 async function main() {
-  const bench = await startBenchEnvironment("bench:webhooks", { onServerLog: statements.onServerLog, logStatements: PROFILE, env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined } });
+  const bench = await startBenchEnvironment("bench:webhooks", {
+    onServerLog: statements.onServerLog,
+    logStatements: PROFILE,
+    env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined },
+  });
   let receiver: Receiver | undefined;
   try {
     const { systemClock } = await import("@/lib/clock");
@@ -210,7 +234,9 @@ async function main() {
     const adminSql = bench.sql;
 
     receiver = await startReceiver(RECEIVER_MODE);
-    say(`receiver: node:http on 127.0.0.1:${receiver.port} (${RECEIVER_MODE === "process" ? "child process" : "in this process"}), 200 "ok"`);
+    say(
+      `receiver: node:http on 127.0.0.1:${receiver.port} (${RECEIVER_MODE === "process" ? "child process" : "in this process"}), 200 "ok"`,
+    );
 
     const ws = await benchWorkspace(db, "Webhooks");
     const ctx = { workspaceId: ws.workspaceId, actor: { type: "system" as const }, db, clock: systemClock };
@@ -231,7 +257,13 @@ async function main() {
                 tx,
                 ws.workspaceId,
                 EVENT,
-                { sendEventId: `snd_${String(k).padStart(8, "0")}`, leadEmail: `lead${k}@co${k % 97}.example.com`, mailboxEmail: `sender${k % 7}@outreach.example.com`, campaignId: "cmp_bench", stepNumber: 1 + (k % 3) },
+                {
+                  sendEventId: `snd_${String(k).padStart(8, "0")}`,
+                  leadEmail: `lead${k}@co${k % 97}.example.com`,
+                  mailboxEmail: `sender${k % 7}@outreach.example.com`,
+                  campaignId: "cmp_bench",
+                  stepNumber: 1 + (k % 3),
+                },
                 at,
               ),
             );
@@ -245,14 +277,17 @@ async function main() {
     const check = async (label: string, got: { reqs: Got[]; connections: number }, ids: Set<string>, secret: string) => {
       const problems: string[] = [];
       if (got.reqs.length !== ids.size) problems.push(`receiver got ${got.reqs.length} requests, expected ${ids.size}`);
-      if (got.connections !== got.reqs.length) problems.push(`${got.connections} connections for ${got.reqs.length} requests (keep-alive should be off)`);
+      if (got.connections !== got.reqs.length)
+        problems.push(`${got.connections} connections for ${got.reqs.length} requests (keep-alive should be off)`);
       const seen = new Set<string>();
       const nowSeconds = Math.floor(Date.now() / 1000);
       for (const r of got.reqs) {
         if (!ids.has(r.id) || seen.has(r.id)) problems.push(`unexpected or repeated event id ${r.id}`);
         seen.add(r.id);
-        if (r.event !== EVENT || r.ct !== "application/json" || r.ua !== "Outreach-Webhooks/1") problems.push(`headers of ${r.id}: ${r.event} ${r.ct} ${r.ua}`);
-        if (!verifySignature({ secret, header: r.sig, timestamp: r.ts, body: r.body, nowSeconds })) problems.push(`signature of ${r.id} does not verify`);
+        if (r.event !== EVENT || r.ct !== "application/json" || r.ua !== "Outreach-Webhooks/1")
+          problems.push(`headers of ${r.id}: ${r.event} ${r.ct} ${r.ua}`);
+        if (!verifySignature({ secret, header: r.sig, timestamp: r.ts, body: r.body, nowSeconds }))
+          problems.push(`signature of ${r.id} does not verify`);
         if ((JSON.parse(r.body) as { id: string }).id !== r.id) problems.push(`body of ${r.id} carries another id`);
         if (problems.length > 5) break;
       }
@@ -287,7 +322,10 @@ async function main() {
                count(*) filter (where status = 'DELIVERED' and attempts = 1 and last_status_code = 200)::int as done,
                (select count(*)::int from events where dispatched_at is null) as undispatched
         from webhook_deliveries where event_id in ${adminSql([...ids])}`;
-      if (pending !== 0 || done !== N || undispatched !== 0) throw new Error(`${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`);
+      if (pending !== 0 || done !== N || undispatched !== 0)
+        throw new Error(
+          `${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`,
+        );
       await check(step, await receiver!.collect(), ids, hook.secret);
       return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, loops, ...c }, ids };
     };
@@ -307,13 +345,19 @@ async function main() {
       return { side: "bare", n: bareItems.length, ms, rate: (bareItems.length * 1000) / ms, ...c };
     };
 
-    say(`\n${fmt(N)} deliveries per phase, ${BLOCKS} ABBA blocks (+ warm-up of each side); bare POSTs: ${BARE_MODE === "pool" ? `a window of ${IN_FLIGHT} in flight` : `lock-step groups of ${IN_FLIGHT}`}`);
+    say(
+      `\n${fmt(N)} deliveries per phase, ${BLOCKS} ABBA blocks (+ warm-up of each side); bare POSTs: ${BARE_MODE === "pool" ? `a window of ${IN_FLIGHT} in flight` : `lock-step groups of ${IN_FLIGHT}`}`,
+    );
     const warmJob = await runJob("warmup");
     // The bare side sends the exact bytes the job delivered in its warm-up.
-    bareItems = (await adminSql<{ eventId: string; event: string; body: string }[]>`
-      select event_id as "eventId", event, body from webhook_deliveries where event_id in ${adminSql([...warmJob.ids])} order by created_at, id`).map((r) => ({ ...r }));
+    bareItems = (
+      await adminSql<{ eventId: string; event: string; body: string }[]>`
+      select event_id as "eventId", event, body from webhook_deliveries where event_id in ${adminSql([...warmJob.ids])} order by created_at, id`
+    ).map((r) => ({ ...r }));
     const warmBare = await runBare("warmup");
-    say(`  warm-up: job ${fmt(warmJob.r.rate)} deliveries/s (${fmt(warmJob.r.ms)} ms), bare ${fmt(warmBare.rate)} POSTs/s (${fmt(warmBare.ms)} ms)`);
+    say(
+      `  warm-up: job ${fmt(warmJob.r.rate)} deliveries/s (${fmt(warmJob.r.ms)} ms), bare ${fmt(warmBare.rate)} POSTs/s (${fmt(warmBare.ms)} ms)`,
+    );
 
     const phases: PhaseResult[] = [];
     const blockRatios: number[] = [];
@@ -325,7 +369,11 @@ async function main() {
       const rate = (side: "job" | "bare") => pooledRate(block.filter((p) => p.side === side));
       const r = rate("job") / rate("bare");
       blockRatios.push(r);
-      say(`  block ${b + 1}: ` + block.map((p) => `${p.side.padEnd(4)} ${fmt(p.rate).padStart(5)}`).join(" | ") + ` /s → job÷bare ${r.toFixed(3)}   (machine busy ${block.map((p) => fmt(p.machineBusy * 100)).join("/")} %)`);
+      say(
+        `  block ${b + 1}: ` +
+          block.map((p) => `${p.side.padEnd(4)} ${fmt(p.rate).padStart(5)}`).join(" | ") +
+          ` /s → job÷bare ${r.toFixed(3)}   (machine busy ${block.map((p) => fmt(p.machineBusy * 100)).join("/")} %)`,
+      );
     }
     const jobs = phases.filter((p) => p.side === "job");
     const bares = phases.filter((p) => p.side === "bare");
@@ -344,7 +392,14 @@ async function main() {
           timeoutMs: 10_000,
           body: it.body,
           maxBody: 1024,
-          headers: { "Content-Type": "application/json", "User-Agent": "Outreach-Webhooks/1", "X-Service-Event": it.event, "X-Service-Event-Id": it.eventId, "X-Service-Timestamp": String(ts), "X-Service-Signature": signatureHeader([bareSecret], ts, it.body) },
+          headers: {
+            "Content-Type": "application/json",
+            "User-Agent": "Outreach-Webhooks/1",
+            "X-Service-Event": it.event,
+            "X-Service-Event-Id": it.eventId,
+            "X-Service-Timestamp": String(ts),
+            "X-Service-Signature": signatureHeader([bareSecret], ts, it.body),
+          },
         });
         if (res.status !== 200) throw new Error(`safeRequest got ${res.status}`);
       };
@@ -358,7 +413,12 @@ async function main() {
       };
       const ids = new Set(bareItems.map((i) => i.eventId));
       for (let rep = 0; rep < 2; rep++) {
-        await timeIt(`bare POST (node:http)`, () => runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it)), N, ids);
+        await timeIt(
+          `bare POST (node:http)`,
+          () => runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it)),
+          N,
+          ids,
+        );
         await timeIt(`safeRequest only`, () => runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, viaSafe), N, ids);
         await timeIt(`safeRequest, lock-step groups of 10`, () => runConcurrently(bareItems, IN_FLIGHT, "batch", viaSafe), N, ids);
       }
@@ -371,7 +431,13 @@ async function main() {
       statements.step = "attemptDelivery only";
       await timeIt(
         `attemptDelivery only (no dispatch/claim)`,
-        () => runConcurrently(rows.map((d) => ({ ...d, attempts: 0 })), IN_FLIGHT, "batch", (d) => attemptDelivery(db, systemClock, d, w)),
+        () =>
+          runConcurrently(
+            rows.map((d) => ({ ...d, attempts: 0 })),
+            IN_FLIGHT,
+            "batch",
+            (d) => attemptDelivery(db, systemClock, d, w),
+          ),
         rows.length,
         warmJob.ids,
         hook.secret,
@@ -383,15 +449,28 @@ async function main() {
     // --- Summary ---
     const verdict = ratio >= TARGET ? "PASS" : "BELOW TARGET";
     const sum = (xs: PhaseResult[], f: (p: PhaseResult) => number) => xs.reduce((a, p) => a + f(p), 0);
-    say(`\nSummary (medians over ${jobs.length} job and ${bares.length} bare phases of ${fmt(N)}; ratio = median of ${BLOCKS} ABBA block ratios)`);
-    const cpuOf = (xs: PhaseResult[]) => `${fmt(median(xs.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(xs.map((p) => p.machineBusy * 100)))} % busy`;
+    say(
+      `\nSummary (medians over ${jobs.length} job and ${bares.length} bare phases of ${fmt(N)}; ratio = median of ${BLOCKS} ABBA block ratios)`,
+    );
+    const cpuOf = (xs: PhaseResult[]) =>
+      `${fmt(median(xs.map((p) => (p.cpuMs / p.ms) * 100)))} % of a core, machine ${fmt(median(xs.map((p) => p.machineBusy * 100)))} % busy`;
     say(
       table(
         ["measure", "value", "time", "CPU (this process; all cores)"],
         [
-          ["job: dispatchEvents + deliverDue", `${fmt(median(jobs.map((p) => p.rate)))} deliveries/s`, `${fmt((median(jobs.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(jobs)],
+          [
+            "job: dispatchEvents + deliverDue",
+            `${fmt(median(jobs.map((p) => p.rate)))} deliveries/s`,
+            `${fmt((median(jobs.map((p) => p.ms)) * 1000) / N)} µs each`,
+            cpuOf(jobs),
+          ],
           ["  webhookTurn calls", `${fmt(median(jobs.map((p) => p.loops!)))} per phase`, "", ""],
-          ["bare signed POSTs", `${fmt(median(bares.map((p) => p.rate)))} POSTs/s`, `${fmt((median(bares.map((p) => p.ms)) * 1000) / N)} µs each`, cpuOf(bares)],
+          [
+            "bare signed POSTs",
+            `${fmt(median(bares.map((p) => p.rate)))} POSTs/s`,
+            `${fmt((median(bares.map((p) => p.ms)) * 1000) / N)} µs each`,
+            cpuOf(bares),
+          ],
         ],
       ),
     );
@@ -400,10 +479,16 @@ async function main() {
     if (PROFILE) {
       say("\n(BENCH_PROFILE=1: every statement is logged, which slows the job side; read the ratio above as pessimistic.)");
       await sleep(300); // let the last log lines arrive
-      printProfile("job", sum(jobs, (p) => p.n));
+      printProfile(
+        "job",
+        sum(jobs, (p) => p.n),
+      );
       printProfile("attemptDelivery only", N);
     }
-    cpuProfile.print(`CPU profile of this process (BENCH_CPU_PROFILE=1), µs per delivery; "(idle)" is time spent waiting (for Postgres, the receiver, the kernel):`, { functions: 25, digits: 1, rawFiles: "bench-webhooks" });
+    cpuProfile.print(
+      `CPU profile of this process (BENCH_CPU_PROFILE=1), µs per delivery; "(idle)" is time spent waiting (for Postgres, the receiver, the kernel):`,
+      { functions: 25, digits: 1, rawFiles: "bench-webhooks" },
+    );
     say(`\ntotal time ${fmt(elapsedMs(bench.t0) / 1000, 1)} s`);
     say(JSON.stringify({ webhookDeliveriesVsBarePosts: round3(ratio) }));
   } finally {

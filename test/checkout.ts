@@ -103,7 +103,11 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<Run> {
 }
 
 /** Waits until `pred` holds for the child's output, or it exits. */
-export async function waitForOutput(child: ReturnType<typeof startCli>, pred: (o: { stdout: string; stderr: string }) => boolean, ms = 120_000): Promise<void> {
+export async function waitForOutput(
+  child: ReturnType<typeof startCli>,
+  pred: (o: { stdout: string; stderr: string }) => boolean,
+  ms = 120_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!pred(child.out())) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before the expected output:\n${child.out().stderr}`);

@@ -12,7 +12,9 @@ describe("the test database", () => {
     const [{ n }] = (await getDb().execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as { n: number }[];
     expect(n).toBe(readMigrations(migrationsFolder()).length);
     const ws = await makeWorkspace("smoke");
-    const [{ c }] = (await getDb().execute(sql`select count(*)::int as c from workspaces where id = ${ws.workspaceId}`)) as unknown as { c: number }[];
+    const [{ c }] = (await getDb().execute(sql`select count(*)::int as c from workspaces where id = ${ws.workspaceId}`)) as unknown as {
+      c: number;
+    }[];
     expect(c).toBe(1);
   });
 });

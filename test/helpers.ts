@@ -27,7 +27,11 @@ export async function makeWorkspace(name = `ws-${randomBytes(3).toString("hex")}
 
 /** Adds a member with `role` to the workspace and returns a full-scope key acting as them. */
 export async function addMember(workspaceId: string, role: "admin" | "member"): Promise<{ userId: string; key: string }> {
-  const { userId } = await setupWorkspace(getDb(), { email: `${role}-${randomBytes(3).toString("hex")}@example.com`, password: "password123", workspaceName: `own-${randomBytes(3).toString("hex")}` });
+  const { userId } = await setupWorkspace(getDb(), {
+    email: `${role}-${randomBytes(3).toString("hex")}@example.com`,
+    password: "password123",
+    workspaceName: `own-${randomBytes(3).toString("hex")}`,
+  });
   await getDb().insert(memberships).values({ workspaceId, userId, role });
   const k = await issueApiKey(getDb(), { workspaceId, userId, scope: "full" }, new Date());
   return { userId, key: k.key };
@@ -48,7 +52,12 @@ export interface CallOptions {
 }
 
 /** Calls a route handler in-process with a real Request, as Next.js would. */
-export async function call(handler: Handler, method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function call(
+  handler: Handler,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.cookie) headers.cookie = opts.cookie;

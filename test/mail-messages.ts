@@ -5,7 +5,12 @@ import { imapClient } from "../lib/mail/imap";
  * arrived; lines may end in \n, they are sent with \r\n. Returns each message's UID (0 where the server
  * did not say).
  */
-export async function appendMessages(peer: { host: string; port: number }, login: { username: string; password: string }, raws: string[], folder = "INBOX"): Promise<number[]> {
+export async function appendMessages(
+  peer: { host: string; port: number },
+  login: { username: string; password: string },
+  raws: string[],
+  folder = "INBOX",
+): Promise<number[]> {
   const client = imapClient({ host: peer.host, port: peer.port, security: "NONE", ...login });
   await client.connect();
   const uids: number[] = [];

@@ -9,7 +9,14 @@ import { startSmtpPeer } from "./peers/smtp";
  * Real SMTP, IMAP and DNS peers for mailbox tests, with MAIL_PROVIDERS_FILE mapping `domain` to them
  * and DNS_SERVERS pointing at the DNS peer.
  */
-export async function startMailWorld(opts: { domain: string; users: Record<string, string>; rejectRecipients?: string[]; zone?: Zone; extraProviders?: Record<string, unknown>; dataDelayMs?: number }) {
+export async function startMailWorld(opts: {
+  domain: string;
+  users: Record<string, string>;
+  rejectRecipients?: string[];
+  zone?: Zone;
+  extraProviders?: Record<string, unknown>;
+  dataDelayMs?: number;
+}) {
   const smtp = await startSmtpPeer({ users: opts.users, rejectRecipients: opts.rejectRecipients, dataDelayMs: opts.dataDelayMs });
   const imap = await startImapPeer({ users: opts.users });
   const dns = await startDnsPeer(opts.zone ?? {});
@@ -18,7 +25,14 @@ export async function startMailWorld(opts: { domain: string; users: Record<strin
   writeFileSync(
     file,
     JSON.stringify({
-      [opts.domain]: { smtpHost: smtp.host, smtpPort: smtp.port, smtpSecurity: "NONE", imapHost: imap.host, imapPort: imap.port, imapSecurity: "NONE" },
+      [opts.domain]: {
+        smtpHost: smtp.host,
+        smtpPort: smtp.port,
+        smtpSecurity: "NONE",
+        imapHost: imap.host,
+        imapPort: imap.port,
+        imapSecurity: "NONE",
+      },
       ...opts.extraProviders,
     }),
   );

@@ -30,7 +30,11 @@ export function SetupForm({ token }: { token: string }) {
     const res = await signIn("credentials", { email: form.email, password: form.password, redirect: false });
     if (!res?.ok || res.error) {
       // The account exists now; only the automatic sign-in failed, so send them to the login form.
-      setError(new Error(`Your account was created, but signing in failed: ${signInMessage(res?.error ?? "unknown error")}. Sign in on the login page.`));
+      setError(
+        new Error(
+          `Your account was created, but signing in failed: ${signInMessage(res?.error ?? "unknown error")}. Sign in on the login page.`,
+        ),
+      );
       setBusy(false);
       return;
     }
@@ -54,7 +58,15 @@ export function SetupForm({ token }: { token: string }) {
         <Input type="email" name="email" autoComplete="username" required value={form.email} onChange={set("email")} />
       </Field>
       <Field label="Password" errors={fieldErrors.password} hint="At least 8 characters.">
-        <Input type="password" name="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set("password")} />
+        <Input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={form.password}
+          onChange={set("password")}
+        />
       </Field>
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Creating…" : "Create account and workspace"}

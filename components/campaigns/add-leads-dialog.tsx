@@ -22,7 +22,10 @@ type Outcome = { results: AddLeadsResult["results"]; added: number };
 async function addInBatches(campaignId: string, ids: string[]): Promise<Outcome> {
   const out: Outcome = { results: [], added: 0 };
   for (let i = 0; i < ids.length; i += BATCH) {
-    const r = await apiFetch<AddLeadsResult>(campaignPath(campaignId, "/leads"), { method: "POST", body: { leadIds: ids.slice(i, i + BATCH) } });
+    const r = await apiFetch<AddLeadsResult>(campaignPath(campaignId, "/leads"), {
+      method: "POST",
+      body: { leadIds: ids.slice(i, i + BATCH) },
+    });
     out.results.push(...r.results);
     out.added += r.added;
   }
@@ -92,7 +95,13 @@ export function AddLeadsDialog({ campaignId, onClose }: { campaignId: string; on
       }
     >
       <div className="space-y-3">
-        <Input type="search" aria-label="Search leads to add" placeholder="Search email, name or company…" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Input
+          type="search"
+          aria-label="Search leads to add"
+          placeholder="Search email, name or company…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         {leads.error && <Alert tone="error">Could not load leads: {describeError(leads.error)}</Alert>}
         {add.error && <Alert tone="error">Could not add the leads: {describeError(add.error)}</Alert>}
         <Table aria-label="Workspace leads" aria-busy={leads.isFetching}>
@@ -174,7 +183,9 @@ function AddLeadsResultDialog({ outcome, onClose }: { outcome: Outcome; onClose:
           </ul>
         )}
         {(counts.get("no_eligible_mailbox") ?? 0) + (counts.get("seg_blocked") ?? 0) > 0 && (
-          <p className="text-xs text-gray-600">Leads added without a mailbox get one from Reassign once the pool has a mailbox that can send.</p>
+          <p className="text-xs text-gray-600">
+            Leads added without a mailbox get one from Reassign once the pool has a mailbox that can send.
+          </p>
         )}
       </div>
     </Dialog>

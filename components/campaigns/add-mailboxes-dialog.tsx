@@ -15,7 +15,10 @@ import { campaignPath, useRefreshCampaign, useTags, useWorkspaceMailboxes } from
 import type { PoolChange } from "./types";
 
 type Mode = "manual" | "tag" | "random";
-type SelectBody = { mode: "manual"; mailboxIds: string[] } | { mode: "tag"; tagIds: string[] } | { mode: "random"; count: number; tagIds?: string[] };
+type SelectBody =
+  | { mode: "manual"; mailboxIds: string[] }
+  | { mode: "tag"; tagIds: string[] }
+  | { mode: "random"; count: number; tagIds?: string[] };
 
 function toggled<T>(s: Set<T>, v: T): Set<T> {
   const n = new Set(s);
@@ -25,7 +28,17 @@ function toggled<T>(s: Set<T>, v: T): Set<T> {
 }
 
 /** POST mailboxes/select in one of its three modes (decisions.md): picked by hand, by tag, or N at random. */
-export function AddMailboxesDialog({ campaignId, inPool, onClose, onDone }: { campaignId: string; inPool: Set<string>; onClose: () => void; onDone: (message: string) => void }) {
+export function AddMailboxesDialog({
+  campaignId,
+  inPool,
+  onClose,
+  onDone,
+}: {
+  campaignId: string;
+  inPool: Set<string>;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const refresh = useRefreshCampaign(campaignId);
   const mailboxes = useWorkspaceMailboxes(true);
   const tags = useTags();
@@ -46,7 +59,9 @@ export function AddMailboxesDialog({ campaignId, inPool, onClose, onDone }: { ca
   const fieldErrors = select.error instanceof ApiError ? select.error.fieldErrors : {};
 
   const all = mailboxes.data?.rows ?? [];
-  const candidates = all.filter((m) => !inPool.has(m.id) && (!search.trim() || m.email.toLowerCase().includes(search.trim().toLowerCase())));
+  const candidates = all.filter(
+    (m) => !inPool.has(m.id) && (!search.trim() || m.email.toLowerCase().includes(search.trim().toLowerCase())),
+  );
   const tagged = (id: string) => all.filter((m) => m.tags.some((t) => t.id === id)).length;
 
   function submit() {
@@ -103,12 +118,26 @@ export function AddMailboxesDialog({ campaignId, inPool, onClose, onDone }: { ca
               label: "Pick",
               content: (
                 <div className="space-y-2">
-                  <Input type="search" aria-label="Search mailboxes" placeholder="Search by address…" value={search} onChange={(e) => setSearch(e.target.value)} />
-                  <ul className="max-h-80 divide-y divide-gray-100 overflow-y-auto rounded-md border border-gray-200" aria-label="Mailboxes not in the pool">
+                  <Input
+                    type="search"
+                    aria-label="Search mailboxes"
+                    placeholder="Search by address…"
+                    value={search}
+                    onChange={(e) => setSearch(e.target.value)}
+                  />
+                  <ul
+                    className="max-h-80 divide-y divide-gray-100 overflow-y-auto rounded-md border border-gray-200"
+                    aria-label="Mailboxes not in the pool"
+                  >
                     {candidates.map((m) => (
                       <li key={m.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                         <label className="flex items-center gap-2">
-                          <input type="checkbox" aria-label={`Pick ${m.email}`} checked={picked.has(m.id)} onChange={() => setPicked((s) => toggled(s, m.id))} />
+                          <input
+                            type="checkbox"
+                            aria-label={`Pick ${m.email}`}
+                            checked={picked.has(m.id)}
+                            onChange={() => setPicked((s) => toggled(s, m.id))}
+                          />
                           <span className="font-medium">{m.email}</span>
                           {m.senderName && <span className="text-gray-500">{m.senderName}</span>}
                         </label>
@@ -117,7 +146,9 @@ export function AddMailboxesDialog({ campaignId, inPool, onClose, onDone }: { ca
                     ))}
                     {mailboxes.data && candidates.length === 0 && (
                       <li className="px-3 py-6 text-center text-sm text-gray-600">
-                        {all.length === 0 ? "No mailboxes connected yet: connect them on the Mailboxes page." : "Every matching mailbox is already in the pool."}
+                        {all.length === 0
+                          ? "No mailboxes connected yet: connect them on the Mailboxes page."
+                          : "Every matching mailbox is already in the pool."}
                       </li>
                     )}
                     {mailboxes.isPending && <li className="px-3 py-6 text-center text-sm text-gray-500">Loading…</li>}
@@ -125,14 +156,35 @@ export function AddMailboxesDialog({ campaignId, inPool, onClose, onDone }: { ca
                 </div>
               ),
             },
-            { id: "tag", label: "By tag", content: <div className="space-y-2">{tagBoxes}<p className="text-xs text-gray-500">Every mailbox with any of these tags is added.</p></div> },
+            {
+              id: "tag",
+              label: "By tag",
+              content: (
+                <div className="space-y-2">
+                  {tagBoxes}
+                  <p className="text-xs text-gray-500">Every mailbox with any of these tags is added.</p>
+                </div>
+              ),
+            },
             {
               id: "random",
               label: "Random",
               content: (
                 <div className="space-y-3">
-                  <Field label="How many mailboxes" errors={fieldErrors.count} hint="Picked at random among the mailboxes that can send and are not in the pool yet.">
-                    <Input type="number" min={1} max={10000} step={1} value={count} onChange={(e) => setCount(e.target.value)} className="w-32" />
+                  <Field
+                    label="How many mailboxes"
+                    errors={fieldErrors.count}
+                    hint="Picked at random among the mailboxes that can send and are not in the pool yet."
+                  >
+                    <Input
+                      type="number"
+                      min={1}
+                      max={10000}
+                      step={1}
+                      value={count}
+                      onChange={(e) => setCount(e.target.value)}
+                      className="w-32"
+                    />
                   </Field>
                   {tagBoxes}
                 </div>

@@ -90,7 +90,10 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
           <Stat label="Leads contacted" value={s.leadsContacted.toLocaleString()} />
           <Stat label="Reply rate" value={s.leadsContacted ? percent(s.repliedRate) : "—"} />
           {/* Opens are only counted while open tracking is on (spec 2.4). */}
-          <Stat label="Open rate" value={s.opensTracked && s.leadsContacted ? percent(s.openedRate) : s.opensTracked ? "—" : "not tracked"} />
+          <Stat
+            label="Open rate"
+            value={s.opensTracked && s.leadsContacted ? percent(s.openedRate) : s.opensTracked ? "—" : "not tracked"}
+          />
           <Stat label="Bounce rate" value={s.sentCount ? percent(s.bouncedRate) : "—"} />
         </dl>
       </div>
@@ -152,13 +155,29 @@ function useSetStatus(c: Campaign) {
 }
 
 /** Launch from any state but ACTIVE (a paused or archived campaign resumes the same way); pause an active one. */
-function StatusActions({ campaign: c, onLaunch, onArchive, onNotice }: { campaign: Campaign; onLaunch: () => void; onArchive: () => void; onNotice: (m: string) => void }) {
+function StatusActions({
+  campaign: c,
+  onLaunch,
+  onArchive,
+  onNotice,
+}: {
+  campaign: Campaign;
+  onLaunch: () => void;
+  onArchive: () => void;
+  onNotice: (m: string) => void;
+}) {
   const pause = useSetStatus(c);
   return (
     <div className="flex flex-col items-end gap-2">
       <div className="flex gap-2">
         {c.status === "ACTIVE" ? (
-          <Button variant="secondary" disabled={pause.isPending} onClick={() => pause.mutate("PAUSED", { onSuccess: () => onNotice(`${c.name} is paused: nothing more is sent until you launch it again.`) })}>
+          <Button
+            variant="secondary"
+            disabled={pause.isPending}
+            onClick={() =>
+              pause.mutate("PAUSED", { onSuccess: () => onNotice(`${c.name} is paused: nothing more is sent until you launch it again.`) })
+            }
+          >
             {pause.isPending ? "Pausing…" : "Pause"}
           </Button>
         ) : (

@@ -51,18 +51,22 @@ export function CampaignsView() {
 
   // Search as the user types, but not one request per keystroke (filter sets state through an updater:
   // a stale one is fine, and an unchanged query keeps the page and the selection).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: paging.filter is an updater; only the typed search restarts the timer
   useEffect(() => {
     const t = setTimeout(() => paging.filter({ q: search }), 300);
     return () => clearTimeout(t);
   }, [search]);
 
   const archive = useMutation({
-    mutationFn: (campaignIds: string[]) => apiFetch<{ archived: number; notFound: string[] }>("/api/v1/campaigns/bulk-archive", { method: "POST", body: { campaignIds } }),
+    mutationFn: (campaignIds: string[]) =>
+      apiFetch<{ archived: number; notFound: string[] }>("/api/v1/campaigns/bulk-archive", { method: "POST", body: { campaignIds } }),
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       setArchiving(false);
       selection.clear();
-      setNotice({ text: `Archived ${plural(r.archived, "campaign")}.${r.notFound.length ? ` ${r.notFound.length} no longer existed.` : ""}` });
+      setNotice({
+        text: `Archived ${plural(r.archived, "campaign")}.${r.notFound.length ? ` ${r.notFound.length} no longer existed.` : ""}`,
+      });
     },
   });
 
@@ -73,7 +77,9 @@ export function CampaignsView() {
       <div className="flex items-center justify-between">
         <div>
           <h1 className="text-xl font-semibold text-gray-900">Campaigns</h1>
-          <p className="text-sm text-gray-600">{campaigns.data ? `${total.toLocaleString()} ${filtered ? "matching" : "in total"}` : "\u00a0"}</p>
+          <p className="text-sm text-gray-600">
+            {campaigns.data ? `${total.toLocaleString()} ${filtered ? "matching" : "in total"}` : "\u00a0"}
+          </p>
         </div>
         <div className="flex gap-2">
           {selection.size > 0 && (
@@ -86,7 +92,14 @@ export function CampaignsView() {
       </div>
 
       <div className="flex flex-wrap items-center gap-3">
-        <Input type="search" aria-label="Search campaigns" placeholder="Search by name…" value={search} onChange={(e) => setSearch(e.target.value)} className="w-64" />
+        <Input
+          type="search"
+          aria-label="Search campaigns"
+          placeholder="Search by name…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="w-64"
+        />
         <Select
           aria-label="Folder"
           className="w-48"
@@ -163,10 +176,21 @@ export function CampaignsView() {
               <Td className="text-right tabular-nums">{c.sentCount ? percent(c.bouncedRate) : "—"}</Td>
               <Td className="whitespace-nowrap text-gray-600">{new Date(c.createdAt).toLocaleDateString()}</Td>
               <Td className="whitespace-nowrap text-right">
-                <Button variant="ghost" size="sm" aria-label={`Duplicate ${c.name}`} onClick={() => setAction({ kind: "duplicate", campaign: c })}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Duplicate ${c.name}`}
+                  onClick={() => setAction({ kind: "duplicate", campaign: c })}
+                >
                   Duplicate
                 </Button>
-                <Button variant="ghost" size="sm" className="text-red-700" aria-label={`Delete ${c.name}`} onClick={() => setAction({ kind: "delete", campaign: c })}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="text-red-700"
+                  aria-label={`Delete ${c.name}`}
+                  onClick={() => setAction({ kind: "delete", campaign: c })}
+                >
                   Delete
                 </Button>
               </Td>
@@ -221,7 +245,9 @@ export function CampaignsView() {
         }
       >
         <div className="space-y-3 text-sm text-gray-700">
-          <p>Archived campaigns stop sending and move out of the way; their leads, steps and stats are kept, and they can be launched again.</p>
+          <p>
+            Archived campaigns stop sending and move out of the way; their leads, steps and stats are kept, and they can be launched again.
+          </p>
           {archive.error && <Alert tone="error">{describeError(archive.error)}</Alert>}
         </div>
       </Dialog>

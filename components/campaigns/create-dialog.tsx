@@ -21,7 +21,8 @@ export function CreateCampaignDialog({ open, onClose, folders }: { open: boolean
   const [name, setName] = useState("");
   const [folder, setFolder] = useState("");
   const create = useMutation({
-    mutationFn: () => apiFetch<Campaign>("/api/v1/campaigns", { method: "POST", body: { name: name.trim(), folder: folder.trim() || null } }),
+    mutationFn: () =>
+      apiFetch<Campaign>("/api/v1/campaigns", { method: "POST", body: { name: name.trim(), folder: folder.trim() || null } }),
     onSuccess: async (c) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       router.push(`/campaigns/${encodeURIComponent(c.id)}`);
@@ -68,7 +69,9 @@ export function CreateCampaignDialog({ open, onClose, folders }: { open: boolean
             <option key={f} value={f} />
           ))}
         </datalist>
-        <p className="text-xs text-gray-500">It starts as a draft with sending on weekdays from 9:00 to 17:00; change that under Settings.</p>
+        <p className="text-xs text-gray-500">
+          It starts as a draft with sending on weekdays from 9:00 to 17:00; change that under Settings.
+        </p>
       </form>
     </Dialog>
   );

@@ -14,7 +14,15 @@ import type { Campaign, DeletePreview, DeleteResult } from "./types";
  * Deleting cannot be undone, so the dialog first shows what goes with it (GET delete-preview) and lets
  * the user also delete the leads that are in no other campaign (deleteLeads=true, dashboard only).
  */
-export function DeleteCampaignDialog({ campaign, onClose, onDone }: { campaign: Campaign; onClose: () => void; onDone: (r: DeleteResult) => void }) {
+export function DeleteCampaignDialog({
+  campaign,
+  onClose,
+  onDone,
+}: {
+  campaign: Campaign;
+  onClose: () => void;
+  onDone: (r: DeleteResult) => void;
+}) {
   const queryClient = useQueryClient();
   const [deleteLeads, setDeleteLeads] = useState(false);
   const preview = useQuery({
@@ -64,7 +72,8 @@ export function DeleteCampaignDialog({ campaign, onClose, onDone }: { campaign: 
         {p && p.leadsOnlyHere > 0 && (
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={deleteLeads} onChange={(e) => setDeleteLeads(e.target.checked)} />
-            Also delete the {plural(p.leadsOnlyHere, "lead")} that {p.leadsOnlyHere === 1 ? "is" : "are"} in no other campaign, with their replies and tags
+            Also delete the {plural(p.leadsOnlyHere, "lead")} that {p.leadsOnlyHere === 1 ? "is" : "are"} in no other campaign, with their
+            replies and tags
           </label>
         )}
         {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}

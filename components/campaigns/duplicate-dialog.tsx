@@ -11,14 +11,25 @@ import { campaignPath, keys } from "./queries";
 import type { Campaign } from "./types";
 
 /** POST /duplicate copies steps, settings, files and (by default) the pool into a new DRAFT; never the leads. */
-export function DuplicateDialog({ campaign, onClose, onDone }: { campaign: Campaign; onClose: () => void; onDone: (copy: Campaign) => void }) {
+export function DuplicateDialog({
+  campaign,
+  onClose,
+  onDone,
+}: {
+  campaign: Campaign;
+  onClose: () => void;
+  onDone: (copy: Campaign) => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(`Copy of ${campaign.name}`.slice(0, 200));
   const [folder, setFolder] = useState(campaign.folder ?? "");
   const [includeMailboxPool, setIncludePool] = useState(true);
   const duplicate = useMutation({
     mutationFn: () =>
-      apiFetch<Campaign>(campaignPath(campaign.id, "/duplicate"), { method: "POST", body: { name: name.trim(), folder: folder.trim() || null, includeMailboxPool } }),
+      apiFetch<Campaign>(campaignPath(campaign.id, "/duplicate"), {
+        method: "POST",
+        body: { name: name.trim(), folder: folder.trim() || null, includeMailboxPool },
+      }),
     onSuccess: async (copy) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       onDone(copy);
@@ -59,7 +70,9 @@ export function DuplicateDialog({ campaign, onClose, onDone }: { campaign: Campa
           <input type="checkbox" checked={includeMailboxPool} onChange={(e) => setIncludePool(e.target.checked)} />
           Copy the mailbox pool
         </label>
-        <p className="text-xs text-gray-500">Steps, settings and files are copied. Leads are not: the copy starts as a draft without leads.</p>
+        <p className="text-xs text-gray-500">
+          Steps, settings and files are copied. Leads are not: the copy starts as a draft without leads.
+        </p>
       </form>
     </Dialog>
   );

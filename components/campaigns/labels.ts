@@ -14,7 +14,10 @@ export const STATUS: Record<CampaignStatus, { label: string; tone: BadgeTone }> 
 export const ADD_RESULTS: Record<AddLeadResultKind, { label: string; about: string }> = {
   assigned: { label: "Assigned", about: "added and given a pool mailbox" },
   no_eligible_mailbox: { label: "No eligible mailbox", about: "added without a mailbox: no pool mailbox can send; reassign once one can" },
-  seg_blocked: { label: "ESP-matching blocked", about: "added without a mailbox: STRICT ESP matching found no pool mailbox of the lead's provider" },
+  seg_blocked: {
+    label: "ESP-matching blocked",
+    about: "added without a mailbox: STRICT ESP matching found no pool mailbox of the lead's provider",
+  },
   suppressed: { label: "Suppressed", about: "not added: the address is on the suppression list" },
   error: { label: "Error", about: "not added" },
 };

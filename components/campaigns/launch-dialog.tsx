@@ -13,7 +13,9 @@ import type { Campaign, LaunchEntry, LaunchReport } from "./types";
 function reportOf(e: unknown): LaunchReport | undefined {
   if (!(e instanceof ApiError) || e.code !== "LAUNCH_NEEDS_CONFIRMATION") return undefined;
   const b = e.body as Partial<LaunchReport>;
-  return Array.isArray(b.blockers) && Array.isArray(b.warnings) ? { ready: !!b.ready, blockers: b.blockers, warnings: b.warnings } : undefined;
+  return Array.isArray(b.blockers) && Array.isArray(b.warnings)
+    ? { ready: !!b.ready, blockers: b.blockers, warnings: b.warnings }
+    : undefined;
 }
 
 function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry[]; tone: "red" | "amber" }) {
@@ -38,12 +40,24 @@ function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry
  * the launch needs confirmation (blockers or warming mailboxes → 409 with the report), and only then
  * does "Launch anyway" repeat the call with confirm: true.
  */
-export function LaunchDialog({ campaign, onClose, onLaunched }: { campaign: Campaign; onClose: () => void; onLaunched: (c: Campaign) => void }) {
+export function LaunchDialog({
+  campaign,
+  onClose,
+  onLaunched,
+}: {
+  campaign: Campaign;
+  onClose: () => void;
+  onLaunched: (c: Campaign) => void;
+}) {
   const changed = useCampaignChanged(campaign.id);
   const check = useLaunchCheck(campaign.id, true);
   const [confirmReport, setConfirmReport] = useState<LaunchReport>();
   const launch = useMutation({
-    mutationFn: (confirm: boolean) => apiFetch<Campaign>(campaignPath(campaign.id, "/status"), { method: "PATCH", body: { status: "ACTIVE", ...(confirm ? { confirm } : {}) } }),
+    mutationFn: (confirm: boolean) =>
+      apiFetch<Campaign>(campaignPath(campaign.id, "/status"), {
+        method: "PATCH",
+        body: { status: "ACTIVE", ...(confirm ? { confirm } : {}) },
+      }),
     onSuccess: (c) => {
       changed(c);
       onLaunched(c);
@@ -89,7 +103,9 @@ export function LaunchDialog({ campaign, onClose, onLaunched }: { campaign: Camp
             <Entries title="Warnings" entries={report.warnings} tone="amber" />
           </>
         )}
-        <p className="text-xs text-gray-500">Sending starts within the send window and days{campaign.startAt ? `, from ${new Date(campaign.startAt).toLocaleString()}` : ""}.</p>
+        <p className="text-xs text-gray-500">
+          Sending starts within the send window and days{campaign.startAt ? `, from ${new Date(campaign.startAt).toLocaleString()}` : ""}.
+        </p>
       </div>
     </Dialog>
   );

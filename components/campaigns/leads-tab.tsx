@@ -30,14 +30,18 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
   const rows = leads.data?.leads ?? [];
   const total = leads.data?.total ?? 0;
   const unassigned = rows.filter((r) => !r.mailboxId).length;
-  const selection = useSelection(rows.map((r) => ({ id: r.leadId })), paging.scope);
+  const selection = useSelection(
+    rows.map((r) => ({ id: r.leadId })),
+    paging.scope,
+  );
   const [adding, setAdding] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [notice, setNotice] = useState<string>();
   const reassign = useReassignAll(campaignId);
 
   const remove = useMutation({
-    mutationFn: (leadIds: string[]) => apiFetch<RemoveLeadsResult>(campaignPath(campaignId, "/leads/remove"), { method: "POST", body: { leadIds } }),
+    mutationFn: (leadIds: string[]) =>
+      apiFetch<RemoveLeadsResult>(campaignPath(campaignId, "/leads/remove"), { method: "POST", body: { leadIds } }),
     // The notice comes with the refreshed table, not before it.
     onSuccess: async (r) => {
       await refresh();
@@ -76,7 +80,8 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
       )}
       {unassigned > 0 && (
         <Alert tone="warning">
-          {plural(unassigned, "lead")} on this page {unassigned === 1 ? "has" : "have"} no mailbox and will not be emailed. Add mailboxes that can send to the pool, then Reassign.
+          {plural(unassigned, "lead")} on this page {unassigned === 1 ? "has" : "have"} no mailbox and will not be emailed. Add mailboxes
+          that can send to the pool, then Reassign.
         </Alert>
       )}
       {leads.error && <Alert tone="error">Could not load the campaign&apos;s leads: {describeError(leads.error)}</Alert>}
@@ -137,7 +142,10 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
         }
       >
         <div className="space-y-3 text-sm text-gray-700">
-          <p>They get no more emails from this campaign and their progress in it is dropped. The leads stay in the workspace; emails already sent are kept.</p>
+          <p>
+            They get no more emails from this campaign and their progress in it is dropped. The leads stay in the workspace; emails already
+            sent are kept.
+          </p>
           {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
         </div>
       </Dialog>

@@ -34,7 +34,8 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
   const reassign = useReassignAll(campaignId);
 
   const remove = useMutation({
-    mutationFn: (mailboxIds: string[]) => apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
+    mutationFn: (mailboxIds: string[]) =>
+      apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
     onSuccess: async (r) => {
       await refresh();
       selection.clear();
@@ -46,7 +47,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-gray-600" data-testid="pool-summary">
-          {pool.data ? `${plural(pool.data.poolSize, "mailbox", "mailboxes")} in the pool, ${pool.data.activelySending.toLocaleString()} actively sending` : "\u00a0"}
+          {pool.data
+            ? `${plural(pool.data.poolSize, "mailbox", "mailboxes")} in the pool, ${pool.data.activelySending.toLocaleString()} actively sending`
+            : "\u00a0"}
         </p>
         <div className="flex gap-2">
           {selection.size > 0 && (
@@ -66,14 +69,18 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
       {outside > 0 && (
         <Alert tone="warning" className="flex flex-wrap items-center justify-between gap-2">
           <span data-testid="leads-outside-pool">
-            {plural(outside, "lead")} {outside === 1 ? "is" : "are"} assigned to a mailbox that is no longer in the pool. Reassign moves those not yet emailed to pool
-            mailboxes; leads already in conversation keep their mailbox.
+            {plural(outside, "lead")} {outside === 1 ? "is" : "are"} assigned to a mailbox that is no longer in the pool. Reassign moves
+            those not yet emailed to pool mailboxes; leads already in conversation keep their mailbox.
           </span>
           <span className="flex gap-2">
             <Button size="sm" variant="secondary" onClick={onShowLeads}>
               See leads
             </Button>
-            <Button size="sm" disabled={reassign.isPending} onClick={() => reassign.mutate(undefined, { onSuccess: (t) => setNotice(reassignSummary(t)) })}>
+            <Button
+              size="sm"
+              disabled={reassign.isPending}
+              onClick={() => reassign.mutate(undefined, { onSuccess: (t) => setNotice(reassignSummary(t)) })}
+            >
               {reassign.isPending ? "Reassigning…" : "Reassign leads"}
             </Button>
           </span>
@@ -118,7 +125,9 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
                 <Td>{m.canSend ? <Badge tone="green">Yes</Badge> : <Badge tone="red">No</Badge>}</Td>
                 <Td className="text-right tabular-nums">{m.assignedLeads.toLocaleString()}</Td>
                 <Td className="text-right tabular-nums">{m.dailySendCap.toLocaleString()}</Td>
-                <Td>{m.activelySending ? <Badge tone="green">Sending</Badge> : <span className="text-xs text-gray-500">{idleReason(m)}</span>}</Td>
+                <Td>
+                  {m.activelySending ? <Badge tone="green">Sending</Badge> : <span className="text-xs text-gray-500">{idleReason(m)}</span>}
+                </Td>
               </Tr>
             );
           })}

@@ -61,7 +61,10 @@ export function useCampaign(id: string) {
 }
 
 export function useSettings(id: string) {
-  return useQuery({ queryKey: keys.part(id, "settings"), queryFn: ({ signal }) => apiFetch<CampaignSettings>(campaignPath(id, "/settings"), { signal }) });
+  return useQuery({
+    queryKey: keys.part(id, "settings"),
+    queryFn: ({ signal }) => apiFetch<CampaignSettings>(campaignPath(id, "/settings"), { signal }),
+  });
 }
 
 export function useSteps(id: string) {
@@ -84,7 +87,9 @@ export function useAttachments(campaignId: string, stepId: string, enabled = tru
     queryKey: keys.part(campaignId, "attachments", stepId),
     enabled,
     queryFn: ({ signal }) =>
-      apiFetch<{ attachments: Attachment[] }>(campaignPath(campaignId, `/steps/${encodeURIComponent(stepId)}/attachments`), { signal }).then((r) => r.attachments),
+      apiFetch<{ attachments: Attachment[] }>(campaignPath(campaignId, `/steps/${encodeURIComponent(stepId)}/attachments`), {
+        signal,
+      }).then((r) => r.attachments),
   });
 }
 
@@ -163,7 +168,8 @@ export function useTimezones() {
 /** After anything that changes a campaign: its parts and the list (stats, status) are refetched. */
 export function useRefreshCampaign(id: string) {
   const queryClient = useQueryClient();
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.campaign(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: keys.campaign(id) }), queryClient.invalidateQueries({ queryKey: keys.list() })]);
 }
 
 /**

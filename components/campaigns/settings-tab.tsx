@@ -39,9 +39,17 @@ const FLAGS: { key: Flag; label: string; hint: string }[] = [
   { key: "trackClicks", label: "Track clicks", hint: "Links go through a redirect that counts the click." },
   { key: "stopOnReply", label: "Stop on reply", hint: "A lead who replies gets no more follow-ups." },
   { key: "stopOnAutoReply", label: "Stop on auto-reply", hint: "Out-of-office answers also stop the sequence." },
-  { key: "unsubscribeHeader", label: "One-click unsubscribe header", hint: "List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), which Gmail and Yahoo expect from bulk senders." },
+  {
+    key: "unsubscribeHeader",
+    label: "One-click unsubscribe header",
+    hint: "List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), which Gmail and Yahoo expect from bulk senders.",
+  },
   { key: "textOnly", label: "Text only", hint: "Send plain text only: no HTML part, so no open tracking." },
-  { key: "abVariantOptimization", label: "A/B optimisation", hint: "The variant pick leans toward the variant with the better reply rate; off: picked at random." },
+  {
+    key: "abVariantOptimization",
+    label: "A/B optimisation",
+    hint: "The variant pick leans toward the variant with the better reply rate; off: picked at random.",
+  },
 ];
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -195,7 +203,9 @@ function SettingsForm({ campaignId, saved }: { campaignId: string; saved: Campai
           <Select value={form.defaultTimezone} onChange={(e) => set("defaultTimezone", e.target.value)}>
             <option value="">No default timezone</option>
             {/* A saved zone that the list does not have (an alias) stays selectable. */}
-            {form.defaultTimezone && !timezones.data?.some((z) => z.name === form.defaultTimezone) && <option value={form.defaultTimezone}>{form.defaultTimezone}</option>}
+            {form.defaultTimezone && !timezones.data?.some((z) => z.name === form.defaultTimezone) && (
+              <option value={form.defaultTimezone}>{form.defaultTimezone}</option>
+            )}
             {timezones.data?.map((z) => (
               <option key={z.name} value={z.name}>
                 {z.name} (UTC{z.utcOffset})
@@ -204,19 +214,49 @@ function SettingsForm({ campaignId, saved }: { campaignId: string; saved: Campai
           </Select>
         </Field>
         {timezones.error && <Alert tone="error">Could not load the timezones: {describeError(timezones.error)}</Alert>}
-        <Field label="Start at (optional)" errors={fe.startAt} hint={`Nothing is sent before it. In your browser's timezone (${browserZone}); empty: start at once.`}>
+        <Field
+          label="Start at (optional)"
+          errors={fe.startAt}
+          hint={`Nothing is sent before it. In your browser's timezone (${browserZone}); empty: start at once.`}
+        >
           <Input type="datetime-local" value={form.startAt} onChange={(e) => set("startAt", e.target.value)} />
         </Field>
-        <Field label="New leads per day" errors={fe.dailyNewLeadCap} hint="Most leads that get their first email per day (1–100,000); follow-ups are not counted. Empty: no cap.">
-          <Input type="number" min={1} max={100000} step={1} value={form.dailyNewLeadCap} onChange={(e) => set("dailyNewLeadCap", e.target.value)} />
+        <Field
+          label="New leads per day"
+          errors={fe.dailyNewLeadCap}
+          hint="Most leads that get their first email per day (1–100,000); follow-ups are not counted. Empty: no cap."
+        >
+          <Input
+            type="number"
+            min={1}
+            max={100000}
+            step={1}
+            value={form.dailyNewLeadCap}
+            onChange={(e) => set("dailyNewLeadCap", e.target.value)}
+          />
         </Field>
-        <Field label="Minimum gap between emails (minutes)" errors={fe.minGapMinutes} hint="Per mailbox, plus random jitter of up to half of it; 0: no gap.">
-          <Input type="number" min={0} max={1440} step="any" value={form.minGapMinutes} onChange={(e) => set("minGapMinutes", e.target.value)} />
+        <Field
+          label="Minimum gap between emails (minutes)"
+          errors={fe.minGapMinutes}
+          hint="Per mailbox, plus random jitter of up to half of it; 0: no gap."
+        >
+          <Input
+            type="number"
+            min={0}
+            max={1440}
+            step="any"
+            value={form.minGapMinutes}
+            onChange={(e) => set("minGapMinutes", e.target.value)}
+          />
         </Field>
       </Section>
 
       <Section title="Sending">
-        <Field label="ESP matching" errors={fe.espMatching} hint="Pair leads with pool mailboxes of the same provider (Google to Google…): Prefer when one has room, Strict only then.">
+        <Field
+          label="ESP matching"
+          errors={fe.espMatching}
+          hint="Pair leads with pool mailboxes of the same provider (Google to Google…): Prefer when one has room, Strict only then."
+        >
           <Select value={form.espMatching} onChange={(e) => set("espMatching", e.target.value as Form["espMatching"])}>
             <option value="OFF">Off</option>
             <option value="PREFER">Prefer</option>

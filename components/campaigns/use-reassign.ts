@@ -42,6 +42,7 @@ export function useReassignAll(campaignId: string) {
 export function reassignSummary(t: ReassignTotals): string {
   const parts = [`Reassigned ${t.reassigned.toLocaleString()} lead${t.reassigned === 1 ? "" : "s"}`];
   if (t.leftUnassigned) parts.push(`${t.leftUnassigned.toLocaleString()} left without a mailbox (no pool mailbox can take them)`);
-  if (t.skippedAlreadyEmailed) parts.push(`${t.skippedAlreadyEmailed.toLocaleString()} kept on their mailbox because they were already emailed`);
+  if (t.skippedAlreadyEmailed)
+    parts.push(`${t.skippedAlreadyEmailed.toLocaleString()} kept on their mailbox because they were already emailed`);
   return parts.join("; ") + ".";
 }

@@ -55,7 +55,9 @@ function Schema({ title, schema, open }: { title: string; schema: unknown; open?
   return (
     <details open={open} className="text-sm">
       <summary className="cursor-pointer font-medium text-gray-800">{title}</summary>
-      <pre className="mt-1 max-h-96 overflow-auto rounded-md bg-gray-900 p-3 text-xs leading-relaxed text-gray-100">{JSON.stringify(schema, null, 2)}</pre>
+      <pre className="mt-1 max-h-96 overflow-auto rounded-md bg-gray-900 p-3 text-xs leading-relaxed text-gray-100">
+        {JSON.stringify(schema, null, 2)}
+      </pre>
     </details>
   );
 }
@@ -112,14 +114,17 @@ function RouteCard({ def, op }: { def: RouteDef; op: Operation }) {
       {ok && (
         <div className="space-y-1 text-sm">
           <p>
-            <span className="font-medium text-gray-800">Response {status}:</span> <span className="text-gray-700">
+            <span className="font-medium text-gray-800">Response {status}:</span>{" "}
+            <span className="text-gray-700">
               <Md text={ok.description ?? ""} />
             </span>
           </p>
           {ok.content && <Schema title="Response schema" schema={ok.content["application/json"].schema} />}
         </div>
       )}
-      <p className="text-xs text-gray-500">Errors: {errors.join(", ")} — body {"{ error, code, details? }"}</p>
+      <p className="text-xs text-gray-500">
+        Errors: {errors.join(", ")} — body {"{ error, code, details? }"}
+      </p>
     </article>
   );
 }

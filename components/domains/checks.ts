@@ -41,7 +41,12 @@ export function checkOf(d: DomainView, c: (typeof CHECKS)[number]): CheckDetail 
   return {
     status,
     record: typeof raw?.record === "string" ? raw.record : null,
-    reason: typeof raw?.reason === "string" ? raw.reason : status === "UNCHECKED" ? "Not checked yet; checks run soon after a domain appears, then daily." : "",
+    reason:
+      typeof raw?.reason === "string"
+        ? raw.reason
+        : status === "UNCHECKED"
+          ? "Not checked yet; checks run soon after a domain appears, then daily."
+          : "",
     listings: Array.isArray(raw?.listings) ? (raw.listings as CheckDetail["listings"]) : [],
   };
 }

@@ -51,7 +51,13 @@ export function DomainRow({ domain: d, selected, onToggle }: { domain: DomainVie
           <Button variant="ghost" size="sm" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen((o) => !o)}>
             {open ? "Hide details" : "Details"}
           </Button>
-          <Button variant="secondary" size="sm" disabled={check.isPending} aria-label={`Re-check ${d.domain}`} onClick={() => check.mutate()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={check.isPending}
+            aria-label={`Re-check ${d.domain}`}
+            onClick={() => check.mutate()}
+          >
             {check.isPending ? "Checking…" : "Re-check"}
           </Button>
         </Td>
@@ -115,7 +121,8 @@ function DkimSelectors({ domain: d }: { domain: DomainView }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(d.dkimSelectors.join(", "));
   const save = useMutation({
-    mutationFn: (dkimSelectors: string[]) => apiRequest<DomainView>(`/api/v1/domains/${encodeURIComponent(d.id)}`, { method: "PATCH", body: { dkimSelectors } }),
+    mutationFn: (dkimSelectors: string[]) =>
+      apiRequest<DomainView>(`/api/v1/domains/${encodeURIComponent(d.id)}`, { method: "PATCH", body: { dkimSelectors } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["domains"] }),
   });
   const fieldErrors = save.error instanceof ApiError ? Object.values(save.error.fieldErrors).flat() : [];

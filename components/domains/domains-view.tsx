@@ -41,15 +41,21 @@ export function DomainsView() {
 
   const bulkCheck = useMutation({
     mutationFn: (domainIds: string[]) =>
-      apiRequest<{ checked: number; notFound: string[]; domains: DomainView[] }>("/api/v1/domains/bulk-check", { method: "POST", body: { domainIds } }).then((r) => r.data),
+      apiRequest<{ checked: number; notFound: string[]; domains: DomainView[] }>("/api/v1/domains/bulk-check", {
+        method: "POST",
+        body: { domainIds },
+      }).then((r) => r.data),
     onSuccess: async (r) => {
-      setNotice(`Re-checked ${r.checked} domain${r.checked === 1 ? "" : "s"}.${r.notFound.length ? ` ${r.notFound.length} no longer exist.` : ""}`);
+      setNotice(
+        `Re-checked ${r.checked} domain${r.checked === 1 ? "" : "s"}.${r.notFound.length ? ` ${r.notFound.length} no longer exist.` : ""}`,
+      );
       await refresh();
     },
   });
 
   const bulkDelete = useMutation({
-    mutationFn: (domainIds: string[]) => apiRequest<BulkDeleteResult>("/api/v1/domains/bulk-delete", { method: "POST", body: { domainIds } }).then((r) => r.data),
+    mutationFn: (domainIds: string[]) =>
+      apiRequest<BulkDeleteResult>("/api/v1/domains/bulk-delete", { method: "POST", body: { domainIds } }).then((r) => r.data),
     onSuccess: async (r) => {
       setConfirmDelete(false);
       selection.clear();

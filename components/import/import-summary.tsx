@@ -5,13 +5,25 @@ import { Alert } from "@/components/ui/alert";
 const GRID_COLUMNS: Record<number, string> = { 1: "grid-cols-1", 2: "grid-cols-2", 3: "grid-cols-3", 4: "grid-cols-4" };
 
 /** An import's counts, one cell each (test id `import-<label>`), with the lists of what went wrong below. */
-export function ImportSummary({ finished, cells, children }: { finished: boolean; cells: { label: string; value: number }[]; children?: ReactNode }) {
+export function ImportSummary({
+  finished,
+  cells,
+  children,
+}: {
+  finished: boolean;
+  cells: { label: string; value: number }[];
+  children?: ReactNode;
+}) {
   return (
     <div className="space-y-3" data-testid="import-summary">
       {finished && <Alert tone="success">Import finished.</Alert>}
       <dl className={`grid ${GRID_COLUMNS[cells.length] ?? "grid-cols-4"} gap-2`}>
         {cells.map((c) => (
-          <div key={c.label} className="rounded-lg border border-gray-200 bg-gray-50 px-3 py-2" data-testid={`import-${c.label.toLowerCase()}`}>
+          <div
+            key={c.label}
+            className="rounded-lg border border-gray-200 bg-gray-50 px-3 py-2"
+            data-testid={`import-${c.label.toLowerCase()}`}
+          >
             <dt className="text-xs text-gray-600">{c.label}</dt>
             <dd className="text-lg font-semibold text-gray-900">{c.value.toLocaleString()}</dd>
           </div>

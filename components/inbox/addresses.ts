@@ -29,7 +29,12 @@ export function parseAddresses(text: string): { list: Address[]; invalid: string
   for (const part of split(text)) {
     const m = /^(.*)<([^<>]+)>$/.exec(part);
     const address = (m ? m[2] : part).trim();
-    const name = m ? m[1].trim().replace(/^"(.*)"$/, "$1").trim() : "";
+    const name = m
+      ? m[1]
+          .trim()
+          .replace(/^"(.*)"$/, "$1")
+          .trim()
+      : "";
     if (!/^[^\s@<>",;]+@[^\s@<>",;]+$/.test(address)) invalid.push(part);
     else list.push({ name: name || null, address });
   }

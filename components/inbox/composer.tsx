@@ -13,7 +13,9 @@ import type { Address, InboundMessage, SendInput } from "./types";
 /** The API's messages for one address field: "to" itself and each "to.3". */
 function errorsFor(e: unknown, field: string): string[] | undefined {
   if (!(e instanceof ApiError)) return undefined;
-  const out = Object.entries(e.fieldErrors).flatMap(([k, v]) => (k === field ? v : k.startsWith(field + ".") ? v.map((m) => `#${Number(k.split(".")[1]) + 1}: ${m}`) : []));
+  const out = Object.entries(e.fieldErrors).flatMap(([k, v]) =>
+    k === field ? v : k.startsWith(field + ".") ? v.map((m) => `#${Number(k.split(".")[1]) + 1}: ${m}`) : [],
+  );
   return out.length ? out : undefined;
 }
 
@@ -146,9 +148,7 @@ export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; repl
         ))}
       </div>
       {invalid.length > 0 && (
-        <Alert tone="error">
-          Not an email address: {invalid.map((s) => `“${s}”`).join(", ")}. Separate addresses with commas.
-        </Alert>
+        <Alert tone="error">Not an email address: {invalid.map((s) => `“${s}”`).join(", ")}. Separate addresses with commas.</Alert>
       )}
       {send.error && (
         <Alert tone="error">

@@ -49,7 +49,12 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
   }, [data, leadId]);
 
   if (convo.isPending) return <p className="p-6 text-sm text-gray-500">Loading the conversation…</p>;
-  if (convo.error || !data) return <Alert tone="error" className="m-4">Could not load the conversation: {describeError(convo.error)}</Alert>;
+  if (convo.error || !data)
+    return (
+      <Alert tone="error" className="m-4">
+        Could not load the conversation: {describeError(convo.error)}
+      </Alert>
+    );
 
   const lead = data.lead;
   return (
@@ -125,13 +130,21 @@ function Inbound({ m }: { m: InboundMessage }) {
   const star = useStar();
   const who = m.from ? formatAddress(m.from) : "Unknown sender";
   return (
-    <article aria-label={`Message from ${m.from?.name || m.from?.address || "unknown sender"}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-xs">
+    <article
+      aria-label={`Message from ${m.from?.name || m.from?.address || "unknown sender"}`}
+      className="rounded-lg border border-gray-200 bg-white p-3 shadow-xs"
+    >
       <div className="mb-2 flex items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <p className="truncate text-sm font-medium text-gray-900" title={who}>
             {who}
           </p>
-          <Meta rows={[["To", addressList(m.to)], ["Cc", addressList(m.cc)]]} />
+          <Meta
+            rows={[
+              ["To", addressList(m.to)],
+              ["Cc", addressList(m.cc)],
+            ]}
+          />
         </div>
         <div className="flex shrink-0 items-center gap-1">
           <Badge tone={INTENT_TONE[m.intentClassification]}>{INTENT_LABEL[m.intentClassification]}</Badge>
@@ -139,7 +152,12 @@ function Inbound({ m }: { m: InboundMessage }) {
           <time dateTime={m.timestamp} className="text-xs whitespace-nowrap text-gray-500">
             {dateTime(m.timestamp)}
           </time>
-          <StarButton starred={m.starred} pending={star.isPending} label="this message" onClick={() => star.mutate({ replyId: m.id, starred: !m.starred })} />
+          <StarButton
+            starred={m.starred}
+            pending={star.isPending}
+            label="this message"
+            onClick={() => star.mutate({ replyId: m.id, starred: !m.starred })}
+          />
           <ForwardButton source={m} />
         </div>
       </div>
@@ -176,13 +194,25 @@ function CampaignEmail({ m }: { m: CampaignMessage }) {
 function OwnReply({ m, leadId }: { m: ReplyMessage; leadId: string }) {
   const retry = useRetry(leadId);
   return (
-    <article aria-label={`Reply sent by ${SENT_BY_LABEL[m.sentBy]}`} className={cn("ml-6 rounded-lg border p-3", m.status === "FAILED" ? "border-red-200 bg-red-50/40" : "border-indigo-100 bg-indigo-50/50")}>
+    <article
+      aria-label={`Reply sent by ${SENT_BY_LABEL[m.sentBy]}`}
+      className={cn(
+        "ml-6 rounded-lg border p-3",
+        m.status === "FAILED" ? "border-red-200 bg-red-50/40" : "border-indigo-100 bg-indigo-50/50",
+      )}
+    >
       <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <p className="text-sm font-medium text-gray-900">
             {m.mailboxEmail} <span className="font-normal text-gray-500">· by {SENT_BY_LABEL[m.sentBy]}</span>
           </p>
-          <Meta rows={[["To", addressList(m.to)], ["Cc", addressList(m.cc)], ["Bcc", addressList(m.bcc)]]} />
+          <Meta
+            rows={[
+              ["To", addressList(m.to)],
+              ["Cc", addressList(m.cc)],
+              ["Bcc", addressList(m.bcc)],
+            ]}
+          />
         </div>
         <span className="flex items-center gap-1">
           <span data-testid="reply-status">

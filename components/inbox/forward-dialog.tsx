@@ -58,7 +58,9 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
     e.preventDefault();
     const parsed = parseAddresses(to);
     if (parsed.invalid.length || parsed.list.length !== 1) {
-      setInvalid(parsed.list.length + parsed.invalid.length > 1 ? "Forward to one address at a time." : `Not an email address: “${to.trim()}”.`);
+      setInvalid(
+        parsed.list.length + parsed.invalid.length > 1 ? "Forward to one address at a time." : `Not an email address: “${to.trim()}”.`,
+      );
       return;
     }
     setInvalid(undefined);
@@ -82,14 +84,22 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
         done ? (
           <Button onClick={onClose}>Done</Button>
         ) : (
-          <FormFooter form={formId} pending={forward.isPending} disabled={!to.trim()} onCancel={onClose} submitLabel="Forward" pendingLabel="Forwarding…" />
+          <FormFooter
+            form={formId}
+            pending={forward.isPending}
+            disabled={!to.trim()}
+            onCancel={onClose}
+            submitLabel="Forward"
+            pendingLabel="Forwarding…"
+          />
         )
       }
     >
       <div className="space-y-3">
         <p className="text-sm text-gray-700">
           <span className="font-medium text-gray-900">{source.subject || "(no subject)"}</span>
-          {source.from && ` from ${formatAddress(source.from)}`}, sent on as “Fwd:” from <span className="font-medium">{source.mailboxEmail}</span>
+          {source.from && ` from ${formatAddress(source.from)}`}, sent on as “Fwd:” from{" "}
+          <span className="font-medium">{source.mailboxEmail}</span>
           {files > 0 && `, with its ${files === 1 ? "file" : `${files} files`}`}.
         </p>
         {done ? (
@@ -117,12 +127,21 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
               <label htmlFor={noteId} className="block text-sm font-medium text-gray-700">
                 Note <span className="font-normal text-gray-500">(optional, above the forwarded message)</span>
               </label>
-              <Textarea id={noteId} value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={200_000} disabled={forward.isPending} />
+              <Textarea
+                id={noteId}
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                rows={3}
+                maxLength={200_000}
+                disabled={forward.isPending}
+              />
             </div>
             {err && toErrors(err).length === 0 && (
               <Alert tone="error">
                 <span data-testid="forward-error">
-                  {err instanceof ApiError && err.status === 502 ? `The mail server refused it${code ? ` (${code})` : ""}: ${err.message}` : `Could not forward: ${describeError(err)}`}
+                  {err instanceof ApiError && err.status === 502
+                    ? `The mail server refused it${code ? ` (${code})` : ""}: ${err.message}`
+                    : `Could not forward: ${describeError(err)}`}
                 </span>
               </Alert>
             )}

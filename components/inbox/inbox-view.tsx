@@ -18,7 +18,15 @@ export type InboxViewName = "conversations" | "unmatched";
  * Unmatched view lists instead the mail that matched no lead. What is open is in the address
  * (?lead=… or ?view=unmatched&message=…), so a reload or a shared link opens it again.
  */
-export function InboxView({ initialLeadId, initialView = "conversations", initialMessageId }: { initialLeadId?: string; initialView?: InboxViewName; initialMessageId?: string }) {
+export function InboxView({
+  initialLeadId,
+  initialView = "conversations",
+  initialMessageId,
+}: {
+  initialLeadId?: string;
+  initialView?: InboxViewName;
+  initialMessageId?: string;
+}) {
   const [view, setView] = useState<InboxViewName>(initialView);
   const [filters, setFilters] = useState(DEFAULT_FILTERS);
   const [selected, setSelected] = useState(initialLeadId);
@@ -54,7 +62,10 @@ export function InboxView({ initialLeadId, initialView = "conversations", initia
         <h1 className="text-xl font-semibold text-gray-900">Inbox</h1>
         {u && (
           <Badge tone={u.messages > 0 ? "indigo" : "gray"} className="tabular-nums">
-            <span data-testid="inbox-unread" title={`${u.messages} unread ${u.messages === 1 ? "reply" : "replies"} in ${u.conversations} ${u.conversations === 1 ? "conversation" : "conversations"}`}>
+            <span
+              data-testid="inbox-unread"
+              title={`${u.messages} unread ${u.messages === 1 ? "reply" : "replies"} in ${u.conversations} ${u.conversations === 1 ? "conversation" : "conversations"}`}
+            >
               {u.messages === 0 ? "All read" : `${u.messages.toLocaleString()} unread`}
             </span>
           </Badge>
@@ -62,12 +73,26 @@ export function InboxView({ initialLeadId, initialView = "conversations", initia
         {unread.error && <span className="text-xs text-red-700">Could not count unread replies</span>}
       </header>
       <div className="grid min-h-0 flex-1 lg:grid-cols-[26rem_1fr]">
-        <aside aria-label={view === "conversations" ? "Conversation list" : "Unmatched list"} className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", open ? "hidden lg:flex" : "flex")}>
+        <aside
+          aria-label={view === "conversations" ? "Conversation list" : "Unmatched list"}
+          className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", open ? "hidden lg:flex" : "flex")}
+        >
           <div role="tablist" aria-label="Inbox views" className="flex gap-1 border-b border-gray-200 px-3 pt-2" onKeyDown={onTabKey}>
-            <ViewTab id={`${ids}-conversations`} panel={`${ids}-panel`} selected={view === "conversations"} onClick={() => setView("conversations")}>
+            <ViewTab
+              id={`${ids}-conversations`}
+              panel={`${ids}-panel`}
+              selected={view === "conversations"}
+              onClick={() => setView("conversations")}
+            >
               Conversations
             </ViewTab>
-            <ViewTab id={`${ids}-unmatched`} panel={`${ids}-panel`} selected={view === "unmatched"} onClick={() => setView("unmatched")} count={unmatchedCount.data}>
+            <ViewTab
+              id={`${ids}-unmatched`}
+              panel={`${ids}-panel`}
+              selected={view === "unmatched"}
+              onClick={() => setView("unmatched")}
+              count={unmatchedCount.data}
+            >
               Unmatched
             </ViewTab>
           </div>
@@ -99,7 +124,21 @@ export function InboxView({ initialLeadId, initialView = "conversations", initia
 }
 
 /** A tab of the list's view switch; the count of unmatched messages follows its label ("Unmatched 3"). */
-function ViewTab({ id, panel, selected, onClick, count, children }: { id: string; panel: string; selected: boolean; onClick: () => void; count?: number; children: ReactNode }) {
+function ViewTab({
+  id,
+  panel,
+  selected,
+  onClick,
+  count,
+  children,
+}: {
+  id: string;
+  panel: string;
+  selected: boolean;
+  onClick: () => void;
+  count?: number;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
@@ -115,7 +154,9 @@ function ViewTab({ id, panel, selected, onClick, count, children }: { id: string
       )}
     >
       {children}
-      {count !== undefined && count > 0 && <span className="rounded-full bg-gray-100 px-1.5 text-xs text-gray-600 tabular-nums">{count.toLocaleString()}</span>}
+      {count !== undefined && count > 0 && (
+        <span className="rounded-full bg-gray-100 px-1.5 text-xs text-gray-600 tabular-nums">{count.toLocaleString()}</span>
+      )}
     </button>
   );
 }

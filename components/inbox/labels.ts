@@ -2,7 +2,15 @@ import type { BadgeTone } from "@/components/ui/badge";
 import type { Intent } from "./types";
 
 /** Every intent, in the order the filter chips show them (the built-in classifier's seven). */
-export const INTENT_ORDER: Intent[] = ["INTERESTED", "QUESTION", "NOT_INTERESTED", "OUT_OF_OFFICE", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "UNCLASSIFIED"];
+export const INTENT_ORDER: Intent[] = [
+  "INTERESTED",
+  "QUESTION",
+  "NOT_INTERESTED",
+  "OUT_OF_OFFICE",
+  "WRONG_PERSON",
+  "UNSUBSCRIBE_REQUEST",
+  "UNCLASSIFIED",
+];
 
 export const INTENT_LABEL: Record<Intent, string> = {
   UNCLASSIFIED: "Unclassified",

@@ -3,7 +3,19 @@
 import { Button } from "@/components/ui/button";
 
 /** "Page 2 of 5 · 230 conversations" with previous/next, under a list of the inbox; nothing when it fits on one page. */
-export function ListPager({ page, limit, total, noun, onPage }: { page: number; limit: number; total: number; noun: [one: string, many: string]; onPage: (page: number) => void }) {
+export function ListPager({
+  page,
+  limit,
+  total,
+  noun,
+  onPage,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  noun: [one: string, many: string];
+  onPage: (page: number) => void;
+}) {
   if (total <= limit && page <= 1) return null;
   const pages = Math.max(1, Math.ceil(total / limit));
   return (

@@ -48,7 +48,8 @@ export function InboundBody({ html, text, label }: { html: string | null; text: 
             <span>Remote images are shown: their senders can see that this message was opened.</span>
           ) : (
             <span data-testid="blocked-images">
-              {prepared.blockedImages === 1 ? "1 remote image was" : `${prepared.blockedImages} remote images were`} not loaded, so the sender cannot tell that you opened this.
+              {prepared.blockedImages === 1 ? "1 remote image was" : `${prepared.blockedImages} remote images were`} not loaded, so the
+              sender cannot tell that you opened this.
             </span>
           )}
           {!showImages && (

@@ -2,7 +2,22 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, fetchPlainPage } from "@/components/api-client";
-import type { Conversation, ForwardInput, ForwardResult, IntentCounts, Intent, MarkRead, ReplyView, RetryResult, SendInput, SendResult, ThreadPage, UnmatchedMessage, UnmatchedPage, UnreadCount } from "./types";
+import type {
+  Conversation,
+  ForwardInput,
+  ForwardResult,
+  IntentCounts,
+  Intent,
+  MarkRead,
+  ReplyView,
+  RetryResult,
+  SendInput,
+  SendResult,
+  ThreadPage,
+  UnmatchedMessage,
+  UnmatchedPage,
+  UnreadCount,
+} from "./types";
 
 export const INBOX_KEY = ["inbox"] as const;
 
@@ -100,7 +115,8 @@ export function useUnmatchedMessage(id: string | undefined) {
 export function useCampaignOptions() {
   return useQuery({
     queryKey: [...INBOX_KEY, "campaigns"],
-    queryFn: ({ signal }) => fetchPlainPage<{ id: string; name: string; status: string }>("/api/v1/campaigns?limit=500", signal).then((p) => p.rows),
+    queryFn: ({ signal }) =>
+      fetchPlainPage<{ id: string; name: string; status: string }>("/api/v1/campaigns?limit=500", signal).then((p) => p.rows),
     staleTime: 60_000,
   });
 }
@@ -115,7 +131,10 @@ export function useConversation(leadId: string | undefined) {
     queryFn: ({ signal }) => apiFetch<Conversation>(`/api/v1/replies/thread/${encodeURIComponent(leadId!)}`, { signal }),
     enabled: !!leadId,
     // Replies being sent in the background are watched closely; otherwise new messages show within the list's pace.
-    refetchInterval: (q) => (q.state.data?.messages.some((m) => m.direction === "outbound" && m.kind === "reply" && m.status === "SENDING") ? SENDING_POLL_MS : LIST_POLL_MS),
+    refetchInterval: (q) =>
+      q.state.data?.messages.some((m) => m.direction === "outbound" && m.kind === "reply" && m.status === "SENDING")
+        ? SENDING_POLL_MS
+        : LIST_POLL_MS,
   });
 }
 
@@ -143,7 +162,8 @@ export function useMarkRead() {
 export function useStar() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { replyId: string; starred: boolean }) => apiFetch<ReplyView>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/star`, { method: "PATCH", body: { starred: v.starred } }),
+    mutationFn: (v: { replyId: string; starred: boolean }) =>
+      apiFetch<ReplyView>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/star`, { method: "PATCH", body: { starred: v.starred } }),
     onSuccess: () => refreshInbox(queryClient),
   });
 }
@@ -160,16 +180,22 @@ export function useRemind() {
 export function useSendReply(leadId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { replyId: string; input: SendInput }) => apiFetch<SendResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/send`, { method: "POST", body: v.input }),
+    mutationFn: (v: { replyId: string; input: SendInput }) =>
+      apiFetch<SendResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/send`, { method: "POST", body: v.input }),
     // A refused send still wrote the reply (FAILED, with the reason): the conversation shows it either way.
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }), queryClient.invalidateQueries({ queryKey: [...INBOX_KEY, "threads"] })]),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }),
+        queryClient.invalidateQueries({ queryKey: [...INBOX_KEY, "threads"] }),
+      ]),
   });
 }
 
 export function useRetry(leadId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sentReplyId: string) => apiFetch<RetryResult>(`/api/v1/replies/sent/${encodeURIComponent(sentReplyId)}/retry`, { method: "POST" }),
+    mutationFn: (sentReplyId: string) =>
+      apiFetch<RetryResult>(`/api/v1/replies/sent/${encodeURIComponent(sentReplyId)}/retry`, { method: "POST" }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }),
   });
 }
@@ -177,6 +203,7 @@ export function useRetry(leadId: string) {
 /** Forward a received message (with its files) from its mailbox; nothing in the inbox changes, so nothing is refetched. */
 export function useForward() {
   return useMutation({
-    mutationFn: (v: { replyId: string; input: ForwardInput }) => apiFetch<ForwardResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/forward`, { method: "POST", body: v.input }),
+    mutationFn: (v: { replyId: string; input: ForwardInput }) =>
+      apiFetch<ForwardResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/forward`, { method: "POST", body: v.input }),
   });
 }

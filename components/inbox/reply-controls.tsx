@@ -11,7 +11,19 @@ import { ClockIcon } from "./icons";
 import { useRemind } from "./queries";
 
 /** A star toggle; the label says what it stars ("Star conversation with Kim Lee"). */
-export function StarButton({ starred, pending, label, onClick, className }: { starred: boolean; pending?: boolean; label: string; onClick: () => void; className?: string }) {
+export function StarButton({
+  starred,
+  pending,
+  label,
+  onClick,
+  className,
+}: {
+  starred: boolean;
+  pending?: boolean;
+  label: string;
+  onClick: () => void;
+  className?: string;
+}) {
   return (
     <button
       type="button"
@@ -38,7 +50,9 @@ export function ReminderBadge({ remindAt }: { remindAt: string }) {
     <Badge tone={due ? "yellow" : "blue"} className="whitespace-nowrap">
       <ClockIcon />
       <span title={`Reminder: ${dateTime(remindAt)}`} data-testid="reminder">
-        {due ? "Reminder due" : new Date(remindAt).toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })}
+        {due
+          ? "Reminder due"
+          : new Date(remindAt).toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" })}
       </span>
     </Badge>
   );
@@ -69,7 +83,7 @@ function tomorrowAt9(): Date {
 
 function nextMondayAt9(): Date {
   const d = new Date();
-  d.setDate(d.getDate() + (((8 - d.getDay()) % 7) || 7));
+  d.setDate(d.getDate() + ((8 - d.getDay()) % 7 || 7));
   d.setHours(9, 0, 0, 0);
   return d;
 }

@@ -24,20 +24,34 @@ export function ThreadFiltersBar({ filters, onChange }: { filters: ThreadFilters
           All
         </Chip>
         {INTENT_ORDER.map((i) => (
-          <Chip key={i} pressed={filters.intent === i} count={counts.data?.intents[i]} onClick={() => set({ intent: filters.intent === i ? "" : i })}>
+          <Chip
+            key={i}
+            pressed={filters.intent === i}
+            count={counts.data?.intents[i]}
+            onClick={() => set({ intent: filters.intent === i ? "" : i })}
+          >
             {INTENT_LABEL[i]}
           </Chip>
         ))}
       </div>
       <div className="flex flex-wrap items-center gap-1.5">
         {/* Its count is what pressing it would list, so it is left out while an intent narrows the list. */}
-        <Chip pressed={filters.unread} count={filters.intent ? undefined : counts.data?.unread} onClick={() => set({ unread: !filters.unread })}>
+        <Chip
+          pressed={filters.unread}
+          count={filters.intent ? undefined : counts.data?.unread}
+          onClick={() => set({ unread: !filters.unread })}
+        >
           Unread
         </Chip>
         <Chip pressed={filters.starred} onClick={() => set({ starred: !filters.starred })}>
           ★ Starred
         </Chip>
-        <Select aria-label="Campaign" value={filters.campaignId} onChange={(e) => set({ campaignId: e.target.value })} className="h-7 w-auto max-w-48 min-w-0 flex-1 text-xs">
+        <Select
+          aria-label="Campaign"
+          value={filters.campaignId}
+          onChange={(e) => set({ campaignId: e.target.value })}
+          className="h-7 w-auto max-w-48 min-w-0 flex-1 text-xs"
+        >
           <option value="">All campaigns</option>
           {campaigns.data?.map((c) => (
             <option key={c.id} value={c.id}>
@@ -98,12 +112,30 @@ export function ThreadList({
           </li>
         )}
       </ul>
-      <ListPager page={filters.page} limit={filters.limit} total={total} noun={["conversation", "conversations"]} onPage={(page) => onChange({ ...filters, page })} />
+      <ListPager
+        page={filters.page}
+        limit={filters.limit}
+        total={total}
+        noun={["conversation", "conversations"]}
+        onPage={(page) => onChange({ ...filters, page })}
+      />
     </div>
   );
 }
 
-function ThreadRow({ t, selected, onSelect, onStar, starPending }: { t: Thread; selected: boolean; onSelect: () => void; onStar: () => void; starPending: boolean }) {
+function ThreadRow({
+  t,
+  selected,
+  onSelect,
+  onStar,
+  starPending,
+}: {
+  t: Thread;
+  selected: boolean;
+  onSelect: () => void;
+  onStar: () => void;
+  starPending: boolean;
+}) {
   const name = personName(t.lead);
   const r = t.latestReply;
   const unread = t.unreadCount > 0;
@@ -124,7 +156,9 @@ function ThreadRow({ t, selected, onSelect, onStar, starPending }: { t: Thread; 
           </span>
           <RelativeTime iso={r.receivedAt} className="shrink-0 text-xs text-gray-500 tabular-nums" />
         </div>
-        <p className={cn("mt-0.5 truncate text-xs", unread ? "font-medium text-gray-900" : "text-gray-700")}>{r.subject || "(no subject)"}</p>
+        <p className={cn("mt-0.5 truncate text-xs", unread ? "font-medium text-gray-900" : "text-gray-700")}>
+          {r.subject || "(no subject)"}
+        </p>
         <p className="mt-0.5 line-clamp-2 text-xs text-gray-600" data-testid="conversation-snippet">
           {snippet(r.rawBody) || <span className="italic">(no text)</span>}
         </p>
@@ -143,7 +177,13 @@ function ThreadRow({ t, selected, onSelect, onStar, starPending }: { t: Thread; 
           {t.replyCount > 1 && <span className="text-xs text-gray-500">· {t.replyCount} replies</span>}
         </div>
       </button>
-      <StarButton className="absolute top-2 right-2" starred={r.starred} pending={starPending} label={`conversation with ${name}`} onClick={onStar} />
+      <StarButton
+        className="absolute top-2 right-2"
+        starred={r.starred}
+        pending={starPending}
+        label={`conversation with ${name}`}
+        onClick={onStar}
+      />
     </li>
   );
 }

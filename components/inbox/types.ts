@@ -3,7 +3,16 @@
  * nothing of lib/ reaches the browser bundle), so the unibox cannot drift from what the routes return.
  */
 import type { Address } from "@/db/schema/inbox";
-import type { getThread, getUnmatched, intentCounts, listThreads, listUnmatched, markThreadRead, starReply, unreadCount } from "@/lib/inbox/read";
+import type {
+  getThread,
+  getUnmatched,
+  intentCounts,
+  listThreads,
+  listUnmatched,
+  markThreadRead,
+  starReply,
+  unreadCount,
+} from "@/lib/inbox/read";
 import type { INTENTS } from "@/lib/inbox/schemas";
 import type { forwardReply, retryReply } from "@/lib/inbox/send-reply";
 

@@ -44,7 +44,9 @@ export function UnmatchedList({
   const rows = list.data?.replies ?? [];
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <p className="border-b border-gray-200 px-4 py-2 text-xs text-gray-600">Received mail that is not from a lead, a colleague of one, or an answer to a campaign email.</p>
+      <p className="border-b border-gray-200 px-4 py-2 text-xs text-gray-600">
+        Received mail that is not from a lead, a colleague of one, or an answer to a campaign email.
+      </p>
       {list.error && (
         <Alert tone="error" className="m-3">
           Could not load unmatched messages: {describeError(list.error)}
@@ -61,7 +63,10 @@ export function UnmatchedList({
               className="block w-full px-4 py-2.5 text-left hover:bg-gray-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
             >
               <div className="flex items-baseline gap-2">
-                <span className="min-w-0 flex-1 truncate text-sm font-medium text-gray-900" title={r.from ? formatAddress(r.from) : undefined}>
+                <span
+                  className="min-w-0 flex-1 truncate text-sm font-medium text-gray-900"
+                  title={r.from ? formatAddress(r.from) : undefined}
+                >
                   {sender(r)}
                   {r.from?.name && <span className="font-normal text-gray-500"> · {r.from.address}</span>}
                 </span>
@@ -83,11 +88,19 @@ export function UnmatchedList({
         {list.isPending && <li className="px-4 py-10 text-center text-sm text-gray-500">Loading…</li>}
         {list.data && rows.length === 0 && (
           <li className="px-4 py-10 text-center text-sm text-gray-600">
-            {paging.page > 1 ? "Nothing on this page." : "No unmatched messages. Mail that reaches your mailboxes from someone who is not a lead shows here instead of being dropped."}
+            {paging.page > 1
+              ? "Nothing on this page."
+              : "No unmatched messages. Mail that reaches your mailboxes from someone who is not a lead shows here instead of being dropped."}
           </li>
         )}
       </ul>
-      <ListPager page={paging.page} limit={paging.limit} total={list.data?.total ?? 0} noun={["message", "messages"]} onPage={(page) => onPaging({ ...paging, page })} />
+      <ListPager
+        page={paging.page}
+        limit={paging.limit}
+        total={list.data?.total ?? 0}
+        noun={["message", "messages"]}
+        onPage={(page) => onPaging({ ...paging, page })}
+      />
     </div>
   );
 }
@@ -96,7 +109,12 @@ export function UnmatchedList({
 export function UnmatchedPane({ id, onBack }: { id: string; onBack?: () => void }) {
   const msg = useUnmatchedMessage(id);
   if (msg.isPending) return <p className="p-6 text-sm text-gray-500">Loading the message…</p>;
-  if (msg.error || !msg.data) return <Alert tone="error" className="m-4">Could not load the message: {describeError(msg.error)}</Alert>;
+  if (msg.error || !msg.data)
+    return (
+      <Alert tone="error" className="m-4">
+        Could not load the message: {describeError(msg.error)}
+      </Alert>
+    );
   const m = msg.data;
   const who = m.from ? formatAddress(m.from) : "Unknown sender";
   return (
@@ -123,12 +141,20 @@ export function UnmatchedPane({ id, onBack }: { id: string; onBack?: () => void 
           <time dateTime={m.receivedAt}>{dateTime(m.receivedAt)}</time>
         </p>
       </header>
-      <article aria-label={`Message from ${m.from?.name || m.from?.address || "unknown sender"}`} className="rounded-lg border border-gray-200 bg-white p-3 shadow-xs">
+      <article
+        aria-label={`Message from ${m.from?.name || m.from?.address || "unknown sender"}`}
+        className="rounded-lg border border-gray-200 bg-white p-3 shadow-xs"
+      >
         <div className="mb-2 space-y-1">
           <p className="truncate text-sm font-medium text-gray-900" data-testid="unmatched-from">
             {who}
           </p>
-          <Meta rows={[["To", addressList(m.to)], ["Cc", addressList(m.cc)]]} />
+          <Meta
+            rows={[
+              ["To", addressList(m.to)],
+              ["Cc", addressList(m.cc)],
+            ]}
+          />
         </div>
         <InboundBody html={m.html} text={m.rawBody} label={`Message from ${who}`} />
         {m.attachments.length > 0 && (

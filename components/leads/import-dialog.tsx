@@ -7,7 +7,15 @@ import { ImportSummary, SummaryList } from "@/components/import/import-summary";
 import { useCsvImport } from "@/components/import/use-csv-import";
 import { Input, Select } from "@/components/ui/input";
 import type { CreateLeadsResult, LeadInput } from "@/lib/leads/schemas";
-import { guessMapping, LEAD_FIELDS, mappingProblems, rowToLead, customFieldName, type ColumnTarget, type LeadFieldKey } from "./csv-mapping";
+import {
+  guessMapping,
+  LEAD_FIELDS,
+  mappingProblems,
+  rowToLead,
+  customFieldName,
+  type ColumnTarget,
+  type LeadFieldKey,
+} from "./csv-mapping";
 
 /** POST /leads takes at most 1,000 leads per call (spec 8). */
 const BATCH = 1000;
@@ -45,8 +53,14 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
         updated: t.updated + r.updated,
         suppressed: t.suppressed + r.suppressed,
         invalid: t.invalid + r.invalid,
-        invalidRows: [...t.invalidRows, ...r.invalidEmails.map((x) => ({ line: start + x.index + 2, email: x.email, reason: x.reason }))].slice(0, LIST_MAX),
-        warnings: [...t.warnings, ...r.warnings.map((w) => ({ line: start + w.index + 2, email: w.email, message: `${w.field}: ${w.message}` }))].slice(0, LIST_MAX),
+        invalidRows: [
+          ...t.invalidRows,
+          ...r.invalidEmails.map((x) => ({ line: start + x.index + 2, email: x.email, reason: x.reason })),
+        ].slice(0, LIST_MAX),
+        warnings: [
+          ...t.warnings,
+          ...r.warnings.map((w) => ({ line: start + w.index + 2, email: w.email, message: `${w.field}: ${w.message}` })),
+        ].slice(0, LIST_MAX),
       });
     },
     refresh: () => void queryClient.invalidateQueries({ queryKey: ["leads"] }),
@@ -60,8 +74,8 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
       flow={imp}
       intro={
         <>
-          The first line must name the columns. Leads are matched by email: an address that already exists is updated with the
-          non-empty cells, and suppressed addresses are skipped.
+          The first line must name the columns. Leads are matched by email: an address that already exists is updated with the non-empty
+          cells, and suppressed addresses are skipped.
         </>
       }
       renderTarget={(h, i) => {

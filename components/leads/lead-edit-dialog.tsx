@@ -88,7 +88,11 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
               />
             </Field>
           ))}
-          <datalist id="lead-timezones">{timezones.data?.map((z) => <option key={z} value={z} />)}</datalist>
+          <datalist id="lead-timezones">
+            {timezones.data?.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
           <Field label="Verification status" errors={fieldErrors.verificationStatus}>
             <Select
               value={form.verificationStatus}
@@ -118,7 +122,11 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
                   value={row.value}
                   onChange={(e) => setCustom((c) => c.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
                 />
-                <Button variant="ghost" aria-label={`Remove ${row.key || "custom field"}`} onClick={() => setCustom((c) => c.filter((_, j) => j !== i))}>
+                <Button
+                  variant="ghost"
+                  aria-label={`Remove ${row.key || "custom field"}`}
+                  onClick={() => setCustom((c) => c.filter((_, j) => j !== i))}
+                >
                   ✕
                 </Button>
               </div>

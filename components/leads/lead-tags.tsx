@@ -64,9 +64,20 @@ export function LeadTags({ lead }: { lead: LeadView }) {
         ))}
       </div>
       <form className="flex gap-2" onSubmit={submit}>
-        <Input aria-label="Tag name" placeholder="Add a tag…" list={listId} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+        <Input
+          aria-label="Tag name"
+          placeholder="Add a tag…"
+          list={listId}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={100}
+        />
         <datalist id={listId}>
-          {tags.data?.filter((t) => !lead.tags.some((x) => x.id === t.id)).map((t) => <option key={t.id} value={t.name} />)}
+          {tags.data
+            ?.filter((t) => !lead.tags.some((x) => x.id === t.id))
+            .map((t) => (
+              <option key={t.id} value={t.name} />
+            ))}
         </datalist>
         <Button type="submit" variant="secondary" disabled={!name.trim() || attach.isPending}>
           Add

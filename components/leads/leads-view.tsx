@@ -57,7 +57,8 @@ export function LeadsView() {
     setFilters((f) => ({ ...f, [k]: k === "limit" ? Number(v) : v, page: 1 }));
 
   const remove = useMutation({
-    mutationFn: (leadIds: string[]) => apiFetch<{ deleted: number; notFound?: string[] }>("/api/v1/leads/bulk-delete", { method: "POST", body: { leadIds } }),
+    mutationFn: (leadIds: string[]) =>
+      apiFetch<{ deleted: number; notFound?: string[] }>("/api/v1/leads/bulk-delete", { method: "POST", body: { leadIds } }),
     onSuccess: async (r) => {
       setConfirmDelete(false);
       selection.clear();
@@ -92,7 +93,12 @@ export function LeadsView() {
           onChange={(e) => setSearch(e.target.value)}
           className="w-72"
         />
-        <Select aria-label="Verification status" value={filters.verificationStatus} onChange={(e) => setFilter("verificationStatus", e.target.value)} className="w-48">
+        <Select
+          aria-label="Verification status"
+          value={filters.verificationStatus}
+          onChange={(e) => setFilter("verificationStatus", e.target.value)}
+          className="w-48"
+        >
           <option value="">Any verification</option>
           {VERIFICATION_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -100,7 +106,12 @@ export function LeadsView() {
             </option>
           ))}
         </Select>
-        <Select aria-label="Email provider" value={filters.espClass} onChange={(e) => setFilter("espClass", e.target.value)} className="w-44">
+        <Select
+          aria-label="Email provider"
+          value={filters.espClass}
+          onChange={(e) => setFilter("espClass", e.target.value)}
+          className="w-44"
+        >
           <option value="">Any provider</option>
           {ESP_CLASSES.map((s) => (
             <option key={s} value={s}>
@@ -165,7 +176,9 @@ export function LeadsView() {
             </Tr>
           ))}
           <TableStatusRows columns={9} empty={!!leads.data && rows.length === 0} loading={leads.isPending}>
-            {filters.q || filters.verificationStatus || filters.espClass || filters.tagId ? "No leads match these filters." : "No leads yet. Import a CSV to get started."}
+            {filters.q || filters.verificationStatus || filters.espClass || filters.tagId
+              ? "No leads match these filters."
+              : "No leads yet. Import a CSV to get started."}
           </TableStatusRows>
         </TBody>
       </Table>

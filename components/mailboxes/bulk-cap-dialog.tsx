@@ -10,7 +10,15 @@ import { Field, Input } from "@/components/ui/input";
 import { apiRequest } from "./api";
 
 /** PATCH /mailboxes/bulk-daily-cap: one cap (≤ 20, decisions.md) on every selected mailbox. */
-export function BulkCapDialog({ mailboxIds, onClose, onDone }: { mailboxIds: string[]; onClose: () => void; onDone: (message: string) => void }) {
+export function BulkCapDialog({
+  mailboxIds,
+  onClose,
+  onDone,
+}: {
+  mailboxIds: string[];
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [cap, setCap] = useState("");
   const save = useMutation({
@@ -38,7 +46,9 @@ export function BulkCapDialog({ mailboxIds, onClose, onDone }: { mailboxIds: str
       open
       onClose={onClose}
       title={`Set the daily cap of ${n} mailbox${n === 1 ? "" : "es"}`}
-      footer={<FormFooter form="bulk-cap-form" pending={save.isPending} disabled={cap === ""} onCancel={onClose} submitLabel="Set daily cap" />}
+      footer={
+        <FormFooter form="bulk-cap-form" pending={save.isPending} disabled={cap === ""} onCancel={onClose} submitLabel="Set daily cap" />
+      }
     >
       <form id="bulk-cap-form" onSubmit={submit} className="space-y-3">
         <Field label="Emails per day" errors={fieldErrors.dailySendCap} hint="From 0 to 20, for each selected mailbox.">

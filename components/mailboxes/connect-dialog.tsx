@@ -21,7 +21,15 @@ export interface BulkImportResult {
 type Tab = "hosted" | "own";
 
 /** Adds one mailbox: a hosted-webmail address with an app password, or any server by its SMTP/IMAP settings. */
-export function ConnectDialog({ open, onClose, onConnected }: { open: boolean; onClose: () => void; onConnected: (message: string) => void }) {
+export function ConnectDialog({
+  open,
+  onClose,
+  onConnected,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onConnected: (message: string) => void;
+}) {
   const [tab, setTab] = useState<Tab>("hosted");
   return (
     <Dialog open={open} onClose={onClose} title="Connect mailbox" wide>
@@ -51,7 +59,8 @@ function Failure({ message, code }: { message: string; code?: number }) {
 function useInvalidateAfterConnect() {
   const queryClient = useQueryClient();
   // A new address may also have created its sending domain.
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: ["mailboxes"] }), queryClient.invalidateQueries({ queryKey: ["domains"] })]);
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: ["mailboxes"] }), queryClient.invalidateQueries({ queryKey: ["domains"] })]);
 }
 
 function HostedForm({ onConnected }: { onConnected: (message: string) => void }) {
@@ -78,14 +87,26 @@ function HostedForm({ onConnected }: { onConnected: (message: string) => void })
   return (
     <form onSubmit={submit} className="space-y-3">
       <p className="text-sm text-gray-600">
-        For Google, Microsoft, Yahoo, Zoho, iCloud and Fastmail addresses (found from the address or its MX records). Create an app
-        password in the account&apos;s security settings; the login is tried before anything is saved.
+        For Google, Microsoft, Yahoo, Zoho, iCloud and Fastmail addresses (found from the address or its MX records). Create an app password
+        in the account&apos;s security settings; the login is tried before anything is saved.
       </p>
       <Field label="Email" errors={fieldErrors.email}>
-        <Input type="email" required autoComplete="off" value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
+        <Input
+          type="email"
+          required
+          autoComplete="off"
+          value={form.email}
+          onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
+        />
       </Field>
       <Field label="App password" errors={fieldErrors.appPassword} hint="Spaces are ignored, so it can be pasted as shown.">
-        <Input type="password" required autoComplete="new-password" value={form.appPassword} onChange={(e) => setForm((f) => ({ ...f, appPassword: e.target.value }))} />
+        <Input
+          type="password"
+          required
+          autoComplete="new-password"
+          value={form.appPassword}
+          onChange={(e) => setForm((f) => ({ ...f, appPassword: e.target.value }))}
+        />
       </Field>
       <Field label="Sender name (optional)" errors={fieldErrors.senderName}>
         <Input maxLength={200} value={form.senderName} onChange={(e) => setForm((f) => ({ ...f, senderName: e.target.value }))} />
@@ -161,7 +182,9 @@ function OwnServerForm({ onConnected }: { onConnected: (message: string) => void
 
   const save = useMutation({
     mutationFn: () =>
-      apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", { method: "POST", body: { mailboxes: [itemOf(form)], verify } }).then((r) => r.data),
+      apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", { method: "POST", body: { mailboxes: [itemOf(form)], verify } }).then(
+        (r) => r.data,
+      ),
     onSuccess: async (r) => {
       // A refused login is not an HTTP error here: the import reports it per mailbox.
       if (r.failed.length > 0) return;
@@ -182,7 +205,11 @@ function OwnServerForm({ onConnected }: { onConnected: (message: string) => void
     save.mutate();
   }
 
-  const text = (k: keyof OwnForm, label: string, props: { type?: string; required?: boolean; placeholder?: string; hint?: ReactNode; min?: number; max?: number } = {}) => (
+  const text = (
+    k: keyof OwnForm,
+    label: string,
+    props: { type?: string; required?: boolean; placeholder?: string; hint?: ReactNode; min?: number; max?: number } = {},
+  ) => (
     <Field label={label} errors={fieldErrors[k]} hint={props.hint}>
       <Input
         type={props.type ?? "text"}

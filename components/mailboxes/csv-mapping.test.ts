@@ -2,11 +2,33 @@ import { describe, expect, it } from "vitest";
 import { guessMailboxMapping, mailboxMappingProblems, rowToMailbox } from "./csv-mapping";
 
 describe("mailbox CSV mapping", () => {
-  const headers = ["Email Address", "From Name", "SMTP Server", "SMTP Port", "SMTP Encryption", "Password", "IMAP Server", "IMAP Port", "Daily Limit", "Notes"];
+  const headers = [
+    "Email Address",
+    "From Name",
+    "SMTP Server",
+    "SMTP Port",
+    "SMTP Encryption",
+    "Password",
+    "IMAP Server",
+    "IMAP Port",
+    "Daily Limit",
+    "Notes",
+  ];
 
   it("guesses the import fields from common headers and leaves the rest out", () => {
     const mapping = guessMailboxMapping(headers);
-    expect(mapping).toEqual(["email", "senderName", "smtpHost", "smtpPort", "smtpSecurity", "smtpPassword", "imapHost", "imapPort", "dailySendCap", "ignore"]);
+    expect(mapping).toEqual([
+      "email",
+      "senderName",
+      "smtpHost",
+      "smtpPort",
+      "smtpSecurity",
+      "smtpPassword",
+      "imapHost",
+      "imapPort",
+      "dailySendCap",
+      "ignore",
+    ]);
     expect(mailboxMappingProblems(mapping)).toEqual([]);
   });
 
@@ -33,7 +55,16 @@ describe("mailbox CSV mapping", () => {
     };
     expect(rowToMailbox(row, headers, mapping)).toEqual({
       ok: true,
-      item: { email: "ann@example.com", smtpHost: "smtp.example.com", smtpPort: 465, smtpSecurity: "SSL", smtpPassword: "secret", imapHost: "imap.example.com", imapPort: 993, dailySendCap: 30 },
+      item: {
+        email: "ann@example.com",
+        smtpHost: "smtp.example.com",
+        smtpPort: 465,
+        smtpSecurity: "SSL",
+        smtpPassword: "secret",
+        imapHost: "imap.example.com",
+        imapPort: 993,
+        dailySendCap: 30,
+      },
     });
   });
 

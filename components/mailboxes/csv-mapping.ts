@@ -7,14 +7,29 @@ type FieldKey = keyof ImportItem;
  * header spellings each one is guessed from (compared lower-cased, letters and digits only).
  */
 export const MAILBOX_FIELDS: { key: FieldKey; label: string; required?: boolean; aliases: string[] }[] = [
-  { key: "email", label: "Email", required: true, aliases: ["email", "emailaddress", "address", "mailbox", "fromemail", "fromaddress", "sender", "senderemail"] },
+  {
+    key: "email",
+    label: "Email",
+    required: true,
+    aliases: ["email", "emailaddress", "address", "mailbox", "fromemail", "fromaddress", "sender", "senderemail"],
+  },
   { key: "senderName", label: "Sender name", aliases: ["sendername", "fromname", "name", "displayname", "fullname"] },
-  { key: "smtpHost", label: "SMTP host", required: true, aliases: ["smtphost", "smtpserver", "smtp", "outgoingserver", "outgoinghost", "smtphostname"] },
+  {
+    key: "smtpHost",
+    label: "SMTP host",
+    required: true,
+    aliases: ["smtphost", "smtpserver", "smtp", "outgoingserver", "outgoinghost", "smtphostname"],
+  },
   { key: "smtpPort", label: "SMTP port", required: true, aliases: ["smtpport", "outgoingport"] },
   { key: "smtpSecurity", label: "SMTP security", aliases: ["smtpsecurity", "smtpencryption", "smtptls", "smtpssl", "smtpsecure"] },
   { key: "smtpUsername", label: "SMTP username", aliases: ["smtpusername", "smtpuser", "smtplogin", "username", "user", "login"] },
   { key: "smtpPassword", label: "SMTP password", required: true, aliases: ["smtppassword", "smtppass", "password", "pass", "apppassword"] },
-  { key: "imapHost", label: "IMAP host", required: true, aliases: ["imaphost", "imapserver", "imap", "incomingserver", "incominghost", "imaphostname"] },
+  {
+    key: "imapHost",
+    label: "IMAP host",
+    required: true,
+    aliases: ["imaphost", "imapserver", "imap", "incomingserver", "incominghost", "imaphostname"],
+  },
   { key: "imapPort", label: "IMAP port", required: true, aliases: ["imapport", "incomingport"] },
   { key: "imapSecurity", label: "IMAP security", aliases: ["imapsecurity", "imapencryption", "imaptls", "imapssl", "imapsecure"] },
   { key: "imapUsername", label: "IMAP username", aliases: ["imapusername", "imapuser", "imaplogin"] },

@@ -44,7 +44,8 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
     liftAutoPause: false,
   });
   const save = useMutation({
-    mutationFn: (body: PatchMailboxInput) => apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body }).then((r) => r.data),
+    mutationFn: (body: PatchMailboxInput) =>
+      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body }).then((r) => r.data),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["mailboxes"] });
       onClose();
@@ -93,15 +94,29 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
           </Field>
         </div>
         <Field label="Signature (HTML)" errors={fieldErrors.signatureHtml} hint="Added below every email sent from this mailbox.">
-          <Textarea rows={5} maxLength={20_000} className="font-mono text-xs" value={form.signatureHtml} onChange={(e) => setForm((f) => ({ ...f, signatureHtml: e.target.value }))} />
+          <Textarea
+            rows={5}
+            maxLength={20_000}
+            className="font-mono text-xs"
+            value={form.signatureHtml}
+            onChange={(e) => setForm((f) => ({ ...f, signatureHtml: e.target.value }))}
+          />
         </Field>
         <label className="flex items-center gap-2 text-sm text-gray-700">
-          <input type="checkbox" checked={form.sendingEnabled} onChange={(e) => setForm((f) => ({ ...f, sendingEnabled: e.target.checked }))} />
+          <input
+            type="checkbox"
+            checked={form.sendingEnabled}
+            onChange={(e) => setForm((f) => ({ ...f, sendingEnabled: e.target.checked }))}
+          />
           Sending enabled
         </label>
         {m.healthStatus === "AUTO_PAUSED" && (
           <label className="flex items-center gap-2 text-sm text-gray-700">
-            <input type="checkbox" checked={form.liftAutoPause} onChange={(e) => setForm((f) => ({ ...f, liftAutoPause: e.target.checked }))} />
+            <input
+              type="checkbox"
+              checked={form.liftAutoPause}
+              onChange={(e) => setForm((f) => ({ ...f, liftAutoPause: e.target.checked }))}
+            />
             Resume sending: lift the automatic pause for bounces
           </label>
         )}

@@ -10,7 +10,9 @@ import { HEALTH } from "./labels";
  */
 export function HealthBadge({ mailbox: m }: { mailbox: MailboxView }) {
   const h = HEALTH[m.healthStatus];
-  const errors = [m.loginError && `SMTP login: ${m.loginError}`, m.readError && `IMAP login: ${m.readError}`].filter((e): e is string => !!e);
+  const errors = [m.loginError && `SMTP login: ${m.loginError}`, m.readError && `IMAP login: ${m.readError}`].filter(
+    (e): e is string => !!e,
+  );
   const checked = m.lastCheckedAt ? `Last checked ${ago(m.lastCheckedAt)} (${dateTime(m.lastCheckedAt)}).` : "";
   return (
     <div className="space-y-1">

@@ -8,7 +8,14 @@ import { useCsvImport } from "@/components/import/use-csv-import";
 import { Select } from "@/components/ui/input";
 import { apiRequest } from "./api";
 import type { BulkImportResult } from "./connect-dialog";
-import { guessMailboxMapping, MAILBOX_FIELDS, mailboxMappingProblems, rowToMailbox, type MailboxColumnTarget, type RowResult } from "./csv-mapping";
+import {
+  guessMailboxMapping,
+  MAILBOX_FIELDS,
+  mailboxMappingProblems,
+  rowToMailbox,
+  type MailboxColumnTarget,
+  type RowResult,
+} from "./csv-mapping";
 
 /**
  * Mailboxes per request. The API takes 1,000, but each one is a real SMTP and IMAP login: small batches
@@ -50,7 +57,12 @@ export function MailboxImportDialog({ open, onClose }: { open: boolean; onClose:
       const valid = batch.flatMap(({ r, line }) => (r.ok ? [{ item: r.item, line }] : []));
       let result: BulkImportResult = { created: 0, updated: 0, failed: [], mailboxes: [] };
       if (valid.length > 0) {
-        result = (await apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", { method: "POST", body: { mailboxes: valid.map((v) => v.item), verify } })).data;
+        result = (
+          await apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", {
+            method: "POST",
+            body: { mailboxes: valid.map((v) => v.item), verify },
+          })
+        ).data;
       }
       // The API names failures by address; the line is that address's first row in the batch.
       const lineOf = (email: string) => valid.find((v) => v.item.email.toLowerCase() === email.toLowerCase())?.line ?? 0;
@@ -77,8 +89,8 @@ export function MailboxImportDialog({ open, onClose }: { open: boolean; onClose:
       flow={imp}
       intro={
         <>
-          One mailbox per row, with its SMTP and IMAP settings. Usernames default to the address and the IMAP password to the SMTP one.
-          An address that already exists gets the new settings; its warmup and history are kept.
+          One mailbox per row, with its SMTP and IMAP settings. Usernames default to the address and the IMAP password to the SMTP one. An
+          address that already exists gets the new settings; its warmup and history are kept.
         </>
       }
       hideSample={(h, i) => /password/i.test(h) || /Password$/.test(imp.mapping[i])}
@@ -118,7 +130,12 @@ function Summary({ totals, finished }: { totals: Totals; finished: boolean }) {
   return (
     <ImportSummary finished={finished} cells={cells}>
       {totals.failed.length > 0 && (
-        <SummaryList title={<>Not imported{totals.failedCount > totals.failed.length ? ` (first ${totals.failed.length} of ${totals.failedCount})` : ""}</>} open>
+        <SummaryList
+          title={
+            <>Not imported{totals.failedCount > totals.failed.length ? ` (first ${totals.failed.length} of ${totals.failedCount})` : ""}</>
+          }
+          open
+        >
           {totals.failed.map((f, i) => (
             <li key={i}>
               {f.line > 0 && `Line ${f.line}: `}

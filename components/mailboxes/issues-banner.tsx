@@ -15,7 +15,8 @@ export function IssuesBanner({ issues, mailboxes }: { issues: MailboxIssue[]; ma
         {issues.map((i) => (
           <li key={`${i.mailboxId}-${i.kind}`} className="rounded-md border border-red-100 bg-white px-3 py-2 text-sm">
             <p>
-              <span className="font-medium text-gray-900">{i.email}</span> · <span className="font-medium text-red-800">{ISSUE_KIND[i.kind]}</span>{" "}
+              <span className="font-medium text-gray-900">{i.email}</span> ·{" "}
+              <span className="font-medium text-red-800">{ISSUE_KIND[i.kind]}</span>{" "}
               <span className="text-gray-600" title={dateTime(i.since)}>
                 since {dateTime(i.since)} ({ago(i.since)})
               </span>

@@ -6,7 +6,11 @@ export const HEALTH: Record<MailboxView["healthStatus"], { label: string; tone: 
   HEALTHY: { label: "Healthy", tone: "green", about: "The last SMTP and IMAP logins worked." },
   UNCHECKED: { label: "Not checked yet", tone: "gray", about: "The periodic login check has not run on this mailbox yet." },
   LOGIN_FAILING: { label: "Login failing", tone: "red", about: "The SMTP login is refused: nothing sends from this mailbox." },
-  READ_FAILING: { label: "Replies unreadable", tone: "yellow", about: "The IMAP login has failed for 30 minutes or more: replies stop reaching the inbox." },
+  READ_FAILING: {
+    label: "Replies unreadable",
+    tone: "yellow",
+    about: "The IMAP login has failed for 30 minutes or more: replies stop reaching the inbox.",
+  },
   AUTO_PAUSED: { label: "Auto-paused", tone: "red", about: "Paused automatically because too many of its emails bounced." },
   PAUSED: { label: "Paused", tone: "gray", about: "Sending is turned off for this mailbox." },
 };

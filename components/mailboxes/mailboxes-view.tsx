@@ -48,7 +48,10 @@ export function MailboxesView() {
 
   const toggleSending = useMutation({
     mutationFn: (m: MailboxView) =>
-      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body: { sendingEnabled: !m.sendingEnabled } }).then((r) => r.data),
+      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, {
+        method: "PATCH",
+        body: { sendingEnabled: !m.sendingEnabled },
+      }).then((r) => r.data),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["mailboxes"] }),
   });
 
@@ -113,7 +116,10 @@ export function MailboxesView() {
                 <SelectTd label={m.email} checked={selection.has(m.id)} onToggle={() => selection.toggle(m.id)} />
                 <Td className="font-medium">{m.email}</Td>
                 <Td>{m.senderName ?? ""}</Td>
-                <Td className="text-gray-600" title={`${m.smtpHost}:${m.smtpPort} (${m.smtpSecurity}) · IMAP ${m.imapHost}:${m.imapPort} (${m.imapSecurity})`}>
+                <Td
+                  className="text-gray-600"
+                  title={`${m.smtpHost}:${m.smtpPort} (${m.smtpSecurity}) · IMAP ${m.imapHost}:${m.imapPort} (${m.imapSecurity})`}
+                >
                   {providerLabel(m)}
                 </Td>
                 <Td>
@@ -141,13 +147,24 @@ export function MailboxesView() {
                   </div>
                 </Td>
                 <Td className="text-right whitespace-nowrap">
-                  <Button variant="ghost" size="sm" onClick={() => setAction({ kind: "test", mailbox: m })} aria-label={`Test send from ${m.email}`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => setAction({ kind: "test", mailbox: m })}
+                    aria-label={`Test send from ${m.email}`}
+                  >
                     Test send
                   </Button>
                   <Button variant="ghost" size="sm" onClick={() => setAction({ kind: "edit", mailbox: m })} aria-label={`Edit ${m.email}`}>
                     Edit
                   </Button>
-                  <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setAction({ kind: "delete", mailbox: m })} aria-label={`Delete ${m.email}`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-red-700"
+                    onClick={() => setAction({ kind: "delete", mailbox: m })}
+                    aria-label={`Delete ${m.email}`}
+                  >
                     Delete
                   </Button>
                 </Td>
@@ -183,8 +200,12 @@ export function MailboxesView() {
         />
       )}
       {action?.kind === "test" && <TestSendDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
-      {action?.kind === "edit" && <MailboxEditDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
-      {action?.kind === "delete" && <DeleteMailboxDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} onDone={finish} />}
+      {action?.kind === "edit" && (
+        <MailboxEditDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />
+      )}
+      {action?.kind === "delete" && (
+        <DeleteMailboxDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} onDone={finish} />
+      )}
     </div>
   );
 }

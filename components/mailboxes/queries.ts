@@ -28,7 +28,8 @@ export function useMailboxes(page: number, limit: number) {
 export function useMailboxIssues() {
   return useQuery({
     queryKey: ["mailboxes", "issues"],
-    queryFn: ({ signal }) => apiRequest<{ mailboxes: number; issues: MailboxIssue[] }>("/api/v1/mailboxes/issues", { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      apiRequest<{ mailboxes: number; issues: MailboxIssue[] }>("/api/v1/mailboxes/issues", { signal }).then((r) => r.data),
     refetchInterval: REFRESH_MS,
   });
 }

@@ -42,14 +42,28 @@ export function TestSendDialog({ mailbox, onClose }: { mailbox: MailboxView; onC
       open
       onClose={onClose}
       title={`Send a test email from ${mailbox.email}`}
-      footer={<FormFooter form="test-send-form" pending={send.isPending} onCancel={onClose} cancelLabel="Close" submitLabel="Send test email" pendingLabel="Sending…" />}
+      footer={
+        <FormFooter
+          form="test-send-form"
+          pending={send.isPending}
+          onCancel={onClose}
+          cancelLabel="Close"
+          submitLabel="Send test email"
+          pendingLabel="Sending…"
+        />
+      }
     >
       <form id="test-send-form" onSubmit={submit} className="space-y-3">
         <Field label="To" errors={fieldErrors.to}>
           <Input type="email" required value={to} onChange={(e) => setTo(e.target.value)} placeholder="you@example.com" />
         </Field>
         <Field label="Subject (optional)" errors={fieldErrors.subject}>
-          <Input value={subject} maxLength={500} onChange={(e) => setSubject(e.target.value)} placeholder={`Test email from ${mailbox.email}`} />
+          <Input
+            value={subject}
+            maxLength={500}
+            onChange={(e) => setSubject(e.target.value)}
+            placeholder={`Test email from ${mailbox.email}`}
+          />
         </Field>
         {send.data && (
           <Alert tone="success">

@@ -79,7 +79,11 @@ export function ApiKeys() {
         <h1 className="text-xl font-semibold text-gray-900">API keys</h1>
         <p className="mt-1 max-w-2xl text-sm text-gray-600">
           Send a key as <code className="rounded bg-gray-100 px-1">Authorization: Bearer &lt;key&gt;</code>. A key acts with your role in
-          this workspace. Read-only keys may call read routes only. See the <Link className="text-indigo-700 hover:underline" href="/docs/api">API reference</Link>.
+          this workspace. Read-only keys may call read routes only. See the{" "}
+          <Link className="text-indigo-700 hover:underline" href="/docs/api">
+            API reference
+          </Link>
+          .
         </p>
       </div>
 
@@ -87,7 +91,12 @@ export function ApiKeys() {
         <h2 className="text-sm font-semibold text-gray-900">Create a key</h2>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
           <Field label="Name" errors={fieldErrors.name}>
-            <Input value={form.name} maxLength={100} placeholder="e.g. CRM sync" onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+            <Input
+              value={form.name}
+              maxLength={100}
+              placeholder="e.g. CRM sync"
+              onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+            />
           </Field>
           <Field label="Access" errors={fieldErrors.scope}>
             <Select value={form.scope} onChange={(e) => setForm((f) => ({ ...f, scope: e.target.value }))}>

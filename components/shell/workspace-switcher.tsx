@@ -24,6 +24,7 @@ export function WorkspaceSwitcher({ workspaces, currentId }: { workspaces: { id:
       className="mt-1 w-full rounded border border-gray-300 bg-white px-1.5 py-1 text-sm"
       value={currentId}
       onChange={(e) => {
+        // biome-ignore lint/suspicious/noDocumentCookie: the server reads this cookie; the Cookie Store API is not in every browser yet
         document.cookie = `${COOKIE}=${encodeURIComponent(e.target.value)}; path=/; max-age=31536000; samesite=lax`;
         // Everything cached belongs to the previous workspace.
         queryClient.clear();

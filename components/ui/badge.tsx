@@ -12,5 +12,9 @@ const TONES = {
 export type BadgeTone = keyof typeof TONES;
 
 export function Badge({ tone = "gray", className, children }: { tone?: BadgeTone; className?: string; children: ReactNode }) {
-  return <span className={cn("inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium", TONES[tone], className)}>{children}</span>;
+  return (
+    <span className={cn("inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium", TONES[tone], className)}>
+      {children}
+    </span>
+  );
 }

@@ -25,7 +25,9 @@ export function Chip({
     >
       {children}
       {count !== undefined && (
-        <span className={cn("rounded-full px-1.5 tabular-nums", pressed ? "bg-white/20" : "bg-gray-100 text-gray-600")}>{count.toLocaleString()}</span>
+        <span className={cn("rounded-full px-1.5 tabular-nums", pressed ? "bg-white/20" : "bg-gray-100 text-gray-600")}>
+          {count.toLocaleString()}
+        </span>
       )}
     </button>
   );

@@ -12,7 +12,17 @@ export interface Range {
  * Read-only text with some ranges marked (<mark>), whitespace kept. Overlapping ranges are merged
  * into the first one, so every character is shown exactly once.
  */
-export function Highlight({ text, ranges, markClassName, className }: { text: string; ranges: Range[]; markClassName?: string; className?: string }) {
+export function Highlight({
+  text,
+  ranges,
+  markClassName,
+  className,
+}: {
+  text: string;
+  ranges: Range[];
+  markClassName?: string;
+  className?: string;
+}) {
   const sorted = [...ranges].filter((r) => r.length > 0 && r.index >= 0 && r.index < text.length).sort((a, b) => a.index - b.index);
   const parts: ReactNode[] = [];
   let at = 0;

@@ -28,7 +28,12 @@ export function Pager({
     <div className="flex items-center justify-between text-sm text-gray-700">
       <p>{total === 0 ? "No results" : `${first.toLocaleString()}–${(first + shown - 1).toLocaleString()} of ${total.toLocaleString()}`}</p>
       <div className="flex items-center gap-2">
-        <Select aria-label="Rows per page" value={String(limit)} onChange={(e) => onLimit(Number(e.target.value))} className="w-auto min-w-28">
+        <Select
+          aria-label="Rows per page"
+          value={String(limit)}
+          onChange={(e) => onLimit(Number(e.target.value))}
+          className="w-auto min-w-28"
+        >
           {sizes.map((n) => (
             <option key={n} value={n}>
               {n} / page

@@ -3,7 +3,13 @@ import { Td, Th } from "./table";
 import type { Selection } from "./use-selection";
 
 /** The header cell that checks every row on the page (see useSelection); `label` names it where the table has no pages. */
-export function SelectAllTh({ selection, label = "Select all on this page" }: { selection: Pick<Selection, "allSelected" | "toggleAll">; label?: string }) {
+export function SelectAllTh({
+  selection,
+  label = "Select all on this page",
+}: {
+  selection: Pick<Selection, "allSelected" | "toggleAll">;
+  label?: string;
+}) {
   return (
     <Th className="w-8">
       <input type="checkbox" aria-label={label} checked={selection.allSelected} onChange={() => selection.toggleAll()} />
@@ -21,7 +27,17 @@ export function SelectTd({ label, checked, onToggle }: { label: string; checked:
 }
 
 /** A table's last rows: `empty` (the message) once it loaded with no rows, and "Loading…" while it loads. */
-export function TableStatusRows({ columns, empty, loading, children }: { columns: number; empty: boolean; loading: boolean; children: ReactNode }) {
+export function TableStatusRows({
+  columns,
+  empty,
+  loading,
+  children,
+}: {
+  columns: number;
+  empty: boolean;
+  loading: boolean;
+  children: ReactNode;
+}) {
   return (
     <>
       {empty && (

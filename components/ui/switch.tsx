@@ -2,7 +2,11 @@ import type { ButtonHTMLAttributes } from "react";
 import { cn } from "./cn";
 
 /** An on/off toggle (role="switch"); the caller names it with aria-label. */
-export function Switch({ checked, className, ...props }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "role" | "type"> & { checked: boolean }) {
+export function Switch({
+  checked,
+  className,
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "role" | "type"> & { checked: boolean }) {
   return (
     <button
       type="button"
@@ -15,7 +19,12 @@ export function Switch({ checked, className, ...props }: Omit<ButtonHTMLAttribut
       )}
       {...props}
     >
-      <span className={cn("inline-block h-4 w-4 rounded-full bg-white shadow transition-transform", checked ? "translate-x-4" : "translate-x-0.5")} />
+      <span
+        className={cn(
+          "inline-block h-4 w-4 rounded-full bg-white shadow transition-transform",
+          checked ? "translate-x-4" : "translate-x-0.5",
+        )}
+      />
     </button>
   );
 }

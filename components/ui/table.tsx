@@ -22,7 +22,13 @@ export function Tr({ className, ...props }: HTMLAttributes<HTMLTableRowElement>)
 }
 
 export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn("px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase", className)} {...props} />;
+  return (
+    <th
+      scope="col"
+      className={cn("px-3 py-2 text-left text-xs font-semibold tracking-wide text-gray-600 uppercase", className)}
+      {...props}
+    />
+  );
 }
 
 export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {

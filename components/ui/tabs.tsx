@@ -13,7 +13,17 @@ export interface TabItem<T extends string> {
  * Controlled tabs with the WAI-ARIA tabs pattern (tablist/tab/tabpanel, arrow keys move between tabs).
  * Only the active panel is rendered, so each panel's form state lives in its own component.
  */
-export function Tabs<T extends string>({ label, tabs, value, onChange }: { label: string; tabs: TabItem<T>[]; value: T; onChange: (id: T) => void }) {
+export function Tabs<T extends string>({
+  label,
+  tabs,
+  value,
+  onChange,
+}: {
+  label: string;
+  tabs: TabItem<T>[];
+  value: T;
+  onChange: (id: T) => void;
+}) {
   const base = useId();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const active = tabs.find((t) => t.id === value) ?? tabs[0];

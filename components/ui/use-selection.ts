@@ -9,6 +9,7 @@ import { useEffect, useState } from "react";
 export function useSelection(rows: readonly { id: string }[], scope: unknown) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new scope (filter, page) is exactly what clears the selection
   useEffect(() => setSelected(new Set()), [scope]);
 
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));

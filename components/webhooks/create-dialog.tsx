@@ -70,8 +70,9 @@ export function CreateWebhookDialog({ open, onClose }: { open: boolean; onClose:
         <div className="space-y-3 text-sm text-gray-700">
           <p>
             Deliveries to <span className="font-mono break-all">{created.url}</span> are signed with this secret: compute the HMAC-SHA256 of{" "}
-            <code className="rounded bg-gray-100 px-1">{"${X-Service-Timestamp}.${raw body}"}</code> and compare it with the{" "}
-            <code className="rounded bg-gray-100 px-1">v1=</code> value of <code className="rounded bg-gray-100 px-1">X-Service-Signature</code>.
+            <code className="rounded bg-gray-100 px-1">{"{X-Service-Timestamp}.{raw body}"}</code> and compare it with the{" "}
+            <code className="rounded bg-gray-100 px-1">v1=</code> value of{" "}
+            <code className="rounded bg-gray-100 px-1">X-Service-Signature</code>.
           </p>
           <SecretBox label="Signing secret" value={created.secret} warning="Copy the signing secret now. It will not be shown again." />
           <p className="text-xs text-gray-500">Lost it? Rotate the secret from the webhook list to get a new one.</p>

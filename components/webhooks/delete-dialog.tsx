@@ -7,7 +7,15 @@ import { webhookPath } from "./queries";
 import type { WebhookView } from "./types";
 
 /** DELETE /webhooks/<id>: the webhook and its delivery log. */
-export function DeleteWebhookDialog({ webhook, onClose, onDeleted }: { webhook: WebhookView; onClose: () => void; onDeleted: (message: string) => void }) {
+export function DeleteWebhookDialog({
+  webhook,
+  onClose,
+  onDeleted,
+}: {
+  webhook: WebhookView;
+  onClose: () => void;
+  onDeleted: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: () => apiFetch<{ deleted: boolean; id: string }>(webhookPath(webhook.id), { method: "DELETE" }),
@@ -29,8 +37,8 @@ export function DeleteWebhookDialog({ webhook, onClose, onDeleted }: { webhook: 
       onCancel={onClose}
       onClose={onClose}
     >
-      No more events go to <span className="font-mono break-all">{webhook.url}</span>, and its delivery log is deleted with it. Pending deliveries are dropped.
-      This cannot be undone; to stop deliveries for a while, pause it instead.
+      No more events go to <span className="font-mono break-all">{webhook.url}</span>, and its delivery log is deleted with it. Pending
+      deliveries are dropped. This cannot be undone; to stop deliveries for a while, pause it instead.
     </ConfirmDeleteDialog>
   );
 }

@@ -50,7 +50,9 @@ function DeliveryDetails({ d, webhook }: { d: DeliveryView; webhook: WebhookView
       </Detail>
       <Detail label="Last status code">{d.lastStatusCode ?? "No HTTP answer"}</Detail>
       <Detail label="Last attempt">{dateTime(d.lastAttemptAt)}</Detail>
-      <Detail label="Next attempt">{d.status === "PENDING" ? (d.nextAttemptAt ? dateTime(d.nextAttemptAt) : "Now") : "None (finished)"}</Detail>
+      <Detail label="Next attempt">
+        {d.status === "PENDING" ? (d.nextAttemptAt ? dateTime(d.nextAttemptAt) : "Now") : "None (finished)"}
+      </Detail>
       <Detail label="Created">{dateTime(d.createdAt)}</Detail>
       <Detail label="Last error">{d.lastError ? <span className="text-red-700">{d.lastError}</span> : "—"}</Detail>
       <div className="col-span-2 md:col-span-4">
@@ -84,7 +86,8 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
   const total = deliveries.data?.total ?? 0;
 
   const resend = useMutation({
-    mutationFn: (d: DeliveryView) => apiFetch<ResendResult>(webhookPath(webhook.id, `/deliveries/${encodeURIComponent(d.id)}/resend`), { method: "POST" }),
+    mutationFn: (d: DeliveryView) =>
+      apiFetch<ResendResult>(webhookPath(webhook.id, `/deliveries/${encodeURIComponent(d.id)}/resend`), { method: "POST" }),
     onSettled: () => refreshWebhooks(queryClient),
   });
 

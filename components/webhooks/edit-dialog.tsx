@@ -24,7 +24,15 @@ function changes(w: WebhookView, f: WebhookFormState): Partial<WebhookInput> {
   return body;
 }
 
-export function EditWebhookDialog({ webhook, onClose, onSaved }: { webhook: WebhookView; onClose: () => void; onSaved: (message: string) => void }) {
+export function EditWebhookDialog({
+  webhook,
+  onClose,
+  onSaved,
+}: {
+  webhook: WebhookView;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [form, setForm] = useState(() => formOf(webhook));
   const save = useMutation({

@@ -47,22 +47,23 @@ export function RotateSecretDialog({ webhook, onClose }: { webhook: WebhookView;
         <div className="space-y-3 text-sm text-gray-700">
           <SecretBox label="Signing secret" value={rotated.secret} warning="Copy the new signing secret now. It will not be shown again.">
             <p className="text-sm text-yellow-900" data-testid="rotation-overlap">
-              For 24 hours{rotated.previousSecretActiveUntil ? ` (until ${dateTime(rotated.previousSecretActiveUntil)})` : ""} both the new and the old secret
-              sign every request: <code className="rounded bg-white px-1">X-Service-Signature</code> carries two <code className="rounded bg-white px-1">v1=</code>{" "}
-              values. Put the new secret in your receiver before then.
+              For 24 hours{rotated.previousSecretActiveUntil ? ` (until ${dateTime(rotated.previousSecretActiveUntil)})` : ""} both the new
+              and the old secret sign every request: <code className="rounded bg-white px-1">X-Service-Signature</code> carries two{" "}
+              <code className="rounded bg-white px-1">v1=</code> values. Put the new secret in your receiver before then.
             </p>
           </SecretBox>
         </div>
       ) : (
         <div className="space-y-3 text-sm text-gray-700">
           <p>
-            A new signing secret is made for <span className="font-mono break-all">{webhook.url}</span> and shown once. For the next 24 hours every request is
-            signed with both the new and the current secret, so your receiver keeps verifying while you switch it over; after that only the new one signs.
+            A new signing secret is made for <span className="font-mono break-all">{webhook.url}</span> and shown once. For the next 24
+            hours every request is signed with both the new and the current secret, so your receiver keeps verifying while you switch it
+            over; after that only the new one signs.
           </p>
           {webhook.previousSecretActiveUntil && (
             <Alert tone="warning">
-              A rotation is already in its overlap (the previous secret signs until {dateTime(webhook.previousSecretActiveUntil)}). Rotating again ends that: the
-              secret before the current one stops signing now.
+              A rotation is already in its overlap (the previous secret signs until {dateTime(webhook.previousSecretActiveUntil)}). Rotating
+              again ends that: the secret before the current one stops signing now.
             </Alert>
           )}
           {rotate.error && <Alert tone="error">{describeError(rotate.error)}</Alert>}

@@ -38,8 +38,8 @@ export function TestWebhookDialog({ webhook, onClose }: { webhook: WebhookView; 
     >
       <div className="space-y-3 text-sm text-gray-700">
         <p>
-          Sends one signed <code className="rounded bg-gray-100 px-1">webhook.test</code> event to <span className="font-mono break-all">{webhook.url}</span> now.
-          It is logged with the deliveries but never retried.
+          Sends one signed <code className="rounded bg-gray-100 px-1">webhook.test</code> event to{" "}
+          <span className="font-mono break-all">{webhook.url}</span> now. It is logged with the deliveries but never retried.
         </p>
         {!webhook.active && <Alert tone="info">This webhook is paused; a test is sent anyway.</Alert>}
         {r && (
@@ -48,7 +48,11 @@ export function TestWebhookDialog({ webhook, onClose }: { webhook: WebhookView; 
               {r.delivered ? "Delivered" : "Not delivered"}
               {r.statusCode !== null ? ` — the receiver answered HTTP ${r.statusCode}` : " — no HTTP answer"}
             </p>
-            {r.error && <p className="mt-1 break-words" data-testid="webhook-test-error">{r.error}</p>}
+            {r.error && (
+              <p className="mt-1 break-words" data-testid="webhook-test-error">
+                {r.error}
+              </p>
+            )}
             <p className="mt-1 text-xs break-all">Event id: {r.eventId}</p>
           </Alert>
         )}

@@ -35,7 +35,11 @@ export function WebhookDetail({ id }: { id: string }) {
     return (
       <div className="space-y-4">
         {back}
-        <Alert tone="error">{missing ? "This webhook does not exist (it may have been deleted)." : `Could not load the webhook: ${describeError(webhook.error)}`}</Alert>
+        <Alert tone="error">
+          {missing
+            ? "This webhook does not exist (it may have been deleted)."
+            : `Could not load the webhook: ${describeError(webhook.error)}`}
+        </Alert>
       </div>
     );
   }
@@ -61,7 +65,8 @@ export function WebhookDetail({ id }: { id: string }) {
             <div className="mt-2 flex flex-wrap items-center gap-2">
               <Badge tone={w.active ? "green" : "yellow"}>{w.active ? "Active" : "Paused"}</Badge>
               <span className="text-sm text-gray-600">
-                {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)} timeout · created {dateTime(w.createdAt)}
+                {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)} timeout · created{" "}
+                {dateTime(w.createdAt)}
               </span>
             </div>
           </div>
@@ -83,7 +88,9 @@ export function WebhookDetail({ id }: { id: string }) {
         </div>
         <EventChips events={w.events} />
         {w.previousSecretActiveUntil && (
-          <Alert tone="info">Secret rotation in progress: the previous secret also signs every request until {dateTime(w.previousSecretActiveUntil)}.</Alert>
+          <Alert tone="info">
+            Secret rotation in progress: the previous secret also signs every request until {dateTime(w.previousSecretActiveUntil)}.
+          </Alert>
         )}
       </div>
 

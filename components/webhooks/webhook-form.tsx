@@ -73,7 +73,11 @@ export function WebhookForm({
 
   return (
     <form id={id} onSubmit={submit} className="space-y-4" noValidate>
-      <Field label="Endpoint URL" errors={fieldErrors.url} hint="An http or https URL that resolves to a public address. Private, internal and cloud metadata addresses are refused.">
+      <Field
+        label="Endpoint URL"
+        errors={fieldErrors.url}
+        hint="An http or https URL that resolves to a public address. Private, internal and cloud metadata addresses are refused."
+      >
         <Input
           type="url"
           inputMode="url"
@@ -101,7 +105,9 @@ export function WebhookForm({
             </label>
           ))}
         </div>
-        <p className="text-xs text-gray-500">{value.events.length === 0 ? "Pick at least one event." : `${value.events.length} of ${EVENT_NAMES.length} selected.`}</p>
+        <p className="text-xs text-gray-500">
+          {value.events.length === 0 ? "Pick at least one event." : `${value.events.length} of ${EVENT_NAMES.length} selected.`}
+        </p>
         <div id={`${eventsId}-errors`}>
           {fieldErrors.events?.map((m) => (
             <p key={m} className="text-xs text-red-600">
@@ -112,11 +118,33 @@ export function WebhookForm({
       </fieldset>
 
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Delivery attempts" errors={fieldErrors.retryAttempts} hint={`${RETRY_RANGE.min}–${RETRY_RANGE.max}, the first one included; retried after 30 s, 1 min, 2 min, 4 min …`}>
-          <Input type="number" min={RETRY_RANGE.min} max={RETRY_RANGE.max} step={1} value={value.retryAttempts} onChange={(e) => set({ retryAttempts: e.target.value })} />
+        <Field
+          label="Delivery attempts"
+          errors={fieldErrors.retryAttempts}
+          hint={`${RETRY_RANGE.min}–${RETRY_RANGE.max}, the first one included; retried after 30 s, 1 min, 2 min, 4 min …`}
+        >
+          <Input
+            type="number"
+            min={RETRY_RANGE.min}
+            max={RETRY_RANGE.max}
+            step={1}
+            value={value.retryAttempts}
+            onChange={(e) => set({ retryAttempts: e.target.value })}
+          />
         </Field>
-        <Field label="Timeout (ms)" errors={fieldErrors.timeoutMs} hint={`${TIMEOUT_RANGE.min.toLocaleString()}–${TIMEOUT_RANGE.max.toLocaleString()} ms to answer with a 2xx.`}>
-          <Input type="number" min={TIMEOUT_RANGE.min} max={TIMEOUT_RANGE.max} step={500} value={value.timeoutMs} onChange={(e) => set({ timeoutMs: e.target.value })} />
+        <Field
+          label="Timeout (ms)"
+          errors={fieldErrors.timeoutMs}
+          hint={`${TIMEOUT_RANGE.min.toLocaleString()}–${TIMEOUT_RANGE.max.toLocaleString()} ms to answer with a 2xx.`}
+        >
+          <Input
+            type="number"
+            min={TIMEOUT_RANGE.min}
+            max={TIMEOUT_RANGE.max}
+            step={500}
+            value={value.timeoutMs}
+            onChange={(e) => set({ timeoutMs: e.target.value })}
+          />
         </Field>
       </div>
 

@@ -33,9 +33,9 @@ export function WebhooksView() {
         <div>
           <h1 className="text-xl font-semibold text-gray-900">Webhooks</h1>
           <p className="mt-1 max-w-2xl text-sm text-gray-600">
-            Signed HTTP POSTs to your own endpoints when something happens: replies, bounces, unsubscribes, mailbox problems. Each request carries an{" "}
-            <code className="rounded bg-gray-100 px-1">X-Service-Signature</code> to verify with the webhook&apos;s secret; failures are retried with backoff and
-            every attempt is in the delivery log for 30 days.
+            Signed HTTP POSTs to your own endpoints when something happens: replies, bounces, unsubscribes, mailbox problems. Each request
+            carries an <code className="rounded bg-gray-100 px-1">X-Service-Signature</code> to verify with the webhook&apos;s secret;
+            failures are retried with backoff and every attempt is in the delivery log for 30 days.
           </p>
         </div>
         <Button onClick={() => setCreating(true)}>New webhook</Button>
@@ -65,7 +65,10 @@ export function WebhooksView() {
           {rows.map((w) => (
             <Tr key={w.id}>
               <Td className="max-w-xs min-w-48">
-                <Link href={`/webhooks/${encodeURIComponent(w.id)}`} className="font-mono text-xs break-all text-indigo-700 hover:underline">
+                <Link
+                  href={`/webhooks/${encodeURIComponent(w.id)}`}
+                  className="font-mono text-xs break-all text-indigo-700 hover:underline"
+                >
                   {w.url}
                 </Link>
                 {(!w.active || w.previousSecretActiveUntil) && (
@@ -96,7 +99,12 @@ export function WebhooksView() {
               </Td>
               <Td className="w-56">
                 <div className="flex flex-wrap justify-end">
-                  <Button variant="ghost" size="sm" aria-label={`Send a test to ${w.url}`} onClick={() => setAction({ kind: "test", webhook: w })}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Send a test to ${w.url}`}
+                    onClick={() => setAction({ kind: "test", webhook: w })}
+                  >
                     Send test
                   </Button>
                   <Link
@@ -109,10 +117,21 @@ export function WebhooksView() {
                   <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => setAction({ kind: "edit", webhook: w })}>
                     Edit
                   </Button>
-                  <Button variant="ghost" size="sm" aria-label={`Rotate the secret of ${w.url}`} onClick={() => setAction({ kind: "rotate", webhook: w })}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Rotate the secret of ${w.url}`}
+                    onClick={() => setAction({ kind: "rotate", webhook: w })}
+                  >
                     Rotate secret
                   </Button>
-                  <Button variant="ghost" size="sm" className="text-red-700" aria-label={`Delete ${w.url}`} onClick={() => setAction({ kind: "delete", webhook: w })}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-red-700"
+                    aria-label={`Delete ${w.url}`}
+                    onClick={() => setAction({ kind: "delete", webhook: w })}
+                  >
                     Delete
                   </Button>
                 </div>

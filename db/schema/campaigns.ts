@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, customType, doublePrecision, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 import { leads } from "./leads";
 import { mailboxes } from "./mailboxes";
@@ -8,14 +21,23 @@ const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 
 export const campaignStatusEnum = pgEnum("campaign_status", ["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]);
 export const espMatchingEnum = pgEnum("esp_matching", ["OFF", "PREFER", "STRICT"]);
-export const campaignLeadStatusEnum = pgEnum("campaign_lead_status", ["ACTIVE", "COMPLETED", "REPLIED", "BOUNCED", "UNSUBSCRIBED", "STOPPED"]);
+export const campaignLeadStatusEnum = pgEnum("campaign_lead_status", [
+  "ACTIVE",
+  "COMPLETED",
+  "REPLIED",
+  "BOUNCED",
+  "UNSUBSCRIBED",
+  "STOPPED",
+]);
 
 export const campaigns = pgTable(
   "campaigns",
   {
     id: text("id").primaryKey(),
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     status: campaignStatusEnum("status").notNull().default("DRAFT"),
     folder: text("folder"),
@@ -47,8 +69,12 @@ export const campaignSteps = pgTable(
   "campaign_steps",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     stepOrder: integer("step_order").notNull(),
     /** "" for a step without variants; otherwise the variant's label (A, B, …). */
     variantGroup: text("variant_group").notNull().default(""),
@@ -67,7 +93,9 @@ export const files = pgTable(
   "files",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
@@ -81,9 +109,15 @@ export const stepAttachments = pgTable(
   "step_attachments",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    stepId: text("step_id").notNull().references(() => campaignSteps.id, { onDelete: "cascade" }),
-    fileId: text("file_id").notNull().references(() => files.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    stepId: text("step_id")
+      .notNull()
+      .references(() => campaignSteps.id, { onDelete: "cascade" }),
+    fileId: text("file_id")
+      .notNull()
+      .references(() => files.id, { onDelete: "cascade" }),
     filename: text("filename").notNull(),
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
@@ -98,9 +132,15 @@ export const stepAttachments = pgTable(
 export const campaignMailboxes = pgTable(
   "campaign_mailboxes",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.mailboxId] }), index("campaign_mailboxes_mailbox_idx").on(t.mailboxId)],
@@ -113,9 +153,15 @@ export const campaignMailboxes = pgTable(
 export const campaignLeads = pgTable(
   "campaign_leads",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    leadId: text("lead_id").notNull().references(() => leads.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    leadId: text("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
     seq: bigserial("seq", { mode: "number" }).notNull(),
     mailboxId: text("mailbox_id").references(() => mailboxes.id, { onDelete: "set null" }),
     status: campaignLeadStatusEnum("status").notNull().default("ACTIVE"),

@@ -3,7 +3,15 @@ import { workspaces } from "./accounts";
 import { leads } from "./leads";
 import { mailboxes } from "./mailboxes";
 
-export const intentEnum = pgEnum("reply_intent", ["UNCLASSIFIED", "INTERESTED", "NOT_INTERESTED", "OUT_OF_OFFICE", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "QUESTION"]);
+export const intentEnum = pgEnum("reply_intent", [
+  "UNCLASSIFIED",
+  "INTERESTED",
+  "NOT_INTERESTED",
+  "OUT_OF_OFFICE",
+  "WRONG_PERSON",
+  "UNSUBSCRIBE_REQUEST",
+  "QUESTION",
+]);
 
 export type Address = { name: string | null; address: string };
 
@@ -15,8 +23,12 @@ export const replies = pgTable(
   "replies",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
     leadId: text("lead_id").references(() => leads.id, { onDelete: "cascade" }),
     campaignId: text("campaign_id"),
     /** The campaign email this answers, when threading headers say so. */
@@ -52,7 +64,9 @@ export const replies = pgTable(
 export const imapState = pgTable(
   "imap_state",
   {
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
     folder: text("folder").notNull(),
     uidValidity: text("uid_validity").notNull(),
     lastUid: integer("last_uid").notNull().default(0),
@@ -70,8 +84,12 @@ export const sentReplies = pgTable(
   "sent_replies",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
     leadId: text("lead_id").references(() => leads.id, { onDelete: "cascade" }),
     replyId: text("reply_id"),
     to: jsonb("to").$type<Address[]>().notNull(),
@@ -101,7 +119,9 @@ export const sentReplies = pgTable(
 export const aiUsage = pgTable(
   "ai_usage",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     month: text("month").notNull(),
     used: integer("used").notNull().default(0),
   },
@@ -116,7 +136,9 @@ export const messageFiles = pgTable(
   "message_files",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     replyId: text("reply_id").references(() => replies.id, { onDelete: "cascade" }),
     sentReplyId: text("sent_reply_id").references(() => sentReplies.id, { onDelete: "cascade" }),
     /** An upload not yet sent with a reply. */

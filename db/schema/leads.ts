@@ -18,7 +18,9 @@ export const leads = pgTable(
     id: text("id").primaryKey(),
     /** Insertion order: the stable newest-first order of GET /leads (spec 4.4). */
     seq: bigserial("seq", { mode: "number" }).notNull(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     firstName: text("first_name"),
     lastName: text("last_name"),
@@ -69,7 +71,9 @@ export const tags = pgTable(
   "tags",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     color: text("color"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -80,9 +84,15 @@ export const tags = pgTable(
 export const leadTags = pgTable(
   "lead_tags",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    leadId: text("lead_id").notNull().references(() => leads.id, { onDelete: "cascade" }),
-    tagId: text("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    leadId: text("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.leadId, t.tagId] }), index("lead_tags_tag_idx").on(t.tagId)],
@@ -95,7 +105,9 @@ export const suppressions = pgTable(
   "suppressions",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     kind: suppressionKindEnum("kind").notNull(),
     /** Lower-cased address or domain. */
     value: text("value").notNull(),

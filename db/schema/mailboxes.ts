@@ -14,7 +14,9 @@ export const domains = pgTable(
   "domains",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     domain: text("domain").notNull(),
     /** Extra DKIM selectors to look for, beside the provider's usual ones. */
     dkimSelectors: text("dkim_selectors").array().notNull().default(sql`'{}'::text[]`),
@@ -35,8 +37,12 @@ export const mailboxes = pgTable(
   {
     id: text("id").primaryKey(),
     seq: integer("seq").generatedAlwaysAsIdentity(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    domainId: text("domain_id")
+      .notNull()
+      .references(() => domains.id),
     email: text("email").notNull(),
     senderName: text("sender_name"),
     signatureHtml: text("signature_html"),
@@ -85,9 +91,15 @@ export const mailboxes = pgTable(
 export const mailboxTags = pgTable(
   "mailbox_tags",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
-    tagId: text("tag_id").notNull().references(() => tags.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.mailboxId, t.tagId] }), index("mailbox_tags_tag_idx").on(t.tagId)],

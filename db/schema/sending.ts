@@ -16,8 +16,12 @@ export const emails = pgTable(
   "emails",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "restrict" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "restrict" }),
     leadId: text("lead_id").references(() => leads.id, { onDelete: "set null" }),
     leadEmail: text("lead_email").notNull(),
     /** Campaign emails carry their campaign and step (text, not foreign keys: sends outlive them). */
@@ -45,7 +49,13 @@ export const emails = pgTable(
     bodyText: text("body_text"),
     bodyHtml: text("body_html"),
   },
-  (t) => [index("emails_mailbox_idx").on(t.mailboxId, t.createdAt), index("emails_lead_idx").on(t.leadId), index("emails_campaign_idx").on(t.campaignId, t.createdAt), index("emails_step_idx").on(t.stepId), index("emails_message_id_idx").on(t.workspaceId, t.messageId)],
+  (t) => [
+    index("emails_mailbox_idx").on(t.mailboxId, t.createdAt),
+    index("emails_lead_idx").on(t.leadId),
+    index("emails_campaign_idx").on(t.campaignId, t.createdAt),
+    index("emails_step_idx").on(t.stepId),
+    index("emails_message_id_idx").on(t.workspaceId, t.messageId),
+  ],
 );
 
 export const emailEventKindEnum = pgEnum("email_event_kind", ["OPEN", "CLICK", "UNSUBSCRIBE"]);
@@ -55,8 +65,12 @@ export const emailEvents = pgTable(
   "email_events",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    emailId: text("email_id").notNull().references(() => emails.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    emailId: text("email_id")
+      .notNull()
+      .references(() => emails.id, { onDelete: "cascade" }),
     kind: emailEventKindEnum("kind").notNull(),
     url: text("url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -10,14 +10,19 @@ export const events = pgTable(
   "events",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Set when the webhook job has fanned this event out to deliveries. */
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at IS NULL`), index("events_workspace_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at IS NULL`),
+    index("events_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
 );
 
 /** Fixed-window counters used by rate-limiter-flexible's Drizzle store (atomic upsert). */

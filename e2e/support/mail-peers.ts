@@ -74,7 +74,14 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
 
     /** Puts a raw message in the mailbox's INBOX on the IMAP peer, as if it had arrived. */
     async deliver(raw: string): Promise<void> {
-      const client = new ImapFlow({ host: "127.0.0.1", port: peers.imap.port, secure: false, doSTARTTLS: false, auth: { user: mailbox.email, pass: mailbox.password }, logger: false });
+      const client = new ImapFlow({
+        host: "127.0.0.1",
+        port: peers.imap.port,
+        secure: false,
+        doSTARTTLS: false,
+        auth: { user: mailbox.email, pass: mailbox.password },
+        logger: false,
+      });
       await client.connect();
       try {
         await client.append("INBOX", raw);

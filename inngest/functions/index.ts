@@ -12,4 +12,13 @@ import { webhookDispatchJob } from "../../lib/webhooks/deliver";
  * The list of background jobs, written once. Both drivers read it: the Inngest server (when
  * INNGEST_* is configured, through /api/inngest) and the sidecar's local runner (inngest/worker.ts).
  */
-export const jobs: JobDef[] = [sendCampaignEmailsJob, inboxSyncJob, replySendJob, cleanupJob, mailboxHealthJob, domainCheckJob, leadEspClassJob, webhookDispatchJob];
+export const jobs: JobDef[] = [
+  sendCampaignEmailsJob,
+  inboxSyncJob,
+  replySendJob,
+  cleanupJob,
+  mailboxHealthJob,
+  domainCheckJob,
+  leadEspClassJob,
+  webhookDispatchJob,
+];

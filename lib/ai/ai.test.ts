@@ -21,7 +21,11 @@ let status = 200;
 
 beforeAll(async () => {
   ai = await startHttpPeer();
-  ai.setResponder(() => ({ status, headers: { "content-type": "application/json" }, body: JSON.stringify({ choices: [{ message: { content: answer } }] }) }));
+  ai.setResponder(() => ({
+    status,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ choices: [{ message: { content: answer } }] }),
+  }));
   process.env.AI_BASE_URL = ai.url("/v1");
   process.env.AI_MODEL = "test-model";
   ws = await makeWorkspace();
@@ -34,7 +38,9 @@ afterAll(async () => {
 });
 
 async function ingest(mbx: { id: string; workspaceId: string; email: string }, from: string, text: string, id: string) {
-  const parsed = await simpleParser(`From: ${from}\r\nTo: ${mbx.email}\r\nSubject: Re: Hello\r\nMessage-ID: <${id}@x.test>\r\n\r\n${text}\r\n`);
+  const parsed = await simpleParser(
+    `From: ${from}\r\nTo: ${mbx.email}\r\nSubject: Re: Hello\r\nMessage-ID: <${id}@x.test>\r\n\r\n${text}\r\n`,
+  );
   return ingestMessage(getDb(), systemClock, mbx, parsed, { folder: "INBOX" });
 }
 
@@ -45,7 +51,10 @@ describe("AI classification, drafts, credits and the CRM view", () => {
     expect((await ingest(mbx, "lee@lead.test", "Bob handles this now.", "a1"))!.intent).toBe("WRONG_PERSON");
     const asked = ai.received.at(-1)!;
     expect(asked.url).toBe("/v1/chat/completions");
-    expect(JSON.parse(asked.body)).toMatchObject({ model: "test-model", messages: [{ role: "system" }, { role: "user", content: "Bob handles this now." }] });
+    expect(JSON.parse(asked.body)).toMatchObject({
+      model: "test-model",
+      messages: [{ role: "system" }, { role: "user", content: "Bob handles this now." }],
+    });
     answer = "INTERESTED";
     expect((await ingest(mbx, "lee@lead.test", "Please remove me from your list", "a2"))!.intent).toBe("UNSUBSCRIBE_REQUEST");
     status = 500;
@@ -60,7 +69,12 @@ describe("AI classification, drafts, credits and the CRM view", () => {
   it("drafts an answer for one credit, never sends, and answers 429 AI_CREDITS when the month's credits are used", async () => {
     useClock(new ManualClock(new Date("2026-11-30T23:00:00Z")));
     const s = await call(AI_PATCH, "PATCH", "", { key: ws.fullKey, body: { monthlyCredits: 2, customInstructions: "Sign as Sam." } });
-    expect(s.body).toMatchObject({ monthlyCredits: 2, provider: "openai-compatible", model: "test-model", credits: { limit: 2, used: 0, remaining: 2, resetsAt: "2026-12-01T00:00:00.000Z" } });
+    expect(s.body).toMatchObject({
+      monthlyCredits: 2,
+      provider: "openai-compatible",
+      model: "test-model",
+      credits: { limit: 2, used: 0, remaining: 2, resetsAt: "2026-12-01T00:00:00.000Z" },
+    });
     const [reply] = await getDb().select().from(replies).limit(1);
     answer = "Hi Lee,\n\nThanks — who should I talk to instead?\n\nSam";
     const d1 = await call(DRAFT, "POST", "", { key: ws.fullKey, params: { id: reply.id } });
@@ -79,14 +93,36 @@ describe("AI classification, drafts, credits and the CRM view", () => {
   it("lists every lead that replied by the step they last replied to, and replies by intent", async () => {
     const own = await makeWorkspace();
     const mbx = await insertMailbox(own.workspaceId, "crm@mbx.test");
-    const ids = (await call(CREATE_LEADS, "POST", "/leads", { key: own.fullKey, body: { leads: [{ email: "s0@lead.test" }, { email: "s1@lead.test" }] } })).body.leadIds;
-    const e = (lead: string, email: string, step: number) => ({ id: newId("eml"), workspaceId: own.workspaceId, mailboxId: mbx.id, leadId: lead, leadEmail: email, campaignId: "cmp_x", stepOrder: step, messageId: `<${lead}-${step}@m>`, subject: "S", status: "SENT" as const });
-    await getDb().insert(emails).values([e(ids[0], "s0@lead.test", 0), e(ids[1], "s1@lead.test", 0), e(ids[1], "s1@lead.test", 1)]);
+    const ids = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: own.fullKey,
+        body: { leads: [{ email: "s0@lead.test" }, { email: "s1@lead.test" }] },
+      })
+    ).body.leadIds;
+    const e = (lead: string, email: string, step: number) => ({
+      id: newId("eml"),
+      workspaceId: own.workspaceId,
+      mailboxId: mbx.id,
+      leadId: lead,
+      leadEmail: email,
+      campaignId: "cmp_x",
+      stepOrder: step,
+      messageId: `<${lead}-${step}@m>`,
+      subject: "S",
+      status: "SENT" as const,
+    });
+    await getDb()
+      .insert(emails)
+      .values([e(ids[0], "s0@lead.test", 0), e(ids[1], "s1@lead.test", 0), e(ids[1], "s1@lead.test", 1)]);
     const wrap = (to: string, refs: string, text: string, id: string) =>
       simpleParser(`From: ${to}\r\nTo: crm@mbx.test\r\nSubject: Re: S\r\nMessage-ID: <${id}@x>\r\nIn-Reply-To: ${refs}\r\n\r\n${text}\r\n`);
     await call(AI_PATCH, "PATCH", "", { key: own.fullKey, body: { aiClassificationEnabled: false } });
-    await ingestMessage(getDb(), systemClock, mbx, await wrap("s1@lead.test", `<${ids[1]}-1@m>`, "Let's book a call", "c1"), { folder: "INBOX" });
-    await ingestMessage(getDb(), systemClock, mbx, await wrap("s0@lead.test", `<${ids[0]}-0@m>`, "Not interested", "c2"), { folder: "INBOX" });
+    await ingestMessage(getDb(), systemClock, mbx, await wrap("s1@lead.test", `<${ids[1]}-1@m>`, "Let's book a call", "c1"), {
+      folder: "INBOX",
+    });
+    await ingestMessage(getDb(), systemClock, mbx, await wrap("s0@lead.test", `<${ids[0]}-0@m>`, "Not interested", "c2"), {
+      folder: "INBOX",
+    });
     const p = await call(PIPELINE, "GET", "/crm/pipeline", { key: own.readKey });
     expect([p.headers.get("X-Total-Count"), p.headers.get("X-Limit")]).toEqual(["2", "200"]);
     expect(p.body.map((r: any) => [r.lead.email, r.stage, r.intent, r.replyCount])).toEqual([

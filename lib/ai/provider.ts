@@ -30,7 +30,8 @@ export const builtInProvider: AiProvider = {
     const hi = i.leadName ? `Hi ${i.leadName},` : "Hi,";
     const bySign = i.senderName ? `\n\nBest,\n${i.senderName}` : "\n\nBest,";
     const body: Record<Intent, string> = {
-      INTERESTED: "Great to hear from you! Would Tuesday or Thursday work for a 20-minute call? Happy to send a calendar invite for whichever suits you.",
+      INTERESTED:
+        "Great to hear from you! Would Tuesday or Thursday work for a 20-minute call? Happy to send a calendar invite for whichever suits you.",
       QUESTION: "Thanks for the question. Happy to explain — would a short call be easiest, or shall I put the details in writing?",
       NOT_INTERESTED: "Thanks for letting me know — I won't follow up on this. All the best.",
       WRONG_PERSON: "Thanks for letting me know. Could you point me to the right person for this?",
@@ -42,11 +43,25 @@ export const builtInProvider: AiProvider = {
   },
 };
 
-async function chat(baseUrl: string, apiKey: string | undefined, model: string, system: string, user: string, timeoutMs = 20_000): Promise<string> {
+async function chat(
+  baseUrl: string,
+  apiKey: string | undefined,
+  model: string,
+  system: string,
+  user: string,
+  timeoutMs = 20_000,
+): Promise<string> {
   const res = await fetch(`${baseUrl.replace(/\/$/, "")}/chat/completions`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
-    body: JSON.stringify({ model, temperature: 0.2, messages: [{ role: "system", content: system }, { role: "user", content: user }] }),
+    body: JSON.stringify({
+      model,
+      temperature: 0.2,
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: user },
+      ],
+    }),
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!res.ok) throw new Error(`AI endpoint answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
@@ -68,7 +83,10 @@ export function openAiCompatible(baseUrl: string, apiKey: string | undefined, mo
         `Classify a reply to a cold email. Answer with exactly one word from: ${INTENTS.join(", ")}. UNSUBSCRIBE_REQUEST: asks to be removed or to stop. WRONG_PERSON: not the right contact. QUESTION: asks something without showing interest or refusal.`,
         newText(text).slice(0, 4000),
       );
-      const word = out.toUpperCase().match(/[A-Z_]+/g)?.find((w) => (INTENTS as string[]).includes(w));
+      const word = out
+        .toUpperCase()
+        .match(/[A-Z_]+/g)
+        ?.find((w) => (INTENTS as string[]).includes(w));
       return (word as Intent | undefined) ?? "UNCLASSIFIED";
     },
     async draft(i) {

@@ -15,7 +15,10 @@ export const aiSettingsShape = {
   /** AI credits per month (decisions.md: a workspace setting, default 1000). */
   monthlyCredits: z.number().int().min(0).max(1_000_000),
 };
-export const patchAiSettingsBody = z.object(aiSettingsShape).partial().refine((o) => Object.keys(o).length > 0, "send at least one setting");
+export const patchAiSettingsBody = z
+  .object(aiSettingsShape)
+  .partial()
+  .refine((o) => Object.keys(o).length > 0, "send at least one setting");
 export type AiSettings = { [K in keyof typeof aiSettingsShape]: z.infer<(typeof aiSettingsShape)[K]> };
 
 /**
@@ -33,7 +36,13 @@ export const AUTO_TAG_NAMES: Readonly<Record<string, string>> = {
   QUESTION: "Question",
 };
 
-const DEFAULTS: AiSettings = { aiClassificationEnabled: true, aiDraftEnabled: true, autoTagOnReply: false, customInstructions: "", monthlyCredits: 1000 };
+const DEFAULTS: AiSettings = {
+  aiClassificationEnabled: true,
+  aiDraftEnabled: true,
+  autoTagOnReply: false,
+  customInstructions: "",
+  monthlyCredits: 1000,
+};
 
 export async function loadAiSettings(db: DbOrTx, workspaceId: string): Promise<AiSettings> {
   const [w] = await db.select({ settings: workspaces.settings }).from(workspaces).where(eq(workspaces.id, workspaceId));
@@ -48,7 +57,10 @@ function nextMonth(now: Date): Date {
 }
 
 async function creditsView(db: DbOrTx, workspaceId: string, s: AiSettings, now: Date) {
-  const [u] = await db.select({ used: aiUsage.used }).from(aiUsage).where(and(eq(aiUsage.workspaceId, workspaceId), eq(aiUsage.month, month(now))));
+  const [u] = await db
+    .select({ used: aiUsage.used })
+    .from(aiUsage)
+    .where(and(eq(aiUsage.workspaceId, workspaceId), eq(aiUsage.month, month(now))));
   const used = u?.used ?? 0;
   return { limit: s.monthlyCredits, used, remaining: Math.max(0, s.monthlyCredits - used), resetsAt: nextMonth(now).toISOString() };
 }
@@ -63,7 +75,10 @@ export async function getAiSettings(ctx: Ctx) {
 export async function patchAiSettings(ctx: Ctx, input: z.infer<typeof patchAiSettingsBody>) {
   requireAccess(ctx, "write");
   const s = { ...(await loadAiSettings(ctx.db, ctx.workspaceId)), ...input };
-  await ctx.db.update(workspaces).set({ settings: sql`jsonb_set(${workspaces.settings}, '{ai}', ${JSON.stringify(s)}::jsonb, true)` }).where(eq(workspaces.id, ctx.workspaceId));
+  await ctx.db
+    .update(workspaces)
+    .set({ settings: sql`jsonb_set(${workspaces.settings}, '{ai}', ${JSON.stringify(s)}::jsonb, true)` })
+    .where(eq(workspaces.id, ctx.workspaceId));
   return getAiSettings(ctx);
 }
 
@@ -79,7 +94,11 @@ export async function useCredit(db: DbOrTx, workspaceId: string, now: Date): Pro
     returning used`)) as unknown as { used: number }[];
   if (rows.length === 0) {
     const retry = Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000);
-    throw new RateLimitedError(`This workspace has used its ${s.monthlyCredits} AI credits for the month; they renew ${nextMonth(now).toISOString()}`, retry, { reason: "AI_CREDITS", limit: s.monthlyCredits });
+    throw new RateLimitedError(
+      `This workspace has used its ${s.monthlyCredits} AI credits for the month; they renew ${nextMonth(now).toISOString()}`,
+      retry,
+      { reason: "AI_CREDITS", limit: s.monthlyCredits },
+    );
   }
   return { remaining: s.monthlyCredits - rows[0].used };
 }

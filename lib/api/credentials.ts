@@ -57,17 +57,23 @@ async function lookupApiKeyCounting(db: DbOrTx, token: string, now: Date, rateKe
   if (!r) return { key: { ok: false, reason: "Invalid API key" } };
   const date = (v: unknown) => (v ? new Date(v as string) : null);
   const key = evaluateKey(
-    { id: r.id, workspaceId: r.workspace_id, createdBy: r.created_by, scope: r.scope, expiresAt: date(r.expires_at), revokedAt: date(r.revoked_at), lastUsedAt: date(r.last_used_at), role: r.role },
+    {
+      id: r.id,
+      workspaceId: r.workspace_id,
+      createdBy: r.created_by,
+      scope: r.scope,
+      expiresAt: date(r.expires_at),
+      revokedAt: date(r.revoked_at),
+      lastUsedAt: date(r.last_used_at),
+      role: r.role,
+    },
     now,
   );
   return { key, rate: stateFromCounter(Number(r.points), r.expire, rateLimits.apiKeyPerMinute) };
 }
 
 /** What the request presents, read without touching the database. */
-export type Presented =
-  | { kind: "apiKey"; token: string }
-  | { kind: "session"; userId: string }
-  | { kind: "none"; reason: string };
+export type Presented = { kind: "apiKey"; token: string } | { kind: "session"; userId: string } | { kind: "none"; reason: string };
 
 export async function presentedCredential(req: Request): Promise<Presented> {
   const auth = req.headers.get("authorization");

@@ -48,7 +48,11 @@ describe("credentials (spec 5)", () => {
   it("answers 401 for an expired key, and accepts it before expiry", async () => {
     const clock = new ManualClock(new Date());
     useClock(clock);
-    const k = await issueApiKey(getDb(), { workspaceId: ws.workspaceId, userId: ws.userId, scope: "read", expiresAt: new Date(clock.now().getTime() + 3600_000) }, clock.now());
+    const k = await issueApiKey(
+      getDb(),
+      { workspaceId: ws.workspaceId, userId: ws.userId, scope: "read", expiresAt: new Date(clock.now().getTime() + 3600_000) },
+      clock.now(),
+    );
     expect((await call(LIST_LEADS, "GET", "/leads", { key: k.key })).status).toBe(200);
     clock.advance(3600_001);
     const r = await call(LIST_LEADS, "GET", "/leads", { key: k.key });
@@ -117,7 +121,10 @@ describe("API-key management (session only)", () => {
 
   it("refuses an expiry in the past and an unknown scope", async () => {
     const cookie = await sessionCookie(ws.userId);
-    const past = await call(CREATE_KEY, "POST", "/account/api-keys", { cookie, body: { scope: "read", expiresAt: "2020-01-01T00:00:00Z" } });
+    const past = await call(CREATE_KEY, "POST", "/account/api-keys", {
+      cookie,
+      body: { scope: "read", expiresAt: "2020-01-01T00:00:00Z" },
+    });
     expect(past.status).toBe(400);
     expect(past.body.details.fieldErrors.expiresAt).toBeDefined();
     const scope = await call(CREATE_KEY, "POST", "/account/api-keys", { cookie, body: { scope: "admin" } });

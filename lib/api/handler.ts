@@ -67,7 +67,8 @@ async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): P
   if (!def.extraLimit || !rateLimits.enabled) return;
   const { name, points, durationSeconds } = def.extraLimit;
   const s = await hit(`${name}:${cred.rateKey}`, points, durationSeconds);
-  if (!s.allowed) throw new RateLimitedError(`Too many requests to this route: at most ${points} per ${durationSeconds} seconds`, s.resetIn);
+  if (!s.allowed)
+    throw new RateLimitedError(`Too many requests to this route: at most ${points} per ${durationSeconds} seconds`, s.resetIn);
 }
 
 function queryStep(def: RouteDef, req: Request): unknown {
@@ -115,7 +116,7 @@ async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, s
   const out: Record<string, string> = {};
   for (const [k, raw] of Object.entries(p)) {
     const v = Array.isArray(raw) ? raw.join("/") : raw;
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     if (/[\u0000-\u001f\u007f]/.test(v)) throw ValidationError.field(k, "contains control characters, so it cannot be an id");
     if (v.length > MAX_ID_LENGTH) throw ValidationError.field(k, `is ${v.length} characters long; ids are at most ${MAX_ID_LENGTH}`);
     out[k] = v;

@@ -88,7 +88,10 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key `ok_live_…`" } },
       schemas: { Error: errorSchema },
       responses: Object.fromEntries(
-        Object.entries(describe).map(([s, d]) => [`E${s}`, { description: d, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+        Object.entries(describe).map(([s, d]) => [
+          `E${s}`,
+          { description: d, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        ]),
       ),
     },
   };

@@ -18,7 +18,14 @@ function limiter(points: number, duration: number): RateLimiterDrizzle {
   let l = limiters.get(id);
   if (!l) {
     // Counters live in Postgres (one atomic upsert per hit) so that every web process shares them.
-    l = new RateLimiterDrizzle({ storeClient: getDb(), schema: rateLimitCounters, points, duration, keyPrefix: "rl", clearExpiredByTimeout: false });
+    l = new RateLimiterDrizzle({
+      storeClient: getDb(),
+      schema: rateLimitCounters,
+      points,
+      duration,
+      keyPrefix: "rl",
+      clearExpiredByTimeout: false,
+    });
     limiters.set(id, l);
   }
   return l;
@@ -47,7 +54,6 @@ export function rateHeaders(state: RateState, now = Date.now()): Record<string, 
     "X-RateLimit-Reset": String(Math.ceil(now / 1000) + state.resetIn),
   };
 }
-
 
 /**
  * The same fixed-window upsert as the Drizzle store above, as a SQL fragment, so that the API-key

@@ -6,7 +6,10 @@ export type Access = "read" | "write";
  * One route's contract: used by the handler wrapper (auth, scope, validation) and by the OpenAPI
  * document, so the docs can never drift from what the route accepts.
  */
-export interface RouteDef<Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+export interface RouteDef<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI-style path under /api/v1, e.g. `/leads/{id}`. */
   path: string;
@@ -30,6 +33,8 @@ export interface RouteDef<Q extends z.ZodType | undefined = z.ZodType | undefine
   errors?: number[];
 }
 
-export function defineRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(def: RouteDef<Q, B>): RouteDef<Q, B> {
+export function defineRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  def: RouteDef<Q, B>,
+): RouteDef<Q, B> {
   return def;
 }

@@ -85,7 +85,11 @@ export async function createApiKey(ctx: Ctx, input: { name?: string; scope: Scop
 
 export async function listApiKeys(ctx: Ctx): Promise<ApiKeyView[]> {
   actingUser(ctx);
-  const rows = await ctx.db.select().from(apiKeys).where(eq(apiKeys.workspaceId, ctx.workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.workspaceId, ctx.workspaceId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   const now = ctx.clock.now();
   return rows.map((r) => view(r, now));
 }
@@ -122,7 +126,15 @@ export function evaluateKey(row: KeyRow | undefined, now: Date): KeyLookup {
   if (row.revokedAt) return { ok: false, reason: "This API key has been revoked" };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: `This API key expired at ${row.expiresAt.toISOString()}` };
   if (!row.role) return { ok: false, reason: "The member who created this API key has left the workspace" };
-  return { ok: true, keyId: row.id, workspaceId: row.workspaceId, userId: row.createdBy, role: row.role, scope: row.scope, lastUsedAt: row.lastUsedAt };
+  return {
+    ok: true,
+    keyId: row.id,
+    workspaceId: row.workspaceId,
+    userId: row.createdBy,
+    role: row.role,
+    scope: row.scope,
+    lastUsedAt: row.lastUsedAt,
+  };
 }
 
 /** Finds the key a Bearer token names, with the role of the member who created it. */
@@ -150,4 +162,3 @@ export async function touchApiKey(db: DbOrTx, keyId: string, lastUsedAt: Date | 
   if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < 60_000) return;
   await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, keyId));
 }
-

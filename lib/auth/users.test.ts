@@ -9,12 +9,18 @@ describe("first run", () => {
     const token = await ensureSetupToken(db);
     expect(token).toBeTruthy();
     expect(await ensureSetupToken(db)).toBe(token); // stable until used
-    await expect(firstRunSignup(db, { email: "o@example.com", password: "password123", workspaceName: "Acme", token: "wrong" })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(firstRunSignup(db, { email: "o@example.com", password: "short", workspaceName: "Acme", token: token! })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(
+      firstRunSignup(db, { email: "o@example.com", password: "password123", workspaceName: "Acme", token: "wrong" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      firstRunSignup(db, { email: "o@example.com", password: "short", workspaceName: "Acme", token: token! }),
+    ).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
     const r = await firstRunSignup(db, { email: "o@example.com", password: "password123", workspaceName: "Acme", token: token! });
     expect(r.createdUser).toBe(true);
     expect(await firstRunState(db)).toEqual({ needsSetup: false });
-    await expect(firstRunSignup(db, { email: "p@example.com", password: "password123", workspaceName: "B", token: token! })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      firstRunSignup(db, { email: "p@example.com", password: "password123", workspaceName: "B", token: token! }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     expect(await ensureSetupToken(db)).toBeUndefined();
   });
 

@@ -58,7 +58,10 @@ export async function setupWorkspace(
       .orderBy(asc(workspaces.createdAt))
       .limit(1);
     if (existing) return { userId: user.id, workspaceId: existing.id, createdUser, createdWorkspace: false };
-    const [ws] = await tx.insert(workspaces).values({ id: newId("ws"), name: wsName }).returning();
+    const [ws] = await tx
+      .insert(workspaces)
+      .values({ id: newId("ws"), name: wsName })
+      .returning();
     await tx.insert(memberships).values({ workspaceId: ws.id, userId: user.id, role: "owner" });
     return { userId: user.id, workspaceId: ws.id, createdUser, createdWorkspace: true };
   });

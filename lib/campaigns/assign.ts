@@ -74,7 +74,9 @@ async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResul
   if (targets.length === 0) return { moved: 0, unassigned: 0 };
   const campaignIds = [...new Set(targets.map((t) => t.campaign_id))].sort();
   // The campaign rows are locked as adding and reassigning lock them, so their loads stay balanced.
-  await db.execute(sql`select id from campaigns where id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb)) order by id for update`);
+  await db.execute(
+    sql`select id from campaigns where id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb)) order by id for update`,
+  );
   // Pools in poolMailboxes' order (mailboxes.seq), so ties break as when adding.
   const poolRows = await db
     .select({ campaignId: campaignMailboxes.campaignId, m: mailboxes })

@@ -24,11 +24,23 @@ beforeAll(async () => {
   const mbx = await insertMailbox(ws.workspaceId, "una@up.test");
   await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "lou@lead.test" }] } });
   const raw = "From: lou@lead.test\r\nTo: una@up.test\r\nSubject: Re: Hi\r\nMessage-ID: <up@lead.test>\r\n\r\nThe price list?\r\n";
-  replyId = (await ingestMessage(getDb(), systemClock, { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email }, await simpleParser(raw), { folder: "INBOX" }))!.replyId;
+  replyId = (await ingestMessage(
+    getDb(),
+    systemClock,
+    { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email },
+    await simpleParser(raw),
+    { folder: "INBOX" },
+  ))!.replyId;
 });
 
 async function upload(name: string, body: string): Promise<{ id: string }> {
-  const res = await UPLOAD(new Request("http://localhost/api/v1/replies/uploads", { method: "POST", headers: { authorization: `Bearer ${ws.fullKey}`, "x-filename": name, "x-content-type": "text/csv" }, body }));
+  const res = await UPLOAD(
+    new Request("http://localhost/api/v1/replies/uploads", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ws.fullKey}`, "x-filename": name, "x-content-type": "text/csv" },
+      body,
+    }),
+  );
   expect(res.status).toBe(201);
   return res.json();
 }
@@ -36,8 +48,10 @@ async function upload(name: string, body: string): Promise<{ id: string }> {
 describe("a step attachment from fromAttachmentId (spec 4.7 rule 6)", () => {
   it("refuses an upload not yet sent (404: not a conversation's file), takes it once sent with a reply, and keeps it after the day uploads are cleaned", async () => {
     const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Uploads" } })).body;
-    const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } })).body;
-    const add = (fromAttachmentId: string) => call(ADD_ATT, "POST", "", { key: ws.fullKey, params: { id: c.id, stepId: s.id }, body: { fromAttachmentId } });
+    const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } }))
+      .body;
+    const add = (fromAttachmentId: string) =>
+      call(ADD_ATT, "POST", "", { key: ws.fullKey, params: { id: c.id, stepId: s.id }, body: { fromAttachmentId } });
 
     const pending = await upload("prices.csv", "a,b\n1,2\n");
     const refused = await add(pending.id);
@@ -45,7 +59,11 @@ describe("a step attachment from fromAttachmentId (spec 4.7 rule 6)", () => {
     expect(refused.body.code).toBe("NOT_FOUND");
 
     // Sent with a reply, it is a file of the conversation.
-    const sent = await call(SEND, "POST", "", { key: ws.fullKey, params: { id: replyId }, body: { body: "Here", uploadIds: [pending.id], background: true } });
+    const sent = await call(SEND, "POST", "", {
+      key: ws.fullKey,
+      params: { id: replyId },
+      body: { body: "Here", uploadIds: [pending.id], background: true },
+    });
     expect(sent.status).toBe(202);
     const copy = await add(pending.id);
     expect(copy.status).toBe(201);
@@ -61,12 +79,25 @@ describe("a step attachment from fromAttachmentId (spec 4.7 rule 6)", () => {
 
   it("does not delete the bytes of an expired upload that a step already holds (made before such copies were refused)", async () => {
     const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Legacy" } })).body;
-    const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } })).body;
+    const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } }))
+      .body;
     const up = await upload("old.csv", "old");
     const [m] = await getDb().select().from(messageFiles).where(eq(messageFiles.id, up.id));
-    await getDb().insert(stepAttachments).values({ id: newId("att"), workspaceId: ws.workspaceId, stepId: s.id, fileId: m.fileId, filename: "old.csv", contentType: "text/csv", size: 3 });
+    await getDb()
+      .insert(stepAttachments)
+      .values({
+        id: newId("att"),
+        workspaceId: ws.workspaceId,
+        stepId: s.id,
+        fileId: m.fileId,
+        filename: "old.csv",
+        contentType: "text/csv",
+        size: 3,
+      });
     expect(await cleanupUploads(getDb(), new Date(Date.now() + 25 * 3600_000))).toBe(1);
     expect(await getDb().select({ id: files.id }).from(files).where(eq(files.id, m.fileId))).toHaveLength(1);
-    expect((await call(LIST_ATT, "GET", "", { key: ws.readKey, params: { id: c.id, stepId: s.id } })).body.attachments).toEqual([expect.objectContaining({ filename: "old.csv", size: 3 })]);
+    expect((await call(LIST_ATT, "GET", "", { key: ws.readKey, params: { id: c.id, stepId: s.id } })).body.attachments).toEqual([
+      expect.objectContaining({ filename: "old.csv", size: 3 }),
+    ]);
   });
 });

@@ -17,7 +17,15 @@ export const INLINE_IMAGE_LIMIT = 1024 * 1024;
 type AttachmentRow = typeof stepAttachments.$inferSelect;
 
 function view(a: AttachmentRow, data?: Buffer) {
-  return { id: a.id, filename: a.filename, contentType: a.contentType, size: a.size, cid: a.cid, inline: !!a.cid, ...(a.cid && data ? { dataBase64: data.toString("base64") } : {}) };
+  return {
+    id: a.id,
+    filename: a.filename,
+    contentType: a.contentType,
+    size: a.size,
+    cid: a.cid,
+    inline: !!a.cid,
+    ...(a.cid && data ? { dataBase64: data.toString("base64") } : {}),
+  };
 }
 
 /** The list (spec 2.6): inline images also carry their bytes as dataBase64, for the editor. */
@@ -25,7 +33,12 @@ export async function listAttachments(ctx: Ctx, campaignId: string, stepId: stri
   requireAccess(ctx, "read");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   await findStep(ctx.db, ctx.workspaceId, campaignId, stepId);
-  const rows = await ctx.db.select({ a: stepAttachments, data: files.data }).from(stepAttachments).innerJoin(files, eq(files.id, stepAttachments.fileId)).where(eq(stepAttachments.stepId, stepId)).orderBy(asc(stepAttachments.createdAt));
+  const rows = await ctx.db
+    .select({ a: stepAttachments, data: files.data })
+    .from(stepAttachments)
+    .innerJoin(files, eq(files.id, stepAttachments.fileId))
+    .where(eq(stepAttachments.stepId, stepId))
+    .orderBy(asc(stepAttachments.createdAt));
   return { attachments: rows.map((r) => view(r.a, r.data)) };
 }
 
@@ -39,7 +52,10 @@ export async function stepFiles(db: DbOrTx, stepId: string) {
 }
 
 async function stepTotal(db: DbOrTx, stepId: string): Promise<number> {
-  const [{ n }] = await db.select({ n: sql<number>`coalesce(sum(${stepAttachments.size}), 0)::int` }).from(stepAttachments).where(eq(stepAttachments.stepId, stepId));
+  const [{ n }] = await db
+    .select({ n: sql<number>`coalesce(sum(${stepAttachments.size}), 0)::int` })
+    .from(stepAttachments)
+    .where(eq(stepAttachments.stepId, stepId));
   return n;
 }
 
@@ -68,7 +84,8 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
       if (input.inline) {
         const type = sniffImage(data);
         if (!type) throw ValidationError.field("contentBase64", "an inline image must be a PNG, JPEG, GIF or WebP");
-        if (data.length > INLINE_IMAGE_LIMIT) throw new PayloadTooLargeError(`An inline image may be at most 1 MB; this one is ${(data.length / 1048576).toFixed(2)} MB`);
+        if (data.length > INLINE_IMAGE_LIMIT)
+          throw new PayloadTooLargeError(`An inline image may be at most 1 MB; this one is ${(data.length / 1048576).toFixed(2)} MB`);
         contentType = type;
         cid = `img-${randomBytes(8).toString("hex")}@outreach`;
       } else {
@@ -76,11 +93,16 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
       }
       filename = input.filename;
       size = data.length;
-      if ((await stepTotal(tx, stepId)) + size > STEP_ATTACHMENTS_LIMIT) throw new PayloadTooLargeError("A step's files may total at most 10 MB");
+      if ((await stepTotal(tx, stepId)) + size > STEP_ATTACHMENTS_LIMIT)
+        throw new PayloadTooLargeError("A step's files may total at most 10 MB");
       fileId = await storeFile(tx, ctx.workspaceId, { filename, contentType, data });
     }
-    if ("fromAttachmentId" in input && (await stepTotal(tx, stepId)) + size > STEP_ATTACHMENTS_LIMIT) throw new PayloadTooLargeError("A step's files may total at most 10 MB");
-    const [row] = await tx.insert(stepAttachments).values({ id: newId("att"), workspaceId: ctx.workspaceId, stepId, fileId, filename, contentType, size, cid }).returning();
+    if ("fromAttachmentId" in input && (await stepTotal(tx, stepId)) + size > STEP_ATTACHMENTS_LIMIT)
+      throw new PayloadTooLargeError("A step's files may total at most 10 MB");
+    const [row] = await tx
+      .insert(stepAttachments)
+      .values({ id: newId("att"), workspaceId: ctx.workspaceId, stepId, fileId, filename, contentType, size, cid })
+      .returning();
     return view(row);
   });
 }
@@ -91,12 +113,21 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
  * not a conversation's file (and is removed after a day with its bytes, which the step shares): 404.
  */
 async function findWorkspaceAttachment(db: DbOrTx, workspaceId: string, id: string) {
-  const [a] = await db.select().from(stepAttachments).where(and(eq(stepAttachments.id, id), eq(stepAttachments.workspaceId, workspaceId)));
+  const [a] = await db
+    .select()
+    .from(stepAttachments)
+    .where(and(eq(stepAttachments.id, id), eq(stepAttachments.workspaceId, workspaceId)));
   if (a) return a;
   const [m] = await db
     .select()
     .from(messageFiles)
-    .where(and(eq(messageFiles.id, id), eq(messageFiles.workspaceId, workspaceId), or(isNotNull(messageFiles.replyId), isNotNull(messageFiles.sentReplyId))));
+    .where(
+      and(
+        eq(messageFiles.id, id),
+        eq(messageFiles.workspaceId, workspaceId),
+        or(isNotNull(messageFiles.replyId), isNotNull(messageFiles.sentReplyId)),
+      ),
+    );
   return m;
 }
 
@@ -104,8 +135,10 @@ export async function deleteAttachment(ctx: Ctx, campaignId: string, stepId: str
   requireAccess(ctx, "write");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   await findStep(ctx.db, ctx.workspaceId, campaignId, stepId);
-  const rows = await ctx.db.delete(stepAttachments).where(and(eq(stepAttachments.id, attachmentId), eq(stepAttachments.stepId, stepId))).returning({ id: stepAttachments.id });
+  const rows = await ctx.db
+    .delete(stepAttachments)
+    .where(and(eq(stepAttachments.id, attachmentId), eq(stepAttachments.stepId, stepId)))
+    .returning({ id: stepAttachments.id });
   if (!rows.length) throw new NotFoundError("Attachment");
   return { deleted: true, id: attachmentId };
 }
-

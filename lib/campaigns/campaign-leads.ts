@@ -32,11 +32,23 @@ export async function addLeadsToCampaign(ctx: Ctx, campaignId: string, leadIds: 
   return withTransaction(ctx, async (tx) => {
     const c = await findCampaign(tx, ctx.workspaceId, campaignId, true);
     const unique = [...new Set(leadIds)];
-    const found = await tx.select().from(leads).where(and(eq(leads.workspaceId, ctx.workspaceId), inArray(leads.id, unique)));
+    const found = await tx
+      .select()
+      .from(leads)
+      .where(and(eq(leads.workspaceId, ctx.workspaceId), inArray(leads.id, unique)));
     const byId = new Map(found.map((l) => [l.id, l]));
-    const suppressed = await suppressedAmong(tx, ctx.workspaceId, found.map((l) => l.email));
+    const suppressed = await suppressedAmong(
+      tx,
+      ctx.workspaceId,
+      found.map((l) => l.email),
+    );
     const already = new Map(
-      (await tx.select({ leadId: campaignLeads.leadId, mailboxId: campaignLeads.mailboxId }).from(campaignLeads).where(and(eq(campaignLeads.campaignId, c.id), inArray(campaignLeads.leadId, unique)))).map((r) => [r.leadId, r.mailboxId]),
+      (
+        await tx
+          .select({ leadId: campaignLeads.leadId, mailboxId: campaignLeads.mailboxId })
+          .from(campaignLeads)
+          .where(and(eq(campaignLeads.campaignId, c.id), inArray(campaignLeads.leadId, unique)))
+      ).map((r) => [r.leadId, r.mailboxId]),
     );
     const eligible = (await poolMailboxes(tx, c.id)).filter(canSend);
     const load = await loadByMailbox(tx, c.id);
@@ -83,7 +95,15 @@ export async function listCampaignLeads(ctx: Ctx, campaignId: string, q: z.infer
       .offset(offsetOf(q)),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(campaignLeads).where(where),
   ]);
-  const views = new Map((await getLeadViews(ctx.db, ctx.workspaceId, rows.map((r) => r.cl.leadId))).map((l) => [l.id, l]));
+  const views = new Map(
+    (
+      await getLeadViews(
+        ctx.db,
+        ctx.workspaceId,
+        rows.map((r) => r.cl.leadId),
+      )
+    ).map((l) => [l.id, l]),
+  );
   return {
     rows: rows.map(({ cl, mailboxEmail }) => ({
       ...views.get(cl.leadId)!,
@@ -104,7 +124,10 @@ export async function removeLeads(ctx: Ctx, campaignId: string, leadIds: string[
   requireAccess(ctx, "write");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const unique = [...new Set(leadIds)];
-  const rows = await ctx.db.delete(campaignLeads).where(and(eq(campaignLeads.campaignId, campaignId), inArray(campaignLeads.leadId, unique))).returning({ leadId: campaignLeads.leadId });
+  const rows = await ctx.db
+    .delete(campaignLeads)
+    .where(and(eq(campaignLeads.campaignId, campaignId), inArray(campaignLeads.leadId, unique)))
+    .returning({ leadId: campaignLeads.leadId });
   const removed = new Set(rows.map((r) => r.leadId));
   return { removed: rows.length, notInCampaign: unique.filter((i) => !removed.has(i)) };
 }
@@ -133,7 +156,12 @@ export async function reassignLeads(ctx: Ctx, campaignId: string, input: { leadI
     let more = false;
     let notInCampaign: string[] = [];
     const base = tx
-      .select({ leadId: campaignLeads.leadId, mailboxId: campaignLeads.mailboxId, firstEmailedAt: campaignLeads.firstEmailedAt, espClass: leads.espClass })
+      .select({
+        leadId: campaignLeads.leadId,
+        mailboxId: campaignLeads.mailboxId,
+        firstEmailedAt: campaignLeads.firstEmailedAt,
+        espClass: leads.espClass,
+      })
       .from(campaignLeads)
       .innerJoin(leads, eq(leads.id, campaignLeads.leadId));
     if (input.all) {
@@ -141,9 +169,14 @@ export async function reassignLeads(ctx: Ctx, campaignId: string, input: { leadI
         eq(campaignLeads.campaignId, c.id),
         eq(campaignLeads.status, "ACTIVE"),
         isNull(campaignLeads.firstEmailedAt),
-        eligibleIds.length ? sql`(${campaignLeads.mailboxId} is null or ${notInArray(campaignLeads.mailboxId, eligibleIds)})` : isNull(campaignLeads.mailboxId),
+        eligibleIds.length
+          ? sql`(${campaignLeads.mailboxId} is null or ${notInArray(campaignLeads.mailboxId, eligibleIds)})`
+          : isNull(campaignLeads.mailboxId),
       );
-      const rows = await base.where(needs).orderBy(asc(campaignLeads.seq)).limit(REASSIGN_BATCH + 1);
+      const rows = await base
+        .where(needs)
+        .orderBy(asc(campaignLeads.seq))
+        .limit(REASSIGN_BATCH + 1);
       more = rows.length > REASSIGN_BATCH;
       targets = rows.slice(0, REASSIGN_BATCH);
     } else {
@@ -166,14 +199,21 @@ export async function reassignLeads(ctx: Ctx, campaignId: string, input: { leadI
       const pick = pickMailbox(eligible, load, c.espMatching, t.espClass);
       if (!pick.mailboxId) {
         leftUnassigned++;
-        if (t.mailboxId) await tx.update(campaignLeads).set({ mailboxId: null }).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, t.leadId)));
+        if (t.mailboxId)
+          await tx
+            .update(campaignLeads)
+            .set({ mailboxId: null })
+            .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, t.leadId)));
         continue;
       }
       if (pick.mailboxId === t.mailboxId) {
         unchanged++;
         continue;
       }
-      await tx.update(campaignLeads).set({ mailboxId: pick.mailboxId }).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, t.leadId)));
+      await tx
+        .update(campaignLeads)
+        .set({ mailboxId: pick.mailboxId })
+        .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, t.leadId)));
       reassigned++;
     }
     return { reassigned, leftUnassigned, skippedAlreadyEmailed, unchanged, notInCampaign, more };

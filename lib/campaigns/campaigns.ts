@@ -50,7 +50,10 @@ async function views(db: DbOrTx, rows: CampaignRow[]) {
 export type CampaignView = Awaited<ReturnType<typeof views>>[number];
 
 export async function findCampaign(db: DbOrTx, workspaceId: string, id: string, lock = false): Promise<CampaignRow> {
-  const q = db.select().from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.workspaceId, workspaceId)));
+  const q = db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, id), eq(campaigns.workspaceId, workspaceId)));
   const [c] = lock ? await q.for("update") : await q;
   if (!c) throw new NotFoundError("Campaign");
   return c;
@@ -93,7 +96,15 @@ export async function createCampaign(ctx: Ctx, input: SettingsInput & { name: st
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(campaigns)
-    .values({ id: newId("cmp"), workspaceId: ctx.workspaceId, ...settingsColumns(input), name: input.name, status: "DRAFT", createdAt: now, updatedAt: now })
+    .values({
+      id: newId("cmp"),
+      workspaceId: ctx.workspaceId,
+      ...settingsColumns(input),
+      name: input.name,
+      status: "DRAFT",
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   return (await views(ctx.db, [row]))[0];
 }
@@ -111,7 +122,11 @@ export async function updateSettings(ctx: Ctx, id: string, input: SettingsInput)
     const c = await findCampaign(tx, ctx.workspaceId, id, true);
     const set = settingsColumns(input);
     checkWindow(c, set);
-    const [row] = await tx.update(campaigns).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, id)).returning();
+    const [row] = await tx
+      .update(campaigns)
+      .set({ ...set, updatedAt: ctx.clock.now() })
+      .where(eq(campaigns.id, id))
+      .returning();
     if (changesScheduling(set)) await undoDeferrals(tx, id, ctx.clock.now());
     return (await views(tx, [row]))[0];
   });
@@ -137,7 +152,7 @@ export async function setStatus(ctx: Ctx, id: string, input: { status: "ACTIVE" 
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx) => {
     const c = await findCampaign(tx, ctx.workspaceId, id, true);
-    let report;
+    let report: Awaited<ReturnType<typeof launchReport>> | undefined;
     if (input.status === "ACTIVE") {
       report = await launchReport(tx, c, ctx.clock.now());
       if (needsConfirmation(report) && !input.confirm) {
@@ -149,7 +164,11 @@ export async function setStatus(ctx: Ctx, id: string, input: { status: "ACTIVE" 
         );
       }
     }
-    const [row] = await tx.update(campaigns).set({ status: input.status, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, id)).returning();
+    const [row] = await tx
+      .update(campaigns)
+      .set({ status: input.status, updatedAt: ctx.clock.now() })
+      .where(eq(campaigns.id, id))
+      .returning();
     return { ...(await views(tx, [row]))[0], ...(report ? { launchReport: report } : {}) };
   });
 }
@@ -190,7 +209,9 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
       if (deleteLeads) throw new ForbiddenError("deleteLeads=true is only allowed from the dashboard");
       const [{ sends }] = await tx.select({ sends: sql<number>`count(*)::int` }).from(emails).where(eq(emails.campaignId, c.id));
       if (c.status !== "DRAFT" || c.firstSentAt || sends > 0) {
-        throw new ConflictError(`Only a DRAFT campaign that never sent can be deleted with an API key (this one is ${c.status}${sends ? ` and has sent ${sends} emails` : ""}); archive it instead`);
+        throw new ConflictError(
+          `Only a DRAFT campaign that never sent can be deleted with an API key (this one is ${c.status}${sends ? ` and has sent ${sends} emails` : ""}); archive it instead`,
+        );
       }
     }
     const split = await leadSplit(tx, c.id);
@@ -217,7 +238,15 @@ export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typ
     const { id: _id, seq: _seq, firstSentAt: _f, createdAt: _c, updatedAt: _u, ...rest } = src;
     const [copy] = await tx
       .insert(campaigns)
-      .values({ ...rest, id: newId("cmp"), name: input.name, folder: input.folder === undefined ? src.folder : input.folder || null, status: "DRAFT", createdAt: now, updatedAt: now })
+      .values({
+        ...rest,
+        id: newId("cmp"),
+        name: input.name,
+        folder: input.folder === undefined ? src.folder : input.folder || null,
+        status: "DRAFT",
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     const steps = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, src.id));
     for (const s of steps) {
@@ -239,7 +268,10 @@ export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typ
 export async function bulkSettings(ctx: Ctx, ids: string[], settings: SettingsInput) {
   requireAccess(ctx, "write");
   const unique = [...new Set(ids)];
-  const rows = await ctx.db.select().from(campaigns).where(and(eq(campaigns.workspaceId, ctx.workspaceId), inArray(campaigns.id, unique)));
+  const rows = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.workspaceId, ctx.workspaceId), inArray(campaigns.id, unique)));
   const set = settingsColumns(settings);
   const updated: string[] = [];
   const failed: { id: string; error: string }[] = [];
@@ -247,7 +279,10 @@ export async function bulkSettings(ctx: Ctx, ids: string[], settings: SettingsIn
     try {
       checkWindow(c, set);
       await ctx.db.transaction(async (tx) => {
-        await tx.update(campaigns).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(campaigns.id, c.id));
+        await tx
+          .update(campaigns)
+          .set({ ...set, updatedAt: ctx.clock.now() })
+          .where(eq(campaigns.id, c.id));
         if (changesScheduling(set)) await undoDeferrals(tx, c.id, ctx.clock.now());
       });
       updated.push(c.id);
@@ -271,4 +306,3 @@ export async function bulkArchive(ctx: Ctx, ids: string[]) {
   const found = new Set(rows.map((r) => r.id));
   return { archived: rows.length, notFound: unique.filter((i) => !found.has(i)) };
 }
-

@@ -26,5 +26,8 @@ export async function poolMailboxes(db: DbOrTx, campaignId: string): Promise<Poo
 
 export async function mailboxesByIds(db: DbOrTx, workspaceId: string, ids: string[]): Promise<PoolMailbox[]> {
   if (ids.length === 0) return [];
-  return db.select().from(mailboxes).where(and(eq(mailboxes.workspaceId, workspaceId), inArray(mailboxes.id, ids)));
+  return db
+    .select()
+    .from(mailboxes)
+    .where(and(eq(mailboxes.workspaceId, workspaceId), inArray(mailboxes.id, ids)));
 }

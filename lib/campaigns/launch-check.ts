@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { campaignLeads, campaigns } from "../../db/schema";
+import { campaignLeads, type campaigns } from "../../db/schema";
 import { canSend, isWarming, poolMailboxes } from "./eligibility";
 import { campaignLeadsForCheck, checkVariables, stepsOf } from "./variables";
 
@@ -20,7 +20,11 @@ const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? o
 export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$inferSelect, now: Date): Promise<LaunchReport> {
   const blockers: LaunchEntry[] = [];
   const warnings: LaunchEntry[] = [];
-  const [steps, pool, { leads: checkLeads, total: leadCount }] = await Promise.all([stepsOf(db, campaign.id), poolMailboxes(db, campaign.id), campaignLeadsForCheck(db, campaign.id)]);
+  const [steps, pool, { leads: checkLeads, total: leadCount }] = await Promise.all([
+    stepsOf(db, campaign.id),
+    poolMailboxes(db, campaign.id),
+    campaignLeadsForCheck(db, campaign.id),
+  ]);
 
   if (steps.length === 0) blockers.push({ code: "NO_STEPS", message: "The campaign has no steps: add at least the first email." });
   if (leadCount === 0) blockers.push({ code: "NO_LEADS", message: "The campaign has no leads: add leads to send to." });
@@ -28,7 +32,10 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
   if (sendable.length === 0) {
     blockers.push({
       code: "NO_ELIGIBLE_MAILBOX",
-      message: pool.length === 0 ? "The mailbox pool is empty: add mailboxes to send from." : "No mailbox in the pool can send (each is paused, auto-paused or failing to log in).",
+      message:
+        pool.length === 0
+          ? "The mailbox pool is empty: add mailboxes to send from."
+          : "No mailbox in the pool can send (each is paused, auto-paused or failing to log in).",
     });
   }
   if (steps.length > 0) {
@@ -36,14 +43,34 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
     if (!vars.ok) {
       const unknown = [...new Set(vars.steps.flatMap((s) => s.unknown.map((u) => `{{${u.token}}}`)))];
       const malformed = [...new Set(vars.steps.flatMap((s) => s.malformed))];
-      const parts = [unknown.length ? `unknown ${unknown.join(", ")}` : "", malformed.length ? `malformed "${malformed.join('", "')}"` : ""].filter(Boolean);
-      blockers.push({ code: "TEMPLATE_TOKENS", message: `Leads would receive raw template text: ${parts.join("; ")}. Fix the steps (see variables-check).` });
+      const parts = [
+        unknown.length ? `unknown ${unknown.join(", ")}` : "",
+        malformed.length ? `malformed "${malformed.join('", "')}"` : "",
+      ].filter(Boolean);
+      blockers.push({
+        code: "TEMPLATE_TOKENS",
+        message: `Leads would receive raw template text: ${parts.join("; ")}. Fix the steps (see variables-check).`,
+      });
     }
   }
   const warming = pool.filter((m) => canSend(m) && isWarming(m));
-  if (warming.length) warnings.push({ code: "WARMING_MAILBOXES", message: `${plural(warming.length, "pool mailbox", "pool mailboxes")} still in early warmup: ${warming.slice(0, 5).map((m) => m.email).join(", ")}.` });
+  if (warming.length)
+    warnings.push({
+      code: "WARMING_MAILBOXES",
+      message: `${plural(warming.length, "pool mailbox", "pool mailboxes")} still in early warmup: ${warming
+        .slice(0, 5)
+        .map((m) => m.email)
+        .join(", ")}.`,
+    });
   const cannot = pool.filter((m) => !canSend(m));
-  if (cannot.length && sendable.length) warnings.push({ code: "MAILBOXES_CANNOT_SEND", message: `${plural(cannot.length, "pool mailbox", "pool mailboxes")} cannot send yet: ${cannot.slice(0, 5).map((m) => m.email).join(", ")}.` });
+  if (cannot.length && sendable.length)
+    warnings.push({
+      code: "MAILBOXES_CANNOT_SEND",
+      message: `${plural(cannot.length, "pool mailbox", "pool mailboxes")} cannot send yet: ${cannot
+        .slice(0, 5)
+        .map((m) => m.email)
+        .join(", ")}.`,
+    });
   // Leads that cannot send yet: no mailbox, or one that cannot send (paused, auto-paused, failing to log in).
   const blocked = cannot.map((m) => m.id);
   const [{ unassigned, stuck }] = await db
@@ -54,14 +81,22 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
     .from(campaignLeads)
     .where(and(eq(campaignLeads.campaignId, campaign.id), eq(campaignLeads.status, "ACTIVE")));
   if ((unassigned > 0 || stuck > 0) && leadCount > 0) {
-    const parts = [unassigned ? `${plural(unassigned, "lead")} ${unassigned === 1 ? "has" : "have"} no mailbox yet` : "", stuck ? `${plural(stuck, "lead")} ${stuck === 1 ? "is" : "are"} on a mailbox that cannot send` : ""].filter(Boolean);
+    const parts = [
+      unassigned ? `${plural(unassigned, "lead")} ${unassigned === 1 ? "has" : "have"} no mailbox yet` : "",
+      stuck ? `${plural(stuck, "lead")} ${stuck === 1 ? "is" : "are"} on a mailbox that cannot send` : "",
+    ].filter(Boolean);
     warnings.push({ code: "LEADS_WITHOUT_MAILBOX", message: `${parts.join(" and ")}; reassign them once the pool can take them.` });
   }
   if (!campaign.defaultTimezone) {
     const noTz = checkLeads.filter((l) => !l.timezone).length;
-    if (noTz > 0 || leadCount === 0) warnings.push({ code: "NO_TIMEZONE", message: `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: those leads can be emailed at any hour.` });
+    if (noTz > 0 || leadCount === 0)
+      warnings.push({
+        code: "NO_TIMEZONE",
+        message: `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: those leads can be emailed at any hour.`,
+      });
   }
-  if (campaign.startAt && campaign.startAt > now) warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
+  if (campaign.startAt && campaign.startAt > now)
+    warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
   return { ready: blockers.length === 0, blockers, warnings };
 }
 

@@ -15,12 +15,17 @@ async function leadsOutsidePool(db: DbOrTx, campaignId: string): Promise<number>
   const [r] = (await db.execute(sql`
     select count(*)::int as n from campaign_leads cl
     where cl.campaign_id = ${campaignId} and cl.status = 'ACTIVE' and cl.mailbox_id is not null
-      and not exists (select 1 from campaign_mailboxes p where p.campaign_id = cl.campaign_id and p.mailbox_id = cl.mailbox_id)`)) as unknown as { n: number }[];
+      and not exists (select 1 from campaign_mailboxes p where p.campaign_id = cl.campaign_id and p.mailbox_id = cl.mailbox_id)`)) as unknown as {
+    n: number;
+  }[];
   return r.n;
 }
 
 async function poolSize(db: DbOrTx, campaignId: string): Promise<number> {
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(campaignMailboxes).where(eq(campaignMailboxes.campaignId, campaignId));
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(campaignMailboxes)
+    .where(eq(campaignMailboxes.campaignId, campaignId));
   return n;
 }
 
@@ -44,7 +49,12 @@ export async function getPool(ctx: Ctx, campaignId: string) {
       activelySending: c.status === "ACTIVE" && canSend(m) && assignedLeads > 0,
     };
   });
-  return { poolSize: rows.length, activelySending: rows.filter((r) => r.activelySending).length, mailboxes: rows, leadsOutsidePool: await leadsOutsidePool(ctx.db, c.id) };
+  return {
+    poolSize: rows.length,
+    activelySending: rows.filter((r) => r.activelySending).length,
+    mailboxes: rows,
+    leadsOutsidePool: await leadsOutsidePool(ctx.db, c.id),
+  };
 }
 
 async function addToPool(db: DbOrTx, ctx: Ctx, campaignId: string, ids: string[]): Promise<{ added: number; notFound: string[] }> {
@@ -52,7 +62,11 @@ async function addToPool(db: DbOrTx, ctx: Ctx, campaignId: string, ids: string[]
   const found = await mailboxesByIds(db, ctx.workspaceId, unique);
   const foundIds = new Set(found.map((m) => m.id));
   const inserted = found.length
-    ? await db.insert(campaignMailboxes).values(found.map((m) => ({ workspaceId: ctx.workspaceId, campaignId, mailboxId: m.id, addedAt: ctx.clock.now() }))).onConflictDoNothing().returning()
+    ? await db
+        .insert(campaignMailboxes)
+        .values(found.map((m) => ({ workspaceId: ctx.workspaceId, campaignId, mailboxId: m.id, addedAt: ctx.clock.now() })))
+        .onConflictDoNothing()
+        .returning()
     : [];
   return { added: inserted.length, notFound: unique.filter((i) => !foundIds.has(i)) };
 }
@@ -65,10 +79,21 @@ export async function replacePool(ctx: Ctx, campaignId: string, mailboxIds: stri
     const found = new Set((await mailboxesByIds(tx, ctx.workspaceId, [...new Set(mailboxIds)])).map((m) => m.id));
     const removedRows = await tx
       .delete(campaignMailboxes)
-      .where(and(eq(campaignMailboxes.campaignId, campaignId), found.size ? sql`${campaignMailboxes.mailboxId} not in ${[...found]}` : sql`true`))
+      .where(
+        and(
+          eq(campaignMailboxes.campaignId, campaignId),
+          found.size ? sql`${campaignMailboxes.mailboxId} not in ${[...found]}` : sql`true`,
+        ),
+      )
       .returning();
     const { added, notFound } = await addToPool(tx, ctx, campaignId, mailboxIds);
-    return { poolSize: await poolSize(tx, campaignId), added, removed: removedRows.length, notFound, leadsOutsidePool: await leadsOutsidePool(tx, campaignId) };
+    return {
+      poolSize: await poolSize(tx, campaignId),
+      added,
+      removed: removedRows.length,
+      notFound,
+      leadsOutsidePool: await leadsOutsidePool(tx, campaignId),
+    };
   });
 }
 
@@ -80,17 +105,32 @@ export async function selectPool(ctx: Ctx, campaignId: string, input: z.infer<ty
     let ids: string[];
     if (input.mode === "manual") ids = input.mailboxIds;
     else if (input.mode === "tag") {
-      ids = (await tx.selectDistinct({ id: mailboxTags.mailboxId }).from(mailboxTags).where(and(eq(mailboxTags.workspaceId, ctx.workspaceId), inArray(mailboxTags.tagId, input.tagIds)))).map((r) => r.id);
+      ids = (
+        await tx
+          .selectDistinct({ id: mailboxTags.mailboxId })
+          .from(mailboxTags)
+          .where(and(eq(mailboxTags.workspaceId, ctx.workspaceId), inArray(mailboxTags.tagId, input.tagIds)))
+      ).map((r) => r.id);
     } else {
-      const tagged = input.tagIds?.length ? sql`and exists (select 1 from mailbox_tags t where t.mailbox_id = m.id and t.tag_id in ${input.tagIds})` : sql``;
-      ids = ((await tx.execute(sql`
+      const tagged = input.tagIds?.length
+        ? sql`and exists (select 1 from mailbox_tags t where t.mailbox_id = m.id and t.tag_id in ${input.tagIds})`
+        : sql``;
+      ids = (
+        (await tx.execute(sql`
         select m.id from mailboxes m
         where m.workspace_id = ${ctx.workspaceId} and m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
           and not exists (select 1 from campaign_mailboxes p where p.campaign_id = ${campaignId} and p.mailbox_id = m.id) ${tagged}
-        order by random() limit ${input.count}`)) as unknown as { id: string }[]).map((r) => r.id);
+        order by random() limit ${input.count}`)) as unknown as { id: string }[]
+      ).map((r) => r.id);
     }
     const { added, notFound } = await addToPool(tx, ctx, campaignId, ids);
-    return { poolSize: await poolSize(tx, campaignId), added, removed: 0, notFound, leadsOutsidePool: await leadsOutsidePool(tx, campaignId) };
+    return {
+      poolSize: await poolSize(tx, campaignId),
+      added,
+      removed: 0,
+      notFound,
+      leadsOutsidePool: await leadsOutsidePool(tx, campaignId),
+    };
   });
 }
 
@@ -98,9 +138,17 @@ export async function removeFromPool(ctx: Ctx, campaignId: string, mailboxIds: s
   requireAccess(ctx, "write");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const unique = [...new Set(mailboxIds)];
-  const rows = await ctx.db.delete(campaignMailboxes).where(and(eq(campaignMailboxes.campaignId, campaignId), inArray(campaignMailboxes.mailboxId, unique))).returning();
+  const rows = await ctx.db
+    .delete(campaignMailboxes)
+    .where(and(eq(campaignMailboxes.campaignId, campaignId), inArray(campaignMailboxes.mailboxId, unique)))
+    .returning();
   const removed = new Set(rows.map((r) => r.mailboxId));
-  return { removed: rows.length, notInPool: unique.filter((i) => !removed.has(i)), poolSize: await poolSize(ctx.db, campaignId), leadsOutsidePool: await leadsOutsidePool(ctx.db, campaignId) };
+  return {
+    removed: rows.length,
+    notInPool: unique.filter((i) => !removed.has(i)),
+    poolSize: await poolSize(ctx.db, campaignId),
+    leadsOutsidePool: await leadsOutsidePool(ctx.db, campaignId),
+  };
 }
 
 export async function removeOneFromPool(ctx: Ctx, campaignId: string, mailboxId: string) {
@@ -108,4 +156,3 @@ export async function removeOneFromPool(ctx: Ctx, campaignId: string, mailboxId:
   if (r.removed === 0) throw new NotFoundError("Mailbox in this pool");
   return r;
 }
-

@@ -31,19 +31,36 @@ async function pickLeadAndMailbox(db: DbOrTx, ctx: Ctx, c: CampaignRow, leadId?:
   let lead: LeadRow | undefined;
   let assigned: string | null = null;
   if (leadId) {
-    [lead] = await db.select().from(leads).where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
+    [lead] = await db
+      .select()
+      .from(leads)
+      .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
     if (!lead) throw new NotFoundError("Lead");
   } else {
-    [lead] = (await db.select({ l: leads }).from(campaignLeads).innerJoin(leads, eq(leads.id, campaignLeads.leadId)).where(eq(campaignLeads.campaignId, c.id)).orderBy(asc(campaignLeads.seq)).limit(1)).map((r) => r.l);
+    [lead] = (
+      await db
+        .select({ l: leads })
+        .from(campaignLeads)
+        .innerJoin(leads, eq(leads.id, campaignLeads.leadId))
+        .where(eq(campaignLeads.campaignId, c.id))
+        .orderBy(asc(campaignLeads.seq))
+        .limit(1)
+    ).map((r) => r.l);
   }
   if (lead) {
-    const [cl] = await db.select({ mailboxId: campaignLeads.mailboxId }).from(campaignLeads).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
+    const [cl] = await db
+      .select({ mailboxId: campaignLeads.mailboxId })
+      .from(campaignLeads)
+      .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
     assigned = cl?.mailboxId ?? null;
   }
   let mailbox: MailboxRow | undefined;
   const wanted = mailboxId ?? assigned;
   if (wanted) {
-    [mailbox] = await db.select().from(mailboxes).where(and(eq(mailboxes.id, wanted), eq(mailboxes.workspaceId, ctx.workspaceId)));
+    [mailbox] = await db
+      .select()
+      .from(mailboxes)
+      .where(and(eq(mailboxes.id, wanted), eq(mailboxes.workspaceId, ctx.workspaceId)));
     if (!mailbox && mailboxId) throw new NotFoundError("Mailbox");
   }
   mailbox ??= (await poolMailboxes(db, c.id))[0];
@@ -55,23 +72,47 @@ const SAMPLE_LEAD: RenderLead = { email: "lead@example.com" };
 /** The rendered subject of a step: follow-ups are "Re: " + the first email's subject (spec 4.7 rule 1). */
 async function subjectFor(db: DbOrTx, c: CampaignRow, stepOrder: number, template: StepTemplate) {
   if (stepOrder === 0) return template;
-  const [first] = await db.select().from(campaignSteps).where(and(eq(campaignSteps.campaignId, c.id), eq(campaignSteps.stepOrder, 0))).orderBy(asc(campaignSteps.variantGroup)).limit(1);
+  const [first] = await db
+    .select()
+    .from(campaignSteps)
+    .where(and(eq(campaignSteps.campaignId, c.id), eq(campaignSteps.stepOrder, 0)))
+    .orderBy(asc(campaignSteps.variantGroup))
+    .limit(1);
   return { ...template, subject: first?.subject ?? "" };
 }
 
-export async function renderForLead(db: DbOrTx, ctx: Ctx, c: CampaignRow, template: StepTemplate, stepOrder: number, leadId?: string, mailboxId?: string) {
+export async function renderForLead(
+  db: DbOrTx,
+  ctx: Ctx,
+  c: CampaignRow,
+  template: StepTemplate,
+  stepOrder: number,
+  leadId?: string,
+  mailboxId?: string,
+) {
   const { lead, mailbox } = await pickLeadAndMailbox(db, ctx, c, leadId, mailboxId);
   const known = await knownCustomFields(db, c.id, lead);
   const t = await subjectFor(db, c, stepOrder, template);
-  const r = renderStep(t, lead ?? SAMPLE_LEAD, mailbox ?? { senderName: null, signatureHtml: null }, { knownCustomFields: known, htmlFromText: c.trackOpens && !c.textOnly });
+  const r = renderStep(t, lead ?? SAMPLE_LEAD, mailbox ?? { senderName: null, signatureHtml: null }, {
+    knownCustomFields: known,
+    htmlFromText: c.trackOpens && !c.textOnly,
+  });
   if (stepOrder > 0) {
     r.subject = `Re: ${r.subject}`;
-    r.notes.push("Follow-ups go in the same thread: the subject is \"Re: \" + the subject of the first email the lead got; this step's own subject is not used.");
+    r.notes.push(
+      'Follow-ups go in the same thread: the subject is "Re: " + the subject of the first email the lead got; this step\'s own subject is not used.',
+    );
   }
   if (!lead) r.notes.push("The campaign has no leads yet, so the preview uses an empty sample lead.");
   if (!mailbox) r.notes.push("No mailbox is assigned or in the pool, so there is no sender name or signature.");
   if (c.textOnly) r.html = null;
-  return { ...r, lead: lead ? { id: lead.id, email: lead.email } : null, mailbox: mailbox ? { id: mailbox.id, email: mailbox.email } : null, mailboxRow: mailbox, leadRow: lead };
+  return {
+    ...r,
+    lead: lead ? { id: lead.id, email: lead.email } : null,
+    mailbox: mailbox ? { id: mailbox.id, email: mailbox.email } : null,
+    mailboxRow: mailbox,
+    leadRow: lead,
+  };
 }
 
 /** POST /campaigns/<id>/steps/preview: the real renderer, without the tracking pixel and click redirects. */
@@ -105,7 +146,12 @@ export async function variablesCheck(ctx: Ctx, campaignId: string) {
  * POST /campaigns/<id>/steps/<stepId>/test-send: the step rendered for a real lead, with its files,
  * from the chosen or assigned mailbox, to any address. Recorded nowhere as a campaign send.
  */
-export async function testSendStep(ctx: Ctx, campaignId: string, stepId: string, input: { to: string; leadId?: string; mailboxId?: string }) {
+export async function testSendStep(
+  ctx: Ctx,
+  campaignId: string,
+  stepId: string,
+  input: { to: string; leadId?: string; mailboxId?: string },
+) {
   requireAccess(ctx, "write");
   const c = await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const s = await findStep(ctx.db, ctx.workspaceId, campaignId, stepId);
@@ -122,7 +168,9 @@ export async function testSendStep(ctx: Ctx, campaignId: string, stepId: string,
       text: r.text,
       html: r.html ?? undefined,
       // Inline images only when the body shows them (spec 4.7 rule 5).
-      attachments: attachments.filter((a) => !a.cid || body.includes(`cid:${a.cid}`)).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data, cid: a.cid ?? undefined })),
+      attachments: attachments
+        .filter((a) => !a.cid || body.includes(`cid:${a.cid}`))
+        .map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data, cid: a.cid ?? undefined })),
     });
     return { sent: true, messageId: info.messageId, to: input.to, from: m.email, subject: r.subject, lead: r.lead };
   } catch (e) {
@@ -130,4 +178,3 @@ export async function testSendStep(ctx: Ctx, campaignId: string, stepId: string,
     throw e;
   }
 }
-

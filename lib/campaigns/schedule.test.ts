@@ -29,20 +29,51 @@ describe("GET /campaigns/<id>/schedule", () => {
     const clock = new ManualClock(new Date("2026-11-02T06:00:00Z")); // Monday
     useClock(clock);
     const ids: string[] = [];
-    for (const [e, cap] of [["x", 3], ["y", 4]] as const) {
-      const id = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@fc.test` }, body: { appPassword: "pw" } })).body.id;
+    for (const [e, cap] of [
+      ["x", 3],
+      ["y", 4],
+    ] as const) {
+      const id = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@fc.test` }, body: { appPassword: "pw" } })).body
+        .id;
       await call(PATCH_MAILBOX, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailySendCap: cap } });
       ids.push(id);
     }
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "F", defaultTimezone: "Europe/Berlin", minGapMinutes: 0, startAt: "2026-11-03T00:00:00Z" } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "S", bodyTemplate: "B" }, { stepOrder: 1, bodyTemplate: "F", delayHoursAfterPrevious: 24 }] } });
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "F", defaultTimezone: "Europe/Berlin", minGapMinutes: 0, startAt: "2026-11-03T00:00:00Z" },
+      })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: {
+        steps: [
+          { stepOrder: 0, subject: "S", bodyTemplate: "B" },
+          { stepOrder: 1, bodyTemplate: "F", delayHoursAfterPrevious: 24 },
+        ],
+      },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: ids } });
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: Array.from({ length: 30 }, (_, i) => ({ email: `f${i}@leads.test` })) } })).body.leadIds;
+    const leadIds = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: ws.fullKey,
+        body: { leads: Array.from({ length: 30 }, (_, i) => ({ email: `f${i}@leads.test` })) },
+      })
+    ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
 
     const f = (await call(SCHEDULE, "GET", "/campaigns/x/schedule?days=7", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(f.totals.map((d: any) => d.date)).toEqual(["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-06", "2026-11-07", "2026-11-08"]);
+    expect(f.totals.map((d: any) => d.date)).toEqual([
+      "2026-11-02",
+      "2026-11-03",
+      "2026-11-04",
+      "2026-11-05",
+      "2026-11-06",
+      "2026-11-07",
+      "2026-11-08",
+    ]);
     expect(f.totals[0]).toMatchObject({ firstEmails: 0, followUps: 0 }); // before startAt
     expect(f.totals[5]).toMatchObject({ firstEmails: 0, followUps: 0 }); // Saturday
     expect(f.totals[1].firstEmails + f.totals[1].followUps).toBe(7); // caps 3 + 4
@@ -56,9 +87,14 @@ describe("GET /campaigns/<id>/schedule", () => {
     }
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     const actual = new Map<string, number>();
-    for (const r of rows) actual.set(`${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`, (actual.get(`${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`) ?? 0) + 1);
+    for (const r of rows)
+      actual.set(
+        `${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`,
+        (actual.get(`${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`) ?? 0) + 1,
+      );
     for (const m of f.mailboxes) {
-      for (const d of m.perDay) expect([m.email, d.date, actual.get(`${m.mailboxId}|${d.date}`) ?? 0]).toEqual([m.email, d.date, d.firstEmails + d.followUps]);
+      for (const d of m.perDay)
+        expect([m.email, d.date, actual.get(`${m.mailboxId}|${d.date}`) ?? 0]).toEqual([m.email, d.date, d.firstEmails + d.followUps]);
     }
     const firstSend = rows.map((r) => r.createdAt.toISOString()).sort()[0];
     expect(firstSend).toBe(f.upcoming[0].at);

@@ -49,9 +49,17 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
   const gapMs = c.minGapMinutes * 60_000 * 1.25;
 
   type L = { leadId: string; email: string; zone: string | null; mailboxId: string | null; step: number; due: number };
-  const state: L[] = rows.map((r) => ({ leadId: r.cl.leadId, email: r.email, zone: zoneFor(c, r.timezone), mailboxId: r.cl.mailboxId, step: r.cl.nextStepOrder, due: r.cl.nextSendAt?.getTime() ?? 0 }));
+  const state: L[] = rows.map((r) => ({
+    leadId: r.cl.leadId,
+    email: r.email,
+    zone: zoneFor(c, r.timezone),
+    mailboxId: r.cl.mailboxId,
+    step: r.cl.nextStepOrder,
+    due: r.cl.nextSendAt?.getTime() ?? 0,
+  }));
   const byMailbox = new Map<string, L[]>();
-  for (const l of state) if (l.mailboxId && ids.includes(l.mailboxId)) (byMailbox.get(l.mailboxId) ?? byMailbox.set(l.mailboxId, []).get(l.mailboxId)!).push(l);
+  for (const l of state)
+    if (l.mailboxId && ids.includes(l.mailboxId)) (byMailbox.get(l.mailboxId) ?? byMailbox.set(l.mailboxId, []).get(l.mailboxId)!).push(l);
   const nextAt = new Map(sendable.map((m) => [m.id, Math.max(now.getTime(), m.nextSendAt?.getTime() ?? 0)]));
   const dayCount = new Map<string, number>(); // mailbox|utcDay → sends
   const firstsPerCampaignDay = new Map<string, number>();
@@ -72,7 +80,8 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
       const campaignDayKey = campaignDay(c.defaultTimezone, at).start.toISOString();
       const pick = list.find((l) => {
         if (l.due > t || !orders.includes(l.step) || !inWindow(c, l.zone, at)) return false;
-        if (l.step === 0 && c.dailyNewLeadCap !== null && (firstsPerCampaignDay.get(campaignDayKey) ?? 0) >= c.dailyNewLeadCap) return false;
+        if (l.step === 0 && c.dailyNewLeadCap !== null && (firstsPerCampaignDay.get(campaignDayKey) ?? 0) >= c.dailyNewLeadCap)
+          return false;
         return true;
       });
       if (!pick) continue;
@@ -83,7 +92,14 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
       } else counts.followUps++;
       perDay.get(m.id)!.set(dayKey, counts);
       dayCount.set(`${m.id}|${dayKey}`, (dayCount.get(`${m.id}|${dayKey}`) ?? 0) + 1);
-      if (upcoming.length < q.leads) upcoming.push({ leadId: pick.leadId, email: pick.email, stepOrder: pick.step, at: at.toISOString(), mailboxEmail: emailOf.get(m.id)! });
+      if (upcoming.length < q.leads)
+        upcoming.push({
+          leadId: pick.leadId,
+          email: pick.email,
+          stepOrder: pick.step,
+          at: at.toISOString(),
+          mailboxEmail: emailOf.get(m.id)!,
+        });
       const next = orders.find((o) => o > pick.step);
       pick.step = next ?? Number.MAX_SAFE_INTEGER;
       pick.due = next === undefined ? Number.MAX_SAFE_INTEGER : t + delayOf(next) * 3600_000;
@@ -91,17 +107,25 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
     }
   }
 
-  const dates = Array.from({ length: q.days + 1 }, (_, i) => new Date(now.getTime() + i * 86_400_000).toISOString().slice(0, 10)).slice(0, q.days);
+  const dates = Array.from({ length: q.days + 1 }, (_, i) => new Date(now.getTime() + i * 86_400_000).toISOString().slice(0, 10)).slice(
+    0,
+    q.days,
+  );
   const mailboxesOut = sendable.map((m) => ({
     mailboxId: m.id,
     email: m.email,
     dailySendCap: m.dailySendCap,
     perDay: dates.map((date) => ({ date, ...(perDay.get(m.id)?.get(date) ?? { firstEmails: 0, followUps: 0 }) })),
   }));
-  const totals = dates.map((date) => mailboxesOut.reduce((acc, m) => {
-    const d = m.perDay.find((x) => x.date === date)!;
-    return { date, firstEmails: acc.firstEmails + d.firstEmails, followUps: acc.followUps + d.followUps };
-  }, { date, firstEmails: 0, followUps: 0 }));
+  const totals = dates.map((date) =>
+    mailboxesOut.reduce(
+      (acc, m) => {
+        const d = m.perDay.find((x) => x.date === date)!;
+        return { date, firstEmails: acc.firstEmails + d.firstEmails, followUps: acc.followUps + d.followUps };
+      },
+      { date, firstEmails: 0, followUps: 0 },
+    ),
+  );
   const notes: string[] = [];
   if (c.status !== "ACTIVE") notes.push(`The campaign is ${c.status}: this is what it would send once active.`);
   const unassigned = state.filter((l) => !l.mailboxId || !ids.includes(l.mailboxId)).length;
@@ -112,4 +136,3 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
   if (noWindow) notes.push("No sending day is selected.");
   return { campaignId: c.id, from: now.toISOString(), days: q.days, totals, mailboxes: mailboxesOut, upcoming, notes };
 }
-

@@ -40,7 +40,9 @@ const windowOk = (o: { sendWindowStartHour?: number; sendWindowEndHour?: number 
   o.sendWindowStartHour === undefined || o.sendWindowEndHour === undefined || o.sendWindowStartHour < o.sendWindowEndHour;
 const WINDOW_MSG = { message: "sendWindowStartHour must be before sendWindowEndHour", path: ["sendWindowEndHour"] };
 
-export const createCampaignBody = z.object({ ...settingsShape, name: z.string().trim().min(1, "name is required").max(200) }).refine(windowOk, WINDOW_MSG);
+export const createCampaignBody = z
+  .object({ ...settingsShape, name: z.string().trim().min(1, "name is required").max(200) })
+  .refine(windowOk, WINDOW_MSG);
 export const patchSettingsBody = z
   .object(settingsShape)
   .refine(windowOk, WINDOW_MSG)
@@ -53,7 +55,10 @@ export const listCampaignsQuery = pageQuery({ defaultLimit: 500, maxLimit: 500 }
   status: z
     .string()
     .optional()
-    .refine((s) => !s || s.split(",").every((x) => (CAMPAIGN_STATUSES as readonly string[]).includes(x.trim())), "status is a comma list of DRAFT, ACTIVE, PAUSED, ARCHIVED")
+    .refine(
+      (s) => !s || s.split(",").every((x) => (CAMPAIGN_STATUSES as readonly string[]).includes(x.trim())),
+      "status is a comma list of DRAFT, ACTIVE, PAUSED, ARCHIVED",
+    )
     .describe("Comma list"),
 });
 
@@ -80,7 +85,9 @@ export const stepFields = {
   delayHoursAfterPrevious: z.number().min(0).max(8760).nullable().optional().describe("Fractional hours allowed"),
 };
 export const createStepBody = z.object({ ...stepFields, stepOrder: stepFields.stepOrder.optional() });
-export const patchStepBody = z.object({ ...stepFields, stepOrder: stepFields.stepOrder.optional(), bodyTemplate: stepFields.bodyTemplate.optional() }).refine((o) => Object.keys(o).length > 0, "send at least one field");
+export const patchStepBody = z
+  .object({ ...stepFields, stepOrder: stepFields.stepOrder.optional(), bodyTemplate: stepFields.bodyTemplate.optional() })
+  .refine((o) => Object.keys(o).length > 0, "send at least one field");
 export const putStepsBody = z.object({ steps: z.array(z.object(stepFields)).max(100) });
 
 export const attachmentBody = z.union([
@@ -105,7 +112,11 @@ export const previewBody = z
   })
   .refine((o) => o.stepId || o.bodyTemplate !== undefined, "send stepId, or subject + bodyTemplate for a draft");
 
-export const stepTestSendBody = z.object({ to: z.email("to must be an email address"), leadId: z.string().max(100).optional(), mailboxId: z.string().max(100).optional() });
+export const stepTestSendBody = z.object({
+  to: z.email("to must be an email address"),
+  leadId: z.string().max(100).optional(),
+  mailboxId: z.string().max(100).optional(),
+});
 
 // Campaign leads and pool (spec 4.6, 4.8)
 export const addLeadsBody = z.object({ leadIds: z.array(z.string().max(100)).min(1).max(1000, "at most 1,000 leads per call") });
@@ -119,5 +130,9 @@ export const poolRemoveBody = z.object({ mailboxIds: z.array(z.string().max(100)
 export const poolSelectBody = z.discriminatedUnion("mode", [
   z.object({ mode: z.literal("manual"), mailboxIds: z.array(z.string().max(100)).min(1).max(10_000) }),
   z.object({ mode: z.literal("tag"), tagIds: z.array(z.string().max(100)).min(1).max(100) }),
-  z.object({ mode: z.literal("random"), count: z.number().int().min(1).max(10_000), tagIds: z.array(z.string().max(100)).max(100).optional() }),
+  z.object({
+    mode: z.literal("random"),
+    count: z.number().int().min(1).max(10_000),
+    tagIds: z.array(z.string().max(100)).max(100).optional(),
+  }),
 ]);

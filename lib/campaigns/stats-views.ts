@@ -18,7 +18,11 @@ export async function getCampaignStats(ctx: Ctx, id: string) {
 export async function getCampaignTimeseries(ctx: Ctx, id: string, days: number) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
-  return { campaignId: c.id, days, series: await dailyCounts(ctx.db, { workspaceId: ctx.workspaceId, campaignId: c.id }, days, ctx.clock.now()) };
+  return {
+    campaignId: c.id,
+    days,
+    series: await dailyCounts(ctx.db, { workspaceId: ctx.workspaceId, campaignId: c.id }, days, ctx.clock.now()),
+  };
 }
 
 /** GET /campaigns/sent-trends: `{ dates, trends: { <campaignId>: number[] } }`, campaigns without a send left out. */
@@ -57,7 +61,9 @@ export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof a
     where ${filter}
     order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as Record<string, any>[];
   // Counted apart: the total of every page, also when this page is past the end (spec 8).
-  const [{ total }] = (await ctx.db.execute(sql`select count(*)::int as total from emails e where ${filter}`)) as unknown as { total: number }[];
+  const [{ total }] = (await ctx.db.execute(sql`select count(*)::int as total from emails e where ${filter}`)) as unknown as {
+    total: number;
+  }[];
   const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
   return {
     rows: rows.map((r) => ({

@@ -29,23 +29,61 @@ describe("campaign stats count replies (spec 2.4)", () => {
     await call(PUT_STEPS, "PUT", "", {
       key: ws.fullKey,
       params: { id: c.id },
-      body: { steps: [{ stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" }, { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" }, { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 }] },
+      body: {
+        steps: [
+          { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" },
+          { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" },
+          { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 },
+        ],
+      },
     });
     const steps = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id));
     const stepOf = (order: number, group = "") => steps.find((s) => s.stepOrder === order && (s.variantGroup ?? "") === group)!;
     const emailsList = ["l1", "l2", "l3", "l4"].map((n) => `${n}@lead.test`);
-    const leadIds: string[] = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: emailsList.map((email) => ({ email })) } })).body.leadIds;
+    const leadIds: string[] = (
+      await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: emailsList.map((email) => ({ email })) } })
+    ).body.leadIds;
     // Four leads emailed on Nov 3 (l1, l2 variant A, l3, l4 variant B); l1 and l2 got the follow-up on Nov 4.
     const sent: Record<string, string> = {};
-    const send = async (i: number, step: typeof steps[number], at: Date) => {
+    const send = async (i: number, step: (typeof steps)[number], at: Date) => {
       const id = newId("eml");
-      await getDb().insert(emails).values({ id, workspaceId: ws.workspaceId, mailboxId: mbx.id, leadId: leadIds[i], leadEmail: emailsList[i], campaignId: c.id, stepId: step.id, stepOrder: step.stepOrder, variantGroup: step.variantGroup || null, messageId: `<${randomUUID()}@stats.test>`, subject: "s", status: "SENT", createdAt: at, sentAt: at });
+      await getDb()
+        .insert(emails)
+        .values({
+          id,
+          workspaceId: ws.workspaceId,
+          mailboxId: mbx.id,
+          leadId: leadIds[i],
+          leadEmail: emailsList[i],
+          campaignId: c.id,
+          stepId: step.id,
+          stepOrder: step.stepOrder,
+          variantGroup: step.variantGroup || null,
+          messageId: `<${randomUUID()}@stats.test>`,
+          subject: "s",
+          status: "SENT",
+          createdAt: at,
+          sentAt: at,
+        });
       return id;
     };
     for (let i = 0; i < 4; i++) sent[`${i}:0`] = await send(i, stepOf(0, i < 2 ? "A" : "B"), day("2026-11-03"));
     for (let i = 0; i < 2; i++) sent[`${i}:1`] = await send(i, stepOf(1), day("2026-11-04"));
     const reply = (i: number, emailId: string, at: Date, intent: "INTERESTED" | "QUESTION" | "OUT_OF_OFFICE", auto = false) =>
-      getDb().insert(replies).values({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mbx.id, leadId: leadIds[i], campaignId: c.id, emailId, messageId: `<${randomUUID()}@lead.test>`, receivedAt: at, intent, isAutoReply: auto });
+      getDb()
+        .insert(replies)
+        .values({
+          id: newId("rep"),
+          workspaceId: ws.workspaceId,
+          mailboxId: mbx.id,
+          leadId: leadIds[i],
+          campaignId: c.id,
+          emailId,
+          messageId: `<${randomUUID()}@lead.test>`,
+          receivedAt: at,
+          intent,
+          isAutoReply: auto,
+        });
     await reply(0, sent["0:1"], day("2026-11-04", 15), "QUESTION"); // l1 answers the follow-up…
     await reply(0, sent["0:1"], day("2026-11-05"), "INTERESTED"); // …and again: still one lead
     await reply(2, sent["2:0"], day("2026-11-05"), "INTERESTED"); // l3 answers variant B
@@ -54,14 +92,30 @@ describe("campaign stats count replies (spec 2.4)", () => {
     useClock(new ManualClock(day("2026-11-05", 18)));
     try {
       const stats = (await call(STATS, "GET", "", { key: ws.readKey, params: { id: c.id } })).body;
-      expect(stats).toMatchObject({ sentCount: 6, leadsContacted: 4, repliedCount: 2, repliedRate: 0.5, positiveCount: 2, positiveRate: 0.5 });
-      const v = Object.fromEntries(stats.variants.map((x: any) => [`${x.stepOrder}${x.variantGroup ?? ""}`, [x.sent, x.replied, x.repliedRate]]));
+      expect(stats).toMatchObject({
+        sentCount: 6,
+        leadsContacted: 4,
+        repliedCount: 2,
+        repliedRate: 0.5,
+        positiveCount: 2,
+        positiveRate: 0.5,
+      });
+      const v = Object.fromEntries(
+        stats.variants.map((x: any) => [`${x.stepOrder}${x.variantGroup ?? ""}`, [x.sent, x.replied, x.repliedRate]]),
+      );
       expect(v).toEqual({ "0A": [2, 0, 0], "0B": [2, 1, 0.5], "1": [2, 1, 0.5] });
       const listed = (await call(LIST, "GET", "/campaigns", { key: ws.readKey })).body as any[];
       expect(listed.find((x) => x.id === c.id)).toMatchObject({ repliedCount: 2, repliedRate: 0.5, positiveCount: 2 });
       const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: ws.readKey, params: { id: c.id } })).body;
-      expect(ts.series.map((d: any) => [d.date, d.sent, d.replied])).toEqual([["2026-11-03", 4, 0], ["2026-11-04", 2, 1], ["2026-11-05", 0, 2]]);
-      expect((await call(DELETE_PREVIEW, "GET", "", { key: ws.fullKey, params: { id: c.id } })).body).toMatchObject({ sends: 6, replies: 4 });
+      expect(ts.series.map((d: any) => [d.date, d.sent, d.replied])).toEqual([
+        ["2026-11-03", 4, 0],
+        ["2026-11-04", 2, 1],
+        ["2026-11-05", 0, 2],
+      ]);
+      expect((await call(DELETE_PREVIEW, "GET", "", { key: ws.fullKey, params: { id: c.id } })).body).toMatchObject({
+        sends: 6,
+        replies: 4,
+      });
       // The activity log's total counts every page, also past the end.
       const past = await call(ACTIVITY, "GET", "/campaigns/x/activity?page=9&limit=2", { key: ws.readKey, params: { id: c.id } });
       expect(past.status).toBe(200);
@@ -75,17 +129,31 @@ describe("campaign stats count replies (spec 2.4)", () => {
     const ws = await makeWorkspace();
     const good = await insertMailbox(ws.workspaceId, "good@lw.test");
     const paused = await insertMailbox(ws.workspaceId, "paused@lw.test");
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Stuck", defaultTimezone: "UTC" } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "s", bodyTemplate: "b" }] } });
+    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Stuck", defaultTimezone: "UTC" } }))
+      .body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: { steps: [{ stepOrder: 0, subject: "s", bodyTemplate: "b" }] },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [good.id, paused.id] } });
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "a@lw-lead.test" }, { email: "b@lw-lead.test" }] } })).body.leadIds;
+    const leadIds = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: ws.fullKey,
+        body: { leads: [{ email: "a@lw-lead.test" }, { email: "b@lw-lead.test" }] },
+      })
+    ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
-    const check = async () => (await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, params: { id: c.id } })).body.warnings as { code: string; message: string }[];
+    const check = async () =>
+      (await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, params: { id: c.id } })).body.warnings as { code: string; message: string }[];
     expect((await check()).map((w) => w.code)).not.toContain("LEADS_WITHOUT_MAILBOX");
     // The one on `paused` cannot send once that mailbox is paused by the user.
     const onPaused = (await getDb().select().from(campaignLeads).where(eq(campaignLeads.mailboxId, paused.id))).length;
     expect(onPaused).toBe(1);
-    await getDb().update((await import("@/db/schema")).mailboxes).set({ sendingEnabled: false }).where(eq((await import("@/db/schema")).mailboxes.id, paused.id));
+    await getDb()
+      .update((await import("@/db/schema")).mailboxes)
+      .set({ sendingEnabled: false })
+      .where(eq((await import("@/db/schema")).mailboxes.id, paused.id));
     const w = (await check()).find((x) => x.code === "LEADS_WITHOUT_MAILBOX");
     expect(w?.message).toContain("1 lead is on a mailbox that cannot send");
   });

@@ -29,7 +29,10 @@ const PERSON_REPLY = sql`not r.is_auto_reply`;
  * A reply is a person's answer the inbox matched to the campaign (automatic replies do not count); a
  * positive one is classified INTERESTED.
  */
-export async function campaignStats(db: DbOrTx, campaigns: { id: string; trackOpens: boolean; trackClicks: boolean }[]): Promise<Map<string, CampaignStats>> {
+export async function campaignStats(
+  db: DbOrTx,
+  campaigns: { id: string; trackOpens: boolean; trackClicks: boolean }[],
+): Promise<Map<string, CampaignStats>> {
   const out = new Map<string, CampaignStats>();
   if (campaigns.length === 0) return out;
   const ids = campaigns.map((c) => c.id);
@@ -43,7 +46,9 @@ export async function campaignStats(db: DbOrTx, campaigns: { id: string; trackOp
         count(distinct lead_email) filter (where clicked_at is not null)::int as clicked
       from emails
       where campaign_id in ${ids}
-      group by campaign_id`) as unknown as Promise<{ campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }[]>,
+      group by campaign_id`) as unknown as Promise<
+      { campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }[]
+    >,
     db.execute(sql`
       select r.campaign_id,
         count(distinct r.lead_id)::int as replied,
@@ -96,7 +101,16 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
     from campaign_steps s left join emails e on e.step_id = s.id
     where s.campaign_id = ${campaignId}
     group by s.id, s.step_order, s.variant_group
-    order by s.step_order, s.variant_group`)) as unknown as { step_id: string; step_order: number; variant_group: string | null; sent: number; opened: number; clicked: number; replied: number; bounced: number }[];
+    order by s.step_order, s.variant_group`)) as unknown as {
+    step_id: string;
+    step_order: number;
+    variant_group: string | null;
+    sent: number;
+    opened: number;
+    clicked: number;
+    replied: number;
+    bounced: number;
+  }[];
   return rows.map((r) => ({
     stepId: r.step_id,
     stepOrder: r.step_order,
@@ -139,6 +153,13 @@ export async function dailyCounts(db: DbOrTx, where: { campaignId?: string; work
       (select count(*) from e where e.opened_at >= d.day and e.opened_at < d.day + interval '1 day')::int as opened,
       (select count(*) from e where e.clicked_at >= d.day and e.clicked_at < d.day + interval '1 day')::int as clicked,
       (select count(*) from r where r.received_at >= d.day and r.received_at < d.day + interval '1 day')::int as replied
-    from days d order by d.day`)) as unknown as { date: string; sent: number; bounced: number; opened: number; clicked: number; replied: number }[];
+    from days d order by d.day`)) as unknown as {
+    date: string;
+    sent: number;
+    bounced: number;
+    opened: number;
+    clicked: number;
+    replied: number;
+  }[];
   return rows;
 }

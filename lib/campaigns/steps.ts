@@ -41,7 +41,11 @@ export async function findStep(db: DbOrTx, workspaceId: string, campaignId: stri
 
 export async function stepSendCounts(db: DbOrTx, stepIds: string[]): Promise<Map<string, number>> {
   if (stepIds.length === 0) return new Map();
-  const rows = await db.select({ stepId: emails.stepId, n: sql<number>`count(*)::int` }).from(emails).where(inArray(emails.stepId, stepIds)).groupBy(emails.stepId);
+  const rows = await db
+    .select({ stepId: emails.stepId, n: sql<number>`count(*)::int` })
+    .from(emails)
+    .where(inArray(emails.stepId, stepIds))
+    .groupBy(emails.stepId);
   return new Map(rows.map((r) => [r.stepId!, r.n]));
 }
 
@@ -50,14 +54,24 @@ export async function pruneInlineImages(db: DbOrTx, step: StepRow): Promise<numb
   const atts = await db.select().from(stepAttachments).where(eq(stepAttachments.stepId, step.id));
   const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;
   const gone = atts.filter((a) => a.cid && !body.includes(`cid:${a.cid}`));
-  if (gone.length) await db.delete(stepAttachments).where(inArray(stepAttachments.id, gone.map((a) => a.id)));
+  if (gone.length)
+    await db.delete(stepAttachments).where(
+      inArray(
+        stepAttachments.id,
+        gone.map((a) => a.id),
+      ),
+    );
   return gone.length;
 }
 
 export async function listSteps(ctx: Ctx, campaignId: string) {
   requireAccess(ctx, "read");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
-  const rows = await ctx.db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
+  const rows = await ctx.db
+    .select()
+    .from(campaignSteps)
+    .where(eq(campaignSteps.campaignId, campaignId))
+    .orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
   return { steps: rows.map(stepView) };
 }
 
@@ -65,7 +79,10 @@ export async function createStep(ctx: Ctx, campaignId: string, input: z.infer<ty
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx) => {
     await findCampaign(tx, ctx.workspaceId, campaignId, true);
-    const [{ max }] = await tx.select({ max: sql<number | null>`max(${campaignSteps.stepOrder})` }).from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
+    const [{ max }] = await tx
+      .select({ max: sql<number | null>`max(${campaignSteps.stepOrder})` })
+      .from(campaignSteps)
+      .where(eq(campaignSteps.campaignId, campaignId));
     const stepOrder = input.stepOrder ?? (max === null ? 0 : max + 1);
     checkSubject(stepOrder, input.subject);
     const variantGroup = input.variantGroup?.trim() ?? "";
@@ -87,7 +104,8 @@ export async function createStep(ctx: Ctx, campaignId: string, input: z.infer<ty
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw new ConflictError(`Step ${stepOrder}${variantGroup ? ` variant ${variantGroup}` : ""} already exists; PATCH it instead`);
+    if (!row)
+      throw new ConflictError(`Step ${stepOrder}${variantGroup ? ` variant ${variantGroup}` : ""} already exists; PATCH it instead`);
     return stepView(row);
   });
 }
@@ -101,11 +119,18 @@ export async function patchStep(ctx: Ctx, campaignId: string, stepId: string, in
     checkSubject(stepOrder, input.subject === undefined ? cur.subject : input.subject);
     const set: Partial<StepRow> = { updatedAt: ctx.clock.now(), stepOrder };
     if (input.variantGroup !== undefined) set.variantGroup = input.variantGroup?.trim() ?? "";
-    for (const f of ["subject", "bodyTemplate", "bodyHtmlTemplate", "delayHoursAfterPrevious"] as const) if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
-    const [row] = await tx.update(campaignSteps).set(set).where(eq(campaignSteps.id, stepId)).returning().catch((e) => {
-      if ((e as { cause?: { code?: string } }).cause?.code === "23505") throw new ConflictError("Another step already has that stepOrder and variantGroup");
-      throw e;
-    });
+    for (const f of ["subject", "bodyTemplate", "bodyHtmlTemplate", "delayHoursAfterPrevious"] as const)
+      if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
+    const [row] = await tx
+      .update(campaignSteps)
+      .set(set)
+      .where(eq(campaignSteps.id, stepId))
+      .returning()
+      .catch((e) => {
+        if ((e as { cause?: { code?: string } }).cause?.code === "23505")
+          throw new ConflictError("Another step already has that stepOrder and variantGroup");
+        throw e;
+      });
     await pruneInlineImages(tx, row);
     return stepView(row);
   });
@@ -134,7 +159,8 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
   input.steps.forEach((s, i) => {
     checkSubject(s.stepOrder, s.subject, `steps.${i}.subject`);
     const k = key(s.stepOrder, s.variantGroup);
-    if (seen.has(k)) throw ValidationError.field(`steps.${i}`, `step ${s.stepOrder}${s.variantGroup ? ` variant ${s.variantGroup}` : ""} is listed twice`);
+    if (seen.has(k))
+      throw ValidationError.field(`steps.${i}`, `step ${s.stepOrder}${s.variantGroup ? ` variant ${s.variantGroup}` : ""} is listed twice`);
     seen.add(k);
   });
   return withTransaction(ctx, async (tx) => {
@@ -142,14 +168,26 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
     const existing = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
     const byKey = new Map(existing.map((s) => [key(s.stepOrder, s.variantGroup), s]));
     const missing = existing.filter((s) => !seen.has(key(s.stepOrder, s.variantGroup)));
-    const sent = await stepSendCounts(tx, missing.map((s) => s.id));
+    const sent = await stepSendCounts(
+      tx,
+      missing.map((s) => s.id),
+    );
     const blocked = missing.filter((s) => (sent.get(s.id) ?? 0) > 0);
     if (blocked.length) {
-      throw new ConflictError(`Step(s) ${blocked.map((s) => `${s.stepOrder}${s.variantGroup ? s.variantGroup : ""}`).join(", ")} already sent and cannot be deleted; keep them in the sequence`, {
-        stepIds: blocked.map((s) => s.id),
-      });
+      throw new ConflictError(
+        `Step(s) ${blocked.map((s) => `${s.stepOrder}${s.variantGroup ? s.variantGroup : ""}`).join(", ")} already sent and cannot be deleted; keep them in the sequence`,
+        {
+          stepIds: blocked.map((s) => s.id),
+        },
+      );
     }
-    if (missing.length) await tx.delete(campaignSteps).where(inArray(campaignSteps.id, missing.map((s) => s.id)));
+    if (missing.length)
+      await tx.delete(campaignSteps).where(
+        inArray(
+          campaignSteps.id,
+          missing.map((s) => s.id),
+        ),
+      );
     const now = ctx.clock.now();
     let created = 0;
     let updated = 0;
@@ -167,11 +205,23 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
         await pruneInlineImages(tx, row);
         updated++;
       } else {
-        await tx.insert(campaignSteps).values({ ...values, id: newId("stp"), workspaceId: ctx.workspaceId, campaignId, stepOrder: s.stepOrder, variantGroup: s.variantGroup?.trim() ?? "", createdAt: now });
+        await tx.insert(campaignSteps).values({
+          ...values,
+          id: newId("stp"),
+          workspaceId: ctx.workspaceId,
+          campaignId,
+          stepOrder: s.stepOrder,
+          variantGroup: s.variantGroup?.trim() ?? "",
+          createdAt: now,
+        });
         created++;
       }
     }
-    const rows = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
+    const rows = await tx
+      .select()
+      .from(campaignSteps)
+      .where(eq(campaignSteps.campaignId, campaignId))
+      .orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
     return { created, updated, deleted: missing.length, steps: rows.map(stepView) };
   });
 }

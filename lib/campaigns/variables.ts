@@ -36,7 +36,10 @@ export async function campaignLeadsForCheck(db: DbOrTx, campaignId: string, limi
  * (sent as raw text to every lead), which are empty for how many leads, and malformed text. A custom
  * field is known when any checked lead has it.
  */
-export function checkVariables(steps: (typeof campaignSteps.$inferSelect)[], checkLeads: CheckLead[]): { ok: boolean; steps: StepVariableReport[] } {
+export function checkVariables(
+  steps: (typeof campaignSteps.$inferSelect)[],
+  checkLeads: CheckLead[],
+): { ok: boolean; steps: StepVariableReport[] } {
   const known = new Set<string>();
   for (const l of checkLeads) for (const k of Object.keys(l.customFields ?? {})) known.add(k);
   const builtin = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABLES]);
@@ -47,7 +50,12 @@ export function checkVariables(steps: (typeof campaignSteps.$inferSelect)[], che
     const empty: { token: string; leads: number }[] = [];
     for (const n of names.filter((x) => !unknown.includes(x) && x !== "signature")) {
       const count = checkLeads.filter((l) => {
-        const v = n === "senderName" ? l.senderName : (LEAD_VARIABLES as readonly string[]).includes(n) ? (l as unknown as Record<string, string | null>)[n] : l.customFields?.[n];
+        const v =
+          n === "senderName"
+            ? l.senderName
+            : (LEAD_VARIABLES as readonly string[]).includes(n)
+              ? (l as unknown as Record<string, string | null>)[n]
+              : l.customFields?.[n];
         return !v;
       }).length;
       if (count > 0) empty.push({ token: n, leads: count });
@@ -66,5 +74,9 @@ export function checkVariables(steps: (typeof campaignSteps.$inferSelect)[], che
 }
 
 export async function stepsOf(db: DbOrTx, campaignId: string) {
-  return db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId)).orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
+  return db
+    .select()
+    .from(campaignSteps)
+    .where(eq(campaignSteps.campaignId, campaignId))
+    .orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
 }

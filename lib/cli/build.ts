@@ -2,7 +2,18 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "components", "lib", "db", "public", "inngest", "next.config.mjs", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "db",
+  "public",
+  "inngest",
+  "next.config.mjs",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 
 function walk(p: string, out: string[]): void {
   if (!existsSync(p)) return;

@@ -34,10 +34,14 @@ describe("the outreach CLI", () => {
   }, 60_000);
 
   it("fails with a message and exit code 1 on bad input", async () => {
-    await expect(run(process.execPath, [bin, "api-key", "create", "--workspace", "Nope", "--scope", "full"], { env: { ...process.env } })).rejects.toMatchObject({
+    await expect(
+      run(process.execPath, [bin, "api-key", "create", "--workspace", "Nope", "--scope", "full"], { env: { ...process.env } }),
+    ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('No workspace with id or name "Nope"'),
     });
-    await expect(run(process.execPath, [bin, "setup", "--email", "x@example.com"], { env: { ...process.env } })).rejects.toMatchObject({ code: 1 });
+    await expect(run(process.execPath, [bin, "setup", "--email", "x@example.com"], { env: { ...process.env } })).rejects.toMatchObject({
+      code: 1,
+    });
   }, 60_000);
 });

@@ -16,7 +16,11 @@ async function closedPort(): Promise<number> {
   });
 }
 
-type Peers = { dns: Awaited<ReturnType<typeof startDnsPeer>>; smtp: Awaited<ReturnType<typeof startSmtpPeer>>; app: Awaited<ReturnType<typeof startHttpPeer>> };
+type Peers = {
+  dns: Awaited<ReturnType<typeof startDnsPeer>>;
+  smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+  app: Awaited<ReturnType<typeof startHttpPeer>>;
+};
 let peers: Peers;
 const saved = { APP_URL: process.env.APP_URL, DNS_SERVERS: process.env.DNS_SERVERS };
 
@@ -26,7 +30,9 @@ beforeAll(async () => {
     smtp: await startSmtpPeer({ users: {} }),
     app: await startHttpPeer(),
   };
-  peers.app.setResponder((r) => (r.url === "/api/health" ? { status: 200, headers: { "content-type": "application/json" }, body: '{"ok":true}' } : { status: 404 }));
+  peers.app.setResponder((r) =>
+    r.url === "/api/health" ? { status: 200, headers: { "content-type": "application/json" }, body: '{"ok":true}' } : { status: 404 },
+  );
 });
 afterAll(async () => {
   Object.assign(process.env, saved);
@@ -51,7 +57,10 @@ describe("outreach doctor", () => {
     expect(c["Node.js"]).toMatchObject({ status: "ok", detail: expect.stringContaining(process.versions.node) });
     expect(c["data folder"].status).toBe("ok");
     expect(c.secret).toMatchObject({ status: "ok", detail: "from OUTREACH_SECRET" });
-    expect(c.database).toMatchObject({ status: "ok", detail: expect.stringMatching(/^PostgreSQL 1\d\.\d+ \(DATABASE_URL → 127\.0\.0\.1:\d+\/t_/) });
+    expect(c.database).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(/^PostgreSQL 1\d\.\d+ \(DATABASE_URL → 127\.0\.0\.1:\d+\/t_/),
+    });
     expect(c.migrations).toMatchObject({ status: "ok", detail: expect.stringMatching(/^all \d+ applied$/) });
     expect(c.APP_URL).toMatchObject({ status: "ok", detail: expect.stringContaining(peers.app.url("")) });
     expect(c.DNS).toMatchObject({ status: "ok", detail: expect.stringContaining("mx.example.org") });
@@ -78,11 +87,18 @@ describe("outreach doctor", () => {
 
   it("as a command: a database that refuses is a blocker, --json prints one object, exit code 1", async () => {
     const r = await runCli(["doctor", "--json", "--smtp-host", "127.0.0.1", "--smtp-ports", String(peers.smtp.port)], {
-      env: cleanEnv({ DATABASE_URL: "postgres://app:pw-not-shown@127.0.0.1:1/outreach", DNS_SERVERS: peers.dns.server, OUTREACH_SECRET: "x" }),
+      env: cleanEnv({
+        DATABASE_URL: "postgres://app:pw-not-shown@127.0.0.1:1/outreach",
+        DNS_SERVERS: peers.dns.server,
+        OUTREACH_SECRET: "x",
+      }),
     });
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
-    expect(byName(report.checks).database).toMatchObject({ status: "fail", detail: expect.stringContaining("cannot reach the database in DATABASE_URL (127.0.0.1:1)") });
+    expect(byName(report.checks).database).toMatchObject({
+      status: "fail",
+      detail: expect.stringContaining("cannot reach the database in DATABASE_URL (127.0.0.1:1)"),
+    });
     expect(r.stdout).not.toContain("pw-not-shown");
   }, 60_000);
 });

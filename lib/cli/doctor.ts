@@ -34,7 +34,9 @@ const message = (e: unknown) => (e instanceof StartupError ? e.message : ((e as 
 
 function nodeCheck(): Check {
   const problem = nodeVersionProblem(process.versions.node);
-  return problem ? { name: "Node.js", status: "fail", detail: problem } : { name: "Node.js", status: "ok", detail: `${process.versions.node} (20 or newer needed)` };
+  return problem
+    ? { name: "Node.js", status: "fail", detail: problem }
+    : { name: "Node.js", status: "ok", detail: `${process.versions.node} (20 or newer needed)` };
 }
 
 function dataCheck(): Check[] {
@@ -65,7 +67,11 @@ async function databaseCheck(): Promise<Check[]> {
     checks.push(
       m.pending.length === 0
         ? { name: "migrations", status: "ok", detail: `all ${m.applied} applied` }
-        : { name: "migrations", status: "warn", detail: `${m.pending.length} pending (${m.pending.join(", ")}) — \`outreach migrate\` or the next start applies them` },
+        : {
+            name: "migrations",
+            status: "warn",
+            detail: `${m.pending.length} pending (${m.pending.join(", ")}) — \`outreach migrate\` or the next start applies them`,
+          },
     );
     return checks;
   } catch (e) {
@@ -80,7 +86,11 @@ async function appUrlCheck(timeoutMs: number): Promise<Check> {
     const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
     const body = (await res.json().catch(() => null)) as { ok?: boolean } | null;
     if (res.ok && body?.ok) return { name: "APP_URL", status: "ok", detail: `${base} answers (${set})` };
-    return { name: "APP_URL", status: "warn", detail: `${base}/api/health answered ${res.status} without ok — is it this Outreach instance? (${set})` };
+    return {
+      name: "APP_URL",
+      status: "warn",
+      detail: `${base}/api/health answered ${res.status} without ok — is it this Outreach instance? (${set})`,
+    };
   } catch (e) {
     const why = (e as Error).name === "TimeoutError" ? "no answer" : ((e as { cause?: { code?: string } }).cause?.code ?? message(e));
     return {
@@ -94,9 +104,14 @@ async function appUrlCheck(timeoutMs: number): Promise<Check> {
 async function dnsCheck(name: string): Promise<Check> {
   const servers = process.env.DNS_SERVERS ? `DNS_SERVERS=${process.env.DNS_SERVERS}` : "the system resolver";
   const r = await resolveMx(name);
-  if (r.ok && r.records.length) return { name: "DNS", status: "ok", detail: `MX of ${name} resolves through ${servers} (${r.records[0].exchange})` };
+  if (r.ok && r.records.length)
+    return { name: "DNS", status: "ok", detail: `MX of ${name} resolves through ${servers} (${r.records[0].exchange})` };
   const why = r.ok ? "no MX records" : r.error;
-  return { name: "DNS", status: "fail", detail: `MX of ${name} does not resolve through ${servers} (${why}) — domain checks and lead classes need DNS: set DNS_SERVERS` };
+  return {
+    name: "DNS",
+    status: "fail",
+    detail: `MX of ${name} does not resolve through ${servers} (${why}) — domain checks and lead classes need DNS: set DNS_SERVERS`,
+  };
 }
 
 /** One TCP connection: open (with the server's greeting when it sends one), or why not. */
@@ -109,14 +124,21 @@ function probePort(host: string, port: number, timeoutMs: number): Promise<{ ope
       socket.destroy();
       resolve(r);
     };
-    const timer = setTimeout(() => finish(connected ? { open: true, note: "no greeting (TLS port)" } : { open: false, note: "timed out" }), timeoutMs);
+    const timer = setTimeout(
+      () => finish(connected ? { open: true, note: "no greeting (TLS port)" } : { open: false, note: "timed out" }),
+      timeoutMs,
+    );
     socket.once("connect", () => (connected = true));
     socket.once("data", (d) => {
       const line = d.toString("utf8").split("\r\n")[0].slice(0, 60);
       finish(line.startsWith("220") ? { open: true, note: "greeting 220" } : { open: true, note: `unexpected greeting "${line}"` });
     });
     const why = (e: NodeJS.ErrnoException) =>
-      e.code === "ECONNREFUSED" ? "refused" : e.code === "ENOTFOUND" || e.code === "EAI_AGAIN" ? "host name does not resolve" : (e.code ?? e.message);
+      e.code === "ECONNREFUSED"
+        ? "refused"
+        : e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"
+          ? "host name does not resolve"
+          : (e.code ?? e.message);
     socket.once("error", (e: NodeJS.ErrnoException) => finish({ open: false, note: why(e) }));
   });
 }
@@ -128,7 +150,11 @@ async function smtpCheck(host: string, ports: number[], timeoutMs: number): Prom
   const parts = results.map((r) => `${r.port} ${r.open ? "open" : "blocked"} (${r.note})`).join(", ");
   if (blocked.length === 0) return { name: "outbound SMTP", status: "ok", detail: `${host}: ${parts}` };
   if (open.length === 0) {
-    return { name: "outbound SMTP", status: "fail", detail: `${host}: ${parts} — this machine cannot send mail: ask the host to open 587 or 465, or relay through another server` };
+    return {
+      name: "outbound SMTP",
+      status: "fail",
+      detail: `${host}: ${parts} — this machine cannot send mail: ask the host to open 587 or 465, or relay through another server`,
+    };
   }
   return { name: "outbound SMTP", status: "warn", detail: `${host}: ${parts} — connect mailboxes on port ${open.join(" or ")}` };
 }
@@ -152,7 +178,9 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<number> {
   } else {
     const label: Record<CheckStatus, string> = { ok: "ok  ", warn: "warn", fail: "FAIL" };
     const lines = checks.map((c) => `  ${label[c.status]}  ${c.name.padEnd(14)} ${c.detail}`);
-    write(["outreach doctor", ...lines, `${fails} blocker${fails === 1 ? "" : "s"}, ${warns} warning${warns === 1 ? "" : "s"}`, ""].join("\n"));
+    write(
+      ["outreach doctor", ...lines, `${fails} blocker${fails === 1 ? "" : "s"}, ${warns} warning${warns === 1 ? "" : "s"}`, ""].join("\n"),
+    );
   }
   return fails > 0 ? 1 : 0;
 }

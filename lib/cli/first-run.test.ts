@@ -18,7 +18,9 @@ import {
 } from "@/test/checkout";
 
 const cleanup: string[] = [];
-afterAll(() => cleanup.forEach(removeTree));
+afterAll(() => {
+  for (const d of cleanup) removeTree(d);
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -51,7 +53,9 @@ function worldWritable(dir: string): string[] {
 }
 
 function uidOfProcess(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("Uid:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("Uid:"))!;
   return Number(line.split(/\s+/)[1]);
 }
 
@@ -83,7 +87,10 @@ describe(isRoot ? "first run as root from a private folder" : "first run as this
     const checkout = copyCheckout(path.join(base, "checkout"), undefined);
     const env = cleanEnv({ HOME: base, OUTREACH_PG_RUNTIME_DIR: runtime, EMBEDDED_PG_PORT: String(await freePort()) });
 
-    const first = await runCli(["setup", "--email", "owner@example.com", "--password", "password123", "--workspace", "Acme", "--json"], { checkout, env });
+    const first = await runCli(["setup", "--email", "owner@example.com", "--password", "password123", "--workspace", "Acme", "--json"], {
+      checkout,
+      env,
+    });
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).workspaceId).toMatch(/^ws_/);
 
@@ -164,7 +171,11 @@ describe("first run as an ordinary user in their home folder", () => {
     const locked = mkdtempSync(path.join(tmpdir(), "outreach-locked-"));
     cleanup.push(locked);
     chmodSync(locked, 0o555); // readable, not writable (owned by root, or by this user without w)
-    const r = await runCli(["migrate"], { checkout, env: cleanEnv({ HOME: locked, OUTREACH_DATA_DIR: path.join(locked, "data") }), as: user });
+    const r = await runCli(["migrate"], {
+      checkout,
+      env: cleanEnv({ HOME: locked, OUTREACH_DATA_DIR: path.join(locked, "data") }),
+      as: user,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([
       `outreach: data folder ${path.join(locked, "data")} is not writable by user ${user.uid} (EACCES) — set OUTREACH_DATA_DIR to a folder you can write`,
@@ -174,7 +185,9 @@ describe("first run as an ordinary user in their home folder", () => {
 
 describe("errors at start are one line that says what to do", () => {
   const holders: Server[] = [];
-  afterAll(() => holders.forEach((s) => s.close()));
+  afterAll(() => {
+    for (const s of holders) s.close();
+  });
 
   async function hold(host?: string): Promise<number> {
     const port = await freePort();
@@ -202,10 +215,14 @@ describe("errors at start are one line that says what to do", () => {
   it("names DATABASE_URL and its host, never the password, when the URL is malformed, unreachable or refused", async () => {
     const malformed = await runCli(["migrate"], { env: cleanEnv({ DATABASE_URL: "not a url" }) });
     expect(malformed.code).toBe(1);
-    expect(malformed.stderr.trim()).toBe("outreach: DATABASE_URL is not a valid URL — expected postgres://USER:PASSWORD@HOST:5432/DATABASE");
+    expect(malformed.stderr.trim()).toBe(
+      "outreach: DATABASE_URL is not a valid URL — expected postgres://USER:PASSWORD@HOST:5432/DATABASE",
+    );
 
     const wrongScheme = await runCli(["migrate"], { env: cleanEnv({ DATABASE_URL: "mysql://u:p@localhost/x" }) });
-    expect(wrongScheme.stderr.trim()).toMatch(/^outreach: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ \(it starts with mysql:\/\/\)/);
+    expect(wrongScheme.stderr.trim()).toMatch(
+      /^outreach: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ \(it starts with mysql:\/\/\)/,
+    );
 
     const unreachable = await runCli(["migrate"], { env: cleanEnv({ DATABASE_URL: "postgres://app:hunter2secret@127.0.0.1:1/outreach" }) });
     expect(unreachable.code).toBe(1);
@@ -227,6 +244,8 @@ describe("errors at start are one line that says what to do", () => {
     const fake = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'18.19.1'})";
     const r = await runCli(["start"], { nodeArgs: ["--import", fake] });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("outreach: Outreach needs Node.js 20 or newer, this is 18.19.1 — install Node.js 20 LTS or newer (nodejs.org, or nvm install 20)");
+    expect(r.stderr.trim()).toBe(
+      "outreach: Outreach needs Node.js 20 or newer, this is 18.19.1 — install Node.js 20 LTS or newer (nodejs.org, or nvm install 20)",
+    );
   }, 30_000);
 });

@@ -18,7 +18,8 @@ export function log(line: string): void {
 export function webPort(): number {
   const raw = process.env.PORT ?? "3000";
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartupError(`PORT=${raw} is not a port number — set PORT to a number from 1 to 65535`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new StartupError(`PORT=${raw} is not a port number — set PORT to a number from 1 to 65535`);
   return port;
 }
 

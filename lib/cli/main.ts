@@ -99,7 +99,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case "doctor": {
       const ports = values["smtp-ports"]?.split(",").map((p) => Number(p.trim()));
-      if (ports?.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new StartupError("--smtp-ports must be a comma list of port numbers");
+      if (ports?.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+        throw new StartupError("--smtp-ports must be a comma list of port numbers");
       process.exitCode = await runDoctor({ json: values.json, smtpHost: values["smtp-host"], smtpPorts: ports });
       break;
     }
@@ -112,7 +113,11 @@ async function main(argv: string[]): Promise<void> {
       if (!values.email || !values.password) throw new Error("setup needs --email and --password");
       await prepareDatabase();
       const r = await setupWorkspace(getDb(), { email: values.email, password: values.password, workspaceName: values.workspace });
-      output(values.json, { userId: r.userId, workspaceId: r.workspaceId }, `user ${r.userId}${r.createdUser ? " (created)" : ""}, workspace ${r.workspaceId}${r.createdWorkspace ? " (created)" : ""}`);
+      output(
+        values.json,
+        { userId: r.userId, workspaceId: r.workspaceId },
+        `user ${r.userId}${r.createdUser ? " (created)" : ""}, workspace ${r.workspaceId}${r.createdWorkspace ? " (created)" : ""}`,
+      );
       break;
     }
     case "api-key": {
@@ -123,7 +128,11 @@ async function main(argv: string[]): Promise<void> {
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error("--expires must be an ISO date-time");
       await prepareDatabase();
       const ws = await findWorkspace(values.workspace);
-      const k = await issueApiKey(getDb(), { workspaceId: ws.id, userId: ws.ownerId, scope: values.scope, name: values.name, expiresAt }, new Date());
+      const k = await issueApiKey(
+        getDb(),
+        { workspaceId: ws.id, userId: ws.ownerId, scope: values.scope, name: values.name, expiresAt },
+        new Date(),
+      );
       output(values.json, { id: k.id, key: k.key, scope: k.scope }, `${k.key}\n(id ${k.id}, scope ${k.scope}; shown once — store it now)`);
       break;
     }

@@ -11,5 +11,15 @@ export const MIN_NODE_MAJOR = 20;
 export function nodeVersionProblem(version) {
   const major = Number(String(version).split(".")[0]);
   if (major >= MIN_NODE_MAJOR) return null;
-  return "Outreach needs Node.js " + MIN_NODE_MAJOR + " or newer, this is " + version + " — install Node.js " + MIN_NODE_MAJOR + " LTS or newer (nodejs.org, or nvm install " + MIN_NODE_MAJOR + ")";
+  return (
+    "Outreach needs Node.js " +
+    MIN_NODE_MAJOR +
+    " or newer, this is " +
+    version +
+    " — install Node.js " +
+    MIN_NODE_MAJOR +
+    " LTS or newer (nodejs.org, or nvm install " +
+    MIN_NODE_MAJOR +
+    ")"
+  );
 }

@@ -23,7 +23,12 @@ const zone: Zone = {
     "_dmarc.noinclude.test": ["v=DMARC1; p=none"],
     "_dmarc.open.test": ["v=DMARC1; rua=mailto:x@open.test"],
   },
-  MX: { "good.test": [{ exchange: "aspmx.l.google.com", priority: 1 }, { exchange: "alt1.aspmx.l.google.com", priority: 5 }] },
+  MX: {
+    "good.test": [
+      { exchange: "aspmx.l.google.com", priority: 1 },
+      { exchange: "alt1.aspmx.l.google.com", priority: 5 },
+    ],
+  },
   A: {
     "listed.test.dbl.spamhaus.org": ["127.0.1.2"],
     "mail.listed.test": ["192.0.2.9"],
@@ -45,7 +50,11 @@ afterAll(() => {
 
 describe("SPF", () => {
   it("passes a record that includes the provider, counting look-ups through includes", async () => {
-    expect(await checkSpf("good.test", ["GOOGLE"])).toMatchObject({ status: "PASS", record: "v=spf1 include:_spf.google.com ~all", lookups: 2 });
+    expect(await checkSpf("good.test", ["GOOGLE"])).toMatchObject({
+      status: "PASS",
+      record: "v=spf1 include:_spf.google.com ~all",
+      lookups: 2,
+    });
   });
   it("warns when the provider is not included", async () => {
     const r = await checkSpf("noinclude.test", ["GOOGLE"]);

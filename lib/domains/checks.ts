@@ -52,33 +52,68 @@ export async function checkSpf(domain: string, providers: string[]): Promise<Che
     const add = expected.length ? ` Add a TXT record on ${domain}: "v=spf1 ${expected.map((e) => `include:${e}`).join(" ")} ~all".` : "";
     return { status: "MISSING", record: null, reason: `No SPF record: receivers cannot tell which servers may send for ${domain}.${add}` };
   }
-  if (spf.length > 1) return { status: "FAIL", record: spf.join(" | "), reason: "More than one SPF record; receivers treat that as a permanent error. Merge them into one." };
+  if (spf.length > 1)
+    return {
+      status: "FAIL",
+      record: spf.join(" | "),
+      reason: "More than one SPF record; receivers treat that as a permanent error. Merge them into one.",
+    };
   const record = spf[0];
   const lookups = await countSpfLookups(record, 0, new Set());
   if (lookups > SPF_LOOKUP_LIMIT) {
-    return { status: "FAIL", record, lookups, reason: `The SPF record needs ${lookups} DNS look-ups; the limit is ${SPF_LOOKUP_LIMIT}, so receivers fail it. Remove includes you no longer use.` };
+    return {
+      status: "FAIL",
+      record,
+      lookups,
+      reason: `The SPF record needs ${lookups} DNS look-ups; the limit is ${SPF_LOOKUP_LIMIT}, so receivers fail it. Remove includes you no longer use.`,
+    };
   }
   const all = /(^|\s)([+\-~?]?)all(\s|$)/i.exec(record);
-  if (all && (all[2] === "+" || all[2] === "")) return { status: "FAIL", record, lookups, reason: `"${all[0].trim()}" lets any server send as ${domain}. End the record with ~all or -all.` };
+  if (all && (all[2] === "+" || all[2] === ""))
+    return {
+      status: "FAIL",
+      record,
+      lookups,
+      reason: `"${all[0].trim()}" lets any server send as ${domain}. End the record with ~all or -all.`,
+    };
   const lower = record.toLowerCase();
   const missing = providers.filter((p) => PROVIDER_DNS[p] && !PROVIDER_DNS[p].spf.some((inc) => lower.includes(`include:${inc}`)));
   if (missing.length) {
     const inc = missing.map((p) => `include:${PROVIDER_DNS[p].spf[0]}`).join(" ");
-    return { status: "WARN", record, lookups, reason: `The SPF record does not include your mail provider (${missing.join(", ")}); add ${inc}.` };
+    return {
+      status: "WARN",
+      record,
+      lookups,
+      reason: `The SPF record does not include your mail provider (${missing.join(", ")}); add ${inc}.`,
+    };
   }
-  if (!all || all[2] === "?") return { status: "WARN", record, lookups, reason: "The SPF record has no ~all or -all at the end, so it protects nothing." };
+  if (!all || all[2] === "?")
+    return { status: "WARN", record, lookups, reason: "The SPF record has no ~all or -all at the end, so it protects nothing." };
   return { status: "PASS", record, lookups, reason: `SPF is valid (${lookups} of ${SPF_LOOKUP_LIMIT} look-ups).` };
 }
 
 export async function checkDkim(domain: string, providers: string[], userSelectors: string[]): Promise<CheckResult> {
   const selectors = [...new Set([...userSelectors, ...providers.flatMap((p) => PROVIDER_DNS[p]?.dkim ?? []), ...COMMON_SELECTORS])];
   const answers = await Promise.all(selectors.map(async (s) => ({ selector: s, txt: await resolveTxt(`${s}._domainkey.${domain}`) })));
-  const found = answers.flatMap((a) => (a.txt.ok ? a.txt.records.filter((r) => /(^|;)\s*(v=DKIM1|p=)/i.test(r)).map((r) => ({ selector: a.selector, record: r })) : []));
+  const found = answers.flatMap((a) =>
+    a.txt.ok ? a.txt.records.filter((r) => /(^|;)\s*(v=DKIM1|p=)/i.test(r)).map((r) => ({ selector: a.selector, record: r })) : [],
+  );
   const live = found.filter((f) => /(^|;)\s*p=[A-Za-z0-9+/=]{16,}/.test(f.record.replace(/\s+/g, "")));
   if (live.length) {
-    return { status: "PASS", record: live[0].record, selectors: live.map((l) => l.selector), reason: `DKIM key published at selector ${live.map((l) => l.selector).join(", ")}.` };
+    return {
+      status: "PASS",
+      record: live[0].record,
+      selectors: live.map((l) => l.selector),
+      reason: `DKIM key published at selector ${live.map((l) => l.selector).join(", ")}.`,
+    };
   }
-  if (found.length) return { status: "FAIL", record: found[0].record, selectors: found.map((f) => f.selector), reason: `The DKIM record at selector ${found[0].selector} has an empty key (revoked). Publish the key your provider gives you.` };
+  if (found.length)
+    return {
+      status: "FAIL",
+      record: found[0].record,
+      selectors: found.map((f) => f.selector),
+      reason: `The DKIM record at selector ${found[0].selector} has an empty key (revoked). Publish the key your provider gives you.`,
+    };
   const errors = answers.filter((a) => !a.txt.ok);
   if (errors.length === answers.length) return { status: "WARN", record: null, reason: "Could not read DKIM records (DNS errors)." };
   return {
@@ -93,12 +128,24 @@ export async function checkDmarc(domain: string): Promise<CheckResult> {
   const txt = await resolveTxt(`_dmarc.${domain}`);
   if (!txt.ok) return { status: "WARN", record: null, reason: `Could not read the DMARC record: ${txt.error}` };
   const recs = txt.records.filter((r) => /^v=DMARC1(\s*;|$)/i.test(r.trim()));
-  if (recs.length === 0) return { status: "MISSING", record: null, reason: `No DMARC record. Add a TXT record on _dmarc.${domain}, for example "v=DMARC1; p=none; rua=mailto:dmarc@${domain}", and tighten p= later.` };
-  if (recs.length > 1) return { status: "FAIL", record: recs.join(" | "), reason: "More than one DMARC record; receivers ignore them all. Keep one." };
+  if (recs.length === 0)
+    return {
+      status: "MISSING",
+      record: null,
+      reason: `No DMARC record. Add a TXT record on _dmarc.${domain}, for example "v=DMARC1; p=none; rua=mailto:dmarc@${domain}", and tighten p= later.`,
+    };
+  if (recs.length > 1)
+    return { status: "FAIL", record: recs.join(" | "), reason: "More than one DMARC record; receivers ignore them all. Keep one." };
   const record = recs[0];
   const p = /(?:^|;)\s*p\s*=\s*([a-z]+)/i.exec(record)?.[1]?.toLowerCase();
   if (!p) return { status: "FAIL", record, reason: "The DMARC record has no p= policy tag, so it is invalid." };
-  if (p === "none") return { status: "WARN", record, policy: p, reason: "DMARC policy is p=none (monitoring only). It is enough to start; move to quarantine when reports are clean." };
+  if (p === "none")
+    return {
+      status: "WARN",
+      record,
+      policy: p,
+      reason: "DMARC policy is p=none (monitoring only). It is enough to start; move to quarantine when reports are clean.",
+    };
   if (p === "quarantine" || p === "reject") return { status: "PASS", record, policy: p, reason: `DMARC policy is p=${p}.` };
   return { status: "FAIL", record, reason: `Unknown DMARC policy p=${p}.` };
 }
@@ -106,13 +153,22 @@ export async function checkDmarc(domain: string): Promise<CheckResult> {
 export async function checkMx(domain: string): Promise<CheckResult & { hosts: string[] }> {
   const mx = await resolveMx(domain);
   if (!mx.ok) return { status: "WARN", record: null, hosts: [], reason: `Could not read MX records: ${mx.error}` };
-  if (mx.records.length === 0) return { status: "MISSING", record: null, hosts: [], reason: `No MX records: replies to ${domain} cannot be delivered.` };
+  if (mx.records.length === 0)
+    return { status: "MISSING", record: null, hosts: [], reason: `No MX records: replies to ${domain} cannot be delivered.` };
   const hosts = mx.records.map((r) => r.exchange.replace(/\.$/, ""));
-  return { status: "PASS", record: mx.records.map((r) => `${r.priority} ${r.exchange}`).join(", "), hosts, reason: `Mail for ${domain} goes to ${hosts[0]}.` };
+  return {
+    status: "PASS",
+    record: mx.records.map((r) => `${r.priority} ${r.exchange}`).join(", "),
+    hosts,
+    reason: `Mail for ${domain} goes to ${hosts[0]}.`,
+  };
 }
 
 function zones(envName: string, fallback: string): string[] {
-  return (process.env[envName] ?? fallback).split(",").map((z) => z.trim()).filter(Boolean);
+  return (process.env[envName] ?? fallback)
+    .split(",")
+    .map((z) => z.trim())
+    .filter(Boolean);
 }
 
 /** A DNSBL answers 127.0.0.2–127.0.0.254 for a listing; 127.255.255.x are its own errors (e.g. refused). */
@@ -120,24 +176,35 @@ function isListing(addr: string): boolean {
   return /^127\.0\.[01]\.\d+$/.test(addr) && addr !== "127.0.0.1";
 }
 
-export async function checkBlacklists(domain: string, hostsToCheck: string[]): Promise<CheckResult & { listings: { zone: string; target: string; answer: string }[] }> {
+export async function checkBlacklists(
+  domain: string,
+  hostsToCheck: string[],
+): Promise<CheckResult & { listings: { zone: string; target: string; answer: string }[] }> {
   const domainZones = zones("DNSBL_DOMAIN_ZONES", "dbl.spamhaus.org,multi.uribl.com,multi.surbl.org");
   const ipZones = zones("DNSBL_IP_ZONES", "zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org");
   const ips = new Set<string>();
   for (const h of hostsToCheck.slice(0, 5)) {
     const a = await resolveA(h);
-    if (a.ok) a.records.slice(0, 2).forEach((ip) => ips.add(ip));
+    if (a.ok) for (const ip of a.records.slice(0, 2)) ips.add(ip);
   }
   const queries = [
     ...domainZones.map((zone) => ({ zone, target: domain, name: `${domain}.${zone}` })),
     ...[...ips].flatMap((ip) => ipZones.map((zone) => ({ zone, target: ip, name: `${ip.split(".").reverse().join(".")}.${zone}` }))),
   ];
   const answers = await Promise.all(queries.map(async (q) => ({ ...q, a: await resolveA(q.name) })));
-  const listings = answers.flatMap((q) => (q.a.ok ? q.a.records.filter(isListing).map((answer) => ({ zone: q.zone, target: q.target, answer })) : []));
+  const listings = answers.flatMap((q) =>
+    q.a.ok ? q.a.records.filter(isListing).map((answer) => ({ zone: q.zone, target: q.target, answer })) : [],
+  );
   const checked = `${domainZones.length} domain and ${ipZones.length} IP blocklists for ${domain}${ips.size ? ` and ${[...ips].join(", ")}` : ""}`;
   if (listings.length) {
-    return { status: "FAIL", record: null, listings, reason: `Listed on ${listings.map((l) => `${l.zone} (${l.target})`).join(", ")}. Mail from listed domains or servers lands in spam; request delisting from each list.` };
+    return {
+      status: "FAIL",
+      record: null,
+      listings,
+      reason: `Listed on ${listings.map((l) => `${l.zone} (${l.target})`).join(", ")}. Mail from listed domains or servers lands in spam; request delisting from each list.`,
+    };
   }
-  if (answers.length && answers.every((q) => !q.a.ok)) return { status: "WARN", record: null, listings, reason: `Could not query the blocklists (${checked}).` };
+  if (answers.length && answers.every((q) => !q.a.ok))
+    return { status: "WARN", record: null, listings, reason: `Could not query the blocklists (${checked}).` };
   return { status: "PASS", record: null, listings, reason: `Not listed (checked ${checked}).` };
 }

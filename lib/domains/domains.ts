@@ -11,7 +11,14 @@ import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./che
 export const listDomainsQuery = pageQuery({ defaultLimit: 2000, maxLimit: 2000 });
 export const domainIdsBody = z.object({ domainIds: z.array(z.string().max(100)).min(1).max(500, "at most 500 domains per call") });
 export const patchDomainBody = z.object({
-  dkimSelectors: z.array(z.string().trim().regex(/^[A-Za-z0-9._-]{1,63}$/, "a DKIM selector is letters, digits, dots, dashes or underscores")).max(20),
+  dkimSelectors: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9._-]{1,63}$/, "a DKIM selector is letters, digits, dots, dashes or underscores"),
+    )
+    .max(20),
 });
 
 type DomainRow = typeof domains.$inferSelect;
@@ -39,7 +46,12 @@ async function views(db: DbOrTx, rows: DomainRow[]): Promise<DomainView[]> {
   const counts = await db
     .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
     .from(mailboxes)
-    .where(inArray(mailboxes.domainId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        mailboxes.domainId,
+        rows.map((r) => r.id),
+      ),
+    )
     .groupBy(mailboxes.domainId);
   const by = new Map(counts.map((c) => [c.domainId, c.n]));
   return rows.map((r) => view(r, by.get(r.id) ?? 0));
@@ -56,7 +68,10 @@ export async function listDomains(ctx: Ctx, q: z.infer<typeof listDomainsQuery>)
 }
 
 async function findDomain(db: DbOrTx, workspaceId: string, id: string) {
-  const [d] = await db.select().from(domains).where(and(eq(domains.id, id), eq(domains.workspaceId, workspaceId)));
+  const [d] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.id, id), eq(domains.workspaceId, workspaceId)));
   return d;
 }
 
@@ -83,10 +98,18 @@ export async function patchDomain(ctx: Ctx, id: string, input: z.infer<typeof pa
  * its reason and the check time. What "right" means depends on the providers of the domain's mailboxes.
  */
 export async function runDomainCheck(db: DbOrTx, d: DomainRow, now: Date): Promise<DomainRow> {
-  const boxes = await db.select({ provider: mailboxes.provider, smtpHost: mailboxes.smtpHost }).from(mailboxes).where(eq(mailboxes.domainId, d.id));
+  const boxes = await db
+    .select({ provider: mailboxes.provider, smtpHost: mailboxes.smtpHost })
+    .from(mailboxes)
+    .where(eq(mailboxes.domainId, d.id));
   const providers = [...new Set(boxes.map((b) => b.provider).filter((p) => p !== "CUSTOM"))];
   const customSmtpHosts = [...new Set(boxes.filter((b) => b.provider === "CUSTOM").map((b) => b.smtpHost))];
-  const [spf, dkim, dmarc, mx] = await Promise.all([checkSpf(d.domain, providers), checkDkim(d.domain, providers, d.dkimSelectors), checkDmarc(d.domain), checkMx(d.domain)]);
+  const [spf, dkim, dmarc, mx] = await Promise.all([
+    checkSpf(d.domain, providers),
+    checkDkim(d.domain, providers, d.dkimSelectors),
+    checkDmarc(d.domain),
+    checkMx(d.domain),
+  ]);
   // Hosted providers' shared IPs say nothing about this domain; a domain's own servers do.
   const blacklist = await checkBlacklists(d.domain, [...customSmtpHosts, ...(providers.length ? [] : mx.hosts)]);
   const [updated] = await db
@@ -115,7 +138,10 @@ export async function checkDomain(ctx: Ctx, id: string) {
 export async function bulkCheckDomains(ctx: Ctx, ids: string[]) {
   requireAccess(ctx, "write");
   const unique = [...new Set(ids)];
-  const rows = await ctx.db.select().from(domains).where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const rows = await ctx.db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
   const checked: DomainRow[] = [];
   for (let i = 0; i < rows.length; i += 5) {
     checked.push(...(await Promise.all(rows.slice(i, i + 5).map((d) => runDomainCheck(ctx.db, d, ctx.clock.now())))));
@@ -137,9 +163,21 @@ export async function deleteDomain(ctx: Ctx, id: string) {
 export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   requireAccess(ctx, "write");
   const unique = [...new Set(ids)];
-  const rows = await ctx.db.select().from(domains).where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const rows = await ctx.db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
   const counts = rows.length
-    ? await ctx.db.select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` }).from(mailboxes).where(inArray(mailboxes.domainId, rows.map((r) => r.id))).groupBy(mailboxes.domainId)
+    ? await ctx.db
+        .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
+        .from(mailboxes)
+        .where(
+          inArray(
+            mailboxes.domainId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .groupBy(mailboxes.domainId)
     : [];
   const inUse = new Map(counts.map((c) => [c.domainId, c.n]));
   const deletable = rows.filter((r) => !inUse.has(r.id)).map((r) => r.id);
@@ -148,7 +186,9 @@ export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   return {
     deleted: deletable.length,
     notFound: unique.filter((i) => !found.has(i)),
-    conflicts: rows.filter((r) => inUse.has(r.id)).map((r) => ({ id: r.id, domain: r.domain, reason: `still has ${inUse.get(r.id)} mailbox(es)` })),
+    conflicts: rows
+      .filter((r) => inUse.has(r.id))
+      .map((r) => ({ id: r.id, domain: r.domain, reason: `still has ${inUse.get(r.id)} mailbox(es)` })),
   };
 }
 
@@ -166,7 +206,15 @@ export const domainCheckJob: JobDef = {
                    order by last_checked_at nulls first limit 20 for update skip locked)
       returning id`)) as unknown as { id: string }[];
     if (claimed.length === 0) return { checked: 0 };
-    const rows = await db.select().from(domains).where(inArray(domains.id, claimed.map((c) => c.id)));
+    const rows = await db
+      .select()
+      .from(domains)
+      .where(
+        inArray(
+          domains.id,
+          claimed.map((c) => c.id),
+        ),
+      );
     for (const d of rows) await runDomainCheck(db, d, now);
     return { checked: rows.length };
   },

@@ -18,6 +18,8 @@ describe("emitEvent (outbox)", () => {
       }),
     ).rejects.toThrow("the change failed");
     const rows = await getDb().select().from(events).where(eq(events.workspaceId, ws.workspaceId));
-    expect(rows.map((r) => [r.id, r.event, r.data, r.createdAt.toISOString()])).toEqual([[kept, "mailbox.reconnected", { mailboxId: "mbx_1" }, at.toISOString()]]);
+    expect(rows.map((r) => [r.id, r.event, r.data, r.createdAt.toISOString()])).toEqual([
+      [kept, "mailbox.reconnected", { mailboxId: "mbx_1" }, at.toISOString()],
+    ]);
   });
 });

@@ -27,7 +27,17 @@ beforeAll(async () => {
 afterAll(async () => peer.close());
 
 function raw(from: string, id: string, body: string, subject = "Re: Idea") {
-  return [`From: ${from}`, "To: tia@tag.test", `Subject: ${subject}`, `Message-ID: <${id}@lead.test>`, "Date: Tue, 03 Nov 2026 11:00:00 +0000", "Content-Type: text/plain; charset=utf-8", "", body, ""].join("\r\n");
+  return [
+    `From: ${from}`,
+    "To: tia@tag.test",
+    `Subject: ${subject}`,
+    `Message-ID: <${id}@lead.test>`,
+    "Date: Tue, 03 Nov 2026 11:00:00 +0000",
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    body,
+    "",
+  ].join("\r\n");
 }
 
 async function append(raws: string[]) {
@@ -44,15 +54,25 @@ async function tagNamesOf(leadId: string): Promise<string[]> {
 
 describe("autoTagOnReply (spec 4.1)", () => {
   it("tags the lead of a classified reply with its intent when on, in the batch sync and in direct ingestion, reusing a tag of that name", async () => {
-    const mbx = await insertMailbox(ws.workspaceId, "tia@tag.test", { imapHost: peer.host, imapPort: peer.port, imapPasswordEnc: encryptSecret("pw") });
+    const mbx = await insertMailbox(ws.workspaceId, "tia@tag.test", {
+      imapHost: peer.host,
+      imapPort: peer.port,
+      imapPasswordEnc: encryptSecret("pw"),
+    });
     const mb = { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email };
     const addrs = ["ada@lead.test", "bo@lead.test", "cy@lead.test", "di@lead.test", "ed@lead.test"];
-    const ids: string[] = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: addrs.map((email) => ({ email })) } })).body.leadIds;
+    const ids: string[] = (
+      await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: addrs.map((email) => ({ email })) } })
+    ).body.leadIds;
     const [ada, bo, cy, di, ed] = ids;
 
     // Off (the default): nothing is tagged.
     expect((await call(AI_GET, "GET", "", { key: ws.readKey })).body.autoTagOnReply).toBe(false);
-    expect((await ingestMessage(getDb(), clock, mb, await simpleParser(raw("ada@lead.test", "off1", "Sounds great, let's talk")), { folder: "INBOX" }))!.intent).toBe("INTERESTED");
+    expect(
+      (await ingestMessage(getDb(), clock, mb, await simpleParser(raw("ada@lead.test", "off1", "Sounds great, let's talk")), {
+        folder: "INBOX",
+      }))!.intent,
+    ).toBe("INTERESTED");
     expect(await tagNamesOf(ada)).toEqual([]);
     expect(await getDb().select().from(tags).where(eq(tags.workspaceId, ws.workspaceId))).toEqual([]);
 
@@ -84,7 +104,9 @@ describe("autoTagOnReply (spec 4.1)", () => {
     // The single-message path, and a duplicate that changes nothing (a tag taken off stays off).
     const question = all.find((t) => t.name === "Question")!;
     await getDb().delete(leadTags).where(eq(leadTags.tagId, question.id));
-    const dup = await ingestMessage(getDb(), clock, mb, await simpleParser(raw("bo@lead.test", "b2", "What does it cost?")), { folder: "INBOX" });
+    const dup = await ingestMessage(getDb(), clock, mb, await simpleParser(raw("bo@lead.test", "b2", "What does it cost?")), {
+      folder: "INBOX",
+    });
     expect(dup!.duplicate).toBe(true);
     expect(await tagNamesOf(bo)).toEqual([]);
     // Someone creates the tag while the reply is being stored: the reply waits for it and uses it.
@@ -98,7 +120,13 @@ describe("autoTagOnReply (spec 4.1)", () => {
     expect((await pending)!.intent).toBe("WRONG_PERSON");
     expect(await tagNamesOf(di)).toEqual(["WRONG PERSON"]);
     expect((await getDb().select().from(leadTags).where(eq(leadTags.leadId, di))).map((t) => t.tagId)).toEqual(["tag_racing"]);
-    const unsub = await ingestMessage(getDb(), clock, mb, await simpleParser(raw("cy@lead.test", "d2", "Please remove me from your list")), { folder: "INBOX" });
+    const unsub = await ingestMessage(
+      getDb(),
+      clock,
+      mb,
+      await simpleParser(raw("cy@lead.test", "d2", "Please remove me from your list")),
+      { folder: "INBOX" },
+    );
     expect(unsub!.intent).toBe("UNSUBSCRIBE_REQUEST"); // the transaction path (suppression) tags too
     expect(await tagNamesOf(cy)).toEqual(["Not interested", "Unsubscribe request"]);
 

@@ -52,20 +52,49 @@ function mail(o: { id: string; from?: string; subject?: string; body: string; in
 /** A workspace, a mailbox on the IMAP peer, campaigns, leads with a SENT campaign email each and ACTIVE campaign leads. */
 async function world(user: User, spec: { email: string; campaign: "A" | "B" }[]) {
   const ws = await makeWorkspace();
-  const mbx = await insertMailbox(ws.workspaceId, user, { imapHost: peers[user].host, imapPort: peers[user].port, imapSecurity: "NONE", imapUsername: user, imapPasswordEnc: encryptSecret(users[user]) });
+  const mbx = await insertMailbox(ws.workspaceId, user, {
+    imapHost: peers[user].host,
+    imapPort: peers[user].port,
+    imapSecurity: "NONE",
+    imapUsername: user,
+    imapPasswordEnc: encryptSecret(users[user]),
+  });
   const cmp = { A: newId("cmp"), B: newId("cmp") };
-  await getDb().insert(campaigns).values([
-    { id: cmp.A, workspaceId: ws.workspaceId, name: "A", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: false },
-    { id: cmp.B, workspaceId: ws.workspaceId, name: "B", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: true },
-  ]);
+  await getDb()
+    .insert(campaigns)
+    .values([
+      { id: cmp.A, workspaceId: ws.workspaceId, name: "A", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: false },
+      { id: cmp.B, workspaceId: ws.workspaceId, name: "B", status: "ACTIVE", stopOnReply: true, stopOnAutoReply: true },
+    ]);
   const lead: Record<string, { id: string; messageId: string; emailId: string; campaignId: string }> = {};
   for (const [n, s] of spec.entries()) {
     const id = newId("lead");
     await getDb().insert(leads).values({ id, workspaceId: ws.workspaceId, email: s.email });
     const emailId = newId("eml");
     const messageId = `<eml-${n}-${randomBytes(3).toString("hex")}@batch.test>`;
-    await getDb().insert(emails).values({ id: emailId, workspaceId: ws.workspaceId, mailboxId: mbx.id, leadId: id, leadEmail: s.email, campaignId: cmp[s.campaign], stepOrder: 0, messageId, subject: "Idea", status: "SENT", createdAt: new Date(clock.now().getTime() - (spec.length - n) * 60_000) });
-    await getDb().insert(campaignLeads).values({ workspaceId: ws.workspaceId, campaignId: cmp[s.campaign], leadId: id, mailboxId: mbx.id, status: "ACTIVE", nextStepOrder: 1 });
+    await getDb()
+      .insert(emails)
+      .values({
+        id: emailId,
+        workspaceId: ws.workspaceId,
+        mailboxId: mbx.id,
+        leadId: id,
+        leadEmail: s.email,
+        campaignId: cmp[s.campaign],
+        stepOrder: 0,
+        messageId,
+        subject: "Idea",
+        status: "SENT",
+        createdAt: new Date(clock.now().getTime() - (spec.length - n) * 60_000),
+      });
+    await getDb().insert(campaignLeads).values({
+      workspaceId: ws.workspaceId,
+      campaignId: cmp[s.campaign],
+      leadId: id,
+      mailboxId: mbx.id,
+      status: "ACTIVE",
+      nextStepOrder: 1,
+    });
     lead[s.email] = { id, messageId, emailId, campaignId: cmp[s.campaign] };
   }
   return { ws, mbx, cmp, lead };
@@ -107,24 +136,68 @@ describe("reply sync in batches", () => {
       { email: "Stop@E-corp.test", campaign: "A" },
       { email: "gone@f-corp.test", campaign: "A" },
     ]);
-    await getDb().insert(campaignLeads).values({ workspaceId: ws.workspaceId, campaignId: cmp.B, leadId: lead["Stop@E-corp.test"].id, mailboxId: mbx.id, status: "ACTIVE", nextStepOrder: 1 });
-    const dsn = hardBounceReport({ to: "ann@batch.test", messageId: "<dsn-1@f-corp.test>", recipient: "gone@f-corp.test", diagnostic: "550 5.1.1 No such user", original: lead["gone@f-corp.test"].messageId });
+    await getDb().insert(campaignLeads).values({
+      workspaceId: ws.workspaceId,
+      campaignId: cmp.B,
+      leadId: lead["Stop@E-corp.test"].id,
+      mailboxId: mbx.id,
+      status: "ACTIVE",
+      nextStepOrder: 1,
+    });
+    const dsn = hardBounceReport({
+      to: "ann@batch.test",
+      messageId: "<dsn-1@f-corp.test>",
+      recipient: "gone@f-corp.test",
+      diagnostic: "550 5.1.1 No such user",
+      original: lead["gone@f-corp.test"].messageId,
+    });
     const tooLongId = `<${randomBytes(4000).toString("base64url")}@sender.test>`; // past what a btree index row may hold
     const uids = await append("ann@batch.test", [
-      mail({ id: "b1", from: "Kim <keen@a-corp.test>", body: "Sounds interesting, can we book a call?", inReplyTo: lead["keen@a-corp.test"].messageId }),
+      mail({
+        id: "b1",
+        from: "Kim <keen@a-corp.test>",
+        body: "Sounds interesting, can we book a call?",
+        inReplyTo: lead["keen@a-corp.test"].messageId,
+      }),
       mail({ id: "b2", from: "asks@q-corp.test", body: "What does it cost?" }),
       mail({ id: "b3", from: "Jane <jane@c-corp.test>", body: "I handle this for Bob. Send me the details?" }),
-      mail({ id: "b4", from: "ooo@b-corp.test", subject: "Automatic reply: Idea", headers: ["Auto-Submitted: auto-replied"], body: "I am out of the office until Monday." }),
+      mail({
+        id: "b4",
+        from: "ooo@b-corp.test",
+        subject: "Automatic reply: Idea",
+        headers: ["Auto-Submitted: auto-replied"],
+        body: "I am out of the office until Monday.",
+      }),
       mail({ id: "b5", from: "away@d-corp.test", subject: "Out of Office: Idea", body: "Back next week." }),
       mail({ id: "b6", from: "stop@e-corp.test", body: "Please remove me from your list." }),
       dsn,
       mail({ id: tooLongId, from: "long@nowhere.test", body: "My Message-ID is too long to keep." }),
-      mail({ id: "b1", from: "Kim <keen@a-corp.test>", body: "The same message again (a duplicate).", inReplyTo: lead["keen@a-corp.test"].messageId }),
+      mail({
+        id: "b1",
+        from: "Kim <keen@a-corp.test>",
+        body: "The same message again (a duplicate).",
+        inReplyTo: lead["keen@a-corp.test"].messageId,
+      }),
       // NUL characters once decoded (an encoded-word subject, a base64 body): Postgres text refuses them.
-      ["From: nul@nowhere.test", "To: ann@batch.test", `Subject: =?utf-8?B?${Buffer.from("Null\u0000byte").toString("base64")}?=`, "Message-ID: <b8@sender.test>",
-        "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64", "", Buffer.from("before\u0000after").toString("base64"), ""].join("\n"),
+      [
+        "From: nul@nowhere.test",
+        "To: ann@batch.test",
+        `Subject: =?utf-8?B?${Buffer.from("Null\u0000byte").toString("base64")}?=`,
+        "Message-ID: <b8@sender.test>",
+        "Content-Type: text/plain; charset=utf-8",
+        "Content-Transfer-Encoding: base64",
+        "",
+        Buffer.from("before\u0000after").toString("base64"),
+        "",
+      ].join("\n"),
       mail({ id: "b9", body: "Nobody signed this." }),
-      mail({ id: "w1", from: "peer@warm.test", subject: "Quick question", headers: [`${WARMUP_HEADER}: ${warmupToken()}`], body: "Warmup traffic." }),
+      mail({
+        id: "w1",
+        from: "peer@warm.test",
+        subject: "Quick question",
+        headers: [`${WARMUP_HEADER}: ${warmupToken()}`],
+        body: "Warmup traffic.",
+      }),
       mail({ id: "b10", from: "someone@nowhere.test", subject: "Hello", body: "A stranger writes." }),
     ]);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -140,7 +213,9 @@ describe("reply sync in batches", () => {
     const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id));
     const by = (id: string) => rows.filter((r) => r.messageId === `<${id}@sender.test>`);
     expect(rows).toHaveLength(9);
-    expect(by("b1").map((r) => [r.leadId, r.intent, r.emailId, r.textBody.trim()])).toEqual([[lead["keen@a-corp.test"].id, "INTERESTED", lead["keen@a-corp.test"].emailId, "Sounds interesting, can we book a call?"]]);
+    expect(by("b1").map((r) => [r.leadId, r.intent, r.emailId, r.textBody.trim()])).toEqual([
+      [lead["keen@a-corp.test"].id, "INTERESTED", lead["keen@a-corp.test"].emailId, "Sounds interesting, can we book a call?"],
+    ]);
     expect(by("b2").map((r) => [r.leadId, r.intent])).toEqual([[lead["asks@q-corp.test"].id, "QUESTION"]]);
     expect(by("b3").map((r) => [r.leadId, r.from])).toEqual([[lead["boss@c-corp.test"].id, { name: "Jane", address: "jane@c-corp.test" }]]);
     expect(by("b4").map((r) => [r.leadId, r.intent, r.isAutoReply])).toEqual([[lead["ooo@b-corp.test"].id, "OUT_OF_OFFICE", true]]);
@@ -154,7 +229,12 @@ describe("reply sync in batches", () => {
     expect(rows.every((r) => r.folder === "INBOX" && r.imapUid !== null)).toBe(true);
 
     const status = async (email: string, campaign: "A" | "B" = "A") =>
-      (await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, cmp[campaign]), eq(campaignLeads.leadId, lead[email].id))))[0].status;
+      (
+        await getDb()
+          .select()
+          .from(campaignLeads)
+          .where(and(eq(campaignLeads.campaignId, cmp[campaign]), eq(campaignLeads.leadId, lead[email].id)))
+      )[0].status;
     expect(await status("keen@a-corp.test")).toBe("REPLIED");
     expect(await status("asks@q-corp.test")).toBe("REPLIED");
     expect(await status("boss@c-corp.test")).toBe("REPLIED"); // a colleague answering counts
@@ -162,7 +242,11 @@ describe("reply sync in batches", () => {
     expect(await status("away@d-corp.test")).toBe("ACTIVE"); // campaign A does not
     expect([await status("Stop@E-corp.test"), await status("Stop@E-corp.test", "B")]).toEqual(["UNSUBSCRIBED", "UNSUBSCRIBED"]);
     expect(await status("gone@f-corp.test")).toBe("BOUNCED");
-    expect((await getDb().select().from(suppressions).where(eq(suppressions.workspaceId, ws.workspaceId))).map((s) => [s.value, s.reason]).sort()).toEqual([
+    expect(
+      (await getDb().select().from(suppressions).where(eq(suppressions.workspaceId, ws.workspaceId)))
+        .map((s) => [s.value, s.reason])
+        .sort(),
+    ).toEqual([
       ["gone@f-corp.test", "hard_bounce"],
       ["stop@e-corp.test", "unsubscribe_reply"],
     ]);
@@ -173,21 +257,36 @@ describe("reply sync in batches", () => {
     const named = (n: string) => evs.filter((e) => e.event === n).map((e) => e.data);
     expect(named("email.replied")).toHaveLength(6); // b1..b6, once each (the duplicate changes nothing)
     expect(named("email.positive_reply")).toEqual([{ replyId: by("b1")[0].id, leadId: lead["keen@a-corp.test"].id }]);
-    expect(named("lead.unsubscribed")).toEqual([{ replyId: by("b6")[0].id, leadId: lead["Stop@E-corp.test"].id, leadEmail: "Stop@E-corp.test", source: "reply" }]);
+    expect(named("lead.unsubscribed")).toEqual([
+      { replyId: by("b6")[0].id, leadId: lead["Stop@E-corp.test"].id, leadEmail: "Stop@E-corp.test", source: "reply" },
+    ]);
     expect(named("email.bounced")).toHaveLength(1);
 
-    const [inbox] = await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, mbx.id), eq(imapState.folder, "INBOX")));
+    const [inbox] = await getDb()
+      .select()
+      .from(imapState)
+      .where(and(eq(imapState.mailboxId, mbx.id), eq(imapState.folder, "INBOX")));
     expect(inbox.lastUid).toBe(uids.at(-1)); // past the refused and the warmup message: nothing is retried forever
     expect(await syncMailbox(getDb(), clock, mbx)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
   }, 60_000);
 
   it("keeps warmup traffic out of every folder it reads (INBOX, spam, Sent) without downloading it, and out of direct ingestion", async () => {
     const { mbx, lead } = await world("bo@batch.test", [{ email: "lee@warm-lead.test", campaign: "A" }]);
-    const warm = (id: string, from: string, to = "Bo <bo@batch.test>") => mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: ${warmupToken()}`] });
+    const warm = (id: string, from: string, to = "Bo <bo@batch.test>") =>
+      mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: ${warmupToken()}`] });
     // Even from a lead's address, even threaded to a campaign email: the marker wins.
     // A forged marker (the header without this installation's MAC) hides nothing: that message is a reply.
-    const forged = mail({ id: "forged1", from: "lee@warm-lead.test", body: "Trying to hide.", headers: [`${WARMUP_HEADER}: ${warmupToken().replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAA")}`] });
-    const inbox = await append("bo@batch.test", [warm("wi1", "lee@warm-lead.test"), mail({ id: "real1", from: "lee@warm-lead.test", body: "A real answer?" }), forged]);
+    const forged = mail({
+      id: "forged1",
+      from: "lee@warm-lead.test",
+      body: "Trying to hide.",
+      headers: [`${WARMUP_HEADER}: ${warmupToken().replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAA")}`],
+    });
+    const inbox = await append("bo@batch.test", [
+      warm("wi1", "lee@warm-lead.test"),
+      mail({ id: "real1", from: "lee@warm-lead.test", body: "A real answer?" }),
+      forged,
+    ]);
     const junk = await append("bo@batch.test", [warm("wj1", "peer@warm.test")], "Junk");
     const sent = await append("bo@batch.test", [warm("ws1", "Bo <bo@batch.test>", "lee@warm-lead.test")], "Sent");
     const { result, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
@@ -204,7 +303,9 @@ describe("reply sync in batches", () => {
 
     // Handed to ingestion directly (a parsed message), it is skipped as well.
     const mb = { id: mbx.id, workspaceId: mbx.workspaceId, email: mbx.email };
-    expect(await ingestMessage(getDb(), clock, mb, await simpleParser(warm("wd1", "lee@warm-lead.test")), { folder: "INBOX" })).toBeUndefined();
+    expect(
+      await ingestMessage(getDb(), clock, mb, await simpleParser(warm("wd1", "lee@warm-lead.test")), { folder: "INBOX" }),
+    ).toBeUndefined();
     expect(await ingestOwnMessage(getDb(), mb, await simpleParser(warm("wd2", "bo@batch.test", "lee@warm-lead.test")))).toBeUndefined();
     expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(2);
   }, 60_000);
@@ -221,7 +322,10 @@ describe("reply sync in batches", () => {
     expect(bodyFetches).toBe(2);
     const rows = await getDb().select({ uid: replies.imapUid }).from(replies).where(eq(replies.mailboxId, mbx.id));
     expect(rows.map((r) => r.uid).sort((a, b) => a! - b!)).toEqual(uids);
-    const [state] = await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, mbx.id), inArray(imapState.folder, ["INBOX"])));
+    const [state] = await getDb()
+      .select()
+      .from(imapState)
+      .where(and(eq(imapState.mailboxId, mbx.id), inArray(imapState.folder, ["INBOX"])));
     expect(state.lastUid).toBe(uids.at(-1));
   }, 60_000);
 });

@@ -1,18 +1,31 @@
-export type Intent = "UNCLASSIFIED" | "INTERESTED" | "NOT_INTERESTED" | "OUT_OF_OFFICE" | "WRONG_PERSON" | "UNSUBSCRIBE_REQUEST" | "QUESTION";
+export type Intent =
+  | "UNCLASSIFIED"
+  | "INTERESTED"
+  | "NOT_INTERESTED"
+  | "OUT_OF_OFFICE"
+  | "WRONG_PERSON"
+  | "UNSUBSCRIBE_REQUEST"
+  | "QUESTION";
 
 /** The new text of a reply: quoted lines and everything after "On … wrote:" / a forwarded original removed. */
 export function newText(text: string): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const out: string[] = [];
   for (const line of lines) {
-    if (/^\s*On .{4,200}wrote:\s*$/i.test(line) || /^-{2,}\s*Original Message\s*-{2,}/i.test(line) || /^\s*From:\s.+/i.test(line) && out.length > 0) break;
+    if (
+      /^\s*On .{4,200}wrote:\s*$/i.test(line) ||
+      /^-{2,}\s*Original Message\s*-{2,}/i.test(line) ||
+      (/^\s*From:\s.+/i.test(line) && out.length > 0)
+    )
+      break;
     if (/^\s*>/.test(line)) continue;
     out.push(line);
   }
   return out.join("\n").trim();
 }
 
-const AUTO_SUBJECT = /^\s*(automatic reply|auto[- ]?reply|autoreply|out of (the )?office|ooo\b|abwesenheitsnotiz|réponse automatique|respuesta automática|risposta automatica|automatisch antwoord)/i;
+const AUTO_SUBJECT =
+  /^\s*(automatic reply|auto[- ]?reply|autoreply|out of (the )?office|ooo\b|abwesenheitsnotiz|réponse automatique|respuesta automática|risposta automatica|automatisch antwoord)/i;
 const AUTO_PHRASES = [
   /\b(i am|i'm|i will be)\s+(currently\s+)?(out of (the )?office|on (annual |parental |maternity |paternity )?leave|on vacation|on holiday|away from (the |my )?(office|desk))\b/i,
   /\bthis is an automatic(ally generated)? (reply|response|message)\b/i,
@@ -36,10 +49,22 @@ export function isAutomatic(headers: Map<string, unknown> | Record<string, unkno
 }
 
 const RULES: [Intent, RegExp][] = [
-  ["UNSUBSCRIBE_REQUEST", /\b(unsubscribe|remove me|take me off|opt(ed)?[- ]out|stop (e-?mailing|contacting|sending)|do not (e-?mail|contact)|don'?t (e-?mail|contact) me|no more e-?mails)\b/i],
-  ["WRONG_PERSON", /\b(wrong person|not the (right|correct|best) (person|contact)|no longer (with|at|works? (at|for))|(has|have) left the company|not responsible for|reach out to (my colleague|\w+ instead))\b/i],
-  ["NOT_INTERESTED", /\b(not interested|no thanks|no,? thank you|not a (good )?fit|we'?re all set|not (right )?now|not at this time|no need|we already (have|use)|please pass)\b/i],
-  ["INTERESTED", /\b(interested|sounds (good|great|interesting)|let'?s (talk|chat|connect|set up|schedule)|(book|schedule|set up) (a |some )?(call|meeting|demo|time)|happy to (chat|talk|connect)|tell me more|send (me )?(more|details|info)|yes,? please|count me in|i'?d (love|like) to)\b/i],
+  [
+    "UNSUBSCRIBE_REQUEST",
+    /\b(unsubscribe|remove me|take me off|opt(ed)?[- ]out|stop (e-?mailing|contacting|sending)|do not (e-?mail|contact)|don'?t (e-?mail|contact) me|no more e-?mails)\b/i,
+  ],
+  [
+    "WRONG_PERSON",
+    /\b(wrong person|not the (right|correct|best) (person|contact)|no longer (with|at|works? (at|for))|(has|have) left the company|not responsible for|reach out to (my colleague|\w+ instead))\b/i,
+  ],
+  [
+    "NOT_INTERESTED",
+    /\b(not interested|no thanks|no,? thank you|not a (good )?fit|we'?re all set|not (right )?now|not at this time|no need|we already (have|use)|please pass)\b/i,
+  ],
+  [
+    "INTERESTED",
+    /\b(interested|sounds (good|great|interesting)|let'?s (talk|chat|connect|set up|schedule)|(book|schedule|set up) (a |some )?(call|meeting|demo|time)|happy to (chat|talk|connect)|tell me more|send (me )?(more|details|info)|yes,? please|count me in|i'?d (love|like) to)\b/i,
+  ],
 ];
 
 /**

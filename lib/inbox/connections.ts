@@ -56,7 +56,11 @@ export class ImapConnections {
     if (e && e.retryAt > this.now()) {
       const why = e.lastError as { responseText?: string; message?: string } | undefined;
       const reason = why?.responseText || why?.message;
-      throw new ImapBackoffError(`IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)${reason ? `: ${reason}` : ""}`, e.retryAt - this.now(), { cause: e.lastError });
+      throw new ImapBackoffError(
+        `IMAP connection backing off for ${this.backoffLeft(mailboxId)} s after ${e.failures} failure(s)${reason ? `: ${reason}` : ""}`,
+        e.retryAt - this.now(),
+        { cause: e.lastError },
+      );
     }
     const client = imapClient(cfg);
     // The sync polls (every IMAP_POLL_INTERVAL_S). imapflow's auto-IDLE would start after 15 s quiet and
@@ -68,7 +72,13 @@ export class ImapConnections {
       await client.connect();
     } catch (err) {
       const failures = (e?.failures ?? 0) + 1;
-      this.entries.set(mailboxId, { key, failures, retryAt: this.now() + Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** (failures - 1)), lastUsed: this.now(), lastError: err });
+      this.entries.set(mailboxId, {
+        key,
+        failures,
+        retryAt: this.now() + Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** (failures - 1)),
+        lastUsed: this.now(),
+        lastError: err,
+      });
       throw err;
     }
     this.entries.set(mailboxId, { key, client, failures: 0, retryAt: 0, lastUsed: this.now() });

@@ -8,7 +8,16 @@ import { INTENTS } from "./schemas";
 export const pipelineQuery = pageQuery({ defaultLimit: 200, maxLimit: 200 });
 export const crmRepliesQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).extend({ intent: z.enum(INTENTS).optional() });
 
-type PipelineRow = { lead_id: string | null; intent: string; received_at: string; campaign_id: string | null; campaign_name: string | null; step_order: number | null; reply_count: number; total: number };
+type PipelineRow = {
+  lead_id: string | null;
+  intent: string;
+  received_at: string;
+  campaign_id: string | null;
+  campaign_name: string | null;
+  step_order: number | null;
+  reply_count: number;
+  total: number;
+};
 
 /**
  * GET /crm/pipeline (decisions.md): one row per lead that replied — `{ lead, campaign, stage, intent,
@@ -34,13 +43,24 @@ export async function pipeline(ctx: Ctx, q: z.infer<typeof pipelineQuery>) {
     order by p.step_order nulls last, p.received_at desc, p.lead_id`)) as unknown as PipelineRow[];
   const total = rows[0]?.total ?? 0;
   const found = rows.filter((r): r is PipelineRow & { lead_id: string } => r.lead_id !== null); // no row of the page: one row with the total alone
-  const leadsById = new Map((await getLeadViews(ctx.db, ctx.workspaceId, found.map((r) => r.lead_id))).map((l) => [l.id, l]));
+  const leadsById = new Map(
+    (
+      await getLeadViews(
+        ctx.db,
+        ctx.workspaceId,
+        found.map((r) => r.lead_id),
+      )
+    ).map((l) => [l.id, l]),
+  );
   return {
     total,
     rows: found.map((r) => ({
       lead: leadsById.get(r.lead_id) ?? null,
       campaign: r.campaign_id ? { id: r.campaign_id, name: r.campaign_name } : null,
-      stage: r.step_order === null ? { stepOrder: null, name: "No campaign step" } : { stepOrder: r.step_order, name: `Step ${r.step_order + 1}` },
+      stage:
+        r.step_order === null
+          ? { stepOrder: null, name: "No campaign step" }
+          : { stepOrder: r.step_order, name: `Step ${r.step_order + 1}` },
       intent: r.intent,
       lastReplyAt: new Date(r.received_at).toISOString(),
       replyCount: r.reply_count,

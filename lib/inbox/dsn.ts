@@ -29,7 +29,10 @@ export function parseDsn(m: ParsedMail): DsnReport | undefined {
   const originalMessageId = /^Message-ID:\s*(<[^>]+>)/im.exec(originalText)?.[1] ?? null;
   return {
     originalMessageId,
-    recipient: field("Final-Recipient")?.replace(/^rfc822;\s*/i, "").toLowerCase() ?? null,
+    recipient:
+      field("Final-Recipient")
+        ?.replace(/^rfc822;\s*/i, "")
+        .toLowerCase() ?? null,
     status: field("Status"),
     diagnostic: field("Diagnostic-Code")?.replace(/^smtp;\s*/i, "") ?? null,
   };
@@ -44,15 +47,29 @@ export async function applyDsn(db: DbOrTx, clock: Clock, mailboxId: string, r: D
   if (!r.originalMessageId || !r.status) return false;
   const now = clock.now();
   return db.transaction(async (tx) => {
-    const [e] = await tx.select().from(emails).where(and(eq(emails.mailboxId, mailboxId), eq(emails.messageId, r.originalMessageId!)));
+    const [e] = await tx
+      .select()
+      .from(emails)
+      .where(and(eq(emails.mailboxId, mailboxId), eq(emails.messageId, r.originalMessageId!)));
     if (!e || e.status === "BOUNCED") return false;
     const outcome = classifySendError(undefined, `${r.status} ${r.diagnostic ?? ""}`);
     if (outcome.kind !== "bounce") return false; // a delayed-delivery notice (4.x.x) is not a bounce
-    await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: r.status, smtpResponse: r.diagnostic }).where(eq(emails.id, e.id));
+    await tx
+      .update(emails)
+      .set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: r.status, smtpResponse: r.diagnostic })
+      .where(eq(emails.id, e.id));
     await emitEvent(tx, e.workspaceId, "email.bounced", { sendEventId: e.id, leadEmail: e.leadEmail, bounceType: outcome.bounceType }, now);
     if (outcome.bounceType === "HARD") {
-      await addSuppressions({ workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [e.leadEmail] }, "hard_bounce");
-      if (e.leadId) await tx.update(campaignLeads).set({ status: "BOUNCED", nextSendAt: null }).where(and(eq(campaignLeads.leadId, e.leadId), inArray(campaignLeads.status, ["ACTIVE"])));
+      await addSuppressions(
+        { workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock },
+        { emails: [e.leadEmail] },
+        "hard_bounce",
+      );
+      if (e.leadId)
+        await tx
+          .update(campaignLeads)
+          .set({ status: "BOUNCED", nextSendAt: null })
+          .where(and(eq(campaignLeads.leadId, e.leadId), inArray(campaignLeads.status, ["ACTIVE"])));
     }
     const [m] = await tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId));
     if (m) await checkBounceSpike(tx, m, now);

@@ -23,7 +23,12 @@ export async function storeReceivedFiles(db: DbOrTx, workspaceId: string, replyI
  * from the Sent folder (`sentReplyId`) — with the same limits: ≤ 15 MB each, 25 MB in all, inline
  * images (logos) skipped.
  */
-export async function storeMessageFiles(db: DbOrTx, workspaceId: string, owner: { replyId: string } | { sentReplyId: string }, attachments: Attachment[]): Promise<number> {
+export async function storeMessageFiles(
+  db: DbOrTx,
+  workspaceId: string,
+  owner: { replyId: string } | { sentReplyId: string },
+  attachments: Attachment[],
+): Promise<number> {
   let total = 0;
   let kept = 0;
   for (const a of attachments) {
@@ -33,7 +38,9 @@ export async function storeMessageFiles(db: DbOrTx, workspaceId: string, owner: 
     total += a.size;
     const filename = a.filename ?? "attachment";
     const fileId = await storeFile(db, workspaceId, { filename, contentType: a.contentType, data: a.content });
-    await db.insert(messageFiles).values({ id: newId("mfl"), workspaceId, ...owner, fileId, filename, contentType: a.contentType, size: a.size });
+    await db
+      .insert(messageFiles)
+      .values({ id: newId("mfl"), workspaceId, ...owner, fileId, filename, contentType: a.contentType, size: a.size });
     kept++;
   }
   return kept;
@@ -80,7 +87,9 @@ export async function uploadFile(ctx: Ctx, req: Request) {
   if (!rawName) throw new BadRequestError("X-Filename is required (the URL-encoded file name)");
   let filename: string;
   try {
-    filename = decodeURIComponent(rawName).replace(/[\\/\r\n]/g, "_").slice(0, 255);
+    filename = decodeURIComponent(rawName)
+      .replace(/[\\/\r\n]/g, "_")
+      .slice(0, 255);
   } catch {
     throw new BadRequestError("X-Filename is not valid URL encoding");
   }
@@ -89,7 +98,16 @@ export async function uploadFile(ctx: Ctx, req: Request) {
   if (data.length === 0) throw new BadRequestError("The upload is empty");
   const fileId = await storeFile(ctx.db, ctx.workspaceId, { filename, contentType, data });
   const id = newId("mfl");
-  await ctx.db.insert(messageFiles).values({ id, workspaceId: ctx.workspaceId, upload: true, fileId, filename, contentType, size: data.length, createdAt: ctx.clock.now() });
+  await ctx.db.insert(messageFiles).values({
+    id,
+    workspaceId: ctx.workspaceId,
+    upload: true,
+    fileId,
+    filename,
+    contentType,
+    size: data.length,
+    createdAt: ctx.clock.now(),
+  });
   return { id, filename, size: data.length };
 }
 
@@ -100,12 +118,21 @@ export async function uploadFile(ctx: Ctx, req: Request) {
 export async function cleanupUploads(db: DbOrTx, now: Date): Promise<number> {
   const rows = await db
     .delete(messageFiles)
-    .where(and(eq(messageFiles.upload, true), sql`${messageFiles.sentReplyId} is null`, lt(messageFiles.createdAt, new Date(now.getTime() - UPLOAD_LIFETIME_MS))))
+    .where(
+      and(
+        eq(messageFiles.upload, true),
+        sql`${messageFiles.sentReplyId} is null`,
+        lt(messageFiles.createdAt, new Date(now.getTime() - UPLOAD_LIFETIME_MS)),
+      ),
+    )
     .returning({ fileId: messageFiles.fileId });
   if (rows.length) {
     await db.delete(files).where(
       and(
-        inArray(files.id, rows.map((r) => r.fileId)),
+        inArray(
+          files.id,
+          rows.map((r) => r.fileId),
+        ),
         sql`not exists (select 1 from ${stepAttachments} where ${stepAttachments.fileId} = ${files.id})`,
         sql`not exists (select 1 from ${messageFiles} where ${messageFiles.fileId} = ${files.id})`,
       ),

@@ -21,7 +21,11 @@ type Mailbox = { id: string; workspaceId: string; email: string };
  * encoding can leave in decoded text): a message that carries one is stored without them.
  */
 function clean(s: string): string {
-  return /[\u0000\uD800-\uDFFF]/.test(s) ? s.replace(/\u0000/g, "").replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD") : s;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what Postgres text cannot store
+  return /[\u0000\uD800-\uDFFF]/.test(s)
+    ? // biome-ignore lint/suspicious/noControlCharactersInRegex: as above
+      s.replace(/\u0000/g, "").replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    : s;
 }
 
 function addresses(a: AddressObject | AddressObject[] | undefined): Address[] {
@@ -68,7 +72,15 @@ async function matchAll(db: DbOrTx, mb: Mailbox, items: { refs: string[]; from: 
   };
   const input = items.map((it) => ({ refs: it.refs, address: it.from?.address ?? null, domain: it.from ? domainOf(it.from) : null }));
   if (!input.some((i) => i.refs.length || i.address)) return items.map(() => undefined);
-  type Row = { via: "thread" | "address" | "colleague"; key: string; lead_id: string | null; lead_email: string | null; campaign_id: string | null; email_id: string | null; at: number | string | null };
+  type Row = {
+    via: "thread" | "address" | "colleague";
+    key: string;
+    lead_id: string | null;
+    lead_email: string | null;
+    campaign_id: string | null;
+    email_id: string | null;
+    at: number | string | null;
+  };
   const rows = await runPrepared<Row>(
     db,
     sql`
@@ -104,12 +116,16 @@ async function matchAll(db: DbOrTx, mb: Mailbox, items: { refs: string[]; from: 
   const byDomain = new Map(rows.filter((r) => r.via === "colleague").map((r) => [r.key, r]));
   // A lead deleted meanwhile (emails keep lead_id only while the lead exists) matches nothing.
   const match = (r: Row | undefined): Match | undefined =>
-    r?.lead_id && r.lead_email !== null ? { leadId: r.lead_id, leadEmail: r.lead_email, campaignId: r.campaign_id, emailId: r.email_id } : undefined;
+    r?.lead_id && r.lead_email !== null
+      ? { leadId: r.lead_id, leadEmail: r.lead_email, campaignId: r.campaign_id, emailId: r.email_id }
+      : undefined;
   return items.map((it, i) => {
     if (it.refs.length) {
       const refs = new Set(it.refs);
       // The newest of our emails the headers name decides (as `order by created_at desc limit 1` did).
-      const newest = thread.filter((r) => refs.has(r.key)).sort((a, b) => Number(b.at) - Number(a.at) || Number(!!b.lead_id) - Number(!!a.lead_id))[0];
+      const newest = thread
+        .filter((r) => refs.has(r.key))
+        .sort((a, b) => Number(b.at) - Number(a.at) || Number(!!b.lead_id) - Number(!!a.lead_id))[0];
       if (newest?.lead_id) return match(newest);
     }
     if (!it.from) return undefined;
@@ -150,9 +166,11 @@ export type AiSwitch = boolean | (() => Promise<boolean>);
 
 async function eachLimited<T>(items: T[], width: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 /**
@@ -173,12 +191,23 @@ export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[],
     const text = clean(m.text ?? "");
     const automatic = isAutomatic(m.headers as Map<string, unknown>, m.subject ?? "", text);
     const rules = classify({ automatic, text });
-    const p: PreparedReply = { parsed: m, folder: it.folder, uid: it.uid ?? null, messageId, from, refs: refsOf(m), text, automatic, intent: rules };
+    const p: PreparedReply = {
+      parsed: m,
+      folder: it.folder,
+      uid: it.uid ?? null,
+      messageId,
+      from,
+      refs: refsOf(m),
+      text,
+      automatic,
+      intent: rules,
+    };
     if (!automatic && rules !== "UNSUBSCRIBE_REQUEST") forAi.push(p);
     out.push(p);
   }
   if (forAi.length && aiProvider() !== builtInProvider) {
-    const enabled = ai === undefined ? (await loadAiSettings(db, mb.workspaceId)).aiClassificationEnabled : typeof ai === "function" ? await ai() : ai;
+    const enabled =
+      ai === undefined ? (await loadAiSettings(db, mb.workspaceId)).aiClassificationEnabled : typeof ai === "function" ? await ai() : ai;
     if (enabled) await eachLimited(forAi, 4, async (p) => void (p.intent = await classifyWithFallback(p.text, true)));
   }
   return out;
@@ -218,7 +247,7 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
   const who = items.length ? await matchAll(db, mb, items) : [];
   const ids = items.map(() => newId("rep"));
   const firstOf = new Map<string, number>();
-  items.forEach((p, i) => firstOf.has(p.messageId) || firstOf.set(p.messageId, i));
+  for (const [i, p] of items.entries()) if (!firstOf.has(p.messageId)) firstOf.set(p.messageId, i);
   const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], tags: [], unsubscribes: new Map(), needsTransaction: false };
   for (const i of firstOf.values()) {
     const p = items[i];
@@ -279,7 +308,9 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
 export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
   const json = (x: unknown) => JSON.stringify(x);
   const now = clock.now().toISOString();
-  const states = state ? [{ mailbox_id: state.mailboxId, folder: state.folder, uid_validity: state.uidValidity, last_uid: state.lastUid, last_sync_at: now }] : [];
+  const states = state
+    ? [{ mailbox_id: state.mailboxId, folder: state.folder, uid_validity: state.uidValidity, last_uid: state.lastUid, last_sync_at: now }]
+    : [];
   const insertedRows = await runPrepared<{ id: string }>(
     db,
     sql`
@@ -341,16 +372,27 @@ export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: 
   const { items, ids } = plan;
 
   // Received files, and an unsubscribe request: the address suppressed, every sequence to it stopped.
-  for (let i = 0; i < items.length; i++) if (inserted.has(ids[i]) && items[i].parsed.attachments?.length) await storeReceivedFiles(db, mb.workspaceId, ids[i], items[i].parsed.attachments);
+  for (let i = 0; i < items.length; i++)
+    if (inserted.has(ids[i]) && items[i].parsed.attachments?.length)
+      await storeReceivedFiles(db, mb.workspaceId, ids[i], items[i].parsed.attachments);
   const unsubscribed = [...plan.unsubscribes.entries()].filter(([id]) => inserted.has(id)).map(([, u]) => u);
   if (unsubscribed.length) {
-    await addSuppressions({ workspaceId: mb.workspaceId, actor: { type: "system" }, db, clock }, { emails: unique(unsubscribed.map((u) => u.email)) }, "unsubscribe_reply");
+    await addSuppressions(
+      { workspaceId: mb.workspaceId, actor: { type: "system" }, db, clock },
+      { emails: unique(unsubscribed.map((u) => u.email)) },
+      "unsubscribe_reply",
+    );
     await db
       .update(campaignLeads)
       .set({ status: "UNSUBSCRIBED", nextSendAt: null })
       .where(and(inArray(campaignLeads.leadId, unique(unsubscribed.map((u) => u.leadId))), eq(campaignLeads.status, "ACTIVE")));
   }
-  return items.map((p, i) => ({ replyId: ids[i], leadId: plan.who[i]?.leadId ?? null, intent: p.intent, duplicate: !inserted.has(ids[i]) }));
+  return items.map((p, i) => ({
+    replyId: ids[i],
+    leadId: plan.who[i]?.leadId ?? null,
+    intent: p.intent,
+    duplicate: !inserted.has(ids[i]),
+  }));
 }
 
 /**
@@ -362,12 +404,19 @@ export async function ingestMessage(
   clock: Clock,
   mb: Mailbox,
   m: ParsedMail,
-  opts: { folder: string; uid?: number; uidValidity?: string; /** read once per sync by the caller */ aiClassification?: boolean },
+  opts: { folder: string; uid?: number; uidValidity?: string /** read once per sync by the caller */; aiClassification?: boolean },
 ): Promise<IngestResult | undefined> {
-  const [p] = await prepareReplies(db, mb, [{ parsed: m, folder: opts.folder, uid: opts.uid, uidValidity: opts.uidValidity }], opts.aiClassification);
+  const [p] = await prepareReplies(
+    db,
+    mb,
+    [{ parsed: m, folder: opts.folder, uid: opts.uid, uidValidity: opts.uidValidity }],
+    opts.aiClassification,
+  );
   if (!p) return undefined;
   const plan = await planReplies(db, clock, mb, [p]);
-  const [r] = plan.needsTransaction ? await db.transaction((tx) => writeReplies(tx, clock, mb, plan)) : await writeReplies(db, clock, mb, plan);
+  const [r] = plan.needsTransaction
+    ? await db.transaction((tx) => writeReplies(tx, clock, mb, plan))
+    : await writeReplies(db, clock, mb, plan);
   return r;
 }
 
@@ -384,8 +433,18 @@ export async function ingestOwnMessages(db: DbOrTx, mb: Mailbox, ms: ParsedMail[
   const ids = unique(items.flatMap((i) => (i.messageId && !isWarmup(i.m) ? [i.messageId] : [])));
   if (!ids.length) return out;
   const known = new Set([
-    ...(await db.select({ id: emails.messageId }).from(emails).where(and(eq(emails.mailboxId, mb.id), sql`${emails.messageId} = ${anyOf(ids)}`))).map((r) => r.id),
-    ...(await db.select({ id: sentReplies.messageId }).from(sentReplies).where(and(eq(sentReplies.mailboxId, mb.id), sql`${sentReplies.messageId} = ${anyOf(ids)}`))).map((r) => r.id),
+    ...(
+      await db
+        .select({ id: emails.messageId })
+        .from(emails)
+        .where(and(eq(emails.mailboxId, mb.id), sql`${emails.messageId} = ${anyOf(ids)}`))
+    ).map((r) => r.id),
+    ...(
+      await db
+        .select({ id: sentReplies.messageId })
+        .from(sentReplies)
+        .where(and(eq(sentReplies.mailboxId, mb.id), sql`${sentReplies.messageId} = ${anyOf(ids)}`))
+    ).map((r) => r.id),
   ]);
   const todo: number[] = [];
   const seen = new Set<string>();
@@ -400,14 +459,20 @@ export async function ingestOwnMessages(db: DbOrTx, mb: Mailbox, ms: ParsedMail[
   const refs = unique(todo.flatMap((i) => items[i].refs));
   if (refs.length) {
     // A reply of the lead's this answers, else one of our campaign emails it follows.
-    const rs = await db.select({ id: replies.id, leadId: replies.leadId, messageId: replies.messageId }).from(replies).where(and(eq(replies.mailboxId, mb.id), sql`${replies.messageId} = ${anyOf(refs)}`));
+    const rs = await db
+      .select({ id: replies.id, leadId: replies.leadId, messageId: replies.messageId })
+      .from(replies)
+      .where(and(eq(replies.mailboxId, mb.id), sql`${replies.messageId} = ${anyOf(refs)}`));
     for (const i of todo) {
       const r = rs.find((x) => x.leadId && items[i].refs.includes(x.messageId));
       if (r) leadOf.set(i, { leadId: r.leadId!, replyId: r.id });
     }
     const rest = todo.filter((i) => !leadOf.has(i) && items[i].refs.length);
     if (rest.length) {
-      const es = await db.select({ leadId: emails.leadId, messageId: emails.messageId }).from(emails).where(and(eq(emails.mailboxId, mb.id), sql`${emails.messageId} = ${anyOf(unique(rest.flatMap((i) => items[i].refs)))}`));
+      const es = await db
+        .select({ leadId: emails.leadId, messageId: emails.messageId })
+        .from(emails)
+        .where(and(eq(emails.mailboxId, mb.id), sql`${emails.messageId} = ${anyOf(unique(rest.flatMap((i) => items[i].refs)))}`));
       for (const i of rest) {
         const e = es.find((x) => x.leadId && items[i].refs.includes(x.messageId));
         if (e) leadOf.set(i, { leadId: e.leadId!, replyId: null });
@@ -419,7 +484,12 @@ export async function ingestOwnMessages(db: DbOrTx, mb: Mailbox, ms: ParsedMail[
     const ls = await db
       .select({ id: leads.id, address: sql<string>`lower(${leads.email})` })
       .from(leads)
-      .where(and(eq(leads.workspaceId, mb.workspaceId), sql`lower(${leads.email}) = ${anyOf(unique(byTo.flatMap((i) => items[i].to.map((a) => a.address))))}`));
+      .where(
+        and(
+          eq(leads.workspaceId, mb.workspaceId),
+          sql`lower(${leads.email}) = ${anyOf(unique(byTo.flatMap((i) => items[i].to.map((a) => a.address))))}`,
+        ),
+      );
     const found = new Map(ls.map((l) => [l.address, l.id]));
     for (const i of byTo) {
       const a = items[i].to.find((x) => found.has(x.address));

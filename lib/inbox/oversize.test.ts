@@ -19,7 +19,13 @@ afterAll(() => imap.close());
 describe("oversized messages", () => {
   it("skips a message over 25 MB without downloading it, and still reads the next one", async () => {
     const ws = await makeWorkspace();
-    const m = await insertMailbox(ws.workspaceId, "big@over.test", { imapHost: imap.host, imapPort: imap.port, imapSecurity: "NONE", imapUsername: "big@over.test", imapPasswordEnc: encryptSecret("pw") });
+    const m = await insertMailbox(ws.workspaceId, "big@over.test", {
+      imapHost: imap.host,
+      imapPort: imap.port,
+      imapSecurity: "NONE",
+      imapUsername: "big@over.test",
+      imapPasswordEnc: encryptSecret("pw"),
+    });
     const client = imapClient({ host: imap.host, port: imap.port, security: "NONE", username: "big@over.test", password: "pw" });
     await client.connect();
     const huge = `From: a@x.test\r\nSubject: huge\r\nMessage-ID: <huge@x.test>\r\n\r\n${"x".repeat(MAX_MESSAGE_BYTES + 1024)}\r\n`;
@@ -30,7 +36,10 @@ describe("oversized messages", () => {
     expect(r).toMatchObject({ fetched: 1, stored: 1 });
     const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, m.id));
     expect(rows.map((x) => x.subject)).toEqual(["small"]);
-    const [state] = await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX")));
+    const [state] = await getDb()
+      .select()
+      .from(imapState)
+      .where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX")));
     expect(state.lastUid).toBe(2); // the big one is passed over, not retried forever
   }, 60_000);
 });

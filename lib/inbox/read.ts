@@ -101,14 +101,33 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
   const total = all[0]?.total ?? 0;
   const rows = all.filter((r): r is typeof r & { lead_id: string } => r.lead_id !== null);
   if (rows.length === 0) return { rows: [], total };
-  const latest = await ctx.db.select().from(replies).where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`);
+  const latest = await ctx.db
+    .select()
+    .from(replies)
+    .where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`);
   const byId = new Map(latest.map((r) => [r.id, r]));
-  const leadViews = new Map((await getLeadViews(ctx.db, ctx.workspaceId, rows.map((r) => r.lead_id))).map((l) => [l.id, l]));
+  const leadViews = new Map(
+    (
+      await getLeadViews(
+        ctx.db,
+        ctx.workspaceId,
+        rows.map((r) => r.lead_id),
+      )
+    ).map((l) => [l.id, l]),
+  );
   const mbIds = [...new Set(latest.map((r) => r.mailboxId))];
   const cIds = [...new Set(latest.map((r) => r.campaignId).filter((x): x is string => !!x))];
   const [mbs, cs] = await Promise.all([
-    ctx.db.select({ id: mailboxes.id, email: mailboxes.email, senderName: mailboxes.senderName }).from(mailboxes).where(sql`${mailboxes.id} in ${mbIds}`),
-    cIds.length ? ctx.db.select({ id: campaigns.id, name: campaigns.name, status: campaigns.status }).from(campaigns).where(sql`${campaigns.id} in ${cIds}`) : Promise.resolve([]),
+    ctx.db
+      .select({ id: mailboxes.id, email: mailboxes.email, senderName: mailboxes.senderName })
+      .from(mailboxes)
+      .where(sql`${mailboxes.id} in ${mbIds}`),
+    cIds.length
+      ? ctx.db
+          .select({ id: campaigns.id, name: campaigns.name, status: campaigns.status })
+          .from(campaigns)
+          .where(sql`${campaigns.id} in ${cIds}`)
+      : Promise.resolve([]),
   ]);
   return {
     total,
@@ -122,7 +141,9 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
         replyCount: t.reply_count,
         answered: !!t.last_answered_at && new Date(t.last_answered_at) > new Date(t.last_at),
         lastAnsweredAt: t.last_answered_at ? new Date(t.last_answered_at).toISOString() : null,
-        lead: lead ? { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, companyName: lead.companyName } : null,
+        lead: lead
+          ? { id: lead.id, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, companyName: lead.companyName }
+          : null,
         mailbox: mbs.find((m) => m.id === r.mailboxId) ?? null,
         campaign: cs.find((c) => c.id === r.campaignId) ?? null,
       };
@@ -143,7 +164,11 @@ export async function intentCounts(ctx: Ctx, q: z.infer<typeof intentCountsQuery
       select ${LATEST_INTENT}::text as intent, bool_or(r.read_at is null) as has_unread
       from replies r where ${where}
       group by r.lead_id ${having})
-    select t.intent, count(*)::int as n, count(*) filter (where t.has_unread)::int as unread from t group by t.intent`)) as unknown as { intent: Intent; n: number; unread: number }[];
+    select t.intent, count(*)::int as n, count(*) filter (where t.has_unread)::int as unread from t group by t.intent`)) as unknown as {
+    intent: Intent;
+    n: number;
+    unread: number;
+  }[];
   const intents = Object.fromEntries(INTENTS.map((i) => [i, 0])) as Record<Intent, number>;
   let all = 0;
   let unread = 0;
@@ -161,7 +186,11 @@ export async function getThread(ctx: Ctx, leadId: string) {
   const [lead] = await getLeadViews(ctx.db, ctx.workspaceId, [leadId]);
   if (!lead) throw new NotFoundError("Lead");
   const [inbound, outbound, own] = await Promise.all([
-    ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(and(eq(replies.workspaceId, ctx.workspaceId), eq(replies.leadId, leadId))),
+    ctx.db
+      .select({ r: replies, mailboxEmail: mailboxes.email })
+      .from(replies)
+      .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+      .where(and(eq(replies.workspaceId, ctx.workspaceId), eq(replies.leadId, leadId))),
     ctx.db
       .select({ e: emails, mailboxEmail: mailboxes.email, campaignName: campaigns.name })
       .from(emails)
@@ -169,7 +198,11 @@ export async function getThread(ctx: Ctx, leadId: string) {
       .leftJoin(campaigns, eq(campaigns.id, emails.campaignId))
       .where(and(eq(emails.workspaceId, ctx.workspaceId), eq(emails.leadId, leadId), sql`${emails.status} in ('SENT', 'BOUNCED')`))
       .orderBy(asc(emails.createdAt)),
-    ctx.db.select({ s: sentReplies, mailboxEmail: mailboxes.email }).from(sentReplies).innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId)).where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
+    ctx.db
+      .select({ s: sentReplies, mailboxEmail: mailboxes.email })
+      .from(sentReplies)
+      .innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId))
+      .where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
   ]);
   const now = ctx.clock.now();
   const attached = await filesOf(ctx.db, { replyIds: inbound.map((x) => x.r.id), sentReplyIds: own.map((x) => x.s.id) });
@@ -180,7 +213,9 @@ export async function getThread(ctx: Ctx, leadId: string) {
   for (const { s } of own) if (s.messageId) sentAtOf.set(s.messageId, (s.sentAt ?? s.createdAt).getTime());
   const orderOf = new Map<string, number>();
   for (const { r } of inbound) {
-    const answered = [r.inReplyTo, ...r.references].map((id) => (id ? sentAtOf.get(id) : undefined)).filter((t): t is number => t !== undefined);
+    const answered = [r.inReplyTo, ...r.references]
+      .map((id) => (id ? sentAtOf.get(id) : undefined))
+      .filter((t): t is number => t !== undefined);
     orderOf.set(r.id, Math.max(r.receivedAt.getTime(), ...answered.map((t) => t + 1)));
   }
   const messages = [
@@ -240,7 +275,10 @@ export async function unreadCount(ctx: Ctx) {
   requireAccess(ctx, "read");
   const [r] = (await ctx.db.execute(sql`
     select count(*)::int as messages, count(distinct lead_id)::int as conversations
-    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null and read_at is null`)) as unknown as { messages: number; conversations: number }[];
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null and read_at is null`)) as unknown as {
+    messages: number;
+    conversations: number;
+  }[];
   return r;
 }
 
@@ -254,27 +292,43 @@ export async function summary(ctx: Ctx) {
     select count(*) filter (where received_at >= ${today.toISOString()}::timestamptz)::int as today,
       count(*) filter (where received_at >= ${yesterday.toISOString()}::timestamptz and received_at < ${today.toISOString()}::timestamptz)::int as yesterday,
       count(*) filter (where received_at < ${yesterday.toISOString()}::timestamptz)::int as earlier
-    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null`)) as unknown as { today: number; yesterday: number; earlier: number }[];
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null`)) as unknown as {
+    today: number;
+    yesterday: number;
+    earlier: number;
+  }[];
   return r;
 }
 
 export async function markThreadRead(ctx: Ctx, leadId: string) {
   requireAccess(ctx, "write");
-  const [lead] = await ctx.db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
+  const [lead] = await ctx.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
   if (!lead) throw new NotFoundError("Lead");
-  const rows = await ctx.db.update(replies).set({ readAt: ctx.clock.now() }).where(and(eq(replies.leadId, leadId), eq(replies.workspaceId, ctx.workspaceId), isNull(replies.readAt))).returning({ id: replies.id });
+  const rows = await ctx.db
+    .update(replies)
+    .set({ readAt: ctx.clock.now() })
+    .where(and(eq(replies.leadId, leadId), eq(replies.workspaceId, ctx.workspaceId), isNull(replies.readAt)))
+    .returning({ id: replies.id });
   return { marked: rows.length };
 }
 
 async function updateReply(ctx: Ctx, id: string, set: Partial<ReplyRow>) {
   requireAccess(ctx, "write");
-  const [r] = await ctx.db.update(replies).set(set).where(and(eq(replies.id, id), eq(replies.workspaceId, ctx.workspaceId))).returning();
+  const [r] = await ctx.db
+    .update(replies)
+    .set(set)
+    .where(and(eq(replies.id, id), eq(replies.workspaceId, ctx.workspaceId)))
+    .returning();
   if (!r) throw new NotFoundError("Reply");
   return replyView(r);
 }
 
 export const starReply = (ctx: Ctx, id: string, starred: boolean) => updateReply(ctx, id, { starred });
-export const remindReply = (ctx: Ctx, id: string, remindAt: string | null) => updateReply(ctx, id, { remindAt: remindAt ? new Date(remindAt) : null });
+export const remindReply = (ctx: Ctx, id: string, remindAt: string | null) =>
+  updateReply(ctx, id, { remindAt: remindAt ? new Date(remindAt) : null });
 
 function unmatchedView(r: ReplyRow, mailboxEmail: string) {
   return { ...replyView(r), mailboxEmail, folder: r.folder, to: r.to, cc: r.cc };
@@ -285,7 +339,14 @@ export async function listUnmatched(ctx: Ctx, q: { page: number; limit: number }
   requireAccess(ctx, "read");
   const where = and(eq(replies.workspaceId, ctx.workspaceId), isNull(replies.leadId));
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select({ r: replies, mailboxEmail: mailboxes.email }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(where).orderBy(desc(replies.receivedAt), desc(replies.id)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db
+      .select({ r: replies, mailboxEmail: mailboxes.email })
+      .from(replies)
+      .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+      .where(where)
+      .orderBy(desc(replies.receivedAt), desc(replies.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(replies).where(where),
   ]);
   return { rows: rows.map(({ r, mailboxEmail }) => unmatchedView(r, mailboxEmail)), total: n };

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { pageQuery } from "../api/paging";
 
-export const INTENTS = ["UNCLASSIFIED", "INTERESTED", "NOT_INTERESTED", "OUT_OF_OFFICE", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "QUESTION"] as const;
+export const INTENTS = [
+  "UNCLASSIFIED",
+  "INTERESTED",
+  "NOT_INTERESTED",
+  "OUT_OF_OFFICE",
+  "WRONG_PERSON",
+  "UNSUBSCRIBE_REQUEST",
+  "QUESTION",
+] as const;
 
 export const listRepliesQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).extend({
   q: z.string().max(200).optional(),
@@ -19,7 +27,10 @@ export const starBody = z.object({ starred: z.boolean() });
 export const remindBody = z.object({ remindAt: z.iso.datetime({ offset: true }).nullable() });
 
 /** An address: `{ name?, address }` or a bare string. Only the bare address ever reaches RCPT TO. */
-export const addressInput = z.union([z.string().max(320), z.object({ name: z.string().max(200).nullable().optional(), address: z.string().max(320) })]);
+export const addressInput = z.union([
+  z.string().max(320),
+  z.object({ name: z.string().max(200).nullable().optional(), address: z.string().max(320) }),
+]);
 export const sendReplyBody = z.object({
   body: z.string().min(1, "body is required").max(200_000),
   html: z.string().max(1_000_000).optional(),
@@ -27,7 +38,14 @@ export const sendReplyBody = z.object({
   cc: z.array(addressInput).max(20, "at most 20 recipients in cc").optional(),
   bcc: z.array(addressInput).max(20, "at most 20 recipients in bcc").optional(),
   attachments: z
-    .array(z.object({ filename: z.string().trim().min(1).max(255), contentType: z.string().trim().min(1).max(255), contentBase64: z.string().min(1), cid: z.string().max(200).optional() }))
+    .array(
+      z.object({
+        filename: z.string().trim().min(1).max(255),
+        contentType: z.string().trim().min(1).max(255),
+        contentBase64: z.string().min(1),
+        cid: z.string().max(200).optional(),
+      }),
+    )
     .max(10, "at most 10 files")
     .optional(),
   uploadIds: z.array(z.string().max(100)).max(10, "at most 10 files").optional(),

@@ -30,14 +30,24 @@ function canonical(list: z.infer<typeof addressInput>[] | undefined, field: stri
     const raw = typeof a === "string" ? a : a.address;
     const bare = /<([^<>]+)>\s*$/.exec(raw)?.[1] ?? raw;
     const n = normalizeEmail(bare);
-    if (!n.ok || /[\s,;()<>"]/.test(bare.trim())) throw ValidationError.field(`${field}.${i}`, n.ok ? "must be one plain address" : n.reason);
+    if (!n.ok || /[\s,;()<>"]/.test(bare.trim()))
+      throw ValidationError.field(`${field}.${i}`, n.ok ? "must be one plain address" : n.reason);
     return { name: typeof a === "string" ? null : (a.name ?? null), address: n.email.toLowerCase() };
   });
 }
 
 /** Everyone already in the conversation: the lead, the writers and recipients of their replies, our mailbox. */
-async function conversationAddresses(db: DbOrTx, workspaceId: string, leadId: string, leadEmail: string, mailboxEmail: string): Promise<Set<string>> {
-  const rows = await db.select({ from: replies.from, to: replies.to, cc: replies.cc }).from(replies).where(and(eq(replies.workspaceId, workspaceId), eq(replies.leadId, leadId)));
+async function conversationAddresses(
+  db: DbOrTx,
+  workspaceId: string,
+  leadId: string,
+  leadEmail: string,
+  mailboxEmail: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ from: replies.from, to: replies.to, cc: replies.cc })
+    .from(replies)
+    .where(and(eq(replies.workspaceId, workspaceId), eq(replies.leadId, leadId)));
   const set = new Set([leadEmail.toLowerCase(), mailboxEmail.toLowerCase()]);
   for (const r of rows) for (const a of [r.from, ...r.to, ...r.cc]) if (a?.address) set.add(a.address.toLowerCase());
   return set;
@@ -108,9 +118,14 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
   const cc = canonical(input.cc, "cc");
   const bcc = canonical(input.bcc, "bcc");
   if (ctx.actor.type === "apiKey" || ctx.actor.type === "system") {
-    const allowed = r.leadId ? await conversationAddresses(ctx.db, ctx.workspaceId, r.leadId, found.leadEmail ?? "", m.email) : new Set([r.from?.address ?? ""]);
+    const allowed = r.leadId
+      ? await conversationAddresses(ctx.db, ctx.workspaceId, r.leadId, found.leadEmail ?? "", m.email)
+      : new Set([r.from?.address ?? ""]);
     const outside = [...to, ...cc, ...bcc].filter((a) => !allowed.has(a.address));
-    if (outside.length) throw new ForbiddenError(`Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`);
+    if (outside.length)
+      throw new ForbiddenError(
+        `Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`,
+      );
   }
   // Files: up to 10, 20 MB in all, uploads included (spec 4.2.1).
   const inlineFiles = (input.attachments ?? []).map((a, i) => {
@@ -119,12 +134,23 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
     return { ...a, data };
   });
   const uploads = input.uploadIds?.length
-    ? await ctx.db.select().from(messageFiles).where(and(eq(messageFiles.workspaceId, ctx.workspaceId), inArray(messageFiles.id, input.uploadIds), eq(messageFiles.upload, true), sql`${messageFiles.sentReplyId} is null`))
+    ? await ctx.db
+        .select()
+        .from(messageFiles)
+        .where(
+          and(
+            eq(messageFiles.workspaceId, ctx.workspaceId),
+            inArray(messageFiles.id, input.uploadIds),
+            eq(messageFiles.upload, true),
+            sql`${messageFiles.sentReplyId} is null`,
+          ),
+        )
     : [];
   if (uploads.length !== new Set(input.uploadIds ?? []).size) throw new NotFoundError("Upload (unknown, already sent or expired)");
   if (inlineFiles.length + uploads.length > 10) throw ValidationError.field("attachments", "at most 10 files in all, uploads included");
   const totalBytes = inlineFiles.reduce((n, f) => n + f.data.length, 0) + uploads.reduce((n, u) => n + u.size, 0);
-  if (totalBytes > 20 * 1024 * 1024) throw new PayloadTooLargeError(`A reply's files may total at most 20 MB; these are ${(totalBytes / 1048576).toFixed(1)} MB`);
+  if (totalBytes > 20 * 1024 * 1024)
+    throw new PayloadTooLargeError(`A reply's files may total at most 20 MB; these are ${(totalBytes / 1048576).toFixed(1)} MB`);
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(sentReplies)
@@ -154,12 +180,34 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
     .returning();
   for (const f of inlineFiles) {
     const fileId = await storeFile(ctx.db, ctx.workspaceId, { filename: f.filename, contentType: f.contentType, data: f.data });
-    await ctx.db.insert(messageFiles).values({ id: newId("mfl"), workspaceId: ctx.workspaceId, sentReplyId: row.id, fileId, filename: f.filename, contentType: f.contentType, size: f.data.length, cid: f.cid ?? null });
+    await ctx.db.insert(messageFiles).values({
+      id: newId("mfl"),
+      workspaceId: ctx.workspaceId,
+      sentReplyId: row.id,
+      fileId,
+      filename: f.filename,
+      contentType: f.contentType,
+      size: f.data.length,
+      cid: f.cid ?? null,
+    });
   }
-  if (uploads.length) await ctx.db.update(messageFiles).set({ sentReplyId: row.id, upload: false }).where(inArray(messageFiles.id, uploads.map((u) => u.id)));
+  if (uploads.length)
+    await ctx.db
+      .update(messageFiles)
+      .set({ sentReplyId: row.id, upload: false })
+      .where(
+        inArray(
+          messageFiles.id,
+          uploads.map((u) => u.id),
+        ),
+      );
   if (input.background) return { status: 202, body: { queued: true, status: "SENDING" as const, sentReplyId: row.id } };
   const done = await deliver(ctx.db, ctx.clock, row, m);
-  if (done.status !== "SENT") throw new UpstreamError(done.error ?? "The mail server refused the reply", { sentReplyId: row.id, smtpResponseCode: done.smtpCode ? Number(done.smtpCode) : null });
+  if (done.status !== "SENT")
+    throw new UpstreamError(done.error ?? "The mail server refused the reply", {
+      sentReplyId: row.id,
+      smtpResponseCode: done.smtpCode ? Number(done.smtpCode) : null,
+    });
   return { status: 200, body: { sent: true, sentReplyId: row.id, sentAt: done.sentAt!.toISOString() } };
 }
 
@@ -167,10 +215,17 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
 export async function retryReply(ctx: Ctx, sentReplyId: string) {
   requireAccess(ctx, "write");
   const now = ctx.clock.now();
-  const [row] = await ctx.db.select().from(sentReplies).where(and(eq(sentReplies.id, sentReplyId), eq(sentReplies.workspaceId, ctx.workspaceId)));
+  const [row] = await ctx.db
+    .select()
+    .from(sentReplies)
+    .where(and(eq(sentReplies.id, sentReplyId), eq(sentReplies.workspaceId, ctx.workspaceId)));
   if (!row) throw new NotFoundError("Sent reply");
-  if (shownStatus(row, now) !== "FAILED") throw new ConflictError(`Only a failed reply can be retried; this one is ${shownStatus(row, now)}`);
-  await ctx.db.update(sentReplies).set({ status: "SENDING", error: null, smtpCode: null, queuedAt: now, leasedUntil: null, background: true }).where(eq(sentReplies.id, row.id));
+  if (shownStatus(row, now) !== "FAILED")
+    throw new ConflictError(`Only a failed reply can be retried; this one is ${shownStatus(row, now)}`);
+  await ctx.db
+    .update(sentReplies)
+    .set({ status: "SENDING", error: null, smtpCode: null, queuedAt: now, leasedUntil: null, background: true })
+    .where(eq(sentReplies.id, row.id));
   return { queued: true, status: "SENDING" as const, sentReplyId: row.id };
 }
 
@@ -185,7 +240,16 @@ export async function sendQueuedReplies(db: DbOrTx, clock: Clock): Promise<{ sen
                  order by queued_at limit 50 for update skip locked)
     returning id`)) as unknown as { id: string }[];
   if (claimed.length === 0) return { sent: 0, failed: 0 };
-  const rows = await db.select({ s: sentReplies, m: mailboxes }).from(sentReplies).innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId)).where(inArray(sentReplies.id, claimed.map((c) => c.id)));
+  const rows = await db
+    .select({ s: sentReplies, m: mailboxes })
+    .from(sentReplies)
+    .innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId))
+    .where(
+      inArray(
+        sentReplies.id,
+        claimed.map((c) => c.id),
+      ),
+    );
   let sent = 0;
   let failed = 0;
   for (const { s, m } of rows) {
@@ -209,7 +273,11 @@ export const replySendJob: JobDef = {
  */
 export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.infer<typeof addressInput>; body?: string }) {
   requireAccess(ctx, "write");
-  const [found] = await ctx.db.select({ r: replies, m: mailboxes }).from(replies).innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId)).where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
+  const [found] = await ctx.db
+    .select({ r: replies, m: mailboxes })
+    .from(replies)
+    .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+    .where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
   if (!found) throw new NotFoundError("Reply");
   const { r, m } = found;
   const [to] = canonical([input.to], "to");
@@ -228,7 +296,9 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
       envelope: { from: m.email, to: [to.address] },
       subject: /^fwd?:/i.test(r.subject) ? r.subject : `Fwd: ${r.subject}`,
       text,
-      html: r.htmlBody ? `${input.body ? `<p>${input.body.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</p>` : ""}<pre>${header.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</pre>${r.htmlBody}` : undefined,
+      html: r.htmlBody
+        ? `${input.body ? `<p>${input.body.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</p>` : ""}<pre>${header.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</pre>${r.htmlBody}`
+        : undefined,
       messageId,
       attachments: attached.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data })),
     });

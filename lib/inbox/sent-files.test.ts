@@ -62,15 +62,22 @@ function answer(id: string, to: string, file: { name: string; text: string }) {
 }
 
 async function download(id: string): Promise<string> {
-  const res = await DOWNLOAD(new Request("http://localhost/x", { headers: { authorization: `Bearer ${ws.readKey}` } }), { params: Promise.resolve({ id }) });
+  const res = await DOWNLOAD(new Request("http://localhost/x", { headers: { authorization: `Bearer ${ws.readKey}` } }), {
+    params: Promise.resolve({ id }),
+  });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer()).toString();
 }
 
 describe("answers from the Sent folder (spec 2.9)", () => {
   it("keep their files, like received ones (inline images skipped), through the sync and direct ingestion", async () => {
-    const mbx = await insertMailbox(ws.workspaceId, "sue@sent.test", { imapHost: peer.host, imapPort: peer.port, imapPasswordEnc: encryptSecret("pw") });
-    const [leadId] = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "lou@lead.test" }] } })).body.leadIds;
+    const mbx = await insertMailbox(ws.workspaceId, "sue@sent.test", {
+      imapHost: peer.host,
+      imapPort: peer.port,
+      imapPasswordEnc: encryptSecret("pw"),
+    });
+    const [leadId] = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "lou@lead.test" }] } })).body
+      .leadIds;
     const c = imapClient({ host: peer.host, port: peer.port, security: "NONE", username: "sue@sent.test", password: "pw" });
     await c.connect();
     await c.append("Sent", answer("s1", "Lou <lou@lead.test>", { name: "offer.pdf", text: "%PDF-1.4 offer" }));
@@ -81,11 +88,17 @@ describe("answers from the Sent folder (spec 2.9)", () => {
     const own = thread.messages.filter((m: { kind?: string }) => m.kind === "reply");
     expect(own).toHaveLength(1);
     expect(own[0]).toMatchObject({ sentBy: "HUMAN", direction: "outbound" });
-    expect(own[0].attachments).toEqual([{ id: expect.stringMatching(/^mfl_/), filename: "offer.pdf", contentType: "application/pdf", size: 14 }]);
+    expect(own[0].attachments).toEqual([
+      { id: expect.stringMatching(/^mfl_/), filename: "offer.pdf", contentType: "application/pdf", size: 14 },
+    ]);
     expect(await download(own[0].attachments[0].id)).toBe("%PDF-1.4 offer");
 
     // One message ingested on its own (no transaction around it): the same.
-    const id = await ingestOwnMessage(getDb(), { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email }, await simpleParser(answer("s2", "lou@lead.test", { name: "terms.pdf", text: "%PDF-1.4 terms" })));
+    const id = await ingestOwnMessage(
+      getDb(),
+      { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email },
+      await simpleParser(answer("s2", "lou@lead.test", { name: "terms.pdf", text: "%PDF-1.4 terms" })),
+    );
     expect(id).toMatch(/^srp_/);
     thread = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId } })).body;
     const second = thread.messages.find((m: { id?: string }) => m.id === id);

@@ -31,19 +31,33 @@ afterAll(async () => {
 async function append(id: string) {
   const c = imapClient({ host: peer.host, port: peer.port, security: "NONE", username: "hal@fair.test", password: "pw" });
   await c.connect();
-  await c.append("INBOX", [`From: lee@lead.test`, "To: hal@fair.test", "Subject: Re: Idea", `Message-ID: <${id}@lead.test>`, "", "Sounds good", ""].join("\r\n"));
+  await c.append(
+    "INBOX",
+    [`From: lee@lead.test`, "To: hal@fair.test", "Subject: Re: Idea", `Message-ID: <${id}@lead.test>`, "", "Sounds good", ""].join("\r\n"),
+  );
   await c.logout();
 }
 
-const run = () => inboxSyncJob.run({ db: getDb(), clock, actor: { type: "system" } }) as Promise<{ mailboxes: number; stored: number; failed: number }>;
-const inbox = async (id: string) => (await getDb().select().from(imapState).where(and(eq(imapState.mailboxId, id), eq(imapState.folder, "INBOX"))))[0];
+const run = () =>
+  inboxSyncJob.run({ db: getDb(), clock, actor: { type: "system" } }) as Promise<{ mailboxes: number; stored: number; failed: number }>;
+const inbox = async (id: string) =>
+  (
+    await getDb()
+      .select()
+      .from(imapState)
+      .where(and(eq(imapState.mailboxId, id), eq(imapState.folder, "INBOX")))
+  )[0];
 const row = async (id: string) => (await getDb().select().from(mailboxes).where(eq(mailboxes.id, id)))[0];
 
 describe("the reply sync job with failing mailboxes", () => {
   it("does not let more failing mailboxes than a cycle claims starve a healthy one, and reports them READ_FAILING after 30 minutes", async () => {
     // 25 mailboxes whose IMAP server refuses connections (port 1), never synced: they sort first.
     const failing = await Promise.all(Array.from({ length: 25 }, (_, i) => insertMailbox(ws.workspaceId, `down${i}@fair.test`)));
-    const healthy = await insertMailbox(ws.workspaceId, "hal@fair.test", { imapHost: peer.host, imapPort: peer.port, imapPasswordEnc: encryptSecret("pw") });
+    const healthy = await insertMailbox(ws.workspaceId, "hal@fair.test", {
+      imapHost: peer.host,
+      imapPort: peer.port,
+      imapPasswordEnc: encryptSecret("pw"),
+    });
     await syncMailbox(getDb(), clock, healthy); // synced before: its INBOX state has a time, the failing ones none
     clock.advance(2 * MIN);
     await append("r1");
@@ -59,7 +73,11 @@ describe("the reply sync job with failing mailboxes", () => {
 
     // Each failure is recorded: READ_FAILING's clock runs, with the server's error, and the retry time is a poll interval away.
     const ids = failing.map((f) => f.id);
-    const rows = await getDb().select({ m: mailboxes, s: imapState }).from(mailboxes).innerJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX"))).where(inArray(mailboxes.id, ids));
+    const rows = await getDb()
+      .select({ m: mailboxes, s: imapState })
+      .from(mailboxes)
+      .innerJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX")))
+      .where(inArray(mailboxes.id, ids));
     expect(rows).toHaveLength(25);
     for (const { m, s } of rows) {
       expect([c1At, c1At + 5_000]).toContain(m.readFailingSince!.getTime());
@@ -76,7 +94,8 @@ describe("the reply sync job with failing mailboxes", () => {
     const c4 = await run();
     expect(c4).toMatchObject({ mailboxes: 20, stored: 1, failed: 19 });
     // A failure while the connection backs off is recorded with the error that started the backoff.
-    for (const m of await getDb().select().from(mailboxes).where(inArray(mailboxes.id, ids))) expect(m.readError).toMatch(/^connect ECONNREFUSED/);
+    for (const m of await getDb().select().from(mailboxes).where(inArray(mailboxes.id, ids)))
+      expect(m.readError).toMatch(/^connect ECONNREFUSED/);
 
     // Still failing after 30 minutes: READ_FAILING. Their retry times grow (at most MAX_RETRY_MS apart), so they are tried far less than every minute.
     let attempts = 0;
@@ -86,7 +105,8 @@ describe("the reply sync job with failing mailboxes", () => {
     }
     expect(attempts).toBeGreaterThanOrEqual(25 * 6);
     expect(attempts).toBeLessThan(25 * 12);
-    for (const s of await getDb().select().from(imapState).where(inArray(imapState.mailboxId, ids))) expect(s.leasedUntil!.getTime() - clock.now().getTime()).toBeLessThanOrEqual(MAX_RETRY_MS);
+    for (const s of await getDb().select().from(imapState).where(inArray(imapState.mailboxId, ids)))
+      expect(s.leasedUntil!.getTime() - clock.now().getTime()).toBeLessThanOrEqual(MAX_RETRY_MS);
     const issues = (await call(ISSUES, "GET", "", { key: ws.readKey })).body;
     expect(issues.mailboxes).toBe(25);
     expect(issues.issues.filter((x: { kind: string }) => x.kind === "READ_FAILING")).toHaveLength(25);
@@ -96,9 +116,29 @@ describe("the reply sync job with failing mailboxes", () => {
 
   it("keeps READ_FAILING's clock for a failure the login check does not see, and clears it when a sync works again", async () => {
     const other = await makeWorkspace();
-    const m = await insertMailbox(other.workspaceId, "hal@fair.test", { imapHost: peer.host, imapPort: peer.port, imapPasswordEnc: encryptSecret("pw") });
-    await getDb().update(mailboxes).set({ readFailingSince: new Date("2026-01-01T00:00:00Z") }).where(inArray(mailboxes.id, (await getDb().select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.workspaceId, ws.workspaceId))).map((x) => x.id)));
-    await getDb().update(imapState).set({ leasedUntil: new Date("2099-01-01T00:00:00Z") }).where(inArray(imapState.mailboxId, (await getDb().select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.workspaceId, ws.workspaceId))).map((x) => x.id))); // the first test's mailboxes out of the way
+    const m = await insertMailbox(other.workspaceId, "hal@fair.test", {
+      imapHost: peer.host,
+      imapPort: peer.port,
+      imapPasswordEnc: encryptSecret("pw"),
+    });
+    await getDb()
+      .update(mailboxes)
+      .set({ readFailingSince: new Date("2026-01-01T00:00:00Z") })
+      .where(
+        inArray(
+          mailboxes.id,
+          (await getDb().select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.workspaceId, ws.workspaceId))).map((x) => x.id),
+        ),
+      );
+    await getDb()
+      .update(imapState)
+      .set({ leasedUntil: new Date("2099-01-01T00:00:00Z") })
+      .where(
+        inArray(
+          imapState.mailboxId,
+          (await getDb().select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.workspaceId, ws.workspaceId))).map((x) => x.id),
+        ),
+      ); // the first test's mailboxes out of the way
     const t0 = clock.now();
     expect(await run()).toMatchObject({ mailboxes: 1, failed: 0 });
     expect((await inbox(m.id)).lastSyncAt).toEqual(t0);

@@ -67,12 +67,28 @@ function message(o: { from: string; subject: string; body: string; inReplyTo?: s
 
 describe("IMAP reply sync", () => {
   it("matches replies by thread, address and colleague, classifies them, applies their effects, and keeps unmatched mail", async () => {
-    const mbx = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@inbox.test" }, body: { appPassword: "pw" } })).body;
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Inbox", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "Idea", bodyTemplate: "Hi" }, { stepOrder: 1, bodyTemplate: "Bump", delayHoursAfterPrevious: 48 }] } });
+    const mbx = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@inbox.test" }, body: { appPassword: "pw" } }))
+      .body;
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "Inbox", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] },
+      })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: {
+        steps: [
+          { stepOrder: 0, subject: "Idea", bodyTemplate: "Hi" },
+          { stepOrder: 1, bodyTemplate: "Bump", delayHoursAfterPrevious: 48 },
+        ],
+      },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx.id] } });
     const addrs = ["keen@a.test", "away@b.test", "boss@c-corp.test", "stop@d.test"];
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: addrs.map((email) => ({ email })) } })).body.leadIds;
+    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: addrs.map((email) => ({ email })) } }))
+      .body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
     for (let i = 0; i < 6; i++) {
@@ -83,9 +99,27 @@ describe("IMAP reply sync", () => {
     expect(sent).toHaveLength(4);
     const msgId = (to: string) => sent.find((e) => e.leadEmail === to)!.messageId;
 
-    await append(message({ id: "r1", from: "Kim <keen@a.test>", subject: "Re: Idea", inReplyTo: msgId("keen@a.test"), body: "Sounds interesting, can we book a call?\n\nOn Tue, Ann wrote:\n> Hi" }));
-    await append(message({ id: "r2", from: "away@b.test", subject: "Automatic reply: Idea", headers: "Auto-Submitted: auto-replied", body: "I am out of the office until Monday." }));
-    await append(message({ id: "r3", from: "Jane <jane@c-corp.test>", subject: "Re: Idea", body: "I handle this for Bob. What does it cost?" }));
+    await append(
+      message({
+        id: "r1",
+        from: "Kim <keen@a.test>",
+        subject: "Re: Idea",
+        inReplyTo: msgId("keen@a.test"),
+        body: "Sounds interesting, can we book a call?\n\nOn Tue, Ann wrote:\n> Hi",
+      }),
+    );
+    await append(
+      message({
+        id: "r2",
+        from: "away@b.test",
+        subject: "Automatic reply: Idea",
+        headers: "Auto-Submitted: auto-replied",
+        body: "I am out of the office until Monday.",
+      }),
+    );
+    await append(
+      message({ id: "r3", from: "Jane <jane@c-corp.test>", subject: "Re: Idea", body: "I handle this for Bob. What does it cost?" }),
+    );
     await append(message({ id: "r4", from: "stop@d.test", subject: "Re: Idea", body: "Please remove me from your list." }));
     await append(message({ id: "r5", from: "stranger@nowhere.test", subject: "Hello", body: "Random message" }));
 
@@ -95,13 +129,27 @@ describe("IMAP reply sync", () => {
 
     const rows = await getDb().select().from(replies).where(eq(replies.workspaceId, ws.workspaceId));
     const by = (id: string) => rows.find((r) => r.messageId === `<${id}@sender.test>`)!;
-    expect([by("r1").leadId, by("r1").intent, by("r1").emailId]).toEqual([leadIds[0], "INTERESTED", sent.find((e) => e.leadEmail === "keen@a.test")!.id]);
+    expect([by("r1").leadId, by("r1").intent, by("r1").emailId]).toEqual([
+      leadIds[0],
+      "INTERESTED",
+      sent.find((e) => e.leadEmail === "keen@a.test")!.id,
+    ]);
     expect([by("r2").leadId, by("r2").intent, by("r2").isAutoReply]).toEqual([leadIds[1], "OUT_OF_OFFICE", true]);
-    expect([by("r3").leadId, by("r3").intent, by("r3").from]).toEqual([leadIds[2], "QUESTION", { name: "Jane", address: "jane@c-corp.test" }]);
+    expect([by("r3").leadId, by("r3").intent, by("r3").from]).toEqual([
+      leadIds[2],
+      "QUESTION",
+      { name: "Jane", address: "jane@c-corp.test" },
+    ]);
     expect([by("r4").leadId, by("r4").intent]).toEqual([leadIds[3], "UNSUBSCRIBE_REQUEST"]);
     expect([by("r5").leadId, by("r5").intent]).toEqual([null, "UNCLASSIFIED"]);
 
-    const status = async (leadId: string) => (await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadId))))[0].status;
+    const status = async (leadId: string) =>
+      (
+        await getDb()
+          .select()
+          .from(campaignLeads)
+          .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadId)))
+      )[0].status;
     expect(await status(leadIds[0])).toBe("REPLIED"); // stop on reply
     expect(await status(leadIds[1])).toBe("ACTIVE"); // an automatic reply does not stop it (stopOnAutoReply is off)
     expect(await status(leadIds[2])).toBe("REPLIED"); // a colleague answering counts
@@ -123,22 +171,44 @@ describe("IMAP reply sync", () => {
       const threads = (await call(THREADS, "GET", "/replies/threads", { key: ws.readKey })).body;
       expect(threads).toMatchObject({ page: 1, limit: 50, total: 4 });
       const keen = threads.threads.find((t: any) => t.lead.email === "keen@a.test");
-      expect(keen).toMatchObject({ unreadCount: 1, replyCount: 1, answered: false, mailbox: { email: "ann@inbox.test" }, campaign: { name: "Inbox" } });
-      expect(keen.latestReply).toMatchObject({ intentClassification: "INTERESTED", from: { name: "Kim", address: "keen@a.test" }, starred: false, remindAt: null });
+      expect(keen).toMatchObject({
+        unreadCount: 1,
+        replyCount: 1,
+        answered: false,
+        mailbox: { email: "ann@inbox.test" },
+        campaign: { name: "Inbox" },
+      });
+      expect(keen.latestReply).toMatchObject({
+        intentClassification: "INTERESTED",
+        from: { name: "Kim", address: "keen@a.test" },
+        starred: false,
+        remindAt: null,
+      });
       const interested = (await call(THREADS, "GET", "/replies/threads?intent=INTERESTED", { key: ws.readKey })).body;
       expect(interested.threads.map((t: any) => t.lead.email)).toEqual(["keen@a.test"]);
 
       const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keen.leadId } })).body;
       expect(convo.lead.email).toBe("keen@a.test");
-      expect(convo.messages.map((m: any) => [m.direction, m.subject])).toEqual([["outbound", "Idea"], ["inbound", "Re: Idea"]]);
+      expect(convo.messages.map((m: any) => [m.direction, m.subject])).toEqual([
+        ["outbound", "Idea"],
+        ["inbound", "Re: Idea"],
+      ]);
       expect(convo.messages[0]).toMatchObject({ kind: "campaign", campaign: { name: "Inbox" }, mailboxEmail: "ann@inbox.test" });
-      expect(convo.messages[1]).toMatchObject({ intentClassification: "INTERESTED", from: { address: "keen@a.test" }, to: [{ name: "Ann", address: "ann@inbox.test" }] });
+      expect(convo.messages[1]).toMatchObject({
+        intentClassification: "INTERESTED",
+        from: { address: "keen@a.test" },
+        to: [{ name: "Ann", address: "ann@inbox.test" }],
+      });
 
       expect((await call(READ, "POST", "", { key: ws.fullKey, params: { leadId: keen.leadId } })).body).toEqual({ marked: 1 });
       expect((await call(UNREAD, "GET", "", { key: ws.readKey })).body).toEqual({ messages: 3, conversations: 3 });
       const rid = keen.latestReply.id;
       expect((await call(STAR, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { starred: true } })).body.starred).toBe(true);
-      const remind = await call(REMIND, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { remindAt: "2026-11-06T09:00:00+01:00" } });
+      const remind = await call(REMIND, "PATCH", "", {
+        key: ws.fullKey,
+        params: { id: rid },
+        body: { remindAt: "2026-11-06T09:00:00+01:00" },
+      });
       expect(remind.body.remindAt).toBe("2026-11-06T08:00:00.000Z");
       expect((await call(REMIND, "PATCH", "", { key: ws.fullKey, params: { id: rid }, body: { remindAt: "soon" } })).status).toBe(400);
       const withReminder = (await call(LIST_REPLIES, "GET", "/replies?hasReminder=true", { key: ws.readKey })).body;
@@ -147,7 +217,9 @@ describe("IMAP reply sync", () => {
       expect(search.replies.map((r: any) => r.intentClassification)).toEqual(["UNSUBSCRIBE_REQUEST"]);
       expect((await call(SUMMARY, "GET", "", { key: ws.readKey })).body).toEqual({ today: 0, yesterday: 4, earlier: 0 });
       const unmatched = (await call(UNMATCHED, "GET", "/replies/unmatched", { key: ws.readKey })).body;
-      expect(unmatched.replies.map((r: any) => [r.from.address, r.subject, r.mailboxEmail])).toEqual([["stranger@nowhere.test", "Hello", "ann@inbox.test"]]);
+      expect(unmatched.replies.map((r: any) => [r.from.address, r.subject, r.mailboxEmail])).toEqual([
+        ["stranger@nowhere.test", "Hello", "ann@inbox.test"],
+      ]);
       const other = await makeWorkspace();
       expect((await call(THREAD, "GET", "", { key: other.readKey, params: { leadId: keen.leadId } })).status).toBe(404);
       expect((await call(STAR, "PATCH", "", { key: other.fullKey, params: { id: rid }, body: { starred: false } })).status).toBe(404);
@@ -172,7 +244,14 @@ describe("IMAP reply sync", () => {
       expect(wire.parsed.inReplyTo).toBe("<r1@sender.test>");
       expect(wire.parsed.references).toContain("<r1@sender.test>");
       const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body;
-      expect(convo.messages.at(-1)).toMatchObject({ kind: "reply", direction: "outbound", sentBy: "API", status: "SENT", body: "Great — Thursday 10:00 works.", to: [{ address: "keen@a.test" }] });
+      expect(convo.messages.at(-1)).toMatchObject({
+        kind: "reply",
+        direction: "outbound",
+        sentBy: "API",
+        status: "SENT",
+        body: "Great — Thursday 10:00 works.",
+        to: [{ address: "keen@a.test" }],
+      });
       const answered = (await call(THREADS, "GET", "/replies/threads?intent=INTERESTED", { key: ws.readKey })).body.threads[0];
       expect([answered.answered, answered.lastAnsweredAt]).toEqual([true, "2026-11-04T10:00:00.000Z"]);
 
@@ -182,10 +261,30 @@ describe("IMAP reply sync", () => {
         expect(r.status).toBe(403);
         expect(r.body.error).toContain("outsider@z.test");
       }
-      expect((await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "x", to: ["Eve <keen@a.test>, evil@z.test"] } })).status).toBe(400);
-      expect((await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "x", cc: Array.from({ length: 21 }, (_, i) => `c${i}@a.test`) } })).status).toBe(400);
+      expect(
+        (
+          await call(SEND, "POST", "", {
+            key: ws.fullKey,
+            params: { id: rid },
+            body: { body: "x", to: ["Eve <keen@a.test>, evil@z.test"] },
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await call(SEND, "POST", "", {
+            key: ws.fullKey,
+            params: { id: rid },
+            body: { body: "x", cc: Array.from({ length: 21 }, (_, i) => `c${i}@a.test`) },
+          })
+        ).status,
+      ).toBe(400);
       // A dashboard session may address anyone.
-      const session = await call(SEND, "POST", "", { cookie: await sessionCookie(ws.userId), params: { id: rid }, body: { body: "Looping in my colleague", cc: ["colleague@z.test"] } });
+      const session = await call(SEND, "POST", "", {
+        cookie: await sessionCookie(ws.userId),
+        params: { id: rid },
+        body: { body: "Looping in my colleague", cc: ["colleague@z.test"] },
+      });
       expect(session.status).toBe(200);
       expect(world.smtp.received.at(-1)!.to.sort()).toEqual(["colleague@z.test", "keen@a.test"]);
 
@@ -193,13 +292,19 @@ describe("IMAP reply sync", () => {
       const bg = await call(SEND, "POST", "", { key: ws.fullKey, params: { id: rid }, body: { body: "Sent later", background: true } });
       expect(bg.status).toBe(202);
       expect(bg.body).toMatchObject({ queued: true, status: "SENDING" });
-      const pending = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find((m: any) => m.id === bg.body.sentReplyId);
+      const pending = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find(
+        (m: any) => m.id === bg.body.sentReplyId,
+      );
       expect(pending.status).toBe("SENDING");
       expect(await sendQueuedReplies(getDb(), clock2)).toEqual({ sent: 1, failed: 0 });
       expect(await sendQueuedReplies(getDb(), clock2)).toEqual({ sent: 0, failed: 0 });
 
       // A refused send: 502 with the server's reason, FAILED, never resent on its own; retry → 202.
-      const failing = await call(SEND, "POST", "", { cookie: await sessionCookie(ws.userId), params: { id: rid }, body: { body: "x", to: ["bounce@a.test"] } });
+      const failing = await call(SEND, "POST", "", {
+        cookie: await sessionCookie(ws.userId),
+        params: { id: rid },
+        body: { body: "x", to: ["bounce@a.test"] },
+      });
       expect(failing.status).toBe(502);
       expect(failing.body).toMatchObject({ code: "UPSTREAM_ERROR", smtpResponseCode: 550 });
       expect(failing.body.error).toContain("User unknown");
@@ -210,9 +315,14 @@ describe("IMAP reply sync", () => {
       expect((await call(RETRY, "POST", "", { key: ws.fullKey, params: { id: failing.body.sentReplyId } })).status).toBe(409);
 
       // A background reply still SENDING after 10 minutes shows as FAILED and can be retried.
-      await getDb().update((await import("@/db/schema")).sentReplies).set({ leasedUntil: new Date("2026-11-05T00:00:00Z") }).where(eq((await import("@/db/schema")).sentReplies.id, failing.body.sentReplyId));
+      await getDb()
+        .update((await import("@/db/schema")).sentReplies)
+        .set({ leasedUntil: new Date("2026-11-05T00:00:00Z") })
+        .where(eq((await import("@/db/schema")).sentReplies.id, failing.body.sentReplyId));
       clock2.advance(11 * 60_000);
-      const stuck = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find((m: any) => m.id === failing.body.sentReplyId);
+      const stuck = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: keenThread.leadId } })).body.messages.find(
+        (m: any) => m.id === failing.body.sentReplyId,
+      );
       expect(stuck).toMatchObject({ status: "FAILED", error: expect.stringContaining("10 minutes") });
       expect((await call(RETRY, "POST", "", { key: ws.fullKey, params: { id: failing.body.sentReplyId } })).status).toBe(202);
     } finally {
@@ -223,12 +333,41 @@ describe("IMAP reply sync", () => {
   it("reads bounce reports as bounces, the spam folder as replies, the Sent folder as answers written in a mail client, and survives malformed MIME", async () => {
     const sent = await getDb().select().from(emails).where(eq(emails.leadEmail, "away@b.test"));
     const original = sent[0].messageId;
-    const dsn = hardBounceReport({ to: "ann@inbox.test", messageId: "<dsn1@b.test>", recipient: "away@b.test", diagnostic: "550 5.1.1 The email account that you tried to reach does not exist", original });
+    const dsn = hardBounceReport({
+      to: "ann@inbox.test",
+      messageId: "<dsn1@b.test>",
+      recipient: "away@b.test",
+      diagnostic: "550 5.1.1 The email account that you tried to reach does not exist",
+      original,
+    });
     await append(dsn);
     await append(message({ id: "spam1", from: "keen@a.test", subject: "Re: Idea", body: "Also — what's the price?" }), "Junk");
-    await append(["From: Ann <ann@inbox.test>", "To: Bob <boss@c-corp.test>", "Subject: Re: Idea", "Message-ID: <mua1@inbox.test>", "In-Reply-To: <r3@sender.test>", "Date: Wed, 04 Nov 2026 08:00:00 +0000", "", "Answered from Outlook.", ""].join("\n"), "Sent");
+    await append(
+      [
+        "From: Ann <ann@inbox.test>",
+        "To: Bob <boss@c-corp.test>",
+        "Subject: Re: Idea",
+        "Message-ID: <mua1@inbox.test>",
+        "In-Reply-To: <r3@sender.test>",
+        "Date: Wed, 04 Nov 2026 08:00:00 +0000",
+        "",
+        "Answered from Outlook.",
+        "",
+      ].join("\n"),
+      "Sent",
+    );
     // Broken MIME: a multipart whose boundary never appears, with a bogus encoding.
-    await append(["From: broken@nowhere.test", "Subject: =?utf-8?B?broken", 'Content-Type: multipart/mixed; boundary="never"', "Content-Transfer-Encoding: base64", "", "%%% not base64 %%%", ""].join("\n"));
+    await append(
+      [
+        "From: broken@nowhere.test",
+        "Subject: =?utf-8?B?broken",
+        'Content-Type: multipart/mixed; boundary="never"',
+        "Content-Transfer-Encoding: base64",
+        "",
+        "%%% not base64 %%%",
+        "",
+      ].join("\n"),
+    );
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@inbox.test"));
     const r = await syncMailbox(getDb(), clock, m);
     expect(r).toMatchObject({ bounces: 1, sent: 1 });
@@ -240,9 +379,16 @@ describe("IMAP reply sync", () => {
     expect((await getDb().select().from(replies).where(eq(replies.messageId, "<dsn1@b.test>"))).length).toBe(0); // not a reply
     const [spam] = await getDb().select().from(replies).where(eq(replies.messageId, "<spam1@sender.test>"));
     expect([spam.folder, spam.intent, spam.leadId !== null]).toEqual(["Junk", "QUESTION", true]);
-    const boss = (await call(THREADS, "GET", "/replies/threads", { key: ws.readKey })).body.threads.find((t: any) => t.lead.email === "boss@c-corp.test");
+    const boss = (await call(THREADS, "GET", "/replies/threads", { key: ws.readKey })).body.threads.find(
+      (t: any) => t.lead.email === "boss@c-corp.test",
+    );
     const convo = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId: boss.leadId } })).body;
-    expect(convo.messages.at(-1)).toMatchObject({ kind: "reply", sentBy: "HUMAN", status: "SENT", body: expect.stringMatching(/^Answered from Outlook\.\s*$/) });
+    expect(convo.messages.at(-1)).toMatchObject({
+      kind: "reply",
+      sentBy: "HUMAN",
+      status: "SENT",
+      body: expect.stringMatching(/^Answered from Outlook\.\s*$/),
+    });
     expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
   });
 

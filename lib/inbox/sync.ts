@@ -69,7 +69,11 @@ interface Listed {
 }
 
 /** What one downloaded message of a batch is, decided before the transaction. */
-type Item = { uid: number } & ({ kind: "reply"; reply: PreparedReply } | { kind: "dsn"; dsn: DsnReport } | { kind: "own"; parsed: ParsedMail });
+type Item = { uid: number } & (
+  | { kind: "reply"; reply: PreparedReply }
+  | { kind: "dsn"; dsn: DsnReport }
+  | { kind: "own"; parsed: ParsedMail }
+);
 
 /** Messages the database refuses for what they contain (SQLSTATE class 22 data exception, 54 program limit, e.g. an index row too large). */
 function isDataError(e: unknown): boolean {
@@ -116,7 +120,11 @@ export async function syncMailbox(
   // Read once per mailbox sync, and only when a reply is to be classified by the AI provider.
   let aiSetting: Promise<boolean> | undefined;
   const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
-  const states = new Map((opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)).prepare("inbox_states").execute())).map((st) => [st.folder, st]));
+  const states = new Map(
+    (opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)).prepare("inbox_states").execute())).map(
+      (st) => [st.folder, st],
+    ),
+  );
 
   /**
    * Stores a batch and moves the folder's state to `upTo`, atomically: one statement for replies alone
@@ -127,7 +135,12 @@ export async function syncMailbox(
   const commit = async (folder: string, uidValidity: string, items: Item[], upTo: number): Promise<void> => {
     const state = { mailboxId: m.id, folder, uidValidity, lastUid: upTo };
     try {
-      const plan = await planReplies(db, clock, mb, items.flatMap((x) => (x.kind === "reply" ? [x.reply] : [])));
+      const plan = await planReplies(
+        db,
+        clock,
+        mb,
+        items.flatMap((x) => (x.kind === "reply" ? [x.reply] : [])),
+      );
       const write = async (ex: DbOrTx) => {
         const stored = (await writeReplies(ex, clock, mb, plan, state)).filter((x) => !x.duplicate).length;
         let bounces = 0;
@@ -146,7 +159,9 @@ export async function syncMailbox(
         return;
       }
       if (items.length === 1 && isDataError(e)) {
-        console.warn(`[inbox-sync] ${m.email} ${folder} UID ${items[0].uid}: not stored (${(e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message})`);
+        console.warn(
+          `[inbox-sync] ${m.email} ${folder} UID ${items[0].uid}: not stored (${(e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message})`,
+        );
         return commit(folder, uidValidity, [], upTo);
       }
       throw e;
@@ -163,7 +178,12 @@ export async function syncMailbox(
         const st = await client.status(folder.path, { uidNext: true, uidValidity: true }).catch(() => undefined);
         if (st && String(st.uidValidity) === state.uidValidity && st.uidNext !== undefined && st.uidNext - 1 <= state.lastUid) {
           if (folder.path === "INBOX") {
-            await db.update(imapState).set({ lastSyncAt: clock.now() }).where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX"))).prepare("inbox_synced_at").execute();
+            await db
+              .update(imapState)
+              .set({ lastSyncAt: clock.now() })
+              .where(and(eq(imapState.mailboxId, m.id), eq(imapState.folder, "INBOX")))
+              .prepare("inbox_synced_at")
+              .execute();
           }
           continue;
         }
@@ -200,7 +220,8 @@ export async function syncMailbox(
         const wanted = batch.filter((x) => !x.warmup && x.size <= MAX_MESSAGE_BYTES).map((x) => x.uid);
         const sources = new Map<number, Buffer>();
         if (wanted.length) {
-          for await (const msg of client.fetch(uidSet(wanted), { uid: true, source: true }, { uid: true })) if (msg.source && wanted.includes(msg.uid)) sources.set(msg.uid, msg.source);
+          for await (const msg of client.fetch(uidSet(wanted), { uid: true, source: true }, { uid: true }))
+            if (msg.source && wanted.includes(msg.uid)) sources.set(msg.uid, msg.source);
         }
         totals.fetched += sources.size;
         const items: Item[] = [];
@@ -217,7 +238,12 @@ export async function syncMailbox(
           }
         }
         // Classified before the transaction (an AI provider may take seconds), in UID order with the rest.
-        const prepared = await prepareReplies(db, mb, received.map((r) => ({ parsed: r.parsed, folder: folder.path, uid: r.uid, uidValidity })), ai);
+        const prepared = await prepareReplies(
+          db,
+          mb,
+          received.map((r) => ({ parsed: r.parsed, folder: folder.path, uid: r.uid, uidValidity })),
+          ai,
+        );
         for (const p of prepared) items.push({ uid: p.uid!, kind: "reply", reply: p });
         items.sort((a, b) => a.uid - b.uid);
         await commit(folder.path, uidValidity, items, batch[batch.length - 1].uid);
@@ -315,7 +341,17 @@ export const inboxSyncJob: JobDef = {
         .orderBy(sql`${mailboxes.readFailingSince} is not null`, sql`${imapState.lastSyncAt} nulls first`)
         .limit(20)
     ).map((r) => r.m);
-    const states = claimed.length ? await db.select().from(imapState).where(inArray(imapState.mailboxId, claimed.map((m) => m.id))) : [];
+    const states = claimed.length
+      ? await db
+          .select()
+          .from(imapState)
+          .where(
+            inArray(
+              imapState.mailboxId,
+              claimed.map((m) => m.id),
+            ),
+          )
+      : [];
     let stored = 0;
     let failed = 0;
     for (const m of claimed) {
@@ -326,7 +362,9 @@ export const inboxSyncJob: JobDef = {
         stored += (await syncMailbox(db, clock, m, sidecarConnections, { states: own })).stored;
       } catch (e) {
         failed++;
-        await recordSyncFailure(db, clock.now(), m, e, sidecarConnections.backoffLeft(m.id) * 1000).catch((err) => console.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`));
+        await recordSyncFailure(db, clock.now(), m, e, sidecarConnections.backoffLeft(m.id) * 1000).catch((err) =>
+          console.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`),
+        );
         continue;
       }
       if (m.readFailingSince || own.some((s) => s.folder === "INBOX" && s.leasedUntil)) await recordSyncRecovered(db, m);

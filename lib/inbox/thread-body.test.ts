@@ -23,9 +23,16 @@ let ws: TestWorkspace;
 const mailboxIds: string[] = [];
 
 beforeAll(async () => {
-  world = await startMailWorld({ domain: "body.test", users: { "ann@body.test": "pw", "bob@body.test": "pw" }, rejectRecipients: ["gone@bounce.test"] });
+  world = await startMailWorld({
+    domain: "body.test",
+    users: { "ann@body.test": "pw", "bob@body.test": "pw" },
+    rejectRecipients: ["gone@bounce.test"],
+  });
   ws = await makeWorkspace();
-  for (const email of ["ann@body.test", "bob@body.test"]) mailboxIds.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw", senderName: "Ann Body" } })).body.id);
+  for (const email of ["ann@body.test", "bob@body.test"])
+    mailboxIds.push(
+      (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw", senderName: "Ann Body" } })).body.id,
+    );
 }, 60_000);
 afterAll(async () => {
   closeAllTransports();
@@ -34,23 +41,53 @@ afterAll(async () => {
 
 describe("GET /replies/thread/<leadId>: campaign emails carry their body (spec 2.9)", () => {
   it("shows the rendered text a sent campaign email had, and a bounced one's; an email recorded before bodies were kept has body null", async () => {
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Bodies", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "Hi {{firstName}}", bodyTemplate: "Hello {{firstName}},\n\nA short note for {{companyName}}.\n\n{{senderName}}" }] } });
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "Bodies", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 },
+      })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: {
+        steps: [
+          {
+            stepOrder: 0,
+            subject: "Hi {{firstName}}",
+            bodyTemplate: "Hello {{firstName}},\n\nA short note for {{companyName}}.\n\n{{senderName}}",
+          },
+        ],
+      },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds } });
     const created = await call(CREATE_LEADS, "POST", "/leads", {
       key: ws.fullKey,
-      body: { leads: [{ email: "dana@leads.test", firstName: "Dana", companyName: "Acme" }, { email: "gone@bounce.test", firstName: "Gil", companyName: "Gone Inc" }] },
+      body: {
+        leads: [
+          { email: "dana@leads.test", firstName: "Dana", companyName: "Acme" },
+          { email: "gone@bounce.test", firstName: "Gil", companyName: "Gone Inc" },
+        ],
+      },
     });
     const [dana, gil] = created.body.leadIds as string[];
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds: [dana, gil] } });
-    expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status).toBe("ACTIVE");
+    expect(
+      (await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status,
+    ).toBe("ACTIVE");
 
     expect(await sendDue(getDb(), new ManualClock(new Date()))).toMatchObject({ sent: 1, bounced: 1 });
 
     const thread = await call(THREAD, "GET", `/replies/thread/${dana}`, { key: ws.readKey, params: { leadId: dana } });
     expect(thread.status).toBe(200);
     const [m] = thread.body.messages;
-    expect(m).toMatchObject({ kind: "campaign", direction: "outbound", subject: "Hi Dana", status: "SENT", campaign: { id: c.id, name: "Bodies" } });
+    expect(m).toMatchObject({
+      kind: "campaign",
+      direction: "outbound",
+      subject: "Hi Dana",
+      status: "SENT",
+      campaign: { id: c.id, name: "Bodies" },
+    });
     expect(m.body).toBe("Hello Dana,\n\nA short note for Acme.\n\nAnn Body");
     // What the lead received is that text.
     const wire = world.smtp.received.find((r) => r.to.includes("dana@leads.test"))!;
@@ -69,13 +106,25 @@ describe("GET /replies/thread/<leadId>: campaign emails carry their body (spec 2
 
 describe("GET /replies/threads: total is every conversation on any page (spec 8)", () => {
   it("reports the same total on the first page, the last one and a page past the end", async () => {
-    const created = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: ["p1", "p2", "p3"].map((n) => ({ email: `${n}@paging.test` })) } });
+    const created = await call(CREATE_LEADS, "POST", "/leads", {
+      key: ws.fullKey,
+      body: { leads: ["p1", "p2", "p3"].map((n) => ({ email: `${n}@paging.test` })) },
+    });
     const leadIds = created.body.leadIds as string[];
     await getDb()
       .insert(replies)
       .values(
         leadIds.flatMap((leadId, i) =>
-          [0, 1].map((k) => ({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, messageId: `<${newId("rep")}@paging.test>`, subject: "Re: hi", textBody: "ok", receivedAt: new Date(Date.UTC(2026, 10, 1, i, k)) })),
+          [0, 1].map((k) => ({
+            id: newId("rep"),
+            workspaceId: ws.workspaceId,
+            mailboxId: mailboxIds[0],
+            leadId,
+            messageId: `<${newId("rep")}@paging.test>`,
+            subject: "Re: hi",
+            textBody: "ok",
+            receivedAt: new Date(Date.UTC(2026, 10, 1, i, k)),
+          })),
         ),
       );
     const page = async (p: number, extra = "") => {
@@ -99,15 +148,52 @@ describe("GET /replies/threads: total is every conversation on any page (spec 8)
 
 describe("GET /replies/thread/<leadId>: order", () => {
   it("puts a reply after the email it answers even when its Date header (whole seconds) reads earlier than our send time", async () => {
-    const leadId = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "quick@order.test" }] } })).body.leadIds[0];
+    const leadId = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "quick@order.test" }] } })).body
+      .leadIds[0];
     const sentAt = new Date("2026-11-20T10:00:54.739Z");
     const emailId = newId("eml");
     const messageId = `<${emailId}@body.test>`;
-    await getDb().insert(emails).values({ id: emailId, workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, leadEmail: "quick@order.test", campaignId: "cmp_order", stepOrder: 0, messageId, subject: "Idea", status: "SENT", createdAt: sentAt, sentAt });
+    await getDb().insert(emails).values({
+      id: emailId,
+      workspaceId: ws.workspaceId,
+      mailboxId: mailboxIds[0],
+      leadId,
+      leadEmail: "quick@order.test",
+      campaignId: "cmp_order",
+      stepOrder: 0,
+      messageId,
+      subject: "Idea",
+      status: "SENT",
+      createdAt: sentAt,
+      sentAt,
+    });
     // An auto-reply in the same second: its Date header says …54.000, before our …54.739.
-    await getDb().insert(replies).values({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, emailId, messageId: "<ooo@order.test>", inReplyTo: messageId, references: [messageId], receivedAt: new Date("2026-11-20T10:00:54.000Z"), subject: "Re: Idea" });
+    await getDb()
+      .insert(replies)
+      .values({
+        id: newId("rep"),
+        workspaceId: ws.workspaceId,
+        mailboxId: mailboxIds[0],
+        leadId,
+        emailId,
+        messageId: "<ooo@order.test>",
+        inReplyTo: messageId,
+        references: [messageId],
+        receivedAt: new Date("2026-11-20T10:00:54.000Z"),
+        subject: "Re: Idea",
+      });
     // A reply that answers nothing of ours keeps its own time.
-    await getDb().insert(replies).values({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadId, messageId: "<early@order.test>", receivedAt: new Date("2026-11-20T09:00:00.000Z"), subject: "Before" });
+    await getDb()
+      .insert(replies)
+      .values({
+        id: newId("rep"),
+        workspaceId: ws.workspaceId,
+        mailboxId: mailboxIds[0],
+        leadId,
+        messageId: "<early@order.test>",
+        receivedAt: new Date("2026-11-20T09:00:00.000Z"),
+        subject: "Before",
+      });
     const t = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId } })).body;
     expect(t.messages.map((m: any) => [m.direction, m.subject, m.timestamp])).toEqual([
       ["inbound", "Before", "2026-11-20T09:00:00.000Z"],

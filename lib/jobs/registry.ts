@@ -11,7 +11,7 @@ export interface JobDef {
   cron: string;
   everyMs: number;
   /** Runs with a system actor across all workspaces. */
-  run(ctx: Omit<Ctx, "workspaceId">): Promise<Record<string, unknown> | void>;
+  run(ctx: Omit<Ctx, "workspaceId">): Promise<Record<string, unknown> | undefined>;
   /**
    * Optional per-key fan-out for Inngest (e.g. one run per mailbox, concurrency keyed by mailbox):
    * the cron lists the keys, an event per key triggers runOne. The local runner just calls run.
@@ -19,6 +19,6 @@ export interface JobDef {
   fanOut?: {
     event: string;
     list(ctx: Omit<Ctx, "workspaceId">): Promise<string[]>;
-    runOne(ctx: Omit<Ctx, "workspaceId">, key: string): Promise<Record<string, unknown> | void>;
+    runOne(ctx: Omit<Ctx, "workspaceId">, key: string): Promise<Record<string, unknown> | undefined>;
   };
 }

@@ -36,7 +36,12 @@ export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateL
     }
     const { email: _e, ...patch } = item;
     if (patch.timezone && !isValidTimezone(patch.timezone.trim())) {
-      result.warnings.push({ index, email: n.email, field: "timezone", message: `Unknown timezone "${patch.timezone}" was skipped; use an IANA name such as Europe/Berlin` });
+      result.warnings.push({
+        index,
+        email: n.email,
+        field: "timezone",
+        message: `Unknown timezone "${patch.timezone}" was skipped; use an IANA name such as Europe/Berlin`,
+      });
       delete patch.timezone;
     }
     valid.push({ index, email: n.email, patch });
@@ -47,7 +52,11 @@ export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateL
     await lockWorkspaceLeads(tx, ctx.workspaceId);
     const emails = valid.map((v) => v.email);
     const suppressed = await suppressedAmong(tx, ctx.workspaceId, emails);
-    const existing = await findLeadsByEmails(tx, ctx.workspaceId, emails.filter((e) => !suppressed.has(e.toLowerCase())));
+    const existing = await findLeadsByEmails(
+      tx,
+      ctx.workspaceId,
+      emails.filter((e) => !suppressed.has(e.toLowerCase())),
+    );
 
     // 2. Merge in order; an address repeated in the batch merges into the same lead.
     const touched = new Map<string, { id: string; state: LeadState; isNew: boolean; changed: boolean }>();
@@ -80,8 +89,18 @@ export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateL
     // 3. Two statements whatever the batch size: one insert, one update.
     const now = ctx.clock.now();
     const all = [...touched.values()];
-    await insertLeadRows(tx, ctx.workspaceId, all.filter((e) => e.isNew), now);
-    await updateLeadRows(tx, ctx.workspaceId, all.filter((e) => !e.isNew && e.changed), now);
+    await insertLeadRows(
+      tx,
+      ctx.workspaceId,
+      all.filter((e) => e.isNew),
+      now,
+    );
+    await updateLeadRows(
+      tx,
+      ctx.workspaceId,
+      all.filter((e) => !e.isNew && e.changed),
+      now,
+    );
     result.created = all.filter((e) => e.isNew).length;
     result.updated = all.length - result.created;
     return result;

@@ -22,7 +22,10 @@ import { classifyBatch, leadEspClassJob, lookupEspClass } from "./esp-class";
 const mxAsked = new Map<string, number>();
 const inThisCall = new Set<string>();
 const mx: NonNullable<Zone["MX"]> = {
-  "goog.test": [{ exchange: "alt1.aspmx.l.google.com", priority: 5 }, { exchange: "aspmx.l.google.com", priority: 1 }],
+  "goog.test": [
+    { exchange: "alt1.aspmx.l.google.com", priority: 5 },
+    { exchange: "aspmx.l.google.com", priority: 1 },
+  ],
   "ms.test": [{ exchange: "ms-test.mail.protection.outlook.com", priority: 0 }],
   "zo.test": [{ exchange: "mx.zoho.eu", priority: 10 }],
   "other.test": [{ exchange: "mail.other.test", priority: 10 }],
@@ -97,8 +100,17 @@ describe("the lead ESP class job", () => {
 
   it("classifies google, microsoft, zoho, other and no-MX leads in one run, looking each domain up once across workspaces", async () => {
     await createLeads(ws, [
-      "a@goog.test", "b@goog.test", "C@Goog.test", "d@ms.test", "e@ms.test", "f@zo.test",
-      "g@other.test", "h@nowhere.test", "i@arecord.test", "j@gmail.com", "k@hotmail.com",
+      "a@goog.test",
+      "b@goog.test",
+      "C@Goog.test",
+      "d@ms.test",
+      "e@ms.test",
+      "f@zo.test",
+      "g@other.test",
+      "h@nowhere.test",
+      "i@arecord.test",
+      "j@gmail.com",
+      "k@hotmail.com",
     ]);
     await createLeads(other, ["x@goog.test", "y@ms.test"]);
     expect(await listBy(ws, "UNKNOWN")).toHaveLength(11);
@@ -132,7 +144,9 @@ describe("the lead ESP class job", () => {
   });
 
   it("gives a lead written while its domain was being looked up the cached class on the next run, without a look-up", async () => {
-    await getDb().insert(leads).values({ id: newId("lead"), workspaceId: ws.workspaceId, email: "raced@ms.test" });
+    await getDb()
+      .insert(leads)
+      .values({ id: newId("lead"), workspaceId: ws.workspaceId, email: "raced@ms.test" });
     expect(await classOf("raced@ms.test")).toBe("UNKNOWN");
     expect(await runEsp()).toMatchObject({ lookedUp: 0, fromCache: 1, classified: 1 });
     expect(await classOf("raced@ms.test")).toBe("MICROSOFT");
@@ -141,7 +155,10 @@ describe("the lead ESP class job", () => {
 
   it("classifies a big domain in passes of at most moveLimit leads, the later ones from the cache", async () => {
     mx["big.test"] = [{ exchange: "big-test.mail.protection.outlook.com", priority: 0 }];
-    await createLeads(ws, Array.from({ length: 25 }, (_, i) => `u${i}@big.test`));
+    await createLeads(
+      ws,
+      Array.from({ length: 25 }, (_, i) => `u${i}@big.test`),
+    );
     const pass = () => classifyBatch(getDb(), clock.now(), { moveLimit: 10 });
     expect(await pass()).toMatchObject({ lookedUp: 1, fromCache: 0, classified: 10, more: true });
     expect(await pass()).toMatchObject({ lookedUp: 0, fromCache: 1, classified: 10, more: true });
@@ -167,7 +184,11 @@ describe("the lead ESP class job", () => {
     expect(await classOf("mover@other.test")).toBe("OTHER");
     const toMs = await call(PATCH_LEAD, "PATCH", "", { key: ws.fullKey, params: { id }, body: { email: "mover@ms.test" } });
     expect(toMs.body.espClass).toBe("MICROSOFT");
-    const same = await call(PATCH_LEAD, "PATCH", "", { key: ws.fullKey, params: { id }, body: { email: "Mover2@ms.test", firstName: "Mo" } });
+    const same = await call(PATCH_LEAD, "PATCH", "", {
+      key: ws.fullKey,
+      params: { id },
+      body: { email: "Mover2@ms.test", firstName: "Mo" },
+    });
     expect(same.body.espClass).toBe("MICROSOFT");
     const toNew = await call(PATCH_LEAD, "PATCH", "", { key: ws.fullKey, params: { id }, body: { email: "mover@fresh.test" } });
     expect(toNew.body.espClass).toBe("UNKNOWN");
@@ -232,7 +253,8 @@ describe("the lead ESP class job", () => {
   it("makes ESP matching work: a classified lead goes to a mailbox of its class", async () => {
     const g = await insertMailbox(ws.workspaceId, "sender@gsend.test", { espClass: "GOOGLE" });
     const m = await insertMailbox(ws.workspaceId, "sender@msend.test", { espClass: "MICROSOFT" });
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "ESP", espMatching: "STRICT" } })).body.id as string;
+    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "ESP", espMatching: "STRICT" } })).body
+      .id as string;
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c }, body: { mailboxIds: [g.id, m.id] } });
     const ids = await createLeads(ws, ["m1@ms.test", "g1@goog.test", "m2@ms.test", "o1@other-new.test"]);
     const r = await call(ADD_TO_CAMPAIGN, "POST", "", { key: ws.fullKey, params: { id: c }, body: { leadIds: ids } });

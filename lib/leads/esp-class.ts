@@ -136,7 +136,13 @@ interface Looked {
  * `fromCache` are UNKNOWN leads' domains whose class is already cached. Returns the ids of the leads
  * whose class it set.
  */
-async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: { domain: string; espClass: EspClass }[], moveLimit: number): Promise<string[]> {
+async function writeClasses(
+  db: DbOrTx,
+  now: Date,
+  looked: Looked[],
+  fromCache: { domain: string; espClass: EspClass }[],
+  moveLimit: number,
+): Promise<string[]> {
   if (looked.length === 0 && fromCache.length === 0) return [];
   const answers = JSON.stringify(
     looked.map((l) =>
@@ -176,7 +182,9 @@ async function writeClasses(db: DbOrTx, now: Date, looked: Looked[], fromCache: 
       where m.old <> 'UNKNOWN' and m.new <> m.old and l.esp_class = m.old and ${LEAD_DOMAIN} = m.domain
       returning l.id
     )
-    select coalesce((select array_agg(id) from (select id from classified union all select id from moved) x), '{}') as ids`)) as unknown as { ids: string[] }[];
+    select coalesce((select array_agg(id) from (select id from classified union all select id from moved) x), '{}') as ids`)) as unknown as {
+    ids: string[];
+  }[];
   return ids;
 }
 
@@ -212,7 +220,11 @@ export async function classifyBatch(
     .filter((p) => (!p.cached || p.cached === "UNKNOWN") && !dueNames.has(p.domain))
     .sort((a, b) => b.leads - a.leads)
     .slice(0, Math.max(0, maxLookups - due.length));
-  const claimed = await claimNewDomains(db, now, fresh.map((p) => p.domain));
+  const claimed = await claimNewDomains(
+    db,
+    now,
+    fresh.map((p) => p.domain),
+  );
   const toLook: { domain: string; old: EspClass }[] = [...due, ...claimed.map((domain) => ({ domain, old: "UNKNOWN" as EspClass }))];
   const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, async (d) => ({ ...d, answer: await lookupEspClass(d.domain) }));
   const classifiedIds = await writeClasses(db, now, looked, fromCache, moveLimit);

@@ -13,7 +13,11 @@ const text = z.string().max(1000).nullable();
 /** Values of customFields: strings (numbers and booleans are kept as text); "" or null removes the key. */
 export const customFieldsSchema = z
   .record(
-    z.string().min(1).max(100).regex(/^[^{}\s][^{}]*$/, "custom field names cannot contain braces or start with a space"),
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^{}\s][^{}]*$/, "custom field names cannot contain braces or start with a space"),
     z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
   )
   .refine((o) => Object.keys(o).length <= 200, "at most 200 custom fields");
@@ -37,7 +41,9 @@ export const leadInput = z.object({
 });
 export type LeadInput = z.infer<typeof leadInput>;
 
-export const createLeadsBody = z.object({ leads: z.array(leadInput).min(1, "send at least one lead").max(1000, "at most 1,000 leads per call") });
+export const createLeadsBody = z.object({
+  leads: z.array(leadInput).min(1, "send at least one lead").max(1000, "at most 1,000 leads per call"),
+});
 
 export const patchLeadBody = z
   .object({ email: z.string().max(1000).optional(), ...leadFields })

@@ -119,4 +119,3 @@ export async function findLeadsByIds(db: DbOrTx, workspaceId: string, ids: strin
 export async function lockWorkspaceLeads(db: DbOrTx, workspaceId: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${"leads:" + workspaceId}))`);
 }
-

@@ -11,7 +11,7 @@ import { findLeadsByEmails, findLeadsByIds, lockWorkspaceLeads, updateLeadRows }
 
 /** Spec 4.4 rule 9: on PATCH an unknown timezone is a 400, naming the field. */
 function checkTimezone(tz: string | null | undefined, field: string): void {
-  if (tz && tz.trim() && !isValidTimezone(tz.trim())) {
+  if (tz?.trim() && !isValidTimezone(tz.trim())) {
     throw ValidationError.field(field, `Unknown timezone "${tz}"; use an IANA name such as Europe/Berlin (see GET /timezones)`);
   }
 }
@@ -66,17 +66,25 @@ export interface BulkPatchResult {
  */
 export async function bulkPatchLeads(ctx: Ctx, items: BulkPatchItem[]): Promise<BulkPatchResult> {
   requireAccess(ctx, "write");
-  items.forEach((it, i) => checkTimezone(it.timezone, `leads.${i}.timezone`));
+  for (const [i, it] of items.entries()) checkTimezone(it.timezone, `leads.${i}.timezone`);
   return withTransaction(ctx, async (tx) => {
     await lockWorkspaceLeads(tx, ctx.workspaceId);
-    const byId = await findLeadsByIds(tx, ctx.workspaceId, items.flatMap((i) => (i.id ? [i.id] : [])));
+    const byId = await findLeadsByIds(
+      tx,
+      ctx.workspaceId,
+      items.flatMap((i) => (i.id ? [i.id] : [])),
+    );
     const emails = items.flatMap((i) => {
       if (i.id || !i.email) return [];
       const n = normalizeEmail(i.email);
       return n.ok ? [n.email] : [];
     });
     const byEmail = await findLeadsByEmails(tx, ctx.workspaceId, emails);
-    const suppressed = await suppressedAmong(tx, ctx.workspaceId, [...byId.values(), ...byEmail.values()].map((l) => l.state.email));
+    const suppressed = await suppressedAmong(
+      tx,
+      ctx.workspaceId,
+      [...byId.values(), ...byEmail.values()].map((l) => l.state.email),
+    );
 
     const out: BulkPatchResult = { updated: 0, unchanged: 0, notFound: 0, suppressed: 0, results: [], suppressedEmails: [] };
     const touched = new Map<string, { state: LeadState; changed: boolean }>();

@@ -23,7 +23,18 @@ export class SmtpError extends Error {
   }
 }
 
-const NETWORK_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS", "ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENOTFOUND", "ETLS", "EPROTOCOL"]);
+const NETWORK_CODES = new Set([
+  "ECONNECTION",
+  "ESOCKET",
+  "ETIMEDOUT",
+  "EDNS",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "ETLS",
+  "EPROTOCOL",
+]);
 
 export function classifySmtpError(e: unknown): SmtpError {
   if (e instanceof SmtpError) return e;

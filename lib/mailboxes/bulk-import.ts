@@ -47,8 +47,20 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
     }
     try {
       const tagIds = await checkTags(ctx.db, ctx.workspaceId, item.tagIds);
-      const smtp = { host: item.smtpHost, port: item.smtpPort, security: item.smtpSecurity ?? (item.smtpPort === 465 ? "SSL" : "STARTTLS"), username: item.smtpUsername || n.email, password: item.smtpPassword } as const;
-      const imap = { host: item.imapHost, port: item.imapPort, security: item.imapSecurity ?? (item.imapPort === 143 ? "STARTTLS" : "SSL"), username: item.imapUsername || n.email, password: item.imapPassword || item.smtpPassword } as const;
+      const smtp = {
+        host: item.smtpHost,
+        port: item.smtpPort,
+        security: item.smtpSecurity ?? (item.smtpPort === 465 ? "SSL" : "STARTTLS"),
+        username: item.smtpUsername || n.email,
+        password: item.smtpPassword,
+      } as const;
+      const imap = {
+        host: item.imapHost,
+        port: item.imapPort,
+        security: item.imapSecurity ?? (item.imapPort === 143 ? "STARTTLS" : "SSL"),
+        username: item.imapUsername || n.email,
+        password: item.imapPassword || item.smtpPassword,
+      } as const;
       if (verify) {
         await requireSmtpLogin(smtp, "smtpPassword");
         await requireImapLogin(imap, "imapPassword");
@@ -94,6 +106,10 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
     created: saved.filter((s) => s.created).length,
     updated: saved.filter((s) => !s.created).length,
     failed,
-    mailboxes: await mailboxViews(ctx.db, saved.map((s) => s.row), ctx.clock.now()),
+    mailboxes: await mailboxViews(
+      ctx.db,
+      saved.map((s) => s.row),
+      ctx.clock.now(),
+    ),
   };
 }

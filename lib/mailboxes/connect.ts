@@ -8,7 +8,15 @@ import { normalizeEmail } from "../emails";
 import { BadRequestError, NotFoundError, ValidationError } from "../errors";
 import { emitEvent } from "../events/emit";
 import { newId } from "../ids";
-import { PROVIDERS, espClassOf, providerFromAddressDomain, providerFromMx, providerOverride, type ProviderId, type ServerSettings } from "../mail/providers";
+import {
+  PROVIDERS,
+  espClassOf,
+  providerFromAddressDomain,
+  providerFromMx,
+  providerOverride,
+  type ProviderId,
+  type ServerSettings,
+} from "../mail/providers";
 import { resolveMx } from "../net/dns";
 import type { connectByEmailBody } from "./schemas";
 import type { z } from "zod";
@@ -16,7 +24,9 @@ import { requireSmtpLogin } from "./verify";
 import { mailboxViews, type MailboxRow } from "./view";
 
 /** Which hosted provider serves an address: MAIL_PROVIDERS_FILE, the consumer domains, then MX records. */
-export async function resolveProvider(domain: string): Promise<{ provider: ProviderId; settings: ServerSettings; espClass: string } | undefined> {
+export async function resolveProvider(
+  domain: string,
+): Promise<{ provider: ProviderId; settings: ServerSettings; espClass: string } | undefined> {
   const override = providerOverride(domain);
   const known = providerFromAddressDomain(domain);
   if (override) {
@@ -37,14 +47,20 @@ export async function mxProvider(domain: string): Promise<ProviderId | undefined
 export async function checkTags(db: DbOrTx, workspaceId: string, tagIds: string[] | undefined): Promise<string[]> {
   const ids = [...new Set(tagIds ?? [])];
   if (ids.length === 0) return [];
-  const found = await db.select({ id: tags.id }).from(tags).where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)));
+  const found = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), inArray(tags.id, ids)));
   if (found.length !== ids.length) throw new NotFoundError("Tag");
   return ids;
 }
 
 export async function addMailboxTags(db: DbOrTx, workspaceId: string, mailboxId: string, tagIds: string[]): Promise<void> {
   if (tagIds.length === 0) return;
-  await db.insert(mailboxTags).values(tagIds.map((tagId) => ({ workspaceId, mailboxId, tagId }))).onConflictDoNothing();
+  await db
+    .insert(mailboxTags)
+    .values(tagIds.map((tagId) => ({ workspaceId, mailboxId, tagId })))
+    .onConflictDoNothing();
 }
 
 type Values = Omit<typeof mailboxes.$inferInsert, "id" | "workspaceId" | "domainId">;
@@ -53,7 +69,12 @@ type Values = Omit<typeof mailboxes.$inferInsert, "id" | "workspaceId" | "domain
  * Inserts the mailbox or replaces the login of the existing one with the same address (warmup state and
  * history kept). A mailbox whose login had been failing is reconnected: `mailbox.reconnected` fires.
  */
-export async function upsertMailbox(ctx: Ctx, email: string, values: Values, keepIfUnsent: (keyof Values)[]): Promise<{ row: MailboxRow; created: boolean }> {
+export async function upsertMailbox(
+  ctx: Ctx,
+  email: string,
+  values: Values,
+  keepIfUnsent: (keyof Values)[],
+): Promise<{ row: MailboxRow; created: boolean }> {
   return withTransaction(ctx, async (tx) => {
     // One writer per address at a time, so that repeating the call (even concurrently) is safe.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mbx:${ctx.workspaceId}:${email.toLowerCase()}`}))`);
@@ -76,7 +97,13 @@ export async function upsertMailbox(ctx: Ctx, email: string, values: Values, kee
         .returning();
     }
     if (before?.loginFailingSince) {
-      await emitEvent(tx, ctx.workspaceId, "mailbox.reconnected", { mailboxId: row.id, mailboxEmail: row.email, reconnectedAt: now.toISOString() }, now);
+      await emitEvent(
+        tx,
+        ctx.workspaceId,
+        "mailbox.reconnected",
+        { mailboxId: row.id, mailboxEmail: row.email, reconnectedAt: now.toISOString() },
+        now,
+      );
     }
     return { row, created: !before };
   });

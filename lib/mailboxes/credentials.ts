@@ -3,12 +3,28 @@ import type { ImapConfig } from "../mail/imap";
 import type { SmtpConfig } from "../mail/smtp";
 import type { MailboxRow } from "./view";
 
-export function smtpConfigOf(m: Pick<MailboxRow, "smtpHost" | "smtpPort" | "smtpSecurity" | "smtpUsername" | "smtpPasswordEnc">): SmtpConfig {
-  return { host: m.smtpHost, port: m.smtpPort, security: m.smtpSecurity, username: m.smtpUsername, password: decryptSecret(m.smtpPasswordEnc) };
+export function smtpConfigOf(
+  m: Pick<MailboxRow, "smtpHost" | "smtpPort" | "smtpSecurity" | "smtpUsername" | "smtpPasswordEnc">,
+): SmtpConfig {
+  return {
+    host: m.smtpHost,
+    port: m.smtpPort,
+    security: m.smtpSecurity,
+    username: m.smtpUsername,
+    password: decryptSecret(m.smtpPasswordEnc),
+  };
 }
 
-export function imapConfigOf(m: Pick<MailboxRow, "imapHost" | "imapPort" | "imapSecurity" | "imapUsername" | "imapPasswordEnc">): ImapConfig {
-  return { host: m.imapHost, port: m.imapPort, security: m.imapSecurity, username: m.imapUsername, password: decryptSecret(m.imapPasswordEnc) };
+export function imapConfigOf(
+  m: Pick<MailboxRow, "imapHost" | "imapPort" | "imapSecurity" | "imapUsername" | "imapPasswordEnc">,
+): ImapConfig {
+  return {
+    host: m.imapHost,
+    port: m.imapPort,
+    security: m.imapSecurity,
+    username: m.imapUsername,
+    password: decryptSecret(m.imapPasswordEnc),
+  };
 }
 
 /** Plain-English remedies for the issue kinds of spec 2.8, specific to the provider where it helps. */

@@ -19,7 +19,10 @@ beforeAll(async () => {
   process.env.MAILBOX_CHECK_INTERVAL_S = "300";
   world = await startMailWorld({ domain: "acme.test", users: { "ann@acme.test": "pw-one", "bob@acme.test": "pw-two" } });
   ws = await makeWorkspace();
-  for (const [email, pw] of [["ann@acme.test", "pw-one"], ["bob@acme.test", "pw-two"]]) {
+  for (const [email, pw] of [
+    ["ann@acme.test", "pw-one"],
+    ["bob@acme.test", "pw-two"],
+  ]) {
     const r = await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: pw } });
     expect(r.status).toBe(201);
   }
@@ -38,7 +41,10 @@ async function issues() {
   return (await call(ISSUES, "GET", "/mailboxes/issues", { key: ws.readKey })).body;
 }
 async function eventsOf(name: string) {
-  return getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, name)));
+  return getDb()
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, name)));
 }
 async function idOf(email: string) {
   const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, email));
@@ -79,7 +85,12 @@ describe("the periodic mailbox login check", () => {
     expect((await issues()).issues[0].since).toBe(since); // the outage keeps its start
     const disconnected = await eventsOf("mailbox.disconnected");
     expect(disconnected).toHaveLength(1);
-    expect(disconnected[0].data).toEqual({ mailboxId: await idOf("ann@acme.test"), mailboxEmail: "ann@acme.test", error: expect.stringContaining("535"), disconnectedAt: since });
+    expect(disconnected[0].data).toEqual({
+      mailboxId: await idOf("ann@acme.test"),
+      mailboxEmail: "ann@acme.test",
+      error: expect.stringContaining("535"),
+      disconnectedAt: since,
+    });
   });
 
   it("recovers by itself when the password is fixed, and mailbox.reconnected fires once", async () => {
@@ -109,7 +120,9 @@ describe("the periodic mailbox login check", () => {
     clock.advance(301_000);
     await runCheck(); // 30+ minutes
     const report = await issues();
-    expect(report.issues).toEqual([expect.objectContaining({ email: "bob@acme.test", kind: "READ_FAILING", since: start, detail: expect.any(String) })]);
+    expect(report.issues).toEqual([
+      expect.objectContaining({ email: "bob@acme.test", kind: "READ_FAILING", since: start, detail: expect.any(String) }),
+    ]);
     world.imap.setPassword("bob@acme.test", "pw-two");
     clock.advance(301_000);
     await runCheck();
@@ -118,8 +131,13 @@ describe("the periodic mailbox login check", () => {
 
   it("reports AUTO_PAUSED, and nothing for a mailbox the user paused", async () => {
     const bob = await idOf("bob@acme.test");
-    await getDb().update(mailboxes).set({ autoPausedAt: clock.now(), autoPauseReason: "Bounce rate 3.1% (3 of 97) above 1.8%" }).where(eq(mailboxes.id, bob));
-    expect((await issues()).issues).toEqual([expect.objectContaining({ kind: "AUTO_PAUSED", detail: "Bounce rate 3.1% (3 of 97) above 1.8%" })]);
+    await getDb()
+      .update(mailboxes)
+      .set({ autoPausedAt: clock.now(), autoPauseReason: "Bounce rate 3.1% (3 of 97) above 1.8%" })
+      .where(eq(mailboxes.id, bob));
+    expect((await issues()).issues).toEqual([
+      expect.objectContaining({ kind: "AUTO_PAUSED", detail: "Bounce rate 3.1% (3 of 97) above 1.8%" }),
+    ]);
     // Turning sending back on lifts the automatic pause.
     await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id: bob }, body: { sendingEnabled: true } });
     expect((await issues()).issues).toEqual([]);
@@ -134,4 +152,3 @@ describe("the periodic mailbox login check", () => {
     expect(view.body.loginError).toContain("535");
   });
 });
-

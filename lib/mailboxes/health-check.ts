@@ -64,12 +64,24 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
       set.loginError = smtp.message;
       if (!cur.loginFailingSince) {
         set.loginFailingSince = now;
-        await emitEvent(tx, cur.workspaceId, "mailbox.disconnected", { mailboxId: cur.id, mailboxEmail: cur.email, error: smtp.message, disconnectedAt: now.toISOString() }, now);
+        await emitEvent(
+          tx,
+          cur.workspaceId,
+          "mailbox.disconnected",
+          { mailboxId: cur.id, mailboxEmail: cur.email, error: smtp.message, disconnectedAt: now.toISOString() },
+          now,
+        );
       }
     } else if (cur.loginFailingSince) {
       set.loginFailingSince = null;
       set.loginError = null;
-      await emitEvent(tx, cur.workspaceId, "mailbox.reconnected", { mailboxId: cur.id, mailboxEmail: cur.email, reconnectedAt: now.toISOString() }, now);
+      await emitEvent(
+        tx,
+        cur.workspaceId,
+        "mailbox.reconnected",
+        { mailboxId: cur.id, mailboxEmail: cur.email, reconnectedAt: now.toISOString() },
+        now,
+      );
     }
     if (!imap.ok) {
       set.readError = imap.message;

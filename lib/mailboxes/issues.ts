@@ -30,7 +30,8 @@ export async function mailboxIssues(ctx: Ctx) {
     const add = (kind: Kind, since: Date, detail: string | null) =>
       issues.push({ mailboxId: m.id, email: m.email, kind, since: since.toISOString(), detail, fix: fixFor(kind, m.provider, m.email) });
     if (m.loginFailingSince) add("LOGIN_FAILING", m.loginFailingSince, m.loginError);
-    if (m.readFailingSince && now - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS) add("READ_FAILING", m.readFailingSince, m.readError);
+    if (m.readFailingSince && now - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS)
+      add("READ_FAILING", m.readFailingSince, m.readError);
     if (m.autoPausedAt) add("AUTO_PAUSED", m.autoPausedAt, m.autoPauseReason);
   }
   return { mailboxes: new Set(issues.map((i) => i.mailboxId)).size, issues };

@@ -51,7 +51,8 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
   const now = ctx.clock.now();
   const set: Partial<typeof mailboxes.$inferInsert> = { updatedAt: now };
   for (const f of ["senderName", "signatureHtml", "warmupGroup"] as const) if (input[f] !== undefined) set[f] = input[f] || null;
-  for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm"] as const) if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
+  for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm"] as const)
+    if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
   if (input.sendingEnabled === true) {
     set.autoPausedAt = null;
     set.autoPauseReason = null;
@@ -69,7 +70,15 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
       password: input.smtpPassword ?? cur.password,
     };
     await requireSmtpLogin(cfg, input.smtpPassword ? "smtpPassword" : "smtpUsername");
-    Object.assign(set, { smtpHost: cfg.host, smtpPort: cfg.port, smtpSecurity: cfg.security, smtpUsername: cfg.username, smtpPasswordEnc: encryptSecret(cfg.password), loginFailingSince: null, loginError: null });
+    Object.assign(set, {
+      smtpHost: cfg.host,
+      smtpPort: cfg.port,
+      smtpSecurity: cfg.security,
+      smtpUsername: cfg.username,
+      smtpPasswordEnc: encryptSecret(cfg.password),
+      loginFailingSince: null,
+      loginError: null,
+    });
   }
   if (imapChanged) {
     const cur = imapConfigOf(row);
@@ -81,13 +90,31 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
       password: input.imapPassword ?? cur.password,
     };
     await requireImapLogin(cfg, input.imapPassword ? "imapPassword" : "imapUsername");
-    Object.assign(set, { imapHost: cfg.host, imapPort: cfg.port, imapSecurity: cfg.security, imapUsername: cfg.username, imapPasswordEnc: encryptSecret(cfg.password), readFailingSince: null, readError: null });
+    Object.assign(set, {
+      imapHost: cfg.host,
+      imapPort: cfg.port,
+      imapSecurity: cfg.security,
+      imapUsername: cfg.username,
+      imapPasswordEnc: encryptSecret(cfg.password),
+      readFailingSince: null,
+      readError: null,
+    });
   }
   return withTransaction(ctx, async (tx) => {
-    const [updated] = await tx.update(mailboxes).set(set).where(and(eq(mailboxes.id, id), eq(mailboxes.workspaceId, ctx.workspaceId))).returning();
+    const [updated] = await tx
+      .update(mailboxes)
+      .set(set)
+      .where(and(eq(mailboxes.id, id), eq(mailboxes.workspaceId, ctx.workspaceId)))
+      .returning();
     if (!updated) throw new NotFoundError("Mailbox");
     if (smtpChanged && row.loginFailingSince) {
-      await emitEvent(tx, ctx.workspaceId, "mailbox.reconnected", { mailboxId: id, mailboxEmail: row.email, reconnectedAt: now.toISOString() }, now);
+      await emitEvent(
+        tx,
+        ctx.workspaceId,
+        "mailbox.reconnected",
+        { mailboxId: id, mailboxEmail: row.email, reconnectedAt: now.toISOString() },
+        now,
+      );
     }
     return (await mailboxViews(tx, [updated], now))[0];
   });
@@ -128,7 +155,11 @@ export async function attachTagToMailbox(ctx: Ctx, mailboxId: string, ref: { tag
   return withTransaction(ctx, async (tx, c) => {
     if (!(await findMailbox(tx, ctx.workspaceId, mailboxId))) throw new NotFoundError("Mailbox");
     const tag = await resolveTag(c, ref);
-    const inserted = await tx.insert(mailboxTags).values({ workspaceId: ctx.workspaceId, mailboxId, tagId: tag.id }).onConflictDoNothing().returning();
+    const inserted = await tx
+      .insert(mailboxTags)
+      .values({ workspaceId: ctx.workspaceId, mailboxId, tagId: tag.id })
+      .onConflictDoNothing()
+      .returning();
     return { mailboxId, tag, attached: inserted.length > 0 };
   });
 }

@@ -59,7 +59,18 @@ export const patchMailboxBody = z
   .refine((o) => Object.keys(o).length > 0, "send at least one field");
 export type PatchMailboxInput = z.infer<typeof patchMailboxBody>;
 
-export const CREDENTIAL_FIELDS = ["smtpHost", "smtpPort", "smtpSecurity", "smtpUsername", "smtpPassword", "imapHost", "imapPort", "imapSecurity", "imapUsername", "imapPassword"] as const;
+export const CREDENTIAL_FIELDS = [
+  "smtpHost",
+  "smtpPort",
+  "smtpSecurity",
+  "smtpUsername",
+  "smtpPassword",
+  "imapHost",
+  "imapPort",
+  "imapSecurity",
+  "imapUsername",
+  "imapPassword",
+] as const;
 
 export const bulkDailyCapBody = z.object({
   mailboxIds: z.array(z.string().max(100)).min(1).max(5000),

@@ -17,7 +17,10 @@ export async function requireSmtpLogin(cfg: SmtpConfig, field: string): Promise<
 export function smtpFailureToAppError(e: unknown, field: string): AppError {
   if (e instanceof SmtpError) {
     if (e.kind === "unreachable") return new UpstreamError(e.message);
-    const err = new ValidationError(`The SMTP server refused the login: ${e.message}`, { fieldErrors: { [field]: [e.message] }, formErrors: [] });
+    const err = new ValidationError(`The SMTP server refused the login: ${e.message}`, {
+      fieldErrors: { [field]: [e.message] },
+      formErrors: [],
+    });
     return new AppError(err.code, err.message, err.details, e.responseCode ? { smtpResponseCode: e.responseCode } : undefined);
   }
   throw e;
@@ -29,7 +32,10 @@ export async function requireImapLogin(cfg: ImapConfig, field: string): Promise<
   } catch (e) {
     if (e instanceof ImapError) {
       if (e.kind === "unreachable") throw new UpstreamError(e.message);
-      throw new ValidationError(`The IMAP server refused the login: ${e.message}`, { fieldErrors: { [field]: [e.message] }, formErrors: [] });
+      throw new ValidationError(`The IMAP server refused the login: ${e.message}`, {
+        fieldErrors: { [field]: [e.message] },
+        formErrors: [],
+      });
     }
     throw e;
   }

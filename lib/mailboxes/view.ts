@@ -57,7 +57,10 @@ export async function mailboxViews(db: DbOrTx, rows: MailboxRow[], now: Date): P
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [doms, tagRows] = await Promise.all([
-    db.select({ id: domains.id, domain: domains.domain }).from(domains).where(inArray(domains.id, [...new Set(rows.map((r) => r.domainId))])),
+    db
+      .select({ id: domains.id, domain: domains.domain })
+      .from(domains)
+      .where(inArray(domains.id, [...new Set(rows.map((r) => r.domainId))])),
     db
       .select({ mailboxId: mailboxTags.mailboxId, id: tags.id, name: tags.name, color: tags.color })
       .from(mailboxTags)
@@ -67,11 +70,15 @@ export async function mailboxViews(db: DbOrTx, rows: MailboxRow[], now: Date): P
   ]);
   const domainById = new Map(doms.map((d) => [d.id, d.domain]));
   const tagsBy = new Map<string, MailboxView["tags"]>();
-  for (const t of tagRows) (tagsBy.get(t.mailboxId) ?? tagsBy.set(t.mailboxId, []).get(t.mailboxId)!).push({ id: t.id, name: t.name, color: t.color });
+  for (const t of tagRows)
+    (tagsBy.get(t.mailboxId) ?? tagsBy.set(t.mailboxId, []).get(t.mailboxId)!).push({ id: t.id, name: t.name, color: t.color });
   return rows.map((r) => view(r, domainById.get(r.domainId) ?? r.email.split("@")[1], tagsBy.get(r.id) ?? [], now));
 }
 
 export async function findMailbox(db: DbOrTx, workspaceId: string, id: string): Promise<MailboxRow | undefined> {
-  const [row] = await db.select().from(mailboxes).where(and(eq(mailboxes.id, id), eq(mailboxes.workspaceId, workspaceId)));
+  const [row] = await db
+    .select()
+    .from(mailboxes)
+    .where(and(eq(mailboxes.id, id), eq(mailboxes.workspaceId, workspaceId)));
   return row;
 }

@@ -12,7 +12,10 @@ export function dnsResolver(): Resolver {
   const key = process.env.DNS_SERVERS ?? "";
   if (cached?.key === key) return cached.resolver;
   const resolver = new Resolver({ timeout: Number(process.env.DNS_TIMEOUT_MS ?? 3000), tries: 2 });
-  const servers = key.split(",").map((s) => s.trim()).filter(Boolean);
+  const servers = key
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (servers.length) resolver.setServers(servers);
   cached = { key, resolver };
   return resolver;

@@ -47,7 +47,14 @@ function guardedLookup(allow: AllowList): LookupFunction {
  */
 export function safeRequest(
   rawUrl: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs: number; maxBody?: number; allow?: AllowList },
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs: number;
+    maxBody?: number;
+    allow?: AllowList;
+  },
 ): Promise<SafeResponse> {
   const allow = opts.allow ?? allowList();
   const url = new URL(rawUrl);
@@ -99,7 +106,8 @@ function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean) {
   if (!agent) {
     // Single addresses go in as plain IPs: the agent compares those as strings, but parses every CIDR
     // on every connection (ipaddr.js tries IPv6 first and throws for IPv4 — ~45 µs a request).
-    const entry = ([a, bits]: AllowList["cidrs"][number]) => (bits === (a.kind() === "ipv4" ? 32 : 128) ? a.toString() : `${a.toString()}/${bits}`);
+    const entry = ([a, bits]: AllowList["cidrs"][number]) =>
+      bits === (a.kind() === "ipv4" ? 32 : 128) ? a.toString() : `${a.toString()}/${bits}`;
     const options = {
       allowPrivateIPAddress: hostAllowed,
       allowIPAddressList: allow.cidrs.map(entry),

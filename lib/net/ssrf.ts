@@ -7,7 +7,16 @@ import { dnsResolver } from "./dns";
  * reach only public unicast addresses, unless OUTBOUND_ALLOW_HOSTS lists the host or its network.
  */
 
-const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /^metadata$/, /^metadata\.google\.internal$/, /^metadata\.goog$/, /\.internal$/, /^instance-data(\.|$)/, /^kubernetes(\.default)?(\.|$)/];
+const BLOCKED_NAMES = [
+  /^localhost$/,
+  /\.localhost$/,
+  /^metadata$/,
+  /^metadata\.google\.internal$/,
+  /^metadata\.goog$/,
+  /\.internal$/,
+  /^instance-data(\.|$)/,
+  /^kubernetes(\.default)?(\.|$)/,
+];
 /** Metadata endpoints that are not already in a non-unicast range. */
 const BLOCKED_CIDRS = ["100.100.100.200/32", "192.0.0.192/32"].map((c) => ipaddr.parseCIDR(c));
 
@@ -29,7 +38,10 @@ export function allowList(raw = process.env.OUTBOUND_ALLOW_HOSTS ?? ""): AllowLi
 function parseAllowList(raw: string): AllowList {
   const hosts = new Set<string>();
   const cidrs: AllowList["cidrs"] = [];
-  for (const item of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const item of raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     try {
       if (item.includes("/")) cidrs.push(ipaddr.parseCIDR(item));
       else if (ipaddr.isValid(item)) {
@@ -64,7 +76,8 @@ export function addressProblem(address: string, allow: AllowList = allowList()):
   }
   const range = a.range();
   if (range !== "unicast") return `${address} is a ${range} address, not a public one`;
-  if (BLOCKED_CIDRS.some(([net, bits]) => net.kind() === a.kind() && a.match([net, bits] as never))) return `${address} is a cloud metadata endpoint`;
+  if (BLOCKED_CIDRS.some(([net, bits]) => net.kind() === a.kind() && a.match([net, bits] as never)))
+    return `${address} is a cloud metadata endpoint`;
   return undefined;
 }
 
@@ -72,7 +85,10 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** Hostname as the URL parser left it, without brackets and a trailing dot. */
 export function bareHost(u: URL): string {
-  return u.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  return u.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 }
 
 /** Resolves a name with the configured resolver (DNS_SERVERS), else the system's. */

@@ -1,4 +1,6 @@
-export type SendOutcome = { kind: "bounce"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { kind: "failed"; code: string | null; reason: string; auth: boolean };
+export type SendOutcome =
+  | { kind: "bounce"; bounceType: "HARD" | "SOFT"; code: string; reason: string }
+  | { kind: "failed"; code: string | null; reason: string; auth: boolean };
 
 /**
  * What a refusal at send time means (architecture: SENT / BOUNCED / FAILED). The RFC 3463 enhanced code
@@ -7,7 +9,11 @@ export type SendOutcome = { kind: "bounce"; bounceType: "HARD" | "SOFT"; code: s
  * transient 4.x.x answer, a lost connection or a refused login is a send failure, retried later.
  * Without an enhanced code the reply code decides (550/551/553 hard, 552/554 soft, 4xx failed).
  */
-export function classifySendError(responseCode: number | undefined, message: string, kind?: "auth" | "unreachable" | "rejected"): SendOutcome {
+export function classifySendError(
+  responseCode: number | undefined,
+  message: string,
+  kind?: "auth" | "unreachable" | "rejected",
+): SendOutcome {
   if (kind === "auth") return { kind: "failed", code: responseCode ? String(responseCode) : null, reason: message, auth: true };
   const enhanced = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(message);
   if (enhanced) {

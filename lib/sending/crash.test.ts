@@ -19,7 +19,11 @@ let ws: TestWorkspace;
 const bin = path.resolve(import.meta.dirname, "../../bin/outreach.mjs");
 
 beforeAll(async () => {
-  world = await startMailWorld({ domain: "crash.test", users: { "a@crash.test": "pw", "b@crash.test": "pw", "c@crash.test": "pw" }, dataDelayMs: 120 });
+  world = await startMailWorld({
+    domain: "crash.test",
+    users: { "a@crash.test": "pw", "b@crash.test": "pw", "c@crash.test": "pw" },
+    dataDelayMs: 120,
+  });
   ws = await makeWorkspace();
 }, 60_000);
 afterAll(() => world.close());
@@ -33,11 +37,33 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("at most once, across crashes", () => {
   it("kills the sidecar mid-send again and again: no lead ever gets an email twice, and no state is lost", async () => {
     const ids: string[] = [];
-    for (const e of ["a", "b", "c"]) ids.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@crash.test` }, body: { appPassword: "pw" } })).body.id);
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Crash", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "Hi {{firstName}}", bodyTemplate: "Hello" }, { stepOrder: 1, bodyTemplate: "Again", delayHoursAfterPrevious: 0 }] } });
+    for (const e of ["a", "b", "c"])
+      ids.push(
+        (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@crash.test` }, body: { appPassword: "pw" } })).body.id,
+      );
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "Crash", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] },
+      })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: {
+        steps: [
+          { stepOrder: 0, subject: "Hi {{firstName}}", bodyTemplate: "Hello" },
+          { stepOrder: 1, bodyTemplate: "Again", delayHoursAfterPrevious: 0 },
+        ],
+      },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: ids } });
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: Array.from({ length: 30 }, (_, i) => ({ email: `l${i}@sink.test`, firstName: `L${i}` })) } })).body.leadIds;
+    const leadIds = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: ws.fullKey,
+        body: { leads: Array.from({ length: 30 }, (_, i) => ({ email: `l${i}@sink.test`, firstName: `L${i}` })) },
+      })
+    ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
 
@@ -59,7 +85,9 @@ describe("at most once, across crashes", () => {
     const w = startWorker();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [{ n }] = (await getDb().execute(sql`select count(*)::int as n from campaign_leads where campaign_id = ${c.id} and status = 'ACTIVE'`)) as unknown as { n: number }[];
+      const [{ n }] = (await getDb().execute(
+        sql`select count(*)::int as n from campaign_leads where campaign_id = ${c.id} and status = 'ACTIVE'`,
+      )) as unknown as { n: number }[];
       if (n === 0 || Date.now() > deadline) break;
       await sleep(100);
     }
@@ -85,6 +113,8 @@ describe("at most once, across crashes", () => {
     const leadsLeft = await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, c.id));
     expect(leadsLeft.every((l) => l.status === "COMPLETED")).toBe(true);
     expect(rows.length).toBe(60);
-    console.log(`crash test: ${rows.filter((r) => r.status === "SENDING").length} emails were cut off mid-send; the sink got ${world.smtp.received.length} of 60`);
+    console.log(
+      `crash test: ${rows.filter((r) => r.status === "SENDING").length} emails were cut off mid-send; the sink got ${world.smtp.received.length} of 60`,
+    );
   }, 180_000);
 });

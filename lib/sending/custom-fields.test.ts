@@ -31,11 +31,22 @@ afterAll(async () => {
 
 describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => {
   it("a lead without a custom field another lead of the campaign has gets empty text in subject and body, as in preview; the row keeps the body sent", async () => {
-    for (const email of ["ann@fields.test", "bob@fields.test"]) pool.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw", senderName: "Ann" } })).body.id);
+    for (const email of ["ann@fields.test", "bob@fields.test"])
+      pool.push(
+        (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw", senderName: "Ann" } })).body.id,
+      );
     const c = (
       await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
         key: ws.fullKey,
-        body: { name: "Fields", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1, trackOpens: true, trackClicks: true },
+        body: {
+          name: "Fields",
+          sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+          sendWindowStartHour: 0,
+          sendWindowEndHour: 24,
+          minGapMinutes: 1,
+          trackOpens: true,
+          trackClicks: true,
+        },
       })
     ).body;
     const steps = await call(PUT_STEPS, "PUT", "", {
@@ -70,7 +81,16 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
     expect(launched.body.status, JSON.stringify(launched.body)).toBe("ACTIVE");
 
     // What preview shows for the lead without the field is what it receives.
-    const preview = await call(PREVIEW, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "Hello {{firstName}} in [{{city}}]", bodyTemplate: "Hi {{firstName}}, how is [{{city}}]?", stepOrder: 0, leadId: lacksId } });
+    const preview = await call(PREVIEW, "POST", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: {
+        subject: "Hello {{firstName}} in [{{city}}]",
+        bodyTemplate: "Hi {{firstName}}, how is [{{city}}]?",
+        stepOrder: 0,
+        leadId: lacksId,
+      },
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.subject).toBe("Hello Lars in []");
 
@@ -103,11 +123,23 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
 
   it("leaves a token no lead of the campaign has as literal text (rule 1), even when other campaigns' leads have that field", async () => {
     const mbx = pool[0];
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Literal", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 } })).body;
-    await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: [{ stepOrder: 0, subject: "Re {{city}} {{region}}", bodyTemplate: "About {{region}} and {{city}}" }] } });
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "Literal", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 },
+      })
+    ).body;
+    await call(PUT_STEPS, "PUT", "", {
+      key: ws.fullKey,
+      params: { id: c.id },
+      body: { steps: [{ stepOrder: 0, subject: "Re {{city}} {{region}}", bodyTemplate: "About {{region}} and {{city}}" }] },
+    });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx] } });
     // `city` is known elsewhere in the workspace (the first campaign) but not among this campaign's leads.
-    const created = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "solo@leads.test", customFields: { region: "Rhône" } }] } });
+    const created = await call(CREATE_LEADS, "POST", "/leads", {
+      key: ws.fullKey,
+      body: { leads: [{ email: "solo@leads.test", customFields: { region: "Rhône" } }] },
+    });
     const [soloId] = created.body.leadIds as string[];
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds: [soloId] } });
     // An unknown token blocks the launch check; force the campaign active to see what the engine does.

@@ -2,7 +2,13 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 
 /** Settings the scheduler's deferrals were worked out from (window, days, zone, new-lead cap). */
-export const SCHEDULING_SETTINGS = ["sendWindowStartHour", "sendWindowEndHour", "sendDaysOfWeek", "defaultTimezone", "dailyNewLeadCap"] as const;
+export const SCHEDULING_SETTINGS = [
+  "sendWindowStartHour",
+  "sendWindowEndHour",
+  "sendDaysOfWeek",
+  "defaultTimezone",
+  "dailyNewLeadCap",
+] as const;
 
 /**
  * After a campaign's window, days, zone or dailyNewLeadCap change, the leads the scheduler deferred under

@@ -50,10 +50,27 @@ afterAll(async () => {
 
 describe("a week of sending with the fake clock", () => {
   it("sends in each lead's window and days, after startAt, within caps and gaps, threads follow-ups, and stops on bounce, reply and a failing login", async () => {
-    const ann = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@acme.test" }, body: { appPassword: "pw-ann", senderName: "Ann" } })).body;
-    const bob = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "bob@acme.test" }, body: { appPassword: "pw-bob", senderName: "Bob" } })).body;
+    const ann = (
+      await call(CONNECT, "PUT", "", {
+        key: ws.fullKey,
+        params: { email: "ann@acme.test" },
+        body: { appPassword: "pw-ann", senderName: "Ann" },
+      })
+    ).body;
+    const bob = (
+      await call(CONNECT, "PUT", "", {
+        key: ws.fullKey,
+        params: { email: "bob@acme.test" },
+        body: { appPassword: "pw-bob", senderName: "Bob" },
+      })
+    ).body;
     await call(PATCH_MAILBOX, "PATCH", "", { key: ws.fullKey, params: { id: ann.id }, body: { dailySendCap: 5 } });
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Week", startAt: START_AT, dailyNewLeadCap: 10, minGapMinutes: 9 } })).body;
+    const c = (
+      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+        key: ws.fullKey,
+        body: { name: "Week", startAt: START_AT, dailyNewLeadCap: 10, minGapMinutes: 9 },
+      })
+    ).body;
     await call(PUT_STEPS, "PUT", "", {
       key: ws.fullKey,
       params: { id: c.id },
@@ -69,7 +86,9 @@ describe("a week of sending with the fake clock", () => {
     const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: LEADS } })).body.leadIds;
     const added = (await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } })).body.results;
     expect([added[4].mailboxId, added[6].mailboxId]).toEqual([ann.id, ann.id]);
-    expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status).toBe("ACTIVE");
+    expect(
+      (await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status,
+    ).toBe("ACTIVE");
 
     useClock(clock);
     const bobBreaksAt = new Date("2026-11-03T09:00:00Z"); // an hour into the first sending day, with work left
@@ -82,13 +101,25 @@ describe("a week of sending with the fake clock", () => {
       }
       await sendDue(getDb(), clock);
       // The reply lead answers right after its first email.
-      await getDb().update(campaignLeads).set({ status: "REPLIED" }).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadIds[6]), eq(campaignLeads.nextStepOrder, 1), eq(campaignLeads.status, "ACTIVE")));
+      await getDb()
+        .update(campaignLeads)
+        .set({ status: "REPLIED" })
+        .where(
+          and(
+            eq(campaignLeads.campaignId, c.id),
+            eq(campaignLeads.leadId, leadIds[6]),
+            eq(campaignLeads.nextStepOrder, 1),
+            eq(campaignLeads.status, "ACTIVE"),
+          ),
+        );
       clock.advance(5 * 60_000);
     }
 
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     const byMessageId = new Map(rows.map((r) => [r.messageId, r]));
-    const received = world.smtp.received.filter((r) => byMessageId.has(r.parsed.messageId ? `<${r.parsed.messageId.replace(/^<|>$/g, "")}>` : ""));
+    const received = world.smtp.received.filter((r) =>
+      byMessageId.has(r.parsed.messageId ? `<${r.parsed.messageId.replace(/^<|>$/g, "")}>` : ""),
+    );
     const sent = rows.filter((r) => r.status === "SENT");
     expect(received.length).toBe(sent.length); // what the sink got is exactly what we recorded as sent
     expect(sent.length).toBeGreaterThan(15);
@@ -117,7 +148,10 @@ describe("a week of sending with the fake clock", () => {
     for (const n of firstsPerDay.values()) expect(n).toBeLessThanOrEqual(10);
     expect(Math.max(...firstsPerDay.values())).toBe(10); // the cap was reached, so it was really tested
     for (const mId of [ann.id, bob.id]) {
-      const times = rows.filter((r) => r.mailboxId === mId).map((r) => r.createdAt.getTime()).sort((a, b) => a - b);
+      const times = rows
+        .filter((r) => r.mailboxId === mId)
+        .map((r) => r.createdAt.getTime())
+        .sort((a, b) => a - b);
       for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(9 * 60_000);
     }
 
@@ -154,10 +188,24 @@ describe("a week of sending with the fake clock", () => {
     expect(rows.filter((r) => r.mailboxId === bob.id && r.status === "SENT" && r.createdAt > bobBreaksAt)).toEqual([]);
     const [bobRow] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, bob.id));
     expect(bobRow.loginFailingSince).not.toBeNull();
-    expect((await getDb().select().from(events).where(and(eq(events.event, "mailbox.disconnected"), eq(events.workspaceId, ws.workspaceId)))).length).toBe(1);
+    expect(
+      (
+        await getDb()
+          .select()
+          .from(events)
+          .where(and(eq(events.event, "mailbox.disconnected"), eq(events.workspaceId, ws.workspaceId)))
+      ).length,
+    ).toBe(1);
     // Every send fired email.sent with the 6.2 fields.
-    const sentEvents = await getDb().select().from(events).where(and(eq(events.event, "email.sent"), eq(events.workspaceId, ws.workspaceId)));
+    const sentEvents = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.event, "email.sent"), eq(events.workspaceId, ws.workspaceId)));
     expect(sentEvents.length).toBe(sent.length);
-    expect(sentEvents[0].data).toMatchObject({ sendEventId: expect.stringMatching(/^eml_/), leadEmail: expect.any(String), mailboxEmail: expect.stringMatching(/@acme\.test$/) });
+    expect(sentEvents[0].data).toMatchObject({
+      sendEventId: expect.stringMatching(/^eml_/),
+      leadEmail: expect.any(String),
+      mailboxEmail: expect.stringMatching(/@acme\.test$/),
+    });
   }, 120_000);
 });

@@ -75,7 +75,10 @@ function dueMailboxCondition(now: Date) {
 
 /** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
 export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000): Promise<string[]> {
-  const rows = await rowsOf<{ id: string }>(db, sql`select m.id from mailboxes m where ${dueMailboxCondition(now)} order by m.next_send_at nulls first limit ${limit}`);
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`select m.id from mailboxes m where ${dueMailboxCondition(now)} order by m.next_send_at nulls first limit ${limit}`,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -97,7 +100,12 @@ async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: strin
 }
 
 /** Variant pick: random, or Thompson sampling on replies ÷ sends when the campaign optimises (spec 2.3). */
-export function pickVariant(variants: Step[], stats: Map<string, { sends: number; replies: number }>, optimise: boolean, rand = Math.random): Step {
+export function pickVariant(
+  variants: Step[],
+  stats: Map<string, { sends: number; replies: number }>,
+  optimise: boolean,
+  rand = Math.random,
+): Step {
   if (variants.length === 1) return variants[0];
   if (!optimise) return variants[Math.floor(rand() * variants.length)];
   let best = variants[0];
@@ -131,7 +139,6 @@ function betaSample(a: number, b: number, rand: () => number): number {
   const x = gammaSample(a, rand);
   return x / (x + gammaSample(b, rand));
 }
-
 
 /** A due campaign lead as the scheduler reads it: the row's state plus what the rules need of the lead. */
 interface DueRow {
@@ -240,7 +247,9 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   const sentToday = new Map(sentTodayRows.map((r) => [r.mailbox_id, r.n]));
   const open = claimed.filter((m) => (sentToday.get(m.id) ?? 0) < m.dailySendCap);
   // A mailbox at its cap waits for the next UTC day.
-  const releases: { id: string; at: string | null }[] = claimed.filter((m) => (sentToday.get(m.id) ?? 0) >= m.dailySendCap).map((m) => ({ id: m.id, at: iso(today.end) }));
+  const releases: { id: string; at: string | null }[] = claimed
+    .filter((m) => (sentToday.get(m.id) ?? 0) >= m.dailySendCap)
+    .map((m) => ({ id: m.id, at: iso(today.end) }));
   const dueBy = new Map<string, DueRow[]>();
   for (const d of due) push(dueBy, d.mailbox_id, d);
 
@@ -263,7 +272,11 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   const suppressed = new Set(suppressedLists.flat());
 
   // First emails each capped campaign already sent in its own day (dailyNewLeadCap counts only those).
-  const firstToday = await campaignFirstEmailsToday(db, campaignRows.filter((c) => c.dailyNewLeadCap !== null), now);
+  const firstToday = await campaignFirstEmailsToday(
+    db,
+    campaignRows.filter((c) => c.dailyNewLeadCap !== null),
+    now,
+  );
 
   // The window depends only on the campaign, the zone and now: worked out once per pair in a pass.
   const windows = new Map<string, Date | null>();
@@ -320,8 +333,16 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   const [stats, earlier, leadRows, known] = await Promise.all([
     sendsByVariant(db, [...new Set(optimised)]),
     // Threading: the earlier emails of each follow-up's lead in its campaign, oldest first.
-    earlierEmails(db, picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id }))),
-    picks.length ? db.select().from(leads).where(sql`${leads.id} = ${anyOf(picks.map((p) => p.d.lead_id))}`) : [],
+    earlierEmails(
+      db,
+      picks.filter((p) => p.d.next_step_order > 0).map((p) => ({ campaign_id: p.c.id, lead_id: p.d.lead_id })),
+    ),
+    picks.length
+      ? db
+          .select()
+          .from(leads)
+          .where(sql`${leads.id} = ${anyOf(picks.map((p) => p.d.lead_id))}`)
+      : [],
     knownCustomFields(db, [...new Set(picks.map((p) => p.c.id))], stepsOf),
   ]);
   const leadOf = new Map(leadRows.map((l) => [l.id, l]));
@@ -340,7 +361,19 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
           ? before[0].subject
           : `Re: ${before[0].subject}`;
     const emailId = newId("eml");
-    work.push({ m: p.m, c: p.c, lead, step, steps: stepsOf.get(p.c.id)!, due: p.d, emailId, messageId: newMessageId(p.m.email, emailId.slice(4)), subject, references: before.map((e) => e.message_id), knownCustomFields: known.get(p.c.id) ?? [] });
+    work.push({
+      m: p.m,
+      c: p.c,
+      lead,
+      step,
+      steps: stepsOf.get(p.c.id)!,
+      due: p.d,
+      emailId,
+      messageId: newMessageId(p.m.email, emailId.slice(4)),
+      subject,
+      references: before.map((e) => e.message_id),
+      knownCustomFields: known.get(p.c.id) ?? [],
+    });
   }
 
   // Claim: in one transaction, move each lead to its next step — only if it is still ACTIVE, on the
@@ -459,13 +492,20 @@ const BUILTIN_VARIABLES = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABL
  * so a lead without the field gets empty text, not the token. One statement for every campaign of the
  * pass, and none when no template uses a custom field; `exists` stops at the first lead that has it.
  */
-async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map<string, Step[]>, now = Date.now()): Promise<Map<string, string[]>> {
+async function knownCustomFields(
+  db: DbOrTx,
+  campaignIds: string[],
+  stepsOf: Map<string, Step[]>,
+  now = Date.now(),
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const pairs: { campaign_id: string; name: string }[] = [];
   const asked = new Map<string, string>();
   for (const id of campaignIds) {
     const names = new Set<string>();
-    for (const s of stepsOf.get(id) ?? []) for (const t of [s.subject ?? "", s.bodyTemplate, s.bodyHtmlTemplate ?? ""]) for (const n of tokenNames(t)) if (!BUILTIN_VARIABLES.has(n)) names.add(n);
+    for (const s of stepsOf.get(id) ?? [])
+      for (const t of [s.subject ?? "", s.bodyTemplate, s.bodyHtmlTemplate ?? ""])
+        for (const n of tokenNames(t)) if (!BUILTIN_VARIABLES.has(n)) names.add(n);
     if (names.size === 0) continue;
     // Answered within the last minute for the same names: reused (a name no lead has would otherwise
     // scan all the campaign's leads on every pass).
@@ -497,7 +537,10 @@ async function knownCustomFields(db: DbOrTx, campaignIds: string[], stepsOf: Map
 const knownCache = new Map<string, { key: string; names: string[]; at: number }>();
 const KNOWN_TTL_MS = 60_000;
 
-async function earlierEmails(db: DbOrTx, pairs: { campaign_id: string; lead_id: string }[]): Promise<Map<string, { message_id: string; subject: string }[]>> {
+async function earlierEmails(
+  db: DbOrTx,
+  pairs: { campaign_id: string; lead_id: string }[],
+): Promise<Map<string, { message_id: string; subject: string }[]>> {
   const out = new Map<string, { message_id: string; subject: string }[]>();
   if (pairs.length === 0) return out;
   const rows = await rowsOf<{ campaign_id: string; lead_id: string; message_id: string; subject: string }>(
@@ -526,7 +569,10 @@ async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.step_id, { sends: r.sends, replies: r.replies }]));
 }
 
-type Outcome = { status: "SENT" } | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string } | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
+type Outcome =
+  | { status: "SENT" }
+  | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string }
+  | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
 /**
  * What the email said, kept on its row for the conversation (spec 2.9): the text part as sent, and
  * the HTML part without the open pixel and click redirects (viewing our copy is not the lead's open).
@@ -608,12 +654,20 @@ async function smtpSend(w: Work, stepFileRows: Awaited<ReturnType<typeof stepFil
     });
     if (!info.rejected.length) return outcome({ status: "SENT" });
     const o = classifySendError(undefined, String(info.response));
-    return outcome(o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth });
+    return outcome(
+      o.kind === "bounce"
+        ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason }
+        : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth },
+    );
   } catch (e) {
     const err = classifySmtpError(e);
     const o = classifySendError(err.responseCode, err.message, err.kind);
     if (err.kind !== "rejected") dropTransport(m.id);
-    return outcome(o.kind === "bounce" ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason } : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth });
+    return outcome(
+      o.kind === "bounce"
+        ? { status: "BOUNCED", bounceType: o.bounceType, code: o.code, reason: o.reason }
+        : { status: "FAILED", code: o.code, reason: o.reason, auth: o.auth },
+    );
   }
 }
 
@@ -660,14 +714,22 @@ class Recorder {
         const evts = sent.map(({ w, at }) => ({
           id: newEventId(),
           workspace_id: w.m.workspaceId,
-          data: { sendEventId: w.emailId, leadEmail: w.lead.email, mailboxEmail: w.m.email, campaignId: w.c.id, stepOrder: w.step.stepOrder },
+          data: {
+            sendEventId: w.emailId,
+            leadEmail: w.lead.email,
+            mailboxEmail: w.m.email,
+            campaignId: w.c.id,
+            stepOrder: w.step.stepOrder,
+          },
           at: iso(at),
         }));
         await tx.execute(sql`insert into events (id, workspace_id, event, data, created_at)
           select v.id, v.workspace_id, 'email.sent', v.data, v.at from jsonb_to_recordset(${jsonRows(evts)}) as v(id text, workspace_id text, data jsonb, at timestamptz)`);
         const first = [...new Set(sent.filter(({ w }) => !w.c.firstSentAt && !this.firstSentWritten.has(w.c.id)).map(({ w }) => w.c.id))];
         if (first.length) {
-          await tx.execute(sql`update campaigns set first_sent_at = ${iso(sent[0].at)}::timestamptz where id = ${anyOf(first)} and first_sent_at is null`);
+          await tx.execute(
+            sql`update campaigns set first_sent_at = ${iso(sent[0].at)}::timestamptz where id = ${anyOf(first)} and first_sent_at is null`,
+          );
           for (const id of first) this.firstSentWritten.add(id);
         }
         const retried = sent.filter(({ w }) => w.due.failed_attempts > 0).map(({ w }) => ({ campaign_id: w.c.id, lead_id: w.lead.id }));
@@ -686,15 +748,43 @@ async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude
   const { m, c, lead, step, emailId } = w;
   await db.transaction(async (tx) => {
     if (outcome.status === "BOUNCED") {
-      await tx.update(emails).set({ status: "BOUNCED", bounceType: outcome.bounceType, smtpCode: outcome.code, smtpResponse: outcome.reason, sentAt: done, bodyText: body.text, bodyHtml: body.html }).where(eq(emails.id, emailId));
-      if (!c.firstSentAt) await tx.update(campaigns).set({ firstSentAt: done }).where(and(eq(campaigns.id, c.id), sql`${campaigns.firstSentAt} is null`));
-      await emitEvent(tx, m.workspaceId, "email.bounced", { sendEventId: emailId, leadEmail: lead.email, bounceType: outcome.bounceType }, done);
+      await tx
+        .update(emails)
+        .set({
+          status: "BOUNCED",
+          bounceType: outcome.bounceType,
+          smtpCode: outcome.code,
+          smtpResponse: outcome.reason,
+          sentAt: done,
+          bodyText: body.text,
+          bodyHtml: body.html,
+        })
+        .where(eq(emails.id, emailId));
+      if (!c.firstSentAt)
+        await tx
+          .update(campaigns)
+          .set({ firstSentAt: done })
+          .where(and(eq(campaigns.id, c.id), sql`${campaigns.firstSentAt} is null`));
+      await emitEvent(
+        tx,
+        m.workspaceId,
+        "email.bounced",
+        { sendEventId: emailId, leadEmail: lead.email, bounceType: outcome.bounceType },
+        done,
+      );
       if (outcome.bounceType === "HARD") {
         // A hard-bounced address is suppressed and gets nothing more from any campaign.
-        await addSuppressions({ workspaceId: m.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [lead.email] }, "hard_bounce");
+        await addSuppressions(
+          { workspaceId: m.workspaceId, actor: { type: "system" }, db: tx, clock },
+          { emails: [lead.email] },
+          "hard_bounce",
+        );
         await tx.update(campaignLeads).set({ status: "BOUNCED", nextSendAt: null }).where(eq(campaignLeads.leadId, lead.id));
       } else if (w.due.failed_attempts > 0) {
-        await tx.update(campaignLeads).set({ failedAttempts: 0 }).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
+        await tx
+          .update(campaignLeads)
+          .set({ failedAttempts: 0 })
+          .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, lead.id)));
       }
       await checkBounceSpike(tx, m, done);
       return;
@@ -718,7 +808,13 @@ async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude
       const [cur] = await tx.select().from(mailboxes).where(eq(mailboxes.id, m.id)).for("update");
       if (cur && !cur.loginFailingSince) {
         await tx.update(mailboxes).set({ loginFailingSince: done, loginError: outcome.reason }).where(eq(mailboxes.id, m.id));
-        await emitEvent(tx, m.workspaceId, "mailbox.disconnected", { mailboxId: m.id, mailboxEmail: m.email, error: outcome.reason, disconnectedAt: iso(done) }, done);
+        await emitEvent(
+          tx,
+          m.workspaceId,
+          "mailbox.disconnected",
+          { mailboxId: m.id, mailboxEmail: m.email, error: outcome.reason, disconnectedAt: iso(done) },
+          done,
+        );
       }
     }
   });
@@ -732,7 +828,10 @@ export async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date) {
   const since = new Date(now.getTime() - BOUNCE_WINDOW_MS);
   const [r] = (await tx.execute(sql`
     select count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent, count(*) filter (where status = 'BOUNCED')::int as bounced
-    from emails where mailbox_id = ${m.id} and campaign_id is not null and created_at >= ${iso(since)}::timestamptz`)) as unknown as { sent: number; bounced: number }[];
+    from emails where mailbox_id = ${m.id} and campaign_id is not null and created_at >= ${iso(since)}::timestamptz`)) as unknown as {
+    sent: number;
+    bounced: number;
+  }[];
   const rate = r.sent > 0 ? r.bounced / r.sent : 0;
   if (r.bounced < 2 || rate <= BOUNCE_RATE_THRESHOLD) return;
   const [cur] = await tx.select().from(mailboxes).where(eq(mailboxes.id, m.id)).for("update");
@@ -743,7 +842,17 @@ export async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date) {
     tx,
     m.workspaceId,
     "mailbox.bounce_spike",
-    { mailboxId: m.id, mailboxEmail: m.email, bounceRate: Math.round(rate * 10_000) / 10_000, threshold: BOUNCE_RATE_THRESHOLD, sentCount: r.sent, bouncedCount: r.bounced, windowStart: iso(since), windowEnd: iso(now), action: "paused" },
+    {
+      mailboxId: m.id,
+      mailboxEmail: m.email,
+      bounceRate: Math.round(rate * 10_000) / 10_000,
+      threshold: BOUNCE_RATE_THRESHOLD,
+      sentCount: r.sent,
+      bouncedCount: r.bounced,
+      windowStart: iso(since),
+      windowEnd: iso(now),
+      action: "paused",
+    },
     now,
   );
 }

@@ -27,7 +27,8 @@ const mailboxIds: string[] = [];
 beforeAll(async () => {
   world = await startMailWorld({ domain: "sched.test", users: USERS });
   ws = await makeWorkspace();
-  for (const email of Object.keys(USERS)) mailboxIds.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw" } })).body.id);
+  for (const email of Object.keys(USERS))
+    mailboxIds.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw" } })).body.id);
   await getDb().update(mailboxes).set({ dailySendCap: 1000 });
 }, 60_000);
 afterAll(async () => {
@@ -36,20 +37,39 @@ afterAll(async () => {
 });
 
 /** An ACTIVE campaign sending any day and hour, with `leadCount` leads spread over `pool`. */
-async function campaign(opts: { name: string; pool: string[]; leadCount: number; body?: Record<string, unknown>; steps: Record<string, unknown>[] }) {
-  const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body } })).body;
+async function campaign(opts: {
+  name: string;
+  pool: string[];
+  leadCount: number;
+  body?: Record<string, unknown>;
+  steps: Record<string, unknown>[];
+}) {
+  const c = (
+    await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+      key: ws.fullKey,
+      body: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body },
+    })
+  ).body;
   await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: opts.steps } });
   await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: opts.pool } });
   const leads = Array.from({ length: opts.leadCount }, (_, i) => ({ email: `${opts.name.toLowerCase()}${i}@leads.test` }));
   const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads } })).body.leadIds;
   await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
-  expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status).toBe("ACTIVE");
+  expect(
+    (await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status,
+  ).toBe("ACTIVE");
   return c.id as string;
 }
 
 describe("the set-based scheduler", () => {
   it("keeps dailyNewLeadCap when several workers schedule first emails of one campaign at the same moment", async () => {
-    const id = await campaign({ name: "Capped", pool: mailboxIds, leadCount: 12, body: { dailyNewLeadCap: 2 }, steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }] });
+    const id = await campaign({
+      name: "Capped",
+      pool: mailboxIds,
+      leadCount: 12,
+      body: { dailyNewLeadCap: 2 },
+      steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }],
+    });
     const clock = new ManualClock(new Date());
     // Three workers, two mailboxes each, all reading "0 sent today" before any of them commits.
     const passes = await Promise.all([0, 1, 2].map(() => scheduleDue(getDb(), clock, { mailboxLimit: 2 })));
@@ -59,7 +79,10 @@ describe("the set-based scheduler", () => {
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, id));
     expect(rows.map((r) => r.status)).toEqual(["SENDING", "SENDING"]);
     // The four leads not sent are still waiting on step 0, and every mailbox without work was released.
-    const waiting = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const waiting = await getDb()
+      .select()
+      .from(campaignLeads)
+      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
     expect(waiting).toHaveLength(10);
     const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
     expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.m.id).sort());
@@ -74,21 +97,58 @@ describe("the set-based scheduler", () => {
     ];
     const results: Record<string, Record<string, number>> = {};
     const clock = new ManualClock(new Date(Date.now() + 60_000));
-    for (const [name, optimise] of [["Optimised", true], ["Random", false]] as const) {
-      const id = await campaign({ name, pool: [mailboxIds[0]], leadCount: 24, body: { abVariantOptimization: optimise, minGapMinutes: 1 }, steps });
+    for (const [name, optimise] of [
+      ["Optimised", true],
+      ["Random", false],
+    ] as const) {
+      const id = await campaign({
+        name,
+        pool: [mailboxIds[0]],
+        leadCount: 24,
+        body: { abVariantOptimization: optimise, minGapMinutes: 1 },
+        steps,
+      });
       const variants = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, id));
       // History: 60 sends of each variant; A got 20 replies from people (and B 30 automatic ones, which are not a result).
       for (const v of variants) {
-        const rows = Array.from({ length: 60 }, (_, i) => ({ id: newId("eml"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], leadEmail: `past${i}@old.test`, campaignId: id, stepId: v.id, stepOrder: 0, variantGroup: v.variantGroup, messageId: `<${randomUUID()}@sched.test>`, subject: "old", status: "SENT" as const, createdAt: new Date(Date.now() - 86_400_000 * 3) }));
+        const rows = Array.from({ length: 60 }, (_, i) => ({
+          id: newId("eml"),
+          workspaceId: ws.workspaceId,
+          mailboxId: mailboxIds[0],
+          leadEmail: `past${i}@old.test`,
+          campaignId: id,
+          stepId: v.id,
+          stepOrder: 0,
+          variantGroup: v.variantGroup,
+          messageId: `<${randomUUID()}@sched.test>`,
+          subject: "old",
+          status: "SENT" as const,
+          createdAt: new Date(Date.now() - 86_400_000 * 3),
+        }));
         await getDb().insert(emails).values(rows);
         const answered = v.variantGroup === "A" ? rows.slice(0, 20) : rows.slice(0, 30);
-        await getDb().insert(replies).values(answered.map((e) => ({ id: newId("rep"), workspaceId: ws.workspaceId, mailboxId: mailboxIds[0], emailId: e.id, messageId: `<${randomUUID()}@old.test>`, receivedAt: new Date(), isAutoReply: v.variantGroup === "B" })));
+        await getDb()
+          .insert(replies)
+          .values(
+            answered.map((e) => ({
+              id: newId("rep"),
+              workspaceId: ws.workspaceId,
+              mailboxId: mailboxIds[0],
+              emailId: e.id,
+              messageId: `<${randomUUID()}@old.test>`,
+              receivedAt: new Date(),
+              isAutoReply: v.variantGroup === "B",
+            })),
+          );
       }
       for (let i = 0; i < 24; i++) {
         expect(await sendDue(getDb(), clock, { mailboxIds: [mailboxIds[0]] })).toMatchObject({ sent: 1 });
         clock.advance(2 * 60_000);
       }
-      const sent = await getDb().select().from(emails).where(and(eq(emails.campaignId, id), sql`${emails.createdAt} > now() - interval '1 day'`));
+      const sent = await getDb()
+        .select()
+        .from(emails)
+        .where(and(eq(emails.campaignId, id), sql`${emails.createdAt} > now() - interval '1 day'`));
       results[name] = { A: sent.filter((e) => e.variantGroup === "A").length, B: sent.filter((e) => e.variantGroup === "B").length };
     }
     expect(results.Optimised.A + results.Optimised.B).toBe(24);
@@ -124,7 +184,10 @@ describe("the set-based scheduler", () => {
     const sent = await getDb().select().from(emails).where(eq(emails.campaignId, id));
     expect(sent.map((e) => e.stepOrder).sort()).toEqual([0, 1]);
     expect(new Set(sent.map((e) => e.leadId)).size).toBe(1);
-    const waiting = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const waiting = await getDb()
+      .select()
+      .from(campaignLeads)
+      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
     expect(waiting).toHaveLength(5);
     const berlinMidnight = DateTime.fromJSDate(clock.now(), { zone: "Europe/Berlin" }).startOf("day").plus({ days: 1 }).toJSDate();
     for (const w of waiting) expect(w.nextSendAt?.toISOString()).toBe(berlinMidnight.toISOString());
@@ -133,7 +196,10 @@ describe("the set-based scheduler", () => {
     useClock(clock);
     expect((await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailyNewLeadCap: 10 } })).status).toBe(200);
     useClock(systemClock);
-    const after = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const after = await getDb()
+      .select()
+      .from(campaignLeads)
+      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
     expect(after.every((w) => w.nextSendAt === null)).toBe(true);
     expect(await pass()).toMatchObject({ sent: 1 });
   });
@@ -157,14 +223,17 @@ describe("the set-based scheduler", () => {
     useClock(clock);
     await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 13, sendWindowEndHour: 14 } });
     expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 0 });
-    const rows = async () => new Map((await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => [r.nextStepOrder, r]));
+    const rows = async () =>
+      new Map((await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => [r.nextStepOrder, r]));
     expect((await rows()).get(0)?.nextSendAt?.toISOString()).toBe("2026-12-01T13:00:00.000Z");
     // Back to all day: due at once, and sent; the follow-up still waits its 48 hours.
     await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 0, sendWindowEndHour: 24 } });
     useClock(systemClock);
     expect((await rows()).get(0)?.nextSendAt).toBeNull();
     expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 1 });
-    const followUps = (await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => r.nextSendAt?.toISOString());
+    const followUps = (await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) =>
+      r.nextSendAt?.toISOString(),
+    );
     expect(followUps.sort()).toEqual(["2026-12-03T12:00:00.000Z", "2026-12-03T12:02:00.000Z"]);
   });
 });

@@ -7,7 +7,11 @@ import { newId } from "../ids";
 import { addSuppressions } from "../suppressions/suppressions";
 
 async function emailWithMailbox(db: DbOrTx, emailId: string) {
-  const [row] = await db.select({ e: emails, mailboxEmail: mailboxes.email }).from(emails).innerJoin(mailboxes, eq(mailboxes.id, emails.mailboxId)).where(eq(emails.id, emailId));
+  const [row] = await db
+    .select({ e: emails, mailboxEmail: mailboxes.email })
+    .from(emails)
+    .innerJoin(mailboxes, eq(mailboxes.id, emails.mailboxId))
+    .where(eq(emails.id, emailId));
   return row;
 }
 
@@ -18,9 +22,25 @@ export async function recordOpen(db: DbOrTx, clock: Clock, emailId: string): Pro
     const row = await emailWithMailbox(tx, emailId);
     if (!row) return;
     await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: row.e.workspaceId, emailId, kind: "OPEN", createdAt: now });
-    const first = await tx.update(emails).set({ openedAt: now }).where(and(eq(emails.id, emailId), isNull(emails.openedAt))).returning({ id: emails.id });
+    const first = await tx
+      .update(emails)
+      .set({ openedAt: now })
+      .where(and(eq(emails.id, emailId), isNull(emails.openedAt)))
+      .returning({ id: emails.id });
     if (first.length) {
-      await emitEvent(tx, row.e.workspaceId, "email.opened", { sendEventId: emailId, leadEmail: row.e.leadEmail, mailboxEmail: row.mailboxEmail, campaignId: row.e.campaignId, openedAt: now.toISOString() }, now);
+      await emitEvent(
+        tx,
+        row.e.workspaceId,
+        "email.opened",
+        {
+          sendEventId: emailId,
+          leadEmail: row.e.leadEmail,
+          mailboxEmail: row.mailboxEmail,
+          campaignId: row.e.campaignId,
+          openedAt: now.toISOString(),
+        },
+        now,
+      );
     }
   });
 }
@@ -32,13 +52,25 @@ export async function recordClick(db: DbOrTx, clock: Clock, emailId: string, url
     const row = await emailWithMailbox(tx, emailId);
     if (!row) return;
     await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: row.e.workspaceId, emailId, kind: "CLICK", url, createdAt: now });
-    const first = await tx.update(emails).set({ clickedAt: now }).where(and(eq(emails.id, emailId), isNull(emails.clickedAt))).returning({ id: emails.id });
+    const first = await tx
+      .update(emails)
+      .set({ clickedAt: now })
+      .where(and(eq(emails.id, emailId), isNull(emails.clickedAt)))
+      .returning({ id: emails.id });
     if (first.length) {
       await emitEvent(
         tx,
         row.e.workspaceId,
         "email.clicked",
-        { sendEventId: emailId, leadEmail: row.e.leadEmail, mailboxEmail: row.mailboxEmail, campaignId: row.e.campaignId, openedAt: row.e.openedAt?.toISOString() ?? null, clickedAt: now.toISOString(), url },
+        {
+          sendEventId: emailId,
+          leadEmail: row.e.leadEmail,
+          mailboxEmail: row.mailboxEmail,
+          campaignId: row.e.campaignId,
+          openedAt: row.e.openedAt?.toISOString() ?? null,
+          clickedAt: now.toISOString(),
+          url,
+        },
         now,
       );
     }
@@ -54,11 +86,25 @@ export async function unsubscribeByEmail(db: DbOrTx, clock: Clock, emailId: stri
   return db.transaction(async (tx) => {
     const [e] = await tx.select().from(emails).where(eq(emails.id, emailId));
     if (!e) return undefined;
-    const added = await addSuppressions({ workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock }, { emails: [e.leadEmail] }, "unsubscribe_link");
-    if (e.leadId) await tx.update(campaignLeads).set({ status: "UNSUBSCRIBED", nextSendAt: null }).where(and(eq(campaignLeads.leadId, e.leadId), eq(campaignLeads.status, "ACTIVE")));
+    const added = await addSuppressions(
+      { workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock },
+      { emails: [e.leadEmail] },
+      "unsubscribe_link",
+    );
+    if (e.leadId)
+      await tx
+        .update(campaignLeads)
+        .set({ status: "UNSUBSCRIBED", nextSendAt: null })
+        .where(and(eq(campaignLeads.leadId, e.leadId), eq(campaignLeads.status, "ACTIVE")));
     if (added.added > 0) {
       await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: e.workspaceId, emailId, kind: "UNSUBSCRIBE", createdAt: now });
-      await emitEvent(tx, e.workspaceId, "lead.unsubscribed", { replyId: null, leadId: e.leadId, leadEmail: e.leadEmail, source: "link" }, now);
+      await emitEvent(
+        tx,
+        e.workspaceId,
+        "lead.unsubscribed",
+        { replyId: null, leadId: e.leadId, leadEmail: e.leadEmail, source: "link" },
+        now,
+      );
     }
     return { address: e.leadEmail };
   });

@@ -28,7 +28,11 @@ let ws: TestWorkspace;
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z")); // Tuesday
 
 beforeAll(async () => {
-  world = await startMailWorld({ domain: "track.test", users: { "tia@track.test": "pw" }, rejectRecipients: ["gone1@x.test", "gone2@x.test"] });
+  world = await startMailWorld({
+    domain: "track.test",
+    users: { "tia@track.test": "pw" },
+    rejectRecipients: ["gone1@x.test", "gone2@x.test"],
+  });
   ws = await makeWorkspace();
 }, 60_000);
 afterAll(async () => {
@@ -37,9 +41,20 @@ afterAll(async () => {
   await world.close();
 });
 
-async function launch(leadsIn: { email: string; firstName?: string }[], settings: Record<string, unknown>, steps: Record<string, unknown>[]) {
-  const mbx = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "tia@track.test" }, body: { appPassword: "pw", senderName: "Tia" } })).body;
-  const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: `T${Math.random()}`, minGapMinutes: 0, ...settings } })).body;
+async function launch(
+  leadsIn: { email: string; firstName?: string }[],
+  settings: Record<string, unknown>,
+  steps: Record<string, unknown>[],
+) {
+  const mbx = (
+    await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "tia@track.test" }, body: { appPassword: "pw", senderName: "Tia" } })
+  ).body;
+  const c = (
+    await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
+      key: ws.fullKey,
+      body: { name: `T${Math.random()}`, minGapMinutes: 0, ...settings },
+    })
+  ).body;
   await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps } });
   await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx.id] } });
   const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: leadsIn } })).body.leadIds;
@@ -62,10 +77,19 @@ const params = (token: string) => ({ params: Promise.resolve({ token }) });
 describe("tracking, unsubscribe and stats", () => {
   it("tracks the first open and click, redirects only to the email's own URL, and one-click unsubscribes", async () => {
     const { c, leadIds } = await launch(
-      [{ email: "olive@x.test", firstName: "Olive" }, { email: "pete@x.test", firstName: "Pete" }],
+      [
+        { email: "olive@x.test", firstName: "Olive" },
+        { email: "pete@x.test", firstName: "Pete" },
+      ],
       { trackOpens: true, trackClicks: true },
       [
-        { stepOrder: 0, variantGroup: "A", subject: "Hi {{firstName}}", bodyTemplate: "See https://example.com/a", bodyHtmlTemplate: '<p>See <a href="https://example.com/a?x=1&amp;y=2">this</a></p>' },
+        {
+          stepOrder: 0,
+          variantGroup: "A",
+          subject: "Hi {{firstName}}",
+          bodyTemplate: "See https://example.com/a",
+          bodyHtmlTemplate: '<p>See <a href="https://example.com/a?x=1&amp;y=2">this</a></p>',
+        },
         { stepOrder: 1, bodyTemplate: "Bump", delayHoursAfterPrevious: 48 },
       ],
     );
@@ -90,9 +114,17 @@ describe("tracking, unsubscribe and stats", () => {
       expect(res.headers.get("content-type")).toBe("image/gif");
     }
     expect(await OPEN(req("http://localhost/t/o/x"), params(`${olive.id}.forged`)).then((r) => r.status)).toBe(200); // still a pixel, records nothing
-    const opened = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.opened")));
+    const opened = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.opened")));
     expect(opened).toHaveLength(1);
-    expect(opened[0].data).toMatchObject({ sendEventId: olive.id, leadEmail: "olive@x.test", mailboxEmail: "tia@track.test", campaignId: c.id });
+    expect(opened[0].data).toMatchObject({
+      sendEventId: olive.id,
+      leadEmail: "olive@x.test",
+      mailboxEmail: "tia@track.test",
+      campaignId: c.id,
+    });
 
     // Clicks: the signed URL redirects; another URL on the same token does not.
     const url = "https://example.com/a?x=1&y=2";
@@ -101,13 +133,26 @@ describe("tracking, unsubscribe and stats", () => {
     const evil = await CLICK(req(`http://localhost/t/c/${link[1]}?url=${encodeURIComponent("https://evil.test/")}`), params(link[1]));
     expect(evil.status).toBe(404);
     await CLICK(req(`http://localhost/t/c/${link[1]}?url=${encodeURIComponent(url)}`), params(link[1]));
-    const clicked = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.clicked")));
+    const clicked = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.clicked")));
     expect(clicked).toHaveLength(1);
     expect(clicked[0].data).toMatchObject({ url, clickedAt: expect.any(String) });
 
     // Stats: leads once, over leadsContacted; variants per step.
     const stats = (await call(STATS, "GET", "", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(stats).toMatchObject({ sentCount: 2, leadsContacted: 2, openedCount: 1, openedRate: 0.5, clickedCount: 1, clickedRate: 0.5, bouncedCount: 0, opensTracked: true, clicksTracked: true });
+    expect(stats).toMatchObject({
+      sentCount: 2,
+      leadsContacted: 2,
+      openedCount: 1,
+      openedRate: 0.5,
+      clickedCount: 1,
+      clickedRate: 0.5,
+      bouncedCount: 0,
+      opensTracked: true,
+      clicksTracked: true,
+    });
     expect(stats.variants).toEqual([
       expect.objectContaining({ stepOrder: 0, variantGroup: "A", sent: 2, opened: 1, clicked: 1 }),
       expect.objectContaining({ stepOrder: 1, variantGroup: null, sent: 0 }),
@@ -115,7 +160,11 @@ describe("tracking, unsubscribe and stats", () => {
     const list = (await call(LIST_CAMPAIGNS, "GET", "/campaigns", { key: ws.readKey })).body.find((x: any) => x.id === c.id);
     expect(list).toMatchObject({ sentCount: 2, openedCount: 1 });
     const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(ts.series.map((d: any) => [d.date, d.sent])).toEqual([["2026-11-01", 0], ["2026-11-02", 0], ["2026-11-03", 2]]);
+    expect(ts.series.map((d: any) => [d.date, d.sent])).toEqual([
+      ["2026-11-01", 0],
+      ["2026-11-02", 0],
+      ["2026-11-03", 2],
+    ]);
     const trends = (await call(TRENDS, "GET", "/campaigns/sent-trends?days=2", { key: ws.readKey })).body;
     expect(trends).toEqual({ dates: ["2026-11-02", "2026-11-03"], trends: { [c.id]: [0, 2] } });
     expect((await call(TRENDS, "GET", "/campaigns/sent-trends?days=91", { key: ws.readKey })).status).toBe(400);
@@ -123,14 +172,20 @@ describe("tracking, unsubscribe and stats", () => {
     // Unsubscribe: GET asks, POST (one-click) suppresses, stops the sequence, fires lead.unsubscribed.
     const token = /\/u\/([^>]+)>/.exec(listUnsubscribe)![1];
     const page = await UNSUB_PAGE(req("http://localhost/u/x"), params(token));
-    expect(await page.text()).toContain("<form method=\"post\">");
+    expect(await page.text()).toContain('<form method="post">');
     expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "olive@x.test"))).length).toBe(0);
     const done = await UNSUB(req("http://localhost/u/x", "POST"), params(token));
     expect(await done.text()).toContain("You are unsubscribed");
     expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "olive@x.test"))).length).toBe(1);
-    const [cl] = await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadIds[0])));
+    const [cl] = await getDb()
+      .select()
+      .from(campaignLeads)
+      .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadIds[0])));
     expect(cl.status).toBe("UNSUBSCRIBED");
-    const unsub = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "lead.unsubscribed")));
+    const unsub = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "lead.unsubscribed")));
     expect(unsub.map((e) => e.data)).toEqual([{ replyId: null, leadId: leadIds[0], leadEmail: "olive@x.test", source: "link" }]);
     expect((await UNSUB(req("http://localhost/u/x", "POST"), params(`${olive.id}.bad`))).status).toBe(404);
   });
@@ -145,11 +200,17 @@ describe("tracking, unsubscribe and stats", () => {
     await drain(12);
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     const bounced = rows.filter((r) => r.status === "BOUNCED");
-    expect(bounced.map((r) => [r.leadEmail, r.bounceType, r.smtpCode]).sort()).toEqual([["gone1@x.test", "HARD", "5.1.1"], ["gone2@x.test", "HARD", "5.1.1"]]);
+    expect(bounced.map((r) => [r.leadEmail, r.bounceType, r.smtpCode]).sort()).toEqual([
+      ["gone1@x.test", "HARD", "5.1.1"],
+      ["gone2@x.test", "HARD", "5.1.1"],
+    ]);
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "tia@track.test"));
     expect(m.autoPausedAt).not.toBeNull();
     expect(m.autoPauseReason).toContain("above 1.8%");
-    const spikes = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "mailbox.bounce_spike")));
+    const spikes = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "mailbox.bounce_spike")));
     expect(spikes).toHaveLength(1);
     expect(spikes[0].data).toMatchObject({ mailboxEmail: "tia@track.test", threshold: 0.018, bouncedCount: 2, action: "paused" });
     // Paused: the leads still waiting get nothing.
@@ -158,8 +219,17 @@ describe("tracking, unsubscribe and stats", () => {
     expect((await getDb().select().from(emails).where(eq(emails.campaignId, c.id))).length).toBe(after);
     const log = (await call(ACTIVITY, "GET", "/campaigns/x/activity?status=BOUNCED", { key: ws.readKey, params: { id: c.id } })).body;
     expect(log.total).toBe(2);
-    expect(log.emails[0]).toMatchObject({ status: "BOUNCED", bounceType: "HARD", smtpCode: "5.1.1", smtpResponse: expect.stringContaining("User unknown"), mailboxEmail: "tia@track.test" });
-    const bouncedEvents = await getDb().select().from(events).where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.bounced")));
+    expect(log.emails[0]).toMatchObject({
+      status: "BOUNCED",
+      bounceType: "HARD",
+      smtpCode: "5.1.1",
+      smtpResponse: expect.stringContaining("User unknown"),
+      mailboxEmail: "tia@track.test",
+    });
+    const bouncedEvents = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.bounced")));
     expect(bouncedEvents.map((e) => (e.data as any).bounceType)).toEqual(["HARD", "HARD"]);
   });
 });

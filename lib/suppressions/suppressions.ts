@@ -38,7 +38,13 @@ export async function listSuppressions(ctx: Ctx, q: z.infer<typeof listSuppressi
   if (q.q) conds.push(sql`${suppressions.value} ilike ${"%" + q.q.toLowerCase().replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(suppressions).where(where).orderBy(desc(suppressions.createdAt), desc(suppressions.id)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db
+      .select()
+      .from(suppressions)
+      .where(where)
+      .orderBy(desc(suppressions.createdAt), desc(suppressions.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(suppressions).where(where),
   ]);
   return { rows: rows.map(view), total: n };

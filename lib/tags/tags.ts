@@ -8,7 +8,11 @@ import { newId } from "../ids";
 
 export const createTagBody = z.object({
   name: z.string().trim().min(1, "name is required").max(100),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "color must be a hex colour like #3b82f6").nullable().optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "color must be a hex colour like #3b82f6")
+    .nullable()
+    .optional(),
 });
 export const tagSchema = z.object({ id: z.string(), name: z.string(), color: z.string().nullable(), createdAt: z.string() });
 export type TagView = z.infer<typeof tagSchema>;
@@ -24,7 +28,10 @@ export async function listTags(ctx: Ctx): Promise<TagView[]> {
 }
 
 async function findTagByName(db: DbOrTx, workspaceId: string, name: string) {
-  const [t] = await db.select().from(tags).where(and(eq(tags.workspaceId, workspaceId), sql`lower(${tags.name}) = lower(${name})`));
+  const [t] = await db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.workspaceId, workspaceId), sql`lower(${tags.name}) = lower(${name})`));
   return t;
 }
 
@@ -41,7 +48,10 @@ export async function createTag(ctx: Ctx, input: z.infer<typeof createTagBody>):
 
 export async function deleteTag(ctx: Ctx, id: string): Promise<{ deleted: true; id: string }> {
   requireAccess(ctx, "write");
-  const rows = await ctx.db.delete(tags).where(and(eq(tags.id, id), eq(tags.workspaceId, ctx.workspaceId))).returning({ id: tags.id });
+  const rows = await ctx.db
+    .delete(tags)
+    .where(and(eq(tags.id, id), eq(tags.workspaceId, ctx.workspaceId)))
+    .returning({ id: tags.id });
   if (rows.length === 0) throw new NotFoundError("Tag");
   return { deleted: true, id };
 }
@@ -49,29 +59,45 @@ export async function deleteTag(ctx: Ctx, id: string): Promise<{ deleted: true; 
 /** A tag by id, or by name (created if new): the body of the attach routes (decisions.md, Tags). */
 export async function resolveTag(ctx: Ctx, ref: { tagId?: string; name?: string }): Promise<TagView> {
   if (ref.tagId) {
-    const [t] = await ctx.db.select().from(tags).where(and(eq(tags.id, ref.tagId), eq(tags.workspaceId, ctx.workspaceId)));
+    const [t] = await ctx.db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.id, ref.tagId), eq(tags.workspaceId, ctx.workspaceId)));
     if (!t) throw new NotFoundError("Tag");
     return view(t);
   }
   const name = ref.name!.trim();
-  await ctx.db.insert(tags).values({ id: newId("tag"), workspaceId: ctx.workspaceId, name }).onConflictDoNothing();
+  await ctx.db
+    .insert(tags)
+    .values({ id: newId("tag"), workspaceId: ctx.workspaceId, name })
+    .onConflictDoNothing();
   return view((await findTagByName(ctx.db, ctx.workspaceId, name))!);
 }
 
 export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: string; name?: string }) {
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx, c) => {
-    const [lead] = await tx.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
+    const [lead] = await tx
+      .select({ id: leads.id })
+      .from(leads)
+      .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
     if (!lead) throw new NotFoundError("Lead");
     const tag = await resolveTag(c, ref);
-    const inserted = await tx.insert(leadTags).values({ workspaceId: ctx.workspaceId, leadId, tagId: tag.id }).onConflictDoNothing().returning();
+    const inserted = await tx
+      .insert(leadTags)
+      .values({ workspaceId: ctx.workspaceId, leadId, tagId: tag.id })
+      .onConflictDoNothing()
+      .returning();
     return { leadId, tag, attached: inserted.length > 0 };
   });
 }
 
 export async function detachTagFromLead(ctx: Ctx, leadId: string, tagId: string) {
   requireAccess(ctx, "write");
-  const [lead] = await ctx.db.select({ id: leads.id }).from(leads).where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
+  const [lead] = await ctx.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
   if (!lead) throw new NotFoundError("Lead");
   const rows = await ctx.db
     .delete(leadTags)

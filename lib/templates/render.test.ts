@@ -1,13 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { renderStep, renderSubject } from "./render";
 
-const lead = { email: "ann@acme.io", firstName: "Ann", lastName: "", companyName: "Acme & Co", customFields: { plan: "Pro", "Team Size": "12", empty: "" } };
+const lead = {
+  email: "ann@acme.io",
+  firstName: "Ann",
+  lastName: "",
+  companyName: "Acme & Co",
+  customFields: { plan: "Pro", "Team Size": "12", empty: "" },
+};
 const withSig = { senderName: "Sam Seller", signatureHtml: "<p>Sam Seller<br><b>Outreach Inc</b></p>" };
 const noSig = { senderName: "Sam Seller", signatureHtml: null };
 
 describe("template variables (spec 2.5.1)", () => {
   it("fills lead fields, custom fields and senderName, case-sensitively", () => {
-    const r = renderStep({ subject: "Hi {{firstName}} at {{companyName}}", bodyTemplate: "{{firstName}} on {{plan}} ({{Team Size}}) from {{senderName}}, {{email}}" }, lead, noSig);
+    const r = renderStep(
+      {
+        subject: "Hi {{firstName}} at {{companyName}}",
+        bodyTemplate: "{{firstName}} on {{plan}} ({{Team Size}}) from {{senderName}}, {{email}}",
+      },
+      lead,
+      noSig,
+    );
     expect(r.subject).toBe("Hi Ann at Acme & Co");
     expect(r.text).toBe("Ann on Pro (12) from Sam Seller, ann@acme.io");
     expect(r.variables.used.sort()).toEqual(["Team Size", "companyName", "email", "firstName", "plan", "senderName"].sort());
@@ -55,7 +68,11 @@ describe("signature rules (spec 2.5.1 rules 3–6)", () => {
   });
 
   it("rule 3 (HTML): {{signature}} is placed where written, as HTML", () => {
-    const r = renderStep({ subject: "s", bodyTemplate: "Hi\n\n{{signature}}", bodyHtmlTemplate: "<p>Hi</p><p>{{signature}}</p><p>P.S.</p>" }, lead, withSig);
+    const r = renderStep(
+      { subject: "s", bodyTemplate: "Hi\n\n{{signature}}", bodyHtmlTemplate: "<p>Hi</p><p>{{signature}}</p><p>P.S.</p>" },
+      lead,
+      withSig,
+    );
     expect(r.html).toBe('<p>Hi</p><p><div class="signature"><p>Sam Seller<br><b>Outreach Inc</b></p></div></p><p>P.S.</p>');
     expect(r.text).toBe("Hi\n\nSam Seller\nOutreach Inc");
   });
@@ -114,11 +131,22 @@ describe("renderSubject", () => {
   it("makes exactly the subject renderStep makes: known, empty, custom, unknown and signature tokens, line breaks", () => {
     const lead = { email: "a@b.test", firstName: "Ann", companyName: "", customFields: { city: "Oslo" } };
     const mailbox = { senderName: "Sam", signatureHtml: "<p>Sam</p>" };
-    const subjects = ["Hi {{firstName}}", "{{companyName}} idea", "From {{senderName}} in {{city}}", "{{fistName}} {{unknown}}", "A\n  {{firstName}}\r\nB", "{{signature}} x", "{{region}} plain", ""];
+    const subjects = [
+      "Hi {{firstName}}",
+      "{{companyName}} idea",
+      "From {{senderName}} in {{city}}",
+      "{{fistName}} {{unknown}}",
+      "A\n  {{firstName}}\r\nB",
+      "{{signature}} x",
+      "{{region}} plain",
+      "",
+    ];
     for (const subject of subjects) {
       const full = renderStep({ subject, bodyTemplate: "Body" }, lead, mailbox, { knownCustomFields: ["city", "region"] }).subject;
       expect(renderSubject(subject, lead, mailbox, { knownCustomFields: ["city", "region"] })).toBe(full);
     }
-    expect(renderSubject("Hi {{firstName}} of {{companyName}}\n{{city}}", lead, mailbox, { knownCustomFields: ["city"] })).toBe("Hi Ann of Oslo");
+    expect(renderSubject("Hi {{firstName}} of {{companyName}}\n{{city}}", lead, mailbox, { knownCustomFields: ["city"] })).toBe(
+      "Hi Ann of Oslo",
+    );
   });
 });

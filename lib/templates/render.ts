@@ -5,7 +5,16 @@ import { convert } from "html-to-text";
  * user previews is what a lead receives.
  */
 
-export const LEAD_VARIABLES = ["firstName", "lastName", "email", "companyName", "companyDomain", "jobTitle", "phoneNumber", "timezone"] as const;
+export const LEAD_VARIABLES = [
+  "firstName",
+  "lastName",
+  "email",
+  "companyName",
+  "companyDomain",
+  "jobTitle",
+  "phoneNumber",
+  "timezone",
+] as const;
 export const MAILBOX_VARIABLES = ["senderName", "signature"] as const;
 const BUILTIN = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABLES]);
 
@@ -58,10 +67,12 @@ const SIG_TOKEN = "{{signature}}";
 /** Text that looks like a variable but is not one: stray or unbalanced braces, single braces around a known name. */
 export function findMalformed(template: string): string[] {
   const out: string[] = [];
-  const withoutTokens = template.replace(/\{\{\{([^{}]*)\}\}\}/g, (m) => {
-    out.push(m);
-    return " ";
-  }).replace(TOKEN, " ");
+  const withoutTokens = template
+    .replace(/\{\{\{([^{}]*)\}\}\}/g, (m) => {
+      out.push(m);
+      return " ";
+    })
+    .replace(TOKEN, " ");
   for (const m of withoutTokens.matchAll(/\{\{[^{}]{0,40}|[^{}]{0,40}\}\}/g)) out.push(m[0].trim());
   for (const m of template.matchAll(/(?<!\{)\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}(?!\})/g)) if (BUILTIN.has(m[1])) out.push(m[0]);
   return [...new Set(out.filter(Boolean))];
@@ -77,7 +88,13 @@ function escapeHtml(s: string): string {
 
 export function signatureText(signatureHtml: string | null): string {
   if (!signatureHtml?.trim()) return "";
-  return convert(signatureHtml, { wordwrap: false, selectors: [{ selector: "a", options: { ignoreHref: true } }, { selector: "img", format: "skip" }] }).trim();
+  return convert(signatureHtml, {
+    wordwrap: false,
+    selectors: [
+      { selector: "a", options: { ignoreHref: true } },
+      { selector: "img", format: "skip" },
+    ],
+  }).trim();
 }
 
 /** Plain text to a simple HTML body: escaped, paragraphs and line breaks kept. */
@@ -95,7 +112,7 @@ function resolver(lead: RenderLead, mailbox: RenderMailbox, known: Set<string>) 
     let v: string | null | undefined;
     if ((LEAD_VARIABLES as readonly string[]).includes(name)) v = (lead as unknown as Record<string, string | null | undefined>)[name];
     else if (name === "senderName") v = mailbox.senderName;
-    else if (lead.customFields && Object.prototype.hasOwnProperty.call(lead.customFields, name)) v = lead.customFields[name];
+    else if (lead.customFields && Object.hasOwn(lead.customFields, name)) v = lead.customFields[name];
     else if (known.has(name)) v = "";
     else return { kind: "unknown" };
     return v ? { kind: "value", value: v } : { kind: "empty" };
@@ -130,7 +147,8 @@ const levenshtein = (a: string, b: string): number => {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length];
 };
 
@@ -156,7 +174,7 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   const unknown = new Set<string>();
   const empty = new Set<string>();
 
-  const fill = (template: string, escape: boolean) =>
+  const fill = (template: string, asHtml: boolean) =>
     template.replace(TOKEN, (raw, name: string) => {
       if (name === "signature") return raw; // placed separately, per part
       const r = resolve(name);
@@ -169,7 +187,7 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
         empty.add(name);
         return "";
       }
-      return escape ? escapeHtml(r.value) : r.value;
+      return asHtml ? escapeHtml(r.value) : r.value;
     });
 
   const sigHtml = mailbox.signatureHtml?.trim() ? mailbox.signatureHtml.trim() : "";
@@ -193,7 +211,8 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   const sigBlock = `<div class="signature">${sigHtml}</div>`;
   if (step.bodyHtmlTemplate?.trim()) {
     html = fill(step.bodyHtmlTemplate, true);
-    if (htmlHasToken) html = hasSignature ? html.replace(SIG_TOKEN, SIG).split(SIG_TOKEN).join("").replace(SIG, sigBlock) : dropSignatureHtml(html);
+    if (htmlHasToken)
+      html = hasSignature ? html.replace(SIG_TOKEN, SIG).split(SIG_TOKEN).join("").replace(SIG, sigBlock) : dropSignatureHtml(html);
     else if (hasSignature) html = appendHtml(html, `<br>${sigBlock}`);
   } else if (opts.htmlFromText) {
     let body = fill(step.bodyTemplate, false);
@@ -203,7 +222,9 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   }
 
   const subject = subjectLine(fill(step.subject ?? "", false));
-  const malformed = [...new Set([...findMalformed(step.subject ?? ""), ...findMalformed(step.bodyTemplate), ...findMalformed(step.bodyHtmlTemplate ?? "")])];
+  const malformed = [
+    ...new Set([...findMalformed(step.subject ?? ""), ...findMalformed(step.bodyTemplate), ...findMalformed(step.bodyHtmlTemplate ?? "")]),
+  ];
 
   const signature: SignaturePlacement = !hasSignature ? "none" : textHasToken || htmlHasToken ? "at_token" : "appended_at_bottom";
   const notes: string[] = [];
@@ -213,8 +234,10 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
   }
   for (const e of empty) notes.push(`{{${e}}} is empty for this lead and becomes empty text.`);
   for (const m of malformed) notes.push(`"${m}" looks like a variable but is not written as {{name}}; it will be sent as written.`);
-  if (signature === "appended_at_bottom") notes.push("There is no {{signature}} in the body, so the mailbox's signature is added at the bottom.");
-  if (signature === "none" && (textHasToken || htmlHasToken)) notes.push("The mailbox has no signature, so the {{signature}} line is removed.");
+  if (signature === "appended_at_bottom")
+    notes.push("There is no {{signature}} in the body, so the mailbox's signature is added at the bottom.");
+  if (signature === "none" && (textHasToken || htmlHasToken))
+    notes.push("The mailbox has no signature, so the {{signature}} line is removed.");
   return { subject, text, html, signature, variables: { used: [...used], unknown: [...unknown], malformed, empty: [...empty] }, notes };
 }
 

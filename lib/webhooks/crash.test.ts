@@ -27,14 +27,20 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function startWorker(): ChildProcess {
-  return spawn(process.execPath, [bin, "worker"], { env: { ...process.env, WORKER_TICK_MS: "20", OUTBOUND_ALLOW_HOSTS: "127.0.0.1" }, stdio: "ignore" });
+  return spawn(process.execPath, [bin, "worker"], {
+    env: { ...process.env, WORKER_TICK_MS: "20", OUTBOUND_ALLOW_HOSTS: "127.0.0.1" },
+    stdio: "ignore",
+  });
 }
 
 describe("webhook delivery across crashes", () => {
   it("kills the sidecar mid-delivery again and again and loses no event", async () => {
-    expect((await call(CREATE, "POST", "/webhooks", { key: ws.fullKey, body: { url: receiver.url("/crash"), events: ["email.sent"] } })).status).toBe(201);
+    expect(
+      (await call(CREATE, "POST", "/webhooks", { key: ws.fullKey, body: { url: receiver.url("/crash"), events: ["email.sent"] } })).status,
+    ).toBe(201);
     const ids: string[] = [];
-    for (let i = 0; i < 40; i++) ids.push(await getDb().transaction((tx) => emitEvent(tx, ws.workspaceId, "email.sent", { sendEventId: `s${i}` }, systemClock.now())));
+    for (let i = 0; i < 40; i++)
+      ids.push(await getDb().transaction((tx) => emitEvent(tx, ws.workspaceId, "email.sent", { sendEventId: `s${i}` }, systemClock.now())));
     for (let round = 0; round < 5; round++) {
       const w = startWorker();
       const before = receiver.received.length;
@@ -49,15 +55,21 @@ describe("webhook delivery across crashes", () => {
     const w = startWorker();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [{ n }] = (await getDb().execute(sql`select count(*)::int as n from webhook_deliveries where status = 'PENDING'`)) as unknown as { n: number }[];
-      const [{ e }] = (await getDb().execute(sql`select count(*)::int as e from events where dispatched_at is null`)) as unknown as { e: number }[];
+      const [{ n }] = (await getDb().execute(
+        sql`select count(*)::int as n from webhook_deliveries where status = 'PENDING'`,
+      )) as unknown as { n: number }[];
+      const [{ e }] = (await getDb().execute(sql`select count(*)::int as e from events where dispatched_at is null`)) as unknown as {
+        e: number;
+      }[];
       if ((n === 0 && e === 0) || Date.now() > deadline) break;
       await sleep(100);
     }
     w.kill("SIGKILL");
     const got = new Set(receiver.received.map((r) => r.headers["x-service-event-id"] as string));
     expect(ids.filter((id) => !got.has(id))).toEqual([]); // every event arrived at least once
-    const [{ delivered }] = (await getDb().execute(sql`select count(*)::int as delivered from webhook_deliveries where status = 'DELIVERED'`)) as unknown as { delivered: number }[];
+    const [{ delivered }] = (await getDb().execute(
+      sql`select count(*)::int as delivered from webhook_deliveries where status = 'DELIVERED'`,
+    )) as unknown as { delivered: number }[];
     expect(delivered).toBe(40);
     console.log(`webhook crash test: ${receiver.received.length} requests for 40 events (duplicates carry the same event id)`);
   }, 180_000);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { events, webhookDeliveries, webhooks } from "../../db/schema";
+import { events, type webhookDeliveries, webhooks } from "../../db/schema";
 import type { Clock } from "../clock";
 import { decryptSecret } from "../crypto/secretbox";
 import { newId } from "../ids";
@@ -58,10 +58,17 @@ async function post(d: Attemptable, w: Target, now: Date, secrets: string[]): Pr
       },
     });
     if (res.status >= 200 && res.status < 300) return { delivered: true, statusCode: res.status, error: null, response: res.body };
-    if (res.status >= 300 && res.status < 400) return { delivered: false, statusCode: res.status, error: `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed`, response: res.body };
+    if (res.status >= 300 && res.status < 400)
+      return {
+        delivered: false,
+        statusCode: res.status,
+        error: `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed`,
+        response: res.body,
+      };
     return { delivered: false, statusCode: res.status, error: `Receiver answered ${res.status}`, response: res.body };
   } catch (e) {
-    const msg = e instanceof OutboundError ? (e.kind === "timeout" ? `Timed out after ${w.timeoutMs} ms` : e.message) : (e as Error).message;
+    const msg =
+      e instanceof OutboundError ? (e.kind === "timeout" ? `Timed out after ${w.timeoutMs} ms` : e.message) : (e as Error).message;
     return { delivered: false, statusCode: null, error: msg, response: null };
   }
 }
@@ -105,7 +112,13 @@ export async function attemptDelivery(db: DbOrTx, clock: Clock, d: Attemptable, 
 /** Outbox → deliveries: each new event goes to the active webhooks of its workspace that subscribe to it. */
 export async function dispatchEvents(db: DbOrTx, clock: Clock, limit = 500): Promise<{ events: number; deliveries: number }> {
   return db.transaction(async (tx) => {
-    const batch = await tx.select().from(events).where(isNull(events.dispatchedAt)).orderBy(events.createdAt).limit(limit).for("update", { skipLocked: true });
+    const batch = await tx
+      .select()
+      .from(events)
+      .where(isNull(events.dispatchedAt))
+      .orderBy(events.createdAt)
+      .limit(limit)
+      .for("update", { skipLocked: true });
     if (batch.length === 0) return { events: 0, deliveries: 0 };
     const hooks = await tx
       .select()
@@ -126,7 +139,15 @@ export async function dispatchEvents(db: DbOrTx, clock: Clock, limit = 500): Pro
         select v.id, v.workspace_id, v.webhook_id, v.event_id, v.event, v.body, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, workspace_id text, webhook_id text, event_id text, event text, body text)`);
     }
-    await tx.update(events).set({ dispatchedAt: now }).where(inArray(events.id, batch.map((e) => e.id)));
+    await tx
+      .update(events)
+      .set({ dispatchedAt: now })
+      .where(
+        inArray(
+          events.id,
+          batch.map((e) => e.id),
+        ),
+      );
     return { events: batch.length, deliveries: rows.length };
   });
 }
@@ -173,7 +194,11 @@ const IN_FLIGHT = 10;
 export async function deliverDue(
   db: DbOrTx,
   clock: Clock,
-  opts: { limit?: number; batches?: number; /** More may arrive (dispatch still running): a short claim does not end the call. */ more?: () => boolean } = {},
+  opts: {
+    limit?: number;
+    batches?: number /** More may arrive (dispatch still running): a short claim does not end the call. */;
+    more?: () => boolean;
+  } = {},
 ): Promise<{ attempted: number; delivered: number }> {
   const limit = opts.limit ?? 100;
   const maxBatches = opts.batches ?? 1;
@@ -243,7 +268,10 @@ export async function deliverDue(
  * two overlap (they touch different rows: dispatch inserts deliveries its transaction has not yet
  * committed; delivery claims committed ones).
  */
-export async function webhookTurn(db: DbOrTx, clock: Clock): Promise<{ events: number; deliveries: number; attempted: number; delivered: number }> {
+export async function webhookTurn(
+  db: DbOrTx,
+  clock: Clock,
+): Promise<{ events: number; deliveries: number; attempted: number; delivered: number }> {
   // Dispatch keeps going (500 events a transaction) while delivery works through what is committed.
   const dispatched = { events: 0, deliveries: 0 };
   let dispatching = true;
@@ -286,6 +314,8 @@ export const webhookDispatchJob: JobDef = {
 /** The delivery log is kept for 30 days (spec 6.5 rule 3). */
 export async function cleanupDeliveries(db: DbOrTx, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - 30 * 24 * 3600_000).toISOString();
-  const rows = await db.execute(sql`delete from webhook_deliveries where created_at < ${cutoff}::timestamptz and status <> 'PENDING' returning id`);
+  const rows = await db.execute(
+    sql`delete from webhook_deliveries where created_at < ${cutoff}::timestamptz and status <> 'PENDING' returning id`,
+  );
   return (rows as unknown as unknown[]).length;
 }

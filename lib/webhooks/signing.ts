@@ -14,7 +14,14 @@ export function signatureHeader(secrets: string[], timestamp: number, body: stri
  * What a receiver does (spec 6.4): timestamp within 5 minutes of its clock, then a constant-time
  * compare against each `v1=` value. Exported for the docs' example receiver and the tests.
  */
-export function verifySignature(opts: { secret: string; header: string | null; timestamp: string | null; body: string; nowSeconds: number; toleranceSeconds?: number }): boolean {
+export function verifySignature(opts: {
+  secret: string;
+  header: string | null;
+  timestamp: string | null;
+  body: string;
+  nowSeconds: number;
+  toleranceSeconds?: number;
+}): boolean {
   const ts = Number(opts.timestamp);
   if (!opts.header || !Number.isInteger(ts)) return false;
   if (Math.abs(opts.nowSeconds - ts) > (opts.toleranceSeconds ?? 300)) return false;

@@ -26,7 +26,8 @@ function view(w: WebhookRow, now: Date) {
     active: w.active,
     retryAttempts: w.retryAttempts,
     timeoutMs: w.timeoutMs,
-    previousSecretActiveUntil: w.previousSecretExpiresAt && w.previousSecretExpiresAt > now ? w.previousSecretExpiresAt.toISOString() : null,
+    previousSecretActiveUntil:
+      w.previousSecretExpiresAt && w.previousSecretExpiresAt > now ? w.previousSecretExpiresAt.toISOString() : null,
     createdAt: w.createdAt.toISOString(),
     updatedAt: w.updatedAt.toISOString(),
   };
@@ -57,7 +58,10 @@ async function requireSafeUrl(url: string): Promise<string> {
 }
 
 async function findWebhook(db: DbOrTx, workspaceId: string, id: string): Promise<WebhookRow> {
-  const [w] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.workspaceId, workspaceId)));
+  const [w] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.workspaceId, workspaceId)));
   if (!w) throw new NotFoundError("Webhook");
   return w;
 }
@@ -104,7 +108,8 @@ export async function patchWebhook(ctx: Ctx, id: string, input: z.infer<typeof p
   const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: ctx.clock.now() };
   if (input.url !== undefined) set.url = await requireSafeUrl(input.url);
   if (input.events !== undefined) set.events = [...new Set(input.events)];
-  for (const f of ["active", "retryAttempts", "timeoutMs"] as const) if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
+  for (const f of ["active", "retryAttempts", "timeoutMs"] as const)
+    if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
   const [w] = await ctx.db.update(webhooks).set(set).where(eq(webhooks.id, id)).returning();
   return view(w, ctx.clock.now());
 }
@@ -124,7 +129,12 @@ export async function rotateSecret(ctx: Ctx, id: string) {
   const now = ctx.clock.now();
   const [updated] = await ctx.db
     .update(webhooks)
-    .set({ secretEnc: encryptSecret(secret), previousSecretEnc: w.secretEnc, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS), updatedAt: now })
+    .set({
+      secretEnc: encryptSecret(secret),
+      previousSecretEnc: w.secretEnc,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      updatedAt: now,
+    })
     .where(eq(webhooks.id, id))
     .returning();
   return { ...view(updated, now), secret };
@@ -144,7 +154,12 @@ export async function testWebhook(ctx: Ctx, id: string) {
       webhookId: w.id,
       eventId,
       event: "webhook.test",
-      body: envelope({ id: eventId, event: "webhook.test", createdAt: now, data: { webhookId: w.id, message: "This is a test event from Outreach." } }),
+      body: envelope({
+        id: eventId,
+        event: "webhook.test",
+        createdAt: now,
+        data: { webhookId: w.id, message: "This is a test event from Outreach." },
+      }),
       isTest: true,
       createdAt: now,
     })
@@ -160,7 +175,13 @@ export async function listDeliveries(ctx: Ctx, webhookId: string, q: z.infer<typ
   if (q.status) conds.push(eq(webhookDeliveries.status, q.status));
   const where = and(...conds);
   const [rows, [{ n }]] = await Promise.all([
-    ctx.db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(q.limit).offset(offsetOf(q)),
+    ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(q.limit)
+      .offset(offsetOf(q)),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries).where(where),
   ]);
   return { rows: rows.map(deliveryView), total: n };
@@ -173,12 +194,21 @@ export async function listDeliveries(ctx: Ctx, webhookId: string, q: z.infer<typ
 export async function resendDelivery(ctx: Ctx, webhookId: string, deliveryId: string) {
   requireAccess(ctx, "write");
   const w = await findWebhook(ctx.db, ctx.workspaceId, webhookId);
-  const [d] = await ctx.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  const [d] = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
   if (!d) throw new NotFoundError("Delivery");
   if (d.status === "PENDING") throw new ConflictError("This delivery is still pending; it will be retried on its own");
   const [reset] = await ctx.db
     .update(webhookDeliveries)
-    .set({ status: "PENDING", attempts: 0, isTest: false, nextAttemptAt: ctx.clock.now(), leasedUntil: new Date(ctx.clock.now().getTime() + 60_000) })
+    .set({
+      status: "PENDING",
+      attempts: 0,
+      isTest: false,
+      nextAttemptAt: ctx.clock.now(),
+      leasedUntil: new Date(ctx.clock.now().getTime() + 60_000),
+    })
     .where(eq(webhookDeliveries.id, d.id))
     .returning();
   const r = await attemptDelivery(ctx.db, ctx.clock, reset, w);

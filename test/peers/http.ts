@@ -14,7 +14,10 @@ export interface Received {
 export async function startHttpPeer(host = "127.0.0.1") {
   const received: Received[] = [];
   let connections = 0;
-  let respond: (r: Received) => { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number } = () => ({ status: 200, body: "ok" });
+  let respond: (r: Received) => { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number } = () => ({
+    status: 200,
+    body: "ok",
+  });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
@@ -44,6 +47,10 @@ export async function startHttpPeer(host = "127.0.0.1") {
     setResponder(fn: typeof respond) {
       respond = fn;
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -9,7 +9,10 @@ import { startSmtpPeer } from "./smtp";
 describe("protocol peers and the mail/net modules", () => {
   let dns: Awaited<ReturnType<typeof startDnsPeer>>;
   beforeAll(async () => {
-    dns = await startDnsPeer({ TXT: { "acme.test": ["v=spf1 include:_spf.google.com ~all"] }, MX: { "acme.test": [{ exchange: "aspmx.l.google.com", priority: 1 }] } });
+    dns = await startDnsPeer({
+      TXT: { "acme.test": ["v=spf1 include:_spf.google.com ~all"] },
+      MX: { "acme.test": [{ exchange: "aspmx.l.google.com", priority: 1 }] },
+    });
     process.env.DNS_SERVERS = dns.server;
   });
   afterAll(() => {
@@ -27,10 +30,17 @@ describe("protocol peers and the mail/net modules", () => {
     const smtp = await startSmtpPeer({ users: { "a@acme.test": "right" }, rejectRecipients: ["nobody@x.test"] });
     const cfg = { host: smtp.host, port: smtp.port, security: "NONE" as const, username: "a@acme.test", password: "right" };
     await expect(verifySmtpLogin(cfg)).resolves.toBeUndefined();
-    await expect(verifySmtpLogin({ ...cfg, password: "wrong" })).rejects.toMatchObject({ kind: "auth", responseCode: 535, message: expect.stringContaining("not accepted") });
+    await expect(verifySmtpLogin({ ...cfg, password: "wrong" })).rejects.toMatchObject({
+      kind: "auth",
+      responseCode: 535,
+      message: expect.stringContaining("not accepted"),
+    });
     await sendSmtp(cfg, { from: { name: "A", address: "a@acme.test" }, to: "lead@y.test", subject: "Hi", text: "Hello" });
     expect(smtp.received[0].parsed.subject).toBe("Hi");
-    await expect(sendSmtp(cfg, { from: { address: "a@acme.test" }, to: "nobody@x.test", subject: "Hi", text: "x" })).rejects.toMatchObject({ kind: "rejected", responseCode: 550 });
+    await expect(sendSmtp(cfg, { from: { address: "a@acme.test" }, to: "nobody@x.test", subject: "Hi", text: "x" })).rejects.toMatchObject({
+      kind: "rejected",
+      responseCode: 550,
+    });
     await smtp.close();
     await expect(verifySmtpLogin(cfg)).rejects.toMatchObject({ kind: "unreachable" });
   });

@@ -8,5 +8,11 @@ type Params = { lead?: string | string[]; view?: string | string[]; message?: st
 export default async function InboxPage({ searchParams }: { searchParams: Promise<Params> }) {
   const { lead, view, message } = await searchParams;
   const one = (v: string | string[] | undefined) => (typeof v === "string" && v ? v : undefined);
-  return <InboxView initialLeadId={one(lead)} initialView={view === "unmatched" ? "unmatched" : "conversations"} initialMessageId={one(message)} />;
+  return (
+    <InboxView
+      initialLeadId={one(lead)}
+      initialView={view === "unmatched" ? "unmatched" : "conversations"}
+      initialMessageId={one(message)}
+    />
+  );
 }

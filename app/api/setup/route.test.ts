@@ -8,18 +8,29 @@ afterEach(() => {
 });
 
 const post = (body: unknown, ip: string) =>
-  POST(new Request("http://localhost/api/setup", { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(body) }));
+  POST(
+    new Request("http://localhost/api/setup", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: JSON.stringify(body),
+    }),
+  );
 
 describe("POST /api/setup (first run)", () => {
   it("has its own tighter per-IP limit on top of the general one (spec 8: sign-in and sign-up)", async () => {
     process.env.RATE_LIMIT_AUTH = "3";
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await post({ email: "x@example.com", password: "password123", workspaceName: "W", token: "wrong" }, "198.51.100.7")).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await post({ email: "x@example.com", password: "password123", workspaceName: "W", token: "wrong" }, "198.51.100.7")).status,
+      );
     expect(statuses).toEqual([403, 403, 403, 429]);
     const limited = await post({ email: "x@example.com", password: "password123", workspaceName: "W", token: "wrong" }, "198.51.100.7");
     expect((await limited.json()).code).toBe("RATE_LIMITED");
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await post({ email: "x@example.com", password: "password123", workspaceName: "W", token: "wrong" }, "198.51.100.8")).status).toBe(403); // another IP
+    expect(
+      (await post({ email: "x@example.com", password: "password123", workspaceName: "W", token: "wrong" }, "198.51.100.8")).status,
+    ).toBe(403); // another IP
   });
 
   it("creates the owner once with the printed token, then reports the instance set up", async () => {
@@ -31,6 +42,8 @@ describe("POST /api/setup (first run)", () => {
     expect(ok.status).toBe(201);
     expect(await ok.json()).toMatchObject({ userId: expect.stringMatching(/^usr_/), workspaceId: expect.stringMatching(/^ws_/) });
     expect(await (await GET()).json()).toEqual({ needsSetup: false });
-    expect((await post({ email: "again@example.com", password: "password123", workspaceName: "B", token: token! }, "203.0.113.2")).status).toBe(409);
+    expect(
+      (await post({ email: "again@example.com", password: "password123", workspaceName: "B", token: token! }, "203.0.113.2")).status,
+    ).toBe(409);
   });
 });

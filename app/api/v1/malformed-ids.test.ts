@@ -10,7 +10,18 @@ import { call, makeWorkspace, sessionCookie, type TestWorkspace } from "@/test/h
  */
 const v1 = path.resolve(import.meta.dirname);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-const BAD_IDS = ["%", "%25", "%zz", "lead_%E0%A4%A", "\u0000", "../../etc/passwd", "' or 1=1 --", "ünïcødé-ид", "x".repeat(5000), "lead_00000000000000000000"];
+const BAD_IDS = [
+  "%",
+  "%25",
+  "%zz",
+  "lead_%E0%A4%A",
+  "\u0000",
+  "../../etc/passwd",
+  "' or 1=1 --",
+  "ünïcødé-ид",
+  "x".repeat(5000),
+  "lead_00000000000000000000",
+];
 
 function routeFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -71,7 +82,10 @@ describe("ids that are not ours, and strings Postgres cannot store", () => {
 
   it("a NUL inside a body string is 400 naming the field, and nothing is written", async () => {
     const { POST, GET } = await import("./leads/route");
-    const r = await call(POST, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "nul@example.com", firstName: "a\u0000b" }] } });
+    const r = await call(POST, "POST", "/leads", {
+      key: ws.fullKey,
+      body: { leads: [{ email: "nul@example.com", firstName: "a\u0000b" }] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.details.fieldErrors).toHaveProperty(["leads.0.firstName"]);
     const list = await call(GET, "GET", "/leads?search=nul%40example.com", { key: ws.fullKey });

@@ -18,7 +18,10 @@ function page(title: string, body: string, status = 200) {
 export async function GET(_req: Request, ctx: { params: Promise<{ token: string }> }) {
   const { token } = await ctx.params;
   if (!readToken("unsub", token)) return page("Link not valid", "<h1>This link is not valid</h1>", 404);
-  return page("Unsubscribe", `<h1>Unsubscribe</h1><p>Stop receiving these emails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`);
+  return page(
+    "Unsubscribe",
+    `<h1>Unsubscribe</h1><p>Stop receiving these emails?</p><form method="post"><button type="submit">Unsubscribe</button></form>`,
+  );
 }
 
 export async function POST(_req: Request, ctx: { params: Promise<{ token: string }> }) {
@@ -28,5 +31,8 @@ export async function POST(_req: Request, ctx: { params: Promise<{ token: string
   await resolveDatabaseUrl();
   const r = await unsubscribeByEmail(getDb(), currentClock(), emailId);
   if (!r) return page("Link not valid", "<h1>This link is not valid</h1>", 404);
-  return page("Unsubscribed", `<h1>You are unsubscribed</h1><p>${r.address.replace(/[<>&"]/g, "")} will not receive these emails again.</p>`);
+  return page(
+    "Unsubscribed",
+    `<h1>You are unsubscribed</h1><p>${r.address.replace(/[<>&"]/g, "")} will not receive these emails again.</p>`,
+  );
 }

@@ -33,7 +33,17 @@ export function imgTag(a: Pick<Attachment, "cid" | "filename">): string {
  * 1 MB at most) gets a cid and is sent only while the body shows it (spec 4.7 rules 4–5), hence the
  * button that puts its <img> into the HTML body.
  */
-export function Attachments({ campaignId, step, title, onInsert }: { campaignId: string; step: Step; title: string; onInsert: (tag: string) => void }) {
+export function Attachments({
+  campaignId,
+  step,
+  title,
+  onInsert,
+}: {
+  campaignId: string;
+  step: Step;
+  title: string;
+  onInsert: (tag: string) => void;
+}) {
   const queryClient = useQueryClient();
   const files = useAttachments(campaignId, step.id);
   const input = useRef<HTMLInputElement>(null);
@@ -78,13 +88,24 @@ export function Attachments({ campaignId, step, title, onInsert }: { campaignId:
                   <code className="rounded bg-gray-100 px-1 text-xs" data-testid="attachment-cid">
                     cid:{a.cid}
                   </code>
-                  {!body.includes(`cid:${a.cid}`) && <span className="text-xs text-yellow-800">not in the saved body yet: it is removed when the step is saved without it</span>}
+                  {!body.includes(`cid:${a.cid}`) && (
+                    <span className="text-xs text-yellow-800">
+                      not in the saved body yet: it is removed when the step is saved without it
+                    </span>
+                  )}
                   <Button size="sm" variant="secondary" onClick={() => onInsert(imgTag(a))}>
                     Insert into HTML body
                   </Button>
                 </>
               )}
-              <Button size="sm" variant="ghost" className="text-red-700" aria-label={`Remove ${a.filename}`} disabled={remove.isPending} onClick={() => remove.mutate(a)}>
+              <Button
+                size="sm"
+                variant="ghost"
+                className="text-red-700"
+                aria-label={`Remove ${a.filename}`}
+                disabled={remove.isPending}
+                onClick={() => remove.mutate(a)}
+              >
                 Remove
               </Button>
             </li>
@@ -112,7 +133,8 @@ export function Attachments({ campaignId, step, title, onInsert }: { campaignId:
       </div>
       {added?.cid && (
         <p className="text-xs text-gray-700">
-          {added.filename} is inline as <code className="rounded bg-gray-100 px-1">cid:{added.cid}</code>: insert it into the HTML body and save the step to keep it.
+          {added.filename} is inline as <code className="rounded bg-gray-100 px-1">cid:{added.cid}</code>: insert it into the HTML body and
+          save the step to keep it.
         </p>
       )}
       {upload.error && <Alert tone="error">Could not attach the file: {describeError(upload.error)}</Alert>}

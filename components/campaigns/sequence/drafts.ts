@@ -38,7 +38,13 @@ export function draftOf(s: Step): Draft {
 }
 
 export function emptyDraft(stepOrder: number): Draft {
-  return { subject: "", bodyTemplate: "", html: false, bodyHtmlTemplate: "", delayHours: stepOrder === 0 ? "" : DEFAULT_FOLLOW_UP_DELAY_HOURS };
+  return {
+    subject: "",
+    bodyTemplate: "",
+    html: false,
+    bodyHtmlTemplate: "",
+    delayHours: stepOrder === 0 ? "" : DEFAULT_FOLLOW_UP_DELAY_HOURS,
+  };
 }
 
 /** A delay as the API wants it: the number, null when empty, or the raw text so the API names the problem. */

@@ -8,7 +8,17 @@ import { useCampaignLeads, usePool } from "../queries";
 const LEADS_SHOWN = 200;
 
 /** A select of the campaign's leads; "" = the API's default (the campaign's first lead). */
-export function LeadPicker({ campaignId, value, onChange, label }: { campaignId: string; value: string; onChange: (id: string) => void; label: string }) {
+export function LeadPicker({
+  campaignId,
+  value,
+  onChange,
+  label,
+}: {
+  campaignId: string;
+  value: string;
+  onChange: (id: string) => void;
+  label: string;
+}) {
   const leads = useCampaignLeads(campaignId, 1, LEADS_SHOWN);
   const rows = leads.data?.leads ?? [];
   return (
@@ -27,7 +37,17 @@ export function LeadPicker({ campaignId, value, onChange, label }: { campaignId:
 }
 
 /** A select of the pool's mailboxes; "" = the lead's assigned mailbox (else the pool's first). */
-export function MailboxPicker({ campaignId, value, onChange, label }: { campaignId: string; value: string; onChange: (id: string) => void; label: string }) {
+export function MailboxPicker({
+  campaignId,
+  value,
+  onChange,
+  label,
+}: {
+  campaignId: string;
+  value: string;
+  onChange: (id: string) => void;
+  label: string;
+}) {
   const pool = usePool(campaignId);
   const rows = pool.data?.mailboxes ?? [];
   return (

@@ -24,14 +24,17 @@ const SIGNATURE: Record<Preview["signature"], string> = {
 function rawRanges(text: string, v: Preview["variables"]): Range[] {
   const needles = [...v.unknown.map((u) => `{{${u}}}`), ...v.malformed];
   const out: Range[] = [];
-  for (const n of needles) for (let i = text.indexOf(n); n && i >= 0; i = text.indexOf(n, i + n.length)) out.push({ index: i, length: n.length, title: "sent exactly as written" });
+  for (const n of needles)
+    for (let i = text.indexOf(n); n && i >= 0; i = text.indexOf(n, i + n.length))
+      out.push({ index: i, length: n.length, title: "sent exactly as written" });
   return out;
 }
 
 /** The HTML as a mail client shows it: inline images (cid:) swapped for their bytes, which the attachment list carries. */
 function withInlineImages(html: string, files: Attachment[] | undefined): string {
   let out = html;
-  for (const f of files ?? []) if (f.cid && f.dataBase64) out = out.split(`cid:${f.cid}`).join(`data:${f.contentType};base64,${f.dataBase64}`);
+  for (const f of files ?? [])
+    if (f.cid && f.dataBase64) out = out.split(`cid:${f.cid}`).join(`data:${f.contentType};base64,${f.dataBase64}`);
   return out;
 }
 
@@ -45,7 +48,19 @@ function noteTone(note: string, v: Preview["variables"]): string {
  * The draft being edited, rendered by the server's own renderer (POST steps/preview) for a chosen lead
  * and mailbox, a moment after the typing stops: what the lead would receive, minus tracking.
  */
-export function PreviewPanel({ campaignId, title, stepOrder, stepId, draft }: { campaignId: string; title: string; stepOrder: number; stepId?: string; draft: Draft }) {
+export function PreviewPanel({
+  campaignId,
+  title,
+  stepOrder,
+  stepId,
+  draft,
+}: {
+  campaignId: string;
+  title: string;
+  stepOrder: number;
+  stepId?: string;
+  draft: Draft;
+}) {
   const [leadId, setLeadId] = useState("");
   const [mailboxId, setMailboxId] = useState("");
   const files = useAttachments(campaignId, stepId ?? "", !!stepId);
@@ -146,7 +161,7 @@ function Variables({ v }: { v: Preview["variables"] }) {
       </div>
     );
   return (
-    <div className="space-y-1" aria-label="Variables">
+    <div className="space-y-1" role="group" aria-label="Variables">
       {row("Used", v.used, "gray")}
       {row("Unknown", v.unknown, "red")}
       {row("Malformed", v.malformed, "red", false)}

@@ -86,7 +86,12 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
                 {stepLabel(g.stepOrder)}
                 {g.stepOrder > 0 && <span className="ml-2 font-normal text-gray-500">follow-up, same thread</span>}
               </h2>
-              <Button variant="secondary" size="sm" aria-label={`Add variant to ${stepLabel(g.stepOrder)}`} onClick={() => addVariant(g.stepOrder, g.slots)}>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`Add variant to ${stepLabel(g.stepOrder)}`}
+                onClick={() => addVariant(g.stepOrder, g.slots)}
+              >
                 Add variant
               </Button>
             </div>
@@ -120,7 +125,9 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
             draft={draftFor(active)}
           />
         ) : (
-          <p className="rounded-lg border border-gray-200 bg-white p-4 text-sm text-gray-600">The preview shows here once the sequence has a step.</p>
+          <p className="rounded-lg border border-gray-200 bg-white p-4 text-sm text-gray-600">
+            The preview shows here once the sequence has a step.
+          </p>
         )}
       </div>
     </div>

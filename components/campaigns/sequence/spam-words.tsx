@@ -16,7 +16,8 @@ export function SpamWords({ step, matches, edited }: { step: Step; matches: Spam
   return (
     <div className="space-y-2 rounded-md border border-yellow-200 bg-yellow-50 px-3 py-2 text-sm" data-testid="spam-words">
       <p className="font-medium text-yellow-900">
-        {matches.length} spam-trigger word{matches.length === 1 ? "" : "s"} in the saved version{edited ? " (save to check your edits)" : ""}
+        {matches.length} spam-trigger word{matches.length === 1 ? "" : "s"} in the saved version
+        {edited ? " (save to check your edits)" : ""}
       </p>
       {FIELDS.map(({ field, label, text }) => {
         const own = matches.filter((m) => m.field === field);

@@ -17,7 +17,8 @@ import { fieldsOf, patchOf, textToHtml, type Draft, type Slot } from "./drafts";
 import { SpamWords } from "./spam-words";
 import { TestSendDialog } from "./test-send-dialog";
 
-const VARIABLES_HINT = "Variables: {{firstName}}, {{lastName}}, {{companyName}}, {{jobTitle}}, a custom field's exact name, {{senderName}}, {{signature}}.";
+const VARIABLES_HINT =
+  "Variables: {{firstName}}, {{lastName}}, {{companyName}}, {{jobTitle}}, a custom field's exact name, {{senderName}}, {{signature}}.";
 
 /** One variant of one step: its fields, Save (PATCH only what changed, or POST when new) and Delete. */
 export function StepEditor({
@@ -57,7 +58,9 @@ export function StepEditor({
     mutationFn: async () => {
       if (step) {
         const body = patchOf(step, draft);
-        return Object.keys(body).length ? apiFetch<Step>(campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}`), { method: "PATCH", body }) : step;
+        return Object.keys(body).length
+          ? apiFetch<Step>(campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}`), { method: "PATCH", body })
+          : step;
       }
       const body = { stepOrder: slot.stepOrder, variantGroup: slot.variantGroup, ...fieldsOf(draft, slot.stepOrder) };
       return apiFetch<Step>(campaignPath(campaignId, "/steps"), { method: "POST", body });
@@ -71,7 +74,8 @@ export function StepEditor({
     },
   });
   const remove = useMutation({
-    mutationFn: () => apiFetch<{ deleted: boolean }>(campaignPath(campaignId, `/steps/${encodeURIComponent(step!.id)}`), { method: "DELETE" }),
+    mutationFn: () =>
+      apiFetch<{ deleted: boolean }>(campaignPath(campaignId, `/steps/${encodeURIComponent(step!.id)}`), { method: "DELETE" }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.part(campaignId, "steps") });
       setConfirmDelete(false);
@@ -83,11 +87,19 @@ export function StepEditor({
 
   function toggleHtml(on: boolean) {
     // The first time a step gets an HTML body it starts from the plain text, not from nothing.
-    onChange({ ...draft, html: on, bodyHtmlTemplate: on && !draft.bodyHtmlTemplate.trim() ? textToHtml(draft.bodyTemplate) : draft.bodyHtmlTemplate });
+    onChange({
+      ...draft,
+      html: on,
+      bodyHtmlTemplate: on && !draft.bodyHtmlTemplate.trim() ? textToHtml(draft.bodyTemplate) : draft.bodyHtmlTemplate,
+    });
   }
 
   function insertImage(tag: string) {
-    const base = draft.html ? draft.bodyHtmlTemplate : draft.bodyHtmlTemplate.trim() ? draft.bodyHtmlTemplate : textToHtml(draft.bodyTemplate);
+    const base = draft.html
+      ? draft.bodyHtmlTemplate
+      : draft.bodyHtmlTemplate.trim()
+        ? draft.bodyHtmlTemplate
+        : textToHtml(draft.bodyTemplate);
     onChange({ ...draft, html: true, bodyHtmlTemplate: `${base}${base.endsWith("\n") || !base ? "" : "\n"}${tag}` });
   }
 
@@ -120,31 +132,63 @@ export function StepEditor({
         </div>
       </div>
 
-      {save.error && <Alert tone="error">Could not save {title}: {describeError(save.error)}</Alert>}
+      {save.error && (
+        <Alert tone="error">
+          Could not save {title}: {describeError(save.error)}
+        </Alert>
+      )}
 
       {slot.stepOrder === 0 ? (
         <Field label="Subject" errors={fe.subject}>
-          <Input value={draft.subject} maxLength={998} onChange={(e) => set("subject", e.target.value)} placeholder="Quick question, {{firstName}}" />
+          <Input
+            value={draft.subject}
+            maxLength={998}
+            onChange={(e) => set("subject", e.target.value)}
+            placeholder="Quick question, {{firstName}}"
+          />
         </Field>
       ) : (
         <div className="grid grid-cols-[12rem_1fr] items-end gap-3">
           <Field label="Delay (hours)" errors={fe.delayHoursAfterPrevious}>
-            <Input type="number" min={0} max={8760} step="any" value={draft.delayHours} onChange={(e) => set("delayHours", e.target.value)} />
+            <Input
+              type="number"
+              min={0}
+              max={8760}
+              step="any"
+              value={draft.delayHours}
+              onChange={(e) => set("delayHours", e.target.value)}
+            />
           </Field>
-          <p className="pb-2 text-xs text-gray-500">after the previous step. Subject: &quot;Re: &quot; + the first email&apos;s subject, in the same thread.</p>
+          <p className="pb-2 text-xs text-gray-500">
+            after the previous step. Subject: &quot;Re: &quot; + the first email&apos;s subject, in the same thread.
+          </p>
         </div>
       )}
       <Field label="Body (plain text)" errors={fe.bodyTemplate} hint={VARIABLES_HINT}>
-        <Textarea rows={8} value={draft.bodyTemplate} maxLength={100_000} onChange={(e) => set("bodyTemplate", e.target.value)} className="font-mono text-[13px]" />
+        <Textarea
+          rows={8}
+          value={draft.bodyTemplate}
+          maxLength={100_000}
+          onChange={(e) => set("bodyTemplate", e.target.value)}
+          className="font-mono text-[13px]"
+        />
       </Field>
       <label className="flex items-center gap-2 text-sm text-gray-800">
         <input type="checkbox" checked={draft.html} onChange={(e) => toggleHtml(e.target.checked)} />
         HTML body
-        <span className="text-xs text-gray-500">(optional; without it the step goes out as plain text, unless the campaign tracks opens)</span>
+        <span className="text-xs text-gray-500">
+          (optional; without it the step goes out as plain text, unless the campaign tracks opens)
+        </span>
       </label>
       {draft.html && (
         <Field label="HTML body" errors={fe.bodyHtmlTemplate}>
-          <Textarea rows={8} value={draft.bodyHtmlTemplate} maxLength={500_000} onChange={(e) => set("bodyHtmlTemplate", e.target.value)} className="font-mono text-[13px]" />
+          <Textarea
+            rows={8}
+            value={draft.bodyHtmlTemplate}
+            maxLength={500_000}
+            onChange={(e) => set("bodyHtmlTemplate", e.target.value)}
+            className="font-mono text-[13px]"
+          />
         </Field>
       )}
 
@@ -166,7 +210,9 @@ export function StepEditor({
         <p className="text-xs text-gray-500">Save the step to attach files, check spam words and send a test.</p>
       )}
 
-      {step && testing && <TestSendDialog campaignId={campaignId} step={step} title={title} edited={dirty} onClose={() => setTesting(false)} />}
+      {step && testing && (
+        <TestSendDialog campaignId={campaignId} step={step} title={title} edited={dirty} onClose={() => setTesting(false)} />
+      )}
       <Dialog
         open={confirmDelete}
         onClose={() => {

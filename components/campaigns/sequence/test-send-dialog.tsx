@@ -12,7 +12,19 @@ import type { Step, TestSendResult } from "../types";
 import { LeadPicker, MailboxPicker } from "./pickers";
 
 /** The saved step, rendered for a real lead with its files, through a pool mailbox's SMTP server, to any address. */
-export function TestSendDialog({ campaignId, step, title, edited, onClose }: { campaignId: string; step: Step; title: string; edited: boolean; onClose: () => void }) {
+export function TestSendDialog({
+  campaignId,
+  step,
+  title,
+  edited,
+  onClose,
+}: {
+  campaignId: string;
+  step: Step;
+  title: string;
+  edited: boolean;
+  onClose: () => void;
+}) {
   const [to, setTo] = useState("");
   const [leadId, setLeadId] = useState("");
   const [mailboxId, setMailboxId] = useState("");
@@ -36,7 +48,16 @@ export function TestSendDialog({ campaignId, step, title, edited, onClose }: { c
       open
       onClose={onClose}
       title={`Send a test of ${title}`}
-      footer={<FormFooter form={`test-send-${step.id}`} pending={send.isPending} onCancel={onClose} cancelLabel="Close" submitLabel="Send test" pendingLabel="Sending…" />}
+      footer={
+        <FormFooter
+          form={`test-send-${step.id}`}
+          pending={send.isPending}
+          onCancel={onClose}
+          cancelLabel="Close"
+          submitLabel="Send test"
+          pendingLabel="Sending…"
+        />
+      }
     >
       <form id={`test-send-${step.id}`} onSubmit={submit} className="space-y-3">
         {edited && <Alert tone="warning">The saved version is sent; your unsaved changes are not.</Alert>}

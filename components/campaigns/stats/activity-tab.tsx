@@ -152,7 +152,9 @@ function Row({ e, opensTracked, clicksTracked }: { e: ActivityEmail; opensTracke
         <div className="space-y-1">
           <span className="inline-flex flex-wrap items-center gap-1" title={status.about}>
             <Badge tone={status.tone}>{status.label}</Badge>
-            {e.bounceType && <Badge tone={e.bounceType === "HARD" ? "red" : "yellow"}>{e.bounceType === "HARD" ? "Hard" : "Soft"} bounce</Badge>}
+            {e.bounceType && (
+              <Badge tone={e.bounceType === "HARD" ? "red" : "yellow"}>{e.bounceType === "HARD" ? "Hard" : "Soft"} bounce</Badge>
+            )}
           </span>
           {failed && (e.smtpCode || e.smtpResponse) && (
             <p className="max-w-sm text-xs break-words text-gray-700" data-testid="smtp-reason">
@@ -163,8 +165,12 @@ function Row({ e, opensTracked, clicksTracked }: { e: ActivityEmail; opensTracke
           )}
         </div>
       </Td>
-      <Td className="whitespace-nowrap">{e.openedAt ? dateTime(e.openedAt) : <span className="text-gray-400">{opensTracked ? "—" : "not tracked"}</span>}</Td>
-      <Td className="whitespace-nowrap">{e.clickedAt ? dateTime(e.clickedAt) : <span className="text-gray-400">{clicksTracked ? "—" : "not tracked"}</span>}</Td>
+      <Td className="whitespace-nowrap">
+        {e.openedAt ? dateTime(e.openedAt) : <span className="text-gray-400">{opensTracked ? "—" : "not tracked"}</span>}
+      </Td>
+      <Td className="whitespace-nowrap">
+        {e.clickedAt ? dateTime(e.clickedAt) : <span className="text-gray-400">{clicksTracked ? "—" : "not tracked"}</span>}
+      </Td>
     </Tr>
   );
 }

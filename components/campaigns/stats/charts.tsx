@@ -87,11 +87,31 @@ function Axes({ labels, ticks, g, formatLabel }: { labels: string[]; ticks: numb
 }
 
 /** A transparent column over each bucket whose tooltip lists every series' value. */
-function HoverTargets({ labels, series, g, height, formatLabel }: { labels: string[]; series: ChartSeries[]; g: Geometry; height: number; formatLabel: (l: string) => string }) {
+function HoverTargets({
+  labels,
+  series,
+  g,
+  height,
+  formatLabel,
+}: {
+  labels: string[];
+  series: ChartSeries[];
+  g: Geometry;
+  height: number;
+  formatLabel: (l: string) => string;
+}) {
   return (
     <g>
       {labels.map((l, i) => (
-        <rect key={l} x={g.x(i) - g.band / 2} y={PAD.top} width={g.band} height={height - PAD.top - PAD.bottom} fill="transparent" className="hover:fill-gray-900/5">
+        <rect
+          key={l}
+          x={g.x(i) - g.band / 2}
+          y={PAD.top}
+          width={g.band}
+          height={height - PAD.top - PAD.bottom}
+          fill="transparent"
+          className="hover:fill-gray-900/5"
+        >
           <title>{`${formatLabel(l)}\n${series.map((s) => `${s.label}: ${(s.values[i] ?? 0).toLocaleString()}`).join("\n")}`}</title>
         </rect>
       ))}
@@ -170,7 +190,9 @@ export function StackedBarChart({ title, labels, series, formatLabel = (l) => l,
                 const y0 = g.y(acc);
                 acc += v;
                 const y1 = g.y(acc);
-                return v > 0 ? <rect key={s.label} x={g.x(i) - barW / 2} y={y1} width={barW} height={Math.max(0, y0 - y1)} fill={s.color} /> : null;
+                return v > 0 ? (
+                  <rect key={s.label} x={g.x(i) - barW / 2} y={y1} width={barW} height={Math.max(0, y0 - y1)} fill={s.color} />
+                ) : null;
               })}
               {totals[i] > 0 && (
                 <text x={g.x(i)} y={g.y(totals[i]) - 4} textAnchor="middle" fontSize="11" fill="#374151">

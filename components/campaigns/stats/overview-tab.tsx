@@ -43,7 +43,10 @@ function Card({ id, label, value, detail, muted }: { id: string; label: string; 
   return (
     <div className="rounded-lg border border-gray-200 bg-white px-4 py-3" data-testid={`stat-${id}`}>
       <dt className="text-xs font-medium text-gray-500">{label}</dt>
-      <dd className={cn("mt-1 font-semibold tabular-nums", muted ? "py-1 text-lg text-gray-400" : "text-2xl text-gray-900")} data-testid="stat-value">
+      <dd
+        className={cn("mt-1 font-semibold tabular-nums", muted ? "py-1 text-lg text-gray-400" : "text-2xl text-gray-900")}
+        data-testid="stat-value"
+      >
         {value}
       </dd>
       <dd className="mt-0.5 text-xs text-gray-600" data-testid="stat-detail">
@@ -57,7 +60,12 @@ function StatCards({ s }: { s: CampaignStatsView }) {
   const over = s.leadsContacted;
   return (
     <dl aria-label="Campaign stats" className="grid grid-cols-2 gap-3 sm:grid-cols-4 xl:grid-cols-7">
-      <Card id="sent" label="Emails sent" value={s.sentCount.toLocaleString()} detail={s.sentCount === 1 ? "email" : "emails, bounces included"} />
+      <Card
+        id="sent"
+        label="Emails sent"
+        value={s.sentCount.toLocaleString()}
+        detail={s.sentCount === 1 ? "email" : "emails, bounces included"}
+      />
       <Card id="contacted" label="Leads contacted" value={s.leadsContacted.toLocaleString()} detail="got at least one email" />
       {s.opensTracked ? (
         <Card id="opened" label="Open rate" value={rateOf(s.openedRate, over)} detail={`${plural(s.openedCount, "lead")} opened`} />
@@ -70,8 +78,18 @@ function StatCards({ s }: { s: CampaignStatsView }) {
         <Card id="clicked" label="Click rate" value="Not tracked" detail="click tracking is off (Settings)" muted />
       )}
       <Card id="replied" label="Reply rate" value={rateOf(s.repliedRate, over)} detail={`${plural(s.repliedCount, "lead")} replied`} />
-      <Card id="positive" label="Positive rate" value={rateOf(s.positiveRate, over)} detail={`${plural(s.positiveCount, "positive reply", "positive replies")}`} />
-      <Card id="bounced" label="Bounce rate" value={rateOf(s.bouncedRate, s.sentCount)} detail={`${plural(s.bouncedCount, "email")} bounced`} />
+      <Card
+        id="positive"
+        label="Positive rate"
+        value={rateOf(s.positiveRate, over)}
+        detail={`${plural(s.positiveCount, "positive reply", "positive replies")}`}
+      />
+      <Card
+        id="bounced"
+        label="Bounce rate"
+        value={rateOf(s.bouncedRate, s.sentCount)}
+        detail={`${plural(s.bouncedCount, "email")} bounced`}
+      />
     </dl>
   );
 }
@@ -97,7 +115,9 @@ function DailyChart({ campaignId, live, stats }: { campaignId: string; live: boo
           <h2 id="daily-heading" className="text-sm font-semibold text-gray-900">
             Per day
           </h2>
-          <p className="text-xs text-gray-500">Emails by the day they were sent (UTC days); opens and clicks are counted on the day of the email they belong to.</p>
+          <p className="text-xs text-gray-500">
+            Emails by the day they were sent (UTC days); opens and clicks are counted on the day of the email they belong to.
+          </p>
         </div>
         <Select aria-label="Days shown" className="w-36" value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
           {RANGES.map((d) => (
@@ -111,9 +131,16 @@ function DailyChart({ campaignId, live, stats }: { campaignId: string; live: boo
       {ts.data && (
         <>
           <Legend series={series} />
-          <LineChart title={`Emails per day, last ${days} days`} labels={rows.map((r) => r.date)} series={series} formatLabel={(d) => dayLabel(d)} />
+          <LineChart
+            title={`Emails per day, last ${days} days`}
+            labels={rows.map((r) => r.date)}
+            series={series}
+            formatLabel={(d) => dayLabel(d)}
+          />
           <p className="text-xs text-gray-600" data-testid="daily-summary">
-            {sentInRange === 0 ? `Nothing sent in the last ${days} days.` : `${plural(sentInRange, "email")} sent in the last ${days} days.`}
+            {sentInRange === 0
+              ? `Nothing sent in the last ${days} days.`
+              : `${plural(sentInRange, "email")} sent in the last ${days} days.`}
             {untracked && ` ${untracked[0].toUpperCase()}${untracked.slice(1)} are not tracked for this campaign.`}
           </p>
         </>
@@ -133,7 +160,11 @@ export function leaders(variants: VariantResult[], opensTracked: boolean): Set<s
   for (const vs of byStep.values()) {
     const sent = vs.filter((v) => v.sent > 0);
     if (vs.length < 2 || sent.length === 0) continue;
-    const metric: keyof VariantResult | undefined = sent.some((v) => v.replied > 0) ? "repliedRate" : opensTracked && sent.some((v) => v.opened > 0) ? "openedRate" : undefined;
+    const metric: keyof VariantResult | undefined = sent.some((v) => v.replied > 0)
+      ? "repliedRate"
+      : opensTracked && sent.some((v) => v.opened > 0)
+        ? "openedRate"
+        : undefined;
     if (!metric) continue;
     const best = Math.max(...sent.map((v) => v[metric] as number));
     const top = sent.filter((v) => v[metric] === best);
@@ -162,7 +193,8 @@ function VariantTable({ s }: { s: CampaignStatsView }) {
           Steps and variants
         </h2>
         <p className="text-xs text-gray-500">
-          Rates over the emails each variant sent. The leading variant of a step has the best reply rate, or the best open rate while nobody has replied.
+          Rates over the emails each variant sent. The leading variant of a step has the best reply rate, or the best open rate while nobody
+          has replied.
         </p>
       </div>
       <Table aria-label="Results per step and variant">
@@ -189,7 +221,12 @@ function VariantTable({ s }: { s: CampaignStatsView }) {
             const leading = lead.has(v.stepId);
             const firstOfStep = i === 0 || s.variants[i - 1].stepOrder !== v.stepOrder;
             return (
-              <Tr key={v.stepId} className={cn(leading && "bg-green-50 hover:bg-green-50", !firstOfStep && "border-t-0")} data-testid="variant-row" data-leading={leading || undefined}>
+              <Tr
+                key={v.stepId}
+                className={cn(leading && "bg-green-50 hover:bg-green-50", !firstOfStep && "border-t-0")}
+                data-testid="variant-row"
+                data-leading={leading || undefined}
+              >
                 <Td className="font-medium">{firstOfStep ? stepLabel(v.stepOrder) : ""}</Td>
                 <Td>
                   <span className="inline-flex items-center gap-2">

@@ -39,8 +39,9 @@ export function ScheduleTab({ campaign }: { campaign: Campaign }) {
     <div className="space-y-6" aria-busy={schedule.isFetching}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="max-w-3xl text-xs text-gray-500">
-          A forecast by the send engine&apos;s rules (send window and days in each lead&apos;s zone, start date, daily caps, the average gap between emails,
-          follow-up delays), assuming no replies or bounces and counting only this campaign&apos;s use of each mailbox. Days are UTC days.
+          A forecast by the send engine&apos;s rules (send window and days in each lead&apos;s zone, start date, daily caps, the average gap
+          between emails, follow-up delays), assuming no replies or bounces and counting only this campaign&apos;s use of each mailbox. Days
+          are UTC days.
         </p>
         <div className="flex items-center gap-2">
           <Select aria-label="Days forecast" className="w-40" value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
@@ -111,7 +112,12 @@ function PerDay({ s }: { s: Schedule }) {
         </p>
       </div>
       <Legend series={series} />
-      <StackedBarChart title={`Forecast sends per day, next ${s.days} days`} labels={s.totals.map((d) => d.date)} series={series} formatLabel={(d) => dayLabel(d, true)} />
+      <StackedBarChart
+        title={`Forecast sends per day, next ${s.days} days`}
+        labels={s.totals.map((d) => d.date)}
+        series={series}
+        formatLabel={(d) => dayLabel(d, true)}
+      />
       <Table aria-label="Forecast per day">
         <DaysHead first="Day" s={s} />
         <TBody>
@@ -138,7 +144,9 @@ function PerMailbox({ s }: { s: Schedule }) {
         <h2 id="mailbox-forecast-heading" className="text-sm font-semibold text-gray-900">
           Per mailbox
         </h2>
-        <p className="text-xs text-gray-500">Emails each pool mailbox that can send would send per day, against its daily cap (highlighted when it reaches it).</p>
+        <p className="text-xs text-gray-500">
+          Emails each pool mailbox that can send would send per day, against its daily cap (highlighted when it reaches it).
+        </p>
       </div>
       <Table aria-label="Forecast per mailbox">
         <DaysHead first="Mailbox" s={s} />

@@ -4,27 +4,71 @@ import { createTagBody, tagSchema } from "../../tags/tags";
 import { addSuppressionsBody, listSuppressionsQuery, suppressionSchema } from "../../suppressions/suppressions";
 
 export const tagRoutes = {
-  list: defineRoute({ method: "GET", path: "/tags", tag: "Tags", access: "read", summary: "All tags of the workspace", response: { description: "`{ tags }`", schema: z.object({ tags: z.array(tagSchema) }) } }),
-  create: defineRoute({ method: "POST", path: "/tags", tag: "Tags", access: "write", body: createTagBody, summary: "Create a tag", response: { status: 201, description: "The tag", schema: tagSchema } }),
-  delete: defineRoute({ method: "DELETE", path: "/tags/{tagId}", tag: "Tags", access: "write", summary: "Delete a tag (detaches it everywhere)", response: { description: "`{ deleted, id }`" } }),
+  list: defineRoute({
+    method: "GET",
+    path: "/tags",
+    tag: "Tags",
+    access: "read",
+    summary: "All tags of the workspace",
+    response: { description: "`{ tags }`", schema: z.object({ tags: z.array(tagSchema) }) },
+  }),
+  create: defineRoute({
+    method: "POST",
+    path: "/tags",
+    tag: "Tags",
+    access: "write",
+    body: createTagBody,
+    summary: "Create a tag",
+    response: { status: 201, description: "The tag", schema: tagSchema },
+  }),
+  delete: defineRoute({
+    method: "DELETE",
+    path: "/tags/{tagId}",
+    tag: "Tags",
+    access: "write",
+    summary: "Delete a tag (detaches it everywhere)",
+    response: { description: "`{ deleted, id }`" },
+  }),
 };
 
 export const suppressionRoutes = {
   list: defineRoute({
-    method: "GET", path: "/suppressions", tag: "Suppressions", access: "read", query: listSuppressionsQuery,
+    method: "GET",
+    path: "/suppressions",
+    tag: "Suppressions",
+    access: "read",
+    query: listSuppressionsQuery,
     summary: "The suppression list (addresses and domains never emailed)",
-    response: { description: "`{ suppressions, page, limit, total }`", schema: z.object({ suppressions: z.array(suppressionSchema), page: z.number(), limit: z.number(), total: z.number() }) },
+    response: {
+      description: "`{ suppressions, page, limit, total }`",
+      schema: z.object({ suppressions: z.array(suppressionSchema), page: z.number(), limit: z.number(), total: z.number() }),
+    },
   }),
   add: defineRoute({
-    method: "POST", path: "/suppressions", tag: "Suppressions", access: "write", body: addSuppressionsBody,
-    summary: "Add addresses and/or domains", response: { description: "`{ added, existing, invalid, suppressions }`" },
+    method: "POST",
+    path: "/suppressions",
+    tag: "Suppressions",
+    access: "write",
+    body: addSuppressionsBody,
+    summary: "Add addresses and/or domains",
+    response: { description: "`{ added, existing, invalid, suppressions }`" },
   }),
-  delete: defineRoute({ method: "DELETE", path: "/suppressions/{id}", tag: "Suppressions", access: "write", summary: "Remove one entry", response: { description: "`{ deleted, id }`" } }),
+  delete: defineRoute({
+    method: "DELETE",
+    path: "/suppressions/{id}",
+    tag: "Suppressions",
+    access: "write",
+    summary: "Remove one entry",
+    response: { description: "`{ deleted, id }`" },
+  }),
 };
 
 export const timezoneRoutes = {
   list: defineRoute({
-    method: "GET", path: "/timezones", tag: "Timezones", access: "read",
+    method: "GET",
+    path: "/timezones",
+    tag: "Timezones",
+    access: "read",
     summary: "Countries with their IANA timezones and today's UTC offsets",
     response: {
       description: "`{ countries: [{ code, name, timezones: [{ name, utcOffset, utcOffsetMinutes }] }] }`",

@@ -21,9 +21,10 @@ export default function ApiReferencePage() {
             Read routes (R) take a read-only or full-access key; write routes (F) need a full-access key.
           </p>
           <p>
-            Limits: {rateLimits.apiKeyPerMinute} requests per minute per key. Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and
-            X-RateLimit-Reset; a 429 adds Retry-After. Errors are <code className="rounded bg-gray-100 px-1">{"{ error, code, details? }"}</code>;
-            branch on <code className="rounded bg-gray-100 px-1">code</code>.
+            Limits: {rateLimits.apiKeyPerMinute} requests per minute per key. Every response carries X-RateLimit-Limit,
+            X-RateLimit-Remaining and X-RateLimit-Reset; a 429 adds Retry-After. Errors are{" "}
+            <code className="rounded bg-gray-100 px-1">{"{ error, code, details? }"}</code>; branch on{" "}
+            <code className="rounded bg-gray-100 px-1">code</code>.
           </p>
           <p>
             Machine-readable:{" "}

@@ -30,10 +30,19 @@ const p = (id: string, extra: Record<string, string> = {}) => ({ params: { id, .
 
 async function campaignWithEverything(name = "Full") {
   const c = (await create({ name, defaultTimezone: "Europe/Berlin" })).body;
-  await call(CREATE_STEP, "POST", "", { key: ws.fullKey, ...p(c.id), body: { subject: "Hi {{firstName}}", bodyTemplate: "Hello {{firstName}}" } });
+  await call(CREATE_STEP, "POST", "", {
+    key: ws.fullKey,
+    ...p(c.id),
+    body: { subject: "Hi {{firstName}}", bodyTemplate: "Hello {{firstName}}" },
+  });
   const m = await insertMailbox(ws.workspaceId, `sender-${c.id.slice(-6)}@pool.test`);
   await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c.id), body: { mailboxIds: [m.id] } });
-  const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: `a-${c.id}@x.test`, firstName: "A", timezone: "Europe/Paris" }] } })).body.leadIds;
+  const leadIds = (
+    await call(CREATE_LEADS, "POST", "/leads", {
+      key: ws.fullKey,
+      body: { leads: [{ email: `a-${c.id}@x.test`, firstName: "A", timezone: "Europe/Paris" }] },
+    })
+  ).body.leadIds;
   await call(ADD_LEADS, "POST", "", { key: ws.fullKey, ...p(c.id), body: { leadIds } });
   return { c, m, leadIds };
 }
@@ -43,10 +52,31 @@ describe("POST /campaigns and settings", () => {
     const r = await create({ name: "Q4 outbound" });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
-      name: "Q4 outbound", status: "DRAFT", folder: null, sendWindowStartHour: 9, sendWindowEndHour: 17, sendDaysOfWeek: [1, 2, 3, 4, 5],
-      startAt: null, dailyNewLeadCap: null, defaultTimezone: null, abVariantOptimization: false, trackOpens: false, trackClicks: false,
-      stopOnReply: true, stopOnAutoReply: false, unsubscribeHeader: true, textOnly: false, espMatching: "OFF", minGapMinutes: 9,
-      sentCount: 0, leadsContacted: 0, openedRate: 0, repliedCount: 0, bouncedRate: 0, opensTracked: false, clicksTracked: false,
+      name: "Q4 outbound",
+      status: "DRAFT",
+      folder: null,
+      sendWindowStartHour: 9,
+      sendWindowEndHour: 17,
+      sendDaysOfWeek: [1, 2, 3, 4, 5],
+      startAt: null,
+      dailyNewLeadCap: null,
+      defaultTimezone: null,
+      abVariantOptimization: false,
+      trackOpens: false,
+      trackClicks: false,
+      stopOnReply: true,
+      stopOnAutoReply: false,
+      unsubscribeHeader: true,
+      textOnly: false,
+      espMatching: "OFF",
+      minGapMinutes: 9,
+      sentCount: 0,
+      leadsContacted: 0,
+      openedRate: 0,
+      repliedCount: 0,
+      bouncedRate: 0,
+      opensTracked: false,
+      clicksTracked: false,
     });
     expect(r.body.id).toMatch(/^cmp_/);
   });
@@ -58,15 +88,31 @@ describe("POST /campaigns and settings", () => {
     expect((await create({ name: "x", dailyNewLeadCap: 0 })).status).toBe(400);
     expect((await create({ name: "x", dailyNewLeadCap: 100_001 })).status).toBe(400);
     expect((await create({ name: "x", startAt: "2026-12-01T09:00:00" })).body.details.fieldErrors.startAt).toBeDefined();
-    expect((await create({ name: "x", sendWindowStartHour: 17, sendWindowEndHour: 9 })).body.details.fieldErrors.sendWindowEndHour).toBeDefined();
+    expect(
+      (await create({ name: "x", sendWindowStartHour: 17, sendWindowEndHour: 9 })).body.details.fieldErrors.sendWindowEndHour,
+    ).toBeDefined();
     expect((await create({ name: "x", sendDaysOfWeek: [7] })).status).toBe(400);
   });
 
   it("changes only the sent settings, and checks the window against the stored half", async () => {
     const c = (await create({ name: "S", dailyNewLeadCap: 50, folder: "EU" })).body;
-    const r = await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { trackOpens: true, startAt: "2026-12-01T09:00:00+01:00" } });
-    expect(r.body).toMatchObject({ trackOpens: true, opensTracked: true, dailyNewLeadCap: 50, folder: "EU", startAt: "2026-12-01T08:00:00.000Z" });
-    const cleared = await call(PATCH, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { startAt: null, dailyNewLeadCap: null, folder: "" } });
+    const r = await call(PATCH_SETTINGS, "PATCH", "", {
+      key: ws.fullKey,
+      ...p(c.id),
+      body: { trackOpens: true, startAt: "2026-12-01T09:00:00+01:00" },
+    });
+    expect(r.body).toMatchObject({
+      trackOpens: true,
+      opensTracked: true,
+      dailyNewLeadCap: 50,
+      folder: "EU",
+      startAt: "2026-12-01T08:00:00.000Z",
+    });
+    const cleared = await call(PATCH, "PATCH", "", {
+      key: ws.fullKey,
+      ...p(c.id),
+      body: { startAt: null, dailyNewLeadCap: null, folder: "" },
+    });
     expect(cleared.body).toMatchObject({ startAt: null, dailyNewLeadCap: null, folder: null });
     const bad = await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { sendWindowStartHour: 17 } });
     expect(bad.status).toBe(400);
@@ -115,7 +161,8 @@ describe("PATCH /campaigns/<id>/status and the launch check", () => {
     const ok = await call(STATUS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { status: "ACTIVE", confirm: true } });
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe("ACTIVE");
-    for (const s of ["PAUSED", "ARCHIVED", "PAUSED"]) expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { status: s } })).body.status).toBe(s);
+    for (const s of ["PAUSED", "ARCHIVED", "PAUSED"])
+      expect((await call(STATUS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { status: s } })).body.status).toBe(s);
   });
 
   it("activates a ready campaign without confirmation", async () => {
@@ -129,11 +176,18 @@ describe("PATCH /campaigns/<id>/status and the launch check", () => {
 
   it("blocks on raw template tokens and asks to confirm warming mailboxes", async () => {
     const { c, m } = await campaignWithEverything("Tokens");
-    await call(CREATE_STEP, "POST", "", { key: ws.fullKey, ...p(c.id), body: { bodyTemplate: "Following up, {{frstName}}", delayHoursAfterPrevious: 48 } });
+    await call(CREATE_STEP, "POST", "", {
+      key: ws.fullKey,
+      ...p(c.id),
+      body: { bodyTemplate: "Following up, {{frstName}}", delayHoursAfterPrevious: 48 },
+    });
     const r = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, ...p(c.id) });
     expect(r.body.blockers).toEqual([{ code: "TEMPLATE_TOKENS", message: expect.stringContaining("{{frstName}}") }]);
     const { c: c2, m: m2 } = await campaignWithEverything("Warming");
-    await getDb().update((await import("@/db/schema")).mailboxes).set({ warmupStatus: "EARLY" }).where(eq((await import("@/db/schema")).mailboxes.id, m2.id));
+    await getDb()
+      .update((await import("@/db/schema")).mailboxes)
+      .set({ warmupStatus: "EARLY" })
+      .where(eq((await import("@/db/schema")).mailboxes.id, m2.id));
     const w = await call(STATUS, "PATCH", "", { key: ws.fullKey, ...p(c2.id), body: { status: "ACTIVE" } });
     expect(w.status).toBe(409);
     expect(w.body.blockers).toEqual([]);
@@ -144,14 +198,20 @@ describe("PATCH /campaigns/<id>/status and the launch check", () => {
   it("warns about pool mailboxes that cannot send, unassigned leads, missing timezone and a future start", async () => {
     const c = (await create({ name: "Warnings", startAt: "2099-01-01T00:00:00Z" })).body;
     await call(CREATE_STEP, "POST", "", { key: ws.fullKey, ...p(c.id), body: { subject: "s", bodyTemplate: "b" } });
-    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "w1@x.test" }] } })).body.leadIds;
+    const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "w1@x.test" }] } })).body
+      .leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, ...p(c.id), body: { leadIds } }); // empty pool: added unassigned
     const good = await insertMailbox(ws.workspaceId, "good@warn.test");
     const broken = await insertMailbox(ws.workspaceId, "broken@warn.test", { loginFailingSince: new Date(), loginError: "535" });
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c.id), body: { mailboxIds: [good.id, broken.id] } });
     const r = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, ...p(c.id) });
     expect(r.body.ready).toBe(true);
-    expect(r.body.warnings.map((x: any) => x.code)).toEqual(["MAILBOXES_CANNOT_SEND", "LEADS_WITHOUT_MAILBOX", "NO_TIMEZONE", "SCHEDULED_START"]);
+    expect(r.body.warnings.map((x: any) => x.code)).toEqual([
+      "MAILBOXES_CANNOT_SEND",
+      "LEADS_WITHOUT_MAILBOX",
+      "NO_TIMEZONE",
+      "SCHEDULED_START",
+    ]);
     expect(r.body.warnings[0].message).toContain("broken@warn.test");
   });
 });
@@ -163,7 +223,12 @@ describe("DELETE /campaigns/<id> and the delete preview", () => {
     expect((await call(DELETE, "DELETE", "", { key: member.key, ...p(c.id) })).status).toBe(403);
     expect((await call(DELETE_PREVIEW, "GET", "", { key: member.key, ...p(c.id) })).status).toBe(403);
     const admin = await addMember(ws.workspaceId, "admin");
-    expect((await call(DELETE, "DELETE", "", { key: admin.key, ...p(c.id) })).body).toMatchObject({ deleted: true, id: c.id, leadsDeleted: 0, leadsKept: 0 });
+    expect((await call(DELETE, "DELETE", "", { key: admin.key, ...p(c.id) })).body).toMatchObject({
+      deleted: true,
+      id: c.id,
+      leadsDeleted: 0,
+      leadsKept: 0,
+    });
   });
 
   it("through an API key deletes only a DRAFT that never sent, and never with deleteLeads", async () => {
@@ -174,7 +239,16 @@ describe("DELETE /campaigns/<id> and the delete preview", () => {
     expect(r.body.error).toContain("archive");
     const d = (await create({ name: "draft-with-send" })).body;
     const m = await insertMailbox(ws.workspaceId, "hist@del.test");
-    await getDb().insert(emails).values({ id: "eml_del1", workspaceId: ws.workspaceId, mailboxId: m.id, leadEmail: "l@x.test", campaignId: d.id, messageId: "<d@x>", subject: "s", status: "SENT" });
+    await getDb().insert(emails).values({
+      id: "eml_del1",
+      workspaceId: ws.workspaceId,
+      mailboxId: m.id,
+      leadEmail: "l@x.test",
+      campaignId: d.id,
+      messageId: "<d@x>",
+      subject: "s",
+      status: "SENT",
+    });
     expect((await call(DELETE, "DELETE", "", { key: ws.fullKey, ...p(d.id) })).status).toBe(409);
     const e = (await create({ name: "draft" })).body;
     expect((await call(DELETE, "DELETE", "/campaigns/x?deleteLeads=true", { key: ws.fullKey, ...p(e.id) })).status).toBe(403);
@@ -183,14 +257,34 @@ describe("DELETE /campaigns/<id> and the delete preview", () => {
   it("from the dashboard deletes leads in no other campaign with deleteLeads=true, keeping sent emails", async () => {
     const a = (await create({ name: "A" })).body;
     const b = (await create({ name: "B" })).body;
-    const ids = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "only@del.test" }, { email: "both@del.test" }] } })).body.leadIds;
+    const ids = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: ws.fullKey,
+        body: { leads: [{ email: "only@del.test" }, { email: "both@del.test" }] },
+      })
+    ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, ...p(a.id), body: { leadIds: ids } });
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, ...p(b.id), body: { leadIds: [ids[1]] } });
     const m = await insertMailbox(ws.workspaceId, "keep@del.test");
-    await getDb().insert(emails).values({ id: "eml_del2", workspaceId: ws.workspaceId, mailboxId: m.id, leadId: ids[0], leadEmail: "only@del.test", campaignId: a.id, messageId: "<k@x>", subject: "s", status: "SENT" });
+    await getDb().insert(emails).values({
+      id: "eml_del2",
+      workspaceId: ws.workspaceId,
+      mailboxId: m.id,
+      leadId: ids[0],
+      leadEmail: "only@del.test",
+      campaignId: a.id,
+      messageId: "<k@x>",
+      subject: "s",
+      status: "SENT",
+    });
     await getDb().update(campaigns).set({ status: "ACTIVE", firstSentAt: new Date() }).where(eq(campaigns.id, a.id));
     const cookie = await sessionCookie(ws.userId);
-    expect((await call(DELETE_PREVIEW, "GET", "", { cookie, ...p(a.id) })).body).toEqual({ leadsOnlyHere: 1, leadsInOtherCampaigns: 1, sends: 1, replies: 0 });
+    expect((await call(DELETE_PREVIEW, "GET", "", { cookie, ...p(a.id) })).body).toEqual({
+      leadsOnlyHere: 1,
+      leadsInOtherCampaigns: 1,
+      sends: 1,
+      replies: 0,
+    });
     const r = await call(DELETE, "DELETE", "/campaigns/x?deleteLeads=true", { cookie, ...p(a.id) });
     expect(r.body).toEqual({ deleted: true, id: a.id, leadsDeleted: 1, leadsKept: 1 });
     expect((await getDb().select().from(leads).where(eq(leads.id, ids[0]))).length).toBe(0);
@@ -206,11 +300,22 @@ describe("duplicate, bulk settings, bulk archive", () => {
     const { c } = await campaignWithEverything("Source");
     await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { dailyNewLeadCap: 30, trackClicks: true } });
     const step = (await call(STEPS, "GET", "", { key: ws.readKey, ...p(c.id) })).body.steps[0];
-    await call(ADD_ATTACHMENT, "POST", "", { key: ws.fullKey, ...p(c.id, { stepId: step.id }), body: { filename: "deck.pdf", contentType: "application/pdf", contentBase64: Buffer.from("%PDF-1.4 test").toString("base64") } });
+    await call(ADD_ATTACHMENT, "POST", "", {
+      key: ws.fullKey,
+      ...p(c.id, { stepId: step.id }),
+      body: { filename: "deck.pdf", contentType: "application/pdf", contentBase64: Buffer.from("%PDF-1.4 test").toString("base64") },
+    });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { status: "ACTIVE" } });
     const r = await call(DUPLICATE, "POST", "", { key: ws.fullKey, ...p(c.id), body: { name: "Copy", folder: "Copies" } });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ name: "Copy", folder: "Copies", status: "DRAFT", dailyNewLeadCap: 30, trackClicks: true, defaultTimezone: "Europe/Berlin" });
+    expect(r.body).toMatchObject({
+      name: "Copy",
+      folder: "Copies",
+      status: "DRAFT",
+      dailyNewLeadCap: 30,
+      trackClicks: true,
+      defaultTimezone: "Europe/Berlin",
+    });
     const steps = (await call(STEPS, "GET", "", { key: ws.readKey, ...p(r.body.id) })).body.steps;
     expect(steps.map((s: any) => s.subject)).toEqual(["Hi {{firstName}}"]);
     const atts = (await call(ATTACHMENTS, "GET", "", { key: ws.readKey, ...p(r.body.id, { stepId: steps[0].id }) })).body.attachments;
@@ -224,14 +329,26 @@ describe("duplicate, bulk settings, bulk archive", () => {
   it("bulk settings report updated, failed and notFound; bulk archive archives", async () => {
     const a = (await create({ name: "b1" })).body;
     const b = (await create({ name: "b2", sendWindowEndHour: 10, sendWindowStartHour: 8 })).body;
-    const r = await call(BULK_SETTINGS, "PATCH", "/campaigns/bulk-settings", { key: ws.fullKey, body: { campaignIds: [a.id, b.id, "cmp_nope"], settings: { sendWindowStartHour: 12, trackOpens: true } } });
+    const r = await call(BULK_SETTINGS, "PATCH", "/campaigns/bulk-settings", {
+      key: ws.fullKey,
+      body: { campaignIds: [a.id, b.id, "cmp_nope"], settings: { sendWindowStartHour: 12, trackOpens: true } },
+    });
     expect(r.body.updated).toBe(1);
     expect(r.body.failed).toEqual([{ id: b.id, error: expect.stringContaining("window") }]);
     expect(r.body.notFound).toEqual(["cmp_nope"]);
-    expect((await call(GET_ONE, "GET", "", { key: ws.readKey, ...p(a.id) })).body).toMatchObject({ sendWindowStartHour: 12, trackOpens: true });
-    const tooMany = await call(BULK_SETTINGS, "PATCH", "/campaigns/bulk-settings", { key: ws.fullKey, body: { campaignIds: Array.from({ length: 501 }, (_, i) => `cmp_${i}`), settings: { trackOpens: true } } });
+    expect((await call(GET_ONE, "GET", "", { key: ws.readKey, ...p(a.id) })).body).toMatchObject({
+      sendWindowStartHour: 12,
+      trackOpens: true,
+    });
+    const tooMany = await call(BULK_SETTINGS, "PATCH", "/campaigns/bulk-settings", {
+      key: ws.fullKey,
+      body: { campaignIds: Array.from({ length: 501 }, (_, i) => `cmp_${i}`), settings: { trackOpens: true } },
+    });
     expect(tooMany.status).toBe(400);
-    const arch = await call(BULK_ARCHIVE, "POST", "/campaigns/bulk-archive", { key: ws.fullKey, body: { campaignIds: [a.id, "cmp_nope"] } });
+    const arch = await call(BULK_ARCHIVE, "POST", "/campaigns/bulk-archive", {
+      key: ws.fullKey,
+      body: { campaignIds: [a.id, "cmp_nope"] },
+    });
     expect(arch.body).toEqual({ archived: 1, notFound: ["cmp_nope"] });
     expect((await call(GET_ONE, "GET", "", { key: ws.readKey, ...p(a.id) })).body.status).toBe("ARCHIVED");
   });

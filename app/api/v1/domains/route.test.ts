@@ -32,7 +32,9 @@ beforeAll(async () => {
     },
   });
   ws = await makeWorkspace();
-  expect((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@acme.test" }, body: { appPassword: "pw" } })).status).toBe(201);
+  expect(
+    (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "ann@acme.test" }, body: { appPassword: "pw" } })).status,
+  ).toBe(201);
   spareId = await ensureDomain(getDb(), ws.workspaceId, "spare.test");
   const list = await call(GET, "GET", "/domains", { key: ws.readKey });
   acmeId = list.body.find((d: any) => d.domain === "acme.test").id;
@@ -42,14 +44,23 @@ afterAll(() => world.close());
 describe("/domains", () => {
   it("lists domains as a plain array with paging headers; unchecked until checked", async () => {
     const r = await call(GET, "GET", "/domains", { key: ws.readKey });
-    expect(r.body.map((d: any) => [d.domain, d.mailboxes, d.spfStatus])).toEqual([["acme.test", 1, "UNCHECKED"], ["spare.test", 0, "UNCHECKED"]]);
+    expect(r.body.map((d: any) => [d.domain, d.mailboxes, d.spfStatus])).toEqual([
+      ["acme.test", 1, "UNCHECKED"],
+      ["spare.test", 0, "UNCHECKED"],
+    ]);
     expect([r.headers.get("X-Total-Count"), r.headers.get("X-Page"), r.headers.get("X-Limit")]).toEqual(["2", "1", "2000"]);
   });
 
   it("checks SPF, DKIM, DMARC, MX and blacklists from DNS and stores each with its reason and the time", async () => {
     const r = await call(CHECK, "POST", "", { key: ws.fullKey, params: { id: acmeId } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ spfStatus: "PASS", dmarcStatus: "PASS", mxStatus: "PASS", blacklistStatus: "PASS", dkimStatus: "MISSING" });
+    expect(r.body).toMatchObject({
+      spfStatus: "PASS",
+      dmarcStatus: "PASS",
+      mxStatus: "PASS",
+      blacklistStatus: "PASS",
+      dkimStatus: "MISSING",
+    });
     expect(r.body.checks.spf).toMatchObject({ status: "PASS", record: "v=spf1 ip4:192.0.2.1 -all", reason: expect.any(String) });
     expect(r.body.checks.dkim.reason).toContain("No DKIM key found");
     expect(r.body.lastCheckedAt).not.toBeNull();
@@ -64,7 +75,10 @@ describe("/domains", () => {
   });
 
   it("bulk-checks many domains and lists unknown ids", async () => {
-    const r = await call(BULK_CHECK, "POST", "/domains/bulk-check", { key: ws.fullKey, body: { domainIds: [acmeId, spareId, "dom_nope"] } });
+    const r = await call(BULK_CHECK, "POST", "/domains/bulk-check", {
+      key: ws.fullKey,
+      body: { domainIds: [acmeId, spareId, "dom_nope"] },
+    });
     expect(r.body.checked).toBe(2);
     expect(r.body.notFound).toEqual(["dom_nope"]);
     const spare = r.body.domains.find((d: any) => d.domain === "spare.test");
@@ -78,7 +92,11 @@ describe("/domains", () => {
     const other = await makeWorkspace();
     expect((await call(DELETE, "DELETE", "", { key: other.fullKey, params: { id: spareId } })).status).toBe(404);
     const bulk = await call(BULK_DELETE, "POST", "/domains/bulk-delete", { key: ws.fullKey, body: { domainIds: [acmeId, spareId] } });
-    expect(bulk.body).toEqual({ deleted: 1, notFound: [], conflicts: [{ id: acmeId, domain: "acme.test", reason: "still has 1 mailbox(es)" }] });
+    expect(bulk.body).toEqual({
+      deleted: 1,
+      notFound: [],
+      conflicts: [{ id: acmeId, domain: "acme.test", reason: "still has 1 mailbox(es)" }],
+    });
     expect((await call(GET, "GET", "/domains", { key: ws.readKey })).body.map((d: any) => d.domain)).toEqual(["acme.test"]);
   });
 

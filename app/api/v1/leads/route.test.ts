@@ -27,7 +27,9 @@ describe("POST /leads", () => {
   });
 
   it("merges by email: only sent fields change, empty string clears, customFields merge key by key", async () => {
-    const first = await post([{ email: "merge@example.com", firstName: "Mia", lastName: "Stone", jobTitle: "CTO", customFields: { plan: "pro", city: "Oslo" } }]);
+    const first = await post([
+      { email: "merge@example.com", firstName: "Mia", lastName: "Stone", jobTitle: "CTO", customFields: { plan: "pro", city: "Oslo" } },
+    ]);
     const id = first.body.leadIds[0];
     const second = await post([{ email: "MERGE@Example.com", lastName: "", customFields: { city: "Bergen", team: "7" } }]);
     expect(second.body.leads[0]).toEqual({ email: "merge@example.com", id, status: "updated" });
@@ -48,7 +50,10 @@ describe("POST /leads", () => {
   });
 
   it("skips suppressed emails and domains, lists them, and gives them no id", async () => {
-    await call(ADD_SUPPRESSIONS, "POST", "/suppressions", { key: ws.fullKey, body: { emails: ["gone@example.com"], domains: ["blocked.test"] } });
+    await call(ADD_SUPPRESSIONS, "POST", "/suppressions", {
+      key: ws.fullKey,
+      body: { emails: ["gone@example.com"], domains: ["blocked.test"] },
+    });
     const r = await post([{ email: "ok-sup@example.com" }, { email: "Gone@example.com" }, { email: "x@blocked.test" }]);
     expect(r.body.suppressed).toBe(2);
     expect(r.body.suppressedEmails).toEqual(["Gone@example.com", "x@blocked.test"]);
@@ -59,7 +64,10 @@ describe("POST /leads", () => {
   });
 
   it("skips an unknown timezone with a warning and still saves the lead", async () => {
-    const r = await post([{ email: "tz@example.com", timezone: "Mars/Olympus", firstName: "Tia" }, { email: "tz2@example.com", timezone: "Europe/Berlin" }]);
+    const r = await post([
+      { email: "tz@example.com", timezone: "Mars/Olympus", firstName: "Tia" },
+      { email: "tz2@example.com", timezone: "Europe/Berlin" },
+    ]);
     expect(r.body.created).toBe(2);
     expect(r.body.warnings).toEqual([expect.objectContaining({ index: 0, email: "tz@example.com", field: "timezone" })]);
     expect(r.body.warnings[0].message).toContain("Mars/Olympus");
@@ -79,7 +87,10 @@ describe("POST /leads", () => {
   });
 
   it("merges an address repeated within one batch into one lead", async () => {
-    const r = await post([{ email: "dup@example.com", firstName: "One" }, { email: "dup@example.com", lastName: "Two" }]);
+    const r = await post([
+      { email: "dup@example.com", firstName: "One" },
+      { email: "dup@example.com", lastName: "Two" },
+    ]);
     expect(r.body.created).toBe(1);
     expect(r.body.leadIds[0]).toBe(r.body.leadIds[1]);
     const lead = (await call(GET_ONE, "GET", "", { key: ws.fullKey, params: { id: r.body.leadIds[0] } })).body;
@@ -120,7 +131,10 @@ describe("GET /leads", () => {
   it("pages newest first in a fixed order so that every lead comes exactly once", async () => {
     const own = await makeWorkspace();
     for (let b = 0; b < 3; b++) {
-      await call(POST, "POST", "/leads", { key: own.fullKey, body: { leads: Array.from({ length: 70 }, (_, i) => ({ email: `p${b}-${i}@example.com` })) } });
+      await call(POST, "POST", "/leads", {
+        key: own.fullKey,
+        body: { leads: Array.from({ length: 70 }, (_, i) => ({ email: `p${b}-${i}@example.com` })) },
+      });
     }
     const seen: string[] = [];
     for (let page = 1; page <= 6; page++) {
@@ -140,7 +154,13 @@ describe("GET /leads", () => {
     const own = await makeWorkspace();
     const r = await call(POST, "POST", "/leads", {
       key: own.fullKey,
-      body: { leads: [{ email: "zed@acme.io", companyName: "Acme" }, { email: "amy@other.io", verificationStatus: "VALID" }, { email: "bob@other.io" }] },
+      body: {
+        leads: [
+          { email: "zed@acme.io", companyName: "Acme" },
+          { email: "amy@other.io", verificationStatus: "VALID" },
+          { email: "bob@other.io" },
+        ],
+      },
     });
     const [zed, amy] = r.body.leadIds;
     await call(ATTACH, "POST", "", { key: own.fullKey, params: { id: zed }, body: { name: "VIP" } });
@@ -185,7 +205,8 @@ describe("PATCH /leads/<id>", () => {
 
   it("answers 404 with the same body for another workspace's lead as for a random id", async () => {
     const other = await makeWorkspace();
-    const theirs = (await call(POST, "POST", "/leads", { key: other.fullKey, body: { leads: [{ email: "theirs@example.com" }] } })).body.leadIds[0];
+    const theirs = (await call(POST, "POST", "/leads", { key: other.fullKey, body: { leads: [{ email: "theirs@example.com" }] } })).body
+      .leadIds[0];
     const a = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id: theirs }, body: { firstName: "Hijack" } });
     const b = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id: "lead_doesnotexist" }, body: { firstName: "Hijack" } });
     expect(a.status).toBe(404);
@@ -206,10 +227,19 @@ describe("PATCH /leads/<id>", () => {
 
 describe("PATCH /leads/bulk", () => {
   it("finds leads by id or email and reports updated, unchanged and notFound", async () => {
-    const r = await post([{ email: "bulk1@example.com", firstName: "A" }, { email: "bulk2@example.com", firstName: "B" }]);
+    const r = await post([
+      { email: "bulk1@example.com", firstName: "A" },
+      { email: "bulk2@example.com", firstName: "B" },
+    ]);
     const res = await call(BULK_PATCH, "PATCH", "/leads/bulk", {
       key: ws.fullKey,
-      body: { leads: [{ id: r.body.leadIds[0], firstName: "A2" }, { email: "BULK2@example.com", firstName: "B" }, { email: "nobody@example.com", firstName: "N" }] },
+      body: {
+        leads: [
+          { id: r.body.leadIds[0], firstName: "A2" },
+          { email: "BULK2@example.com", firstName: "B" },
+          { email: "nobody@example.com", firstName: "N" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ updated: 1, unchanged: 1, notFound: 1 });
@@ -221,7 +251,12 @@ describe("PATCH /leads/bulk", () => {
     const r = await post([{ email: "bulktz@example.com", firstName: "Keep" }]);
     const res = await call(BULK_PATCH, "PATCH", "/leads/bulk", {
       key: ws.fullKey,
-      body: { leads: [{ id: r.body.leadIds[0], firstName: "Changed" }, { email: "bulktz@example.com", timezone: "Bad/Zone" }] },
+      body: {
+        leads: [
+          { id: r.body.leadIds[0], firstName: "Changed" },
+          { email: "bulktz@example.com", timezone: "Bad/Zone" },
+        ],
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.details.fieldErrors["leads.1.timezone"]).toBeDefined();
@@ -232,7 +267,10 @@ describe("PATCH /leads/bulk", () => {
   it("skips a lead whose address is suppressed", async () => {
     const r = await post([{ email: "later-suppressed@example.com", firstName: "S" }]);
     await call(ADD_SUPPRESSIONS, "POST", "/suppressions", { key: ws.fullKey, body: { emails: ["later-suppressed@example.com"] } });
-    const res = await call(BULK_PATCH, "PATCH", "/leads/bulk", { key: ws.fullKey, body: { leads: [{ id: r.body.leadIds[0], firstName: "T" }] } });
+    const res = await call(BULK_PATCH, "PATCH", "/leads/bulk", {
+      key: ws.fullKey,
+      body: { leads: [{ id: r.body.leadIds[0], firstName: "T" }] },
+    });
     expect(res.body).toMatchObject({ updated: 0, suppressed: 1, suppressedEmails: ["later-suppressed@example.com"] });
   });
 });
@@ -240,20 +278,31 @@ describe("PATCH /leads/bulk", () => {
 describe("POST /leads/bulk-delete", () => {
   it("is for owners and admins only and deletes the listed leads", async () => {
     const own = await makeWorkspace();
-    const ids = (await call(POST, "POST", "/leads", { key: own.fullKey, body: { leads: [{ email: "d1@example.com" }, { email: "d2@example.com" }, { email: "d3@example.com" }] } })).body.leadIds;
+    const ids = (
+      await call(POST, "POST", "/leads", {
+        key: own.fullKey,
+        body: { leads: [{ email: "d1@example.com" }, { email: "d2@example.com" }, { email: "d3@example.com" }] },
+      })
+    ).body.leadIds;
     const member = await addMember(own.workspaceId, "member");
     const denied = await call(BULK_DELETE, "POST", "/leads/bulk-delete", { key: member.key, body: { leadIds: ids } });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe("FORBIDDEN");
     const admin = await addMember(own.workspaceId, "admin");
-    const ok = await call(BULK_DELETE, "POST", "/leads/bulk-delete", { key: admin.key, body: { leadIds: [ids[0], ids[1], "lead_missing"] } });
+    const ok = await call(BULK_DELETE, "POST", "/leads/bulk-delete", {
+      key: admin.key,
+      body: { leadIds: [ids[0], ids[1], "lead_missing"] },
+    });
     expect(ok.body).toEqual({ deleted: 2, notFound: 1 });
     const left = await call(GET, "GET", "/leads", { key: own.readKey });
     expect(left.body.leads.map((l: any) => l.id)).toEqual([ids[2]]);
   });
 
   it("refuses more than 1,000 ids", async () => {
-    const r = await call(BULK_DELETE, "POST", "/leads/bulk-delete", { key: ws.fullKey, body: { leadIds: Array.from({ length: 1001 }, (_, i) => `lead_${i}`) } });
+    const r = await call(BULK_DELETE, "POST", "/leads/bulk-delete", {
+      key: ws.fullKey,
+      body: { leadIds: Array.from({ length: 1001 }, (_, i) => `lead_${i}`) },
+    });
     expect(r.status).toBe(400);
   });
 });

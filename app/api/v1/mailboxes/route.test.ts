@@ -26,14 +26,20 @@ beforeAll(async () => {
     rejectRecipients: ["gone@elsewhere.test"],
     zone: { MX: { "gmail-hosted.test": [{ exchange: "aspmx.l.google.com", priority: 1 }] }, TXT: { "nomx.test": ["hello"] } },
     // A provider whose server is down: nothing listens on port 1.
-    extraProviders: { "down.test": { smtpHost: "127.0.0.1", smtpPort: 1, smtpSecurity: "NONE", imapHost: "127.0.0.1", imapPort: 1, imapSecurity: "NONE" } },
+    extraProviders: {
+      "down.test": { smtpHost: "127.0.0.1", smtpPort: 1, smtpSecurity: "NONE", imapHost: "127.0.0.1", imapPort: 1, imapSecurity: "NONE" },
+    },
   });
   ws = await makeWorkspace();
 });
 afterAll(() => world.close());
 
 const connect = (email: string, body: Record<string, unknown>, key = ws.fullKey) =>
-  call(CONNECT, "PUT", `/mailboxes/by-email/${encodeURIComponent(email)}`, { key, params: { email } /* Next.js hands route handlers decoded params */, body });
+  call(CONNECT, "PUT", `/mailboxes/by-email/${encodeURIComponent(email)}`, {
+    key,
+    params: { email } /* Next.js hands route handlers decoded params */,
+    body,
+  });
 
 describe("PUT /mailboxes/by-email/<email>", () => {
   it("refuses a wrong app password with the server's reason and saves nothing", async () => {
@@ -52,7 +58,16 @@ describe("PUT /mailboxes/by-email/<email>", () => {
     const tag2 = (await call(CREATE_TAG, "POST", "/tags", { key: ws.fullKey, body: { name: "Pool B" } })).body.id;
     const a = await connect("Ann@ACME.test", { appPassword: spaced, senderName: "Ann Lee", tagIds: [tag1] });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ created: true, email: "Ann@acme.test", emailAddress: "Ann@acme.test", senderName: "Ann Lee", smtpHost: "127.0.0.1", provider: "CUSTOM", dailySendCap: 20, warmupStatus: "OFF" });
+    expect(a.body).toMatchObject({
+      created: true,
+      email: "Ann@acme.test",
+      emailAddress: "Ann@acme.test",
+      senderName: "Ann Lee",
+      smtpHost: "127.0.0.1",
+      provider: "CUSTOM",
+      dailySendCap: 20,
+      warmupStatus: "OFF",
+    });
     expect(JSON.stringify(a.body)).not.toContain(PASSWORD);
     expect(Object.keys(a.body).some((k) => /password/i.test(k))).toBe(false);
     const b = await connect("ann@acme.test", { appPassword: PASSWORD, tagIds: [tag2] });
@@ -120,7 +135,11 @@ describe("PATCH /mailboxes/<id>", () => {
     const over = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailySendCap: 21 } });
     expect(over.status).toBe(400);
     expect(over.body.details.fieldErrors.dailySendCap[0]).toContain("20");
-    const ok = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailySendCap: 15, signatureHtml: "<p>Bob</p>", warmupGroup: "eu" } });
+    const ok = await call(PATCH, "PATCH", "", {
+      key: ws.fullKey,
+      params: { id },
+      body: { dailySendCap: 15, signatureHtml: "<p>Bob</p>", warmupGroup: "eu" },
+    });
     expect(ok.body).toMatchObject({ dailySendCap: 15, signatureHtml: "<p>Bob</p>", warmupGroup: "eu", senderName: null });
   });
 
@@ -131,7 +150,11 @@ describe("PATCH /mailboxes/<id>", () => {
     expect(bad.body.details.fieldErrors.smtpPassword[0]).toContain("535");
     world.smtp.setPassword("bob@acme.test", "new-password-1");
     world.imap.setPassword("bob@acme.test", "new-password-1");
-    const good = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { smtpPassword: "new-password-1", imapPassword: "new-password-1" } });
+    const good = await call(PATCH, "PATCH", "", {
+      key: ws.fullKey,
+      params: { id },
+      body: { smtpPassword: "new-password-1", imapPassword: "new-password-1" },
+    });
     expect(good.status).toBe(200);
   });
 
@@ -141,14 +164,23 @@ describe("PATCH /mailboxes/<id>", () => {
     const r = await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { smtpHost: "smtp.example.com", senderName: "B" } });
     expect(r.status).toBe(400);
     expect(r.body.details.fieldErrors.smtpHost[0]).toContain("OAuth");
-    expect((await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { senderName: "Bobby" } })).body.senderName).toBe("Bobby");
+    expect((await call(PATCH, "PATCH", "", { key: ws.fullKey, params: { id }, body: { senderName: "Bobby" } })).body.senderName).toBe(
+      "Bobby",
+    );
     await getDb().update(mailboxes).set({ authType: "PASSWORD" }).where(eq(mailboxes.id, id));
   });
 });
 
 describe("bulk import and bulk daily cap", () => {
   it("verifies each mailbox, reports failures per item with the SMTP code, and defaults usernames and the IMAP password", async () => {
-    const base = { smtpHost: world.smtp.host, smtpPort: world.smtp.port, smtpSecurity: "NONE", imapHost: world.imap.host, imapPort: world.imap.port, imapSecurity: "NONE" };
+    const base = {
+      smtpHost: world.smtp.host,
+      smtpPort: world.smtp.port,
+      smtpSecurity: "NONE",
+      imapHost: world.imap.host,
+      imapPort: world.imap.port,
+      imapSecurity: "NONE",
+    };
     const r = await call(IMPORT, "POST", "/mailboxes/bulk-import", {
       key: ws.fullKey,
       body: {
@@ -162,7 +194,9 @@ describe("bulk import and bulk daily cap", () => {
     expect(r.status).toBe(200);
     expect(r.body.created).toBe(1);
     expect(r.body.updated).toBe(0);
-    expect(r.body.mailboxes.map((m: any) => [m.email, m.dailySendCap, m.smtpUsername, m.imapUsername])).toEqual([["cat@acme.test", 40, "cat@acme.test", "cat@acme.test"]]);
+    expect(r.body.mailboxes.map((m: any) => [m.email, m.dailySendCap, m.smtpUsername, m.imapUsername])).toEqual([
+      ["cat@acme.test", 40, "cat@acme.test", "cat@acme.test"],
+    ]);
     expect(r.body.failed).toEqual([
       expect.objectContaining({ email: "ann@acme.test", smtpResponseCode: 535, error: expect.stringContaining("not accepted") }),
       expect.objectContaining({ email: "not an email" }),
@@ -171,9 +205,15 @@ describe("bulk import and bulk daily cap", () => {
 
   it("sets one cap on many mailboxes, at most 20", async () => {
     const ids = (await call(LIST, "GET", "/mailboxes", { key: ws.readKey })).body.map((m: any) => m.id);
-    const over = await call(BULK_CAP, "PATCH", "/mailboxes/bulk-daily-cap", { key: ws.fullKey, body: { mailboxIds: ids, dailySendCap: 25 } });
+    const over = await call(BULK_CAP, "PATCH", "/mailboxes/bulk-daily-cap", {
+      key: ws.fullKey,
+      body: { mailboxIds: ids, dailySendCap: 25 },
+    });
     expect(over.status).toBe(400);
-    const r = await call(BULK_CAP, "PATCH", "/mailboxes/bulk-daily-cap", { key: ws.fullKey, body: { mailboxIds: [...ids, "mbx_nope"], dailySendCap: 12 } });
+    const r = await call(BULK_CAP, "PATCH", "/mailboxes/bulk-daily-cap", {
+      key: ws.fullKey,
+      body: { mailboxIds: [...ids, "mbx_nope"], dailySendCap: 12 },
+    });
     expect(r.body).toEqual({ updated: ids.length, notFound: ["mbx_nope"] });
     const list = await call(LIST, "GET", "/mailboxes", { key: ws.readKey });
     expect(list.body.every((m: any) => m.dailySendCap === 12)).toBe(true);
@@ -184,7 +224,11 @@ describe("test send", () => {
   it("sends a real email through the mailbox's SMTP server", async () => {
     const id = await mailboxId("cat@acme.test");
     const before = world.smtp.received.length;
-    const r = await call(TEST_SEND, "POST", "", { key: ws.fullKey, params: { id }, body: { to: "someone@elsewhere.test", subject: "Check" } });
+    const r = await call(TEST_SEND, "POST", "", {
+      key: ws.fullKey,
+      params: { id },
+      body: { to: "someone@elsewhere.test", subject: "Check" },
+    });
     expect(r.status).toBe(200);
     expect(r.body.sent).toBe(true);
     const got = world.smtp.received.slice(before);
@@ -209,7 +253,8 @@ describe("test send", () => {
     const own = await makeWorkspace();
     // The same mailbox id from another workspace is a 404, but still counts; use our key for the limit.
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await call(TEST_SEND, "POST", "", { key: own.fullKey, params: { id }, body: { to: "a@elsewhere.test" } })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await call(TEST_SEND, "POST", "", { key: own.fullKey, params: { id }, body: { to: "a@elsewhere.test" } })).status);
     expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
@@ -227,7 +272,15 @@ describe("tags and delete", () => {
 
   it("refuses to delete a mailbox with send history (409) and deletes one without", async () => {
     const id = await mailboxId("cat@acme.test");
-    await getDb().insert(emails).values({ id: "eml_1", workspaceId: ws.workspaceId, mailboxId: id, leadEmail: "l@x.test", messageId: "<1@acme.test>", subject: "Hi", status: "SENT" });
+    await getDb().insert(emails).values({
+      id: "eml_1",
+      workspaceId: ws.workspaceId,
+      mailboxId: id,
+      leadEmail: "l@x.test",
+      messageId: "<1@acme.test>",
+      subject: "Hi",
+      status: "SENT",
+    });
     const r = await call(DELETE, "DELETE", "", { key: ws.fullKey, params: { id } });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe("CONFLICT");

@@ -10,11 +10,17 @@ beforeAll(async () => {
 
 describe("/suppressions", () => {
   it("adds addresses and domains, counts existing ones, reports malformed ones", async () => {
-    const r = await call(POST, "POST", "/suppressions", { key: ws.fullKey, body: { emails: ["A@Example.com", "bad"], domains: ["@Spam.Test", "not a domain"] } });
+    const r = await call(POST, "POST", "/suppressions", {
+      key: ws.fullKey,
+      body: { emails: ["A@Example.com", "bad"], domains: ["@Spam.Test", "not a domain"] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.added).toBe(2);
     expect(r.body.invalid.map((i: any) => i.value)).toEqual(["bad", "not a domain"]);
-    expect(r.body.suppressions.map((s: any) => [s.kind, s.value]).sort()).toEqual([["domain", "spam.test"], ["email", "a@example.com"]]);
+    expect(r.body.suppressions.map((s: any) => [s.kind, s.value]).sort()).toEqual([
+      ["domain", "spam.test"],
+      ["email", "a@example.com"],
+    ]);
     const again = await call(POST, "POST", "/suppressions", { key: ws.fullKey, body: { emails: ["a@example.com"] } });
     expect(again.body).toMatchObject({ added: 0, existing: 1 });
     const empty = await call(POST, "POST", "/suppressions", { key: ws.fullKey, body: {} });

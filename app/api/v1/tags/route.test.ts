@@ -23,7 +23,10 @@ describe("/tags", () => {
     expect(list.body.tags.map((t: any) => t.name)).toEqual(["Enterprise"]);
     const other = await makeWorkspace();
     expect((await call(DELETE, "DELETE", "", { key: other.fullKey, params: { tagId: a.body.id } })).status).toBe(404);
-    expect((await call(DELETE, "DELETE", "", { key: ws.fullKey, params: { tagId: a.body.id } })).body).toEqual({ deleted: true, id: a.body.id });
+    expect((await call(DELETE, "DELETE", "", { key: ws.fullKey, params: { tagId: a.body.id } })).body).toEqual({
+      deleted: true,
+      id: a.body.id,
+    });
     expect((await call(GET, "GET", "/tags", { key: ws.readKey })).body.tags).toEqual([]);
   });
 });

@@ -13,7 +13,11 @@ describe("GET /timezones", () => {
     expect(summer.status).toBe(200);
     const us = summer.body.countries.find((c: any) => c.code === "US");
     expect(us.name).toContain("United States");
-    expect(us.timezones.find((z: any) => z.name === "America/New_York")).toEqual({ name: "America/New_York", utcOffset: "-04:00", utcOffsetMinutes: -240 });
+    expect(us.timezones.find((z: any) => z.name === "America/New_York")).toEqual({
+      name: "America/New_York",
+      utcOffset: "-04:00",
+      utcOffsetMinutes: -240,
+    });
     useClock(new ManualClock(new Date("2026-01-15T12:00:00Z")));
     const winter = await call(GET, "GET", "/timezones", { key: ws.readKey });
     const ny = winter.body.countries.find((c: any) => c.code === "US").timezones.find((z: any) => z.name === "America/New_York");

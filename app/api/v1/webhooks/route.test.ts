@@ -58,21 +58,42 @@ describe("webhook API", () => {
   it("shows the secret once, never in lists, and PATCH keeps id, secret and log", async () => {
     const r = await create({ url: receiver.url(), events: ["email.sent", "email.replied"] });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ url: receiver.url(), events: ["email.sent", "email.replied"], active: true, retryAttempts: 3, timeoutMs: 10000 });
+    expect(r.body).toMatchObject({
+      url: receiver.url(),
+      events: ["email.sent", "email.replied"],
+      active: true,
+      retryAttempts: 3,
+      timeoutMs: 10000,
+    });
     expect(r.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const list = await call(LIST, "GET", "/webhooks", { key: ws.readKey });
     expect(JSON.stringify(list.body)).not.toContain(r.body.secret);
-    expect(JSON.stringify(await call(GET_ONE, "GET", "", { key: ws.readKey, ...p(r.body.id) }))).not.toContain("secret\"");
+    expect(JSON.stringify(await call(GET_ONE, "GET", "", { key: ws.readKey, ...p(r.body.id) }))).not.toContain('secret"');
     const patched = await call(PATCH, "PATCH", "", { key: ws.fullKey, ...p(r.body.id), body: { retryAttempts: 5 } });
     expect(patched.body).toMatchObject({ id: r.body.id, retryAttempts: 5, events: ["email.sent", "email.replied"], url: receiver.url() });
-    for (const bad of [{ retryAttempts: 0 }, { retryAttempts: 11 }, { timeoutMs: 999 }, { timeoutMs: 30001 }, { events: ["email.nope"] }, { events: [] }]) {
+    for (const bad of [
+      { retryAttempts: 0 },
+      { retryAttempts: 11 },
+      { timeoutMs: 999 },
+      { timeoutMs: 30001 },
+      { events: ["email.nope"] },
+      { events: [] },
+    ]) {
       expect((await call(PATCH, "PATCH", "", { key: ws.fullKey, ...p(r.body.id), body: bad })).status).toBe(400);
     }
     // The secret survives a PATCH: deliveries still verify with the one shown at creation.
     await emit("email.sent", { sendEventId: "e1", leadEmail: "l@x.test", mailboxEmail: "m@x.test" });
     await pump();
     const got = receiver.received.at(-1)!;
-    expect(verifySignature({ secret: r.body.secret, header: got.headers["x-service-signature"] as string, timestamp: got.headers["x-service-timestamp"] as string, body: got.body, nowSeconds: Math.floor(clock.now().getTime() / 1000) })).toBe(true);
+    expect(
+      verifySignature({
+        secret: r.body.secret,
+        header: got.headers["x-service-signature"] as string,
+        timestamp: got.headers["x-service-timestamp"] as string,
+        body: got.body,
+        nowSeconds: Math.floor(clock.now().getTime() / 1000),
+      }),
+    ).toBe(true);
     await call(DELETE, "DELETE", "", { key: ws.fullKey, ...p(r.body.id) });
     expect((await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, r.body.id))).length).toBe(0);
   });
@@ -89,12 +110,37 @@ describe("delivery", () => {
     const got = receiver.received.slice(before);
     expect(got.map((g) => g.url)).toEqual(["/sub"]);
     const body = JSON.parse(got[0].body);
-    expect(body).toEqual({ id: eventId, event: "email.replied", createdAt: clock.now().toISOString(), data: { replyId: "rep_1", leadId: "lead_1", intentClassification: "INTERESTED" } });
-    expect(got[0].headers).toMatchObject({ "x-service-event": "email.replied", "x-service-event-id": eventId, "x-service-timestamp": String(Math.floor(clock.now().getTime() / 1000)), "content-type": "application/json" });
+    expect(body).toEqual({
+      id: eventId,
+      event: "email.replied",
+      createdAt: clock.now().toISOString(),
+      data: { replyId: "rep_1", leadId: "lead_1", intentClassification: "INTERESTED" },
+    });
+    expect(got[0].headers).toMatchObject({
+      "x-service-event": "email.replied",
+      "x-service-event-id": eventId,
+      "x-service-timestamp": String(Math.floor(clock.now().getTime() / 1000)),
+      "content-type": "application/json",
+    });
     expect(got[0].headers["x-service-signature"]).toMatch(/^v1=[0-9a-f]{64}$/);
-    expect(verifySignature({ secret: sub.secret, header: got[0].headers["x-service-signature"] as string, timestamp: got[0].headers["x-service-timestamp"] as string, body: got[0].body, nowSeconds: Math.floor(clock.now().getTime() / 1000) })).toBe(true);
+    expect(
+      verifySignature({
+        secret: sub.secret,
+        header: got[0].headers["x-service-signature"] as string,
+        timestamp: got[0].headers["x-service-timestamp"] as string,
+        body: got[0].body,
+        nowSeconds: Math.floor(clock.now().getTime() / 1000),
+      }),
+    ).toBe(true);
     const log = await call(DELIVERIES, "GET", "", { key: ws.readKey, ...p(sub.id) });
-    expect(log.body.deliveries[0]).toMatchObject({ eventId, event: "email.replied", status: "DELIVERED", attempts: 1, lastStatusCode: 200, lastResponse: "ok" });
+    expect(log.body.deliveries[0]).toMatchObject({
+      eventId,
+      event: "email.replied",
+      status: "DELIVERED",
+      attempts: 1,
+      lastStatusCode: 200,
+      lastResponse: "ok",
+    });
     for (const w of [sub, other, paused]) await call(DELETE, "DELETE", "", { key: ws.fullKey, ...p(w.id) });
   });
 
@@ -164,7 +210,10 @@ describe("delivery", () => {
     const eventId = await emit("mailbox.disconnected", { mailboxId: "mbx_1" });
     await dispatchEvents(getDb(), clock);
     // A worker claims the delivery, then dies before sending.
-    await getDb().update(webhookDeliveries).set({ leasedUntil: new Date(clock.now().getTime() + 60_000) }).where(eq(webhookDeliveries.webhookId, w.id));
+    await getDb()
+      .update(webhookDeliveries)
+      .set({ leasedUntil: new Date(clock.now().getTime() + 60_000) })
+      .where(eq(webhookDeliveries.webhookId, w.id));
     expect((await deliverDue(getDb(), clock)).attempted).toBe(0);
     clock.advance(61_000);
     await deliverDue(getDb(), clock);
@@ -186,15 +235,39 @@ describe("rotation, test, resend, log", () => {
     expect(sig.split(",")).toHaveLength(2);
     const now = () => Math.floor(clock.now().getTime() / 1000);
     for (const secret of [w.secret, rotated.body.secret]) {
-      expect(verifySignature({ secret, header: sig, timestamp: during.headers["x-service-timestamp"] as string, body: during.body, nowSeconds: now() })).toBe(true);
+      expect(
+        verifySignature({
+          secret,
+          header: sig,
+          timestamp: during.headers["x-service-timestamp"] as string,
+          body: during.body,
+          nowSeconds: now(),
+        }),
+      ).toBe(true);
     }
     clock.advance(24 * 3600_000 + 1000);
     await call(TEST, "POST", "", { key: ws.fullKey, ...p(w.id) });
     const after = receiver.received.at(-1)!;
     const sig2 = after.headers["x-service-signature"] as string;
     expect(sig2.split(",")).toHaveLength(1);
-    expect(verifySignature({ secret: rotated.body.secret, header: sig2, timestamp: after.headers["x-service-timestamp"] as string, body: after.body, nowSeconds: now() })).toBe(true);
-    expect(verifySignature({ secret: w.secret, header: sig2, timestamp: after.headers["x-service-timestamp"] as string, body: after.body, nowSeconds: now() })).toBe(false);
+    expect(
+      verifySignature({
+        secret: rotated.body.secret,
+        header: sig2,
+        timestamp: after.headers["x-service-timestamp"] as string,
+        body: after.body,
+        nowSeconds: now(),
+      }),
+    ).toBe(true);
+    expect(
+      verifySignature({
+        secret: w.secret,
+        header: sig2,
+        timestamp: after.headers["x-service-timestamp"] as string,
+        body: after.body,
+        nowSeconds: now(),
+      }),
+    ).toBe(false);
     await call(DELETE, "DELETE", "", { key: ws.fullKey, ...p(w.id) });
   });
 
@@ -254,19 +327,71 @@ describe("rotation, test, resend, log", () => {
 describe("SSRF guard", () => {
   const port = () => canary.port;
   const forms = () => [
-    `http://127.0.0.2:${port()}/`, `http://127.0.2:${port()}/`, `http://2130706434:${port()}/`, `http://0x7f000002:${port()}/`, `http://0177.0.0.2:${port()}/`,
-    `http://0x7f.0.0.2:${port()}/`, `http://127.0.0.2.:${port()}/`, `http://localhost:${port()}/`, `http://LOCALHOST:${port()}/`, `http://foo.localhost/`,
-    "http://[::1]/", "http://[0:0:0:0:0:0:0:1]/", "http://[::ffff:127.0.0.2]/", "http://[::ffff:7f00:2]/", "http://[::127.0.0.2]/",
-    "http://[64:ff9b::7f00:2]/", "http://[2002:7f00:2::]/", "http://[2001:0:4136:e378:8000:63bf:80ff:fffd]/", "http://0.0.0.0/", "http://0/",
-    "http://[::]/", "http://10.0.0.1/", "http://10.255.255.255/", "http://172.16.0.1/", "http://172.31.255.254/",
-    "http://192.168.0.1/", "http://192.168.1.1:8080/", "http://169.254.169.254/latest/meta-data/", "http://169.254.170.2/", "http://[fd00:ec2::254]/",
-    "http://metadata.google.internal/computeMetadata/v1/", "http://metadata/", "http://100.100.100.200/", "http://100.64.0.1/", "http://192.0.0.192/",
-    "http://[fe80::1]/", "http://[fc00::1]/", "http://224.0.0.1/", "http://[ff02::1]/", "http://255.255.255.255/",
-    "http://198.18.0.1/", "http://192.0.2.1/", "http://198.51.100.7/", "http://203.0.113.9/", "http://240.0.0.1/",
-    "http://3232235521/", "http://0xc0a80001/", "http://0300.0250.0.1/", "http://10.1/", "http://[::ffff:10.0.0.1]/",
-    "http://[::ffff:169.254.169.254]/", "http://[::ffff:a9fe:a9fe]/", "ftp://hooks.example.test/", "file:///etc/passwd", "gopher://127.0.0.1/",
-    "http://user:pass@hooks.example.test/", "http://kubernetes.default.svc/", "http://instance-data/latest/", "http://xn--nxasmq6b.localhost/", "http://does-not-resolve.invalid/",
-    "http://[::ffff:0:7f00:2]/", "http://0x7f.2/", "http://127.000.000.002/", "javascript:alert(1)", "not a url",
+    `http://127.0.0.2:${port()}/`,
+    `http://127.0.2:${port()}/`,
+    `http://2130706434:${port()}/`,
+    `http://0x7f000002:${port()}/`,
+    `http://0177.0.0.2:${port()}/`,
+    `http://0x7f.0.0.2:${port()}/`,
+    `http://127.0.0.2.:${port()}/`,
+    `http://localhost:${port()}/`,
+    `http://LOCALHOST:${port()}/`,
+    `http://foo.localhost/`,
+    "http://[::1]/",
+    "http://[0:0:0:0:0:0:0:1]/",
+    "http://[::ffff:127.0.0.2]/",
+    "http://[::ffff:7f00:2]/",
+    "http://[::127.0.0.2]/",
+    "http://[64:ff9b::7f00:2]/",
+    "http://[2002:7f00:2::]/",
+    "http://[2001:0:4136:e378:8000:63bf:80ff:fffd]/",
+    "http://0.0.0.0/",
+    "http://0/",
+    "http://[::]/",
+    "http://10.0.0.1/",
+    "http://10.255.255.255/",
+    "http://172.16.0.1/",
+    "http://172.31.255.254/",
+    "http://192.168.0.1/",
+    "http://192.168.1.1:8080/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://169.254.170.2/",
+    "http://[fd00:ec2::254]/",
+    "http://metadata.google.internal/computeMetadata/v1/",
+    "http://metadata/",
+    "http://100.100.100.200/",
+    "http://100.64.0.1/",
+    "http://192.0.0.192/",
+    "http://[fe80::1]/",
+    "http://[fc00::1]/",
+    "http://224.0.0.1/",
+    "http://[ff02::1]/",
+    "http://255.255.255.255/",
+    "http://198.18.0.1/",
+    "http://192.0.2.1/",
+    "http://198.51.100.7/",
+    "http://203.0.113.9/",
+    "http://240.0.0.1/",
+    "http://3232235521/",
+    "http://0xc0a80001/",
+    "http://0300.0250.0.1/",
+    "http://10.1/",
+    "http://[::ffff:10.0.0.1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://[::ffff:a9fe:a9fe]/",
+    "ftp://hooks.example.test/",
+    "file:///etc/passwd",
+    "gopher://127.0.0.1/",
+    "http://user:pass@hooks.example.test/",
+    "http://kubernetes.default.svc/",
+    "http://instance-data/latest/",
+    "http://xn--nxasmq6b.localhost/",
+    "http://does-not-resolve.invalid/",
+    "http://[::ffff:0:7f00:2]/",
+    "http://0x7f.2/",
+    "http://127.000.000.002/",
+    "javascript:alert(1)",
+    "not a url",
   ];
 
   it(`refuses ${"at least 60"} private, reserved, internal and malformed URL forms at create, and nothing reaches the canary`, async () => {

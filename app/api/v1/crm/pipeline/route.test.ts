@@ -23,11 +23,17 @@ describe("GET /crm/pipeline paging (spec 8)", () => {
     // Five leads replied (one twice), all at the same time: the order must still be stable across pages.
     for (const [i, from] of [...addrs, addrs[0]].entries()) {
       const raw = `From: ${from}\r\nTo: pam@pipe.test\r\nSubject: Re: Hi\r\nMessage-ID: <p${i}@lead.test>\r\nDate: Tue, 03 Nov 2026 11:00:00 +0000\r\n\r\nSounds good\r\n`;
-      await ingestMessage(getDb(), clock, { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email }, await simpleParser(raw), { folder: "INBOX" });
+      await ingestMessage(getDb(), clock, { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email }, await simpleParser(raw), {
+        folder: "INBOX",
+      });
     }
     const page = (n: number) => call(PIPELINE, "GET", `/crm/pipeline?page=${n}&limit=2`, { key: ws.readKey });
     const seen: string[] = [];
-    for (const [n, size] of [[1, 2], [2, 2], [3, 1]]) {
+    for (const [n, size] of [
+      [1, 2],
+      [2, 2],
+      [3, 1],
+    ]) {
       const r = await page(n);
       expect(r.status).toBe(200);
       expect(r.body).toHaveLength(size);

@@ -24,7 +24,11 @@ async function leadsOf(w: TestWorkspace, emails: string[]): Promise<string[]> {
   return r.body.leadIds;
 }
 
-function reply(w: TestWorkspace, mailboxId: string, o: { leadId: string | null; intent: Intent; at: string; read?: boolean; starred?: boolean; campaignId?: string; id?: string }) {
+function reply(
+  w: TestWorkspace,
+  mailboxId: string,
+  o: { leadId: string | null; intent: Intent; at: string; read?: boolean; starred?: boolean; campaignId?: string; id?: string },
+) {
   return {
     id: o.id ?? newId("rep"),
     workspaceId: w.workspaceId,
@@ -84,7 +88,11 @@ describe("GET /api/v1/replies/intent-counts", () => {
     const counts = async (qs: string) => (await call(GET, "GET", `/replies/intent-counts?${qs}`, { key: ws.readKey })).body;
     // The campaign filter applies to replies before the latest is picked, as in /replies/threads: a's cmp_one reply is INTERESTED.
     expect(await counts("campaignId=cmp_one")).toEqual({ all: 2, unread: 0, intents: intents({ INTERESTED: 2 }) });
-    expect(await counts("campaignId=cmp_two")).toEqual({ all: 3, unread: 2, intents: intents({ QUESTION: 1, INTERESTED: 1, NOT_INTERESTED: 1 }) });
+    expect(await counts("campaignId=cmp_two")).toEqual({
+      all: 3,
+      unread: 2,
+      intents: intents({ QUESTION: 1, INTERESTED: 1, NOT_INTERESTED: 1 }),
+    });
     expect(await counts("unread=true")).toEqual({ all: 2, unread: 2, intents: intents({ QUESTION: 1, INTERESTED: 1 }) });
     expect(await counts("starred=true")).toEqual({ all: 1, unread: 0, intents: intents({ INTERESTED: 1 }) });
     expect(await counts("unread=false&starred=false")).toMatchObject({ all: 5, unread: 2 });
@@ -94,7 +102,8 @@ describe("GET /api/v1/replies/intent-counts", () => {
   it("agrees with the totals of /replies/threads for every intent and filter", async () => {
     for (const qs of ["", "campaignId=cmp_one", "campaignId=cmp_two", "unread=true", "starred=true"]) {
       const counts = (await call(GET, "GET", `/replies/intent-counts?${qs}`, { key: ws.readKey })).body;
-      const total = async (extra: string) => (await call(THREADS, "GET", `/replies/threads?limit=1&${[qs, extra].filter(Boolean).join("&")}`, { key: ws.readKey })).body.total;
+      const total = async (extra: string) =>
+        (await call(THREADS, "GET", `/replies/threads?limit=1&${[qs, extra].filter(Boolean).join("&")}`, { key: ws.readKey })).body.total;
       expect(await total(""), qs).toBe(counts.all);
       expect(await total("unread=true"), qs).toBe(counts.unread);
       for (const i of INTENTS) expect(await total(`intent=${i}`), `${qs} ${i}`).toBe(counts.intents[i]);
@@ -102,7 +111,11 @@ describe("GET /api/v1/replies/intent-counts", () => {
   });
 
   it("sees only the caller's workspace, needs credentials and validates its filters", async () => {
-    expect((await call(GET, "GET", "/replies/intent-counts", { key: other.readKey })).body).toEqual({ all: 1, unread: 1, intents: intents({ INTERESTED: 1 }) });
+    expect((await call(GET, "GET", "/replies/intent-counts", { key: other.readKey })).body).toEqual({
+      all: 1,
+      unread: 1,
+      intents: intents({ INTERESTED: 1 }),
+    });
     expect((await call(GET, "GET", "/replies/intent-counts")).status).toBe(401);
     const bad = await call(GET, "GET", "/replies/intent-counts?unread=yes", { key: ws.readKey });
     expect(bad.status).toBe(400);

@@ -25,9 +25,15 @@ beforeAll(async () => {
   ws = await makeWorkspace();
 });
 const p = (id: string, extra: Record<string, string> = {}) => ({ params: { id, ...extra } });
-const newCampaign = async (body: Record<string, unknown> = {}) => (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "C", ...body } })).body.id as string;
+const newCampaign = async (body: Record<string, unknown> = {}) =>
+  (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "C", ...body } })).body.id as string;
 async function makeLeads(prefix: string, n: number, extra: Record<string, unknown> = {}) {
-  return (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@leads.test`, ...extra })) } })).body.leadIds as string[];
+  return (
+    await call(CREATE_LEADS, "POST", "/leads", {
+      key: ws.fullKey,
+      body: { leads: Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@leads.test`, ...extra })) },
+    })
+  ).body.leadIds as string[];
 }
 const add = (c: string, leadIds: string[]) => call(ADD, "POST", "", { key: ws.fullKey, ...p(c), body: { leadIds } });
 
@@ -41,7 +47,8 @@ describe("POST /campaigns/<id>/leads", () => {
     const r = await add(c, await makeLeads("bal", 6));
     expect(r.body.added).toBe(6);
     expect(r.body.results.every((x: any) => x.result === "assigned")).toBe(true);
-    const counts = r.body.results.reduce((acc: Record<string, number>, x: any) => ({ ...acc, [x.mailboxId]: (acc[x.mailboxId] ?? 0) + 1 }), {});
+    const counts: Record<string, number> = {};
+    for (const x of r.body.results) counts[x.mailboxId] = (counts[x.mailboxId] ?? 0) + 1;
     expect(counts).toEqual({ [m1.id]: 3, [m2.id]: 3 });
     // The next batch keeps the balance with what is already assigned.
     const more = await add(c, await makeLeads("bal2-", 1));
@@ -93,11 +100,17 @@ describe("POST /campaigns/<id>/leads", () => {
     const c = await newCampaign();
     const ids = await makeLeads("rm", 3);
     await add(c, ids);
-    expect((await call(REMOVE_ONE, "DELETE", "", { key: ws.fullKey, ...p(c, { leadId: ids[0] }) })).body).toEqual({ removed: true, leadId: ids[0] });
+    expect((await call(REMOVE_ONE, "DELETE", "", { key: ws.fullKey, ...p(c, { leadId: ids[0] }) })).body).toEqual({
+      removed: true,
+      leadId: ids[0],
+    });
     expect((await call(REMOVE_ONE, "DELETE", "", { key: ws.fullKey, ...p(c, { leadId: ids[0] }) })).status).toBe(404);
     const r = await call(REMOVE, "POST", "", { key: ws.fullKey, ...p(c), body: { leadIds: [ids[1], ids[2], "lead_x"] } });
     expect(r.body).toEqual({ removed: 2, notInCampaign: ["lead_x"] });
-    expect((await call(REMOVE, "POST", "", { key: ws.fullKey, ...p(c), body: { leadIds: Array.from({ length: 5001 }, (_, i) => `l${i}`) } })).status).toBe(400);
+    expect(
+      (await call(REMOVE, "POST", "", { key: ws.fullKey, ...p(c), body: { leadIds: Array.from({ length: 5001 }, (_, i) => `l${i}`) } }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -108,7 +121,10 @@ describe("reassign", () => {
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c), body: { mailboxIds: [old.id] } });
     const ids = await makeLeads("re", 3);
     await add(c, ids);
-    await getDb().update(campaignLeads).set({ firstEmailedAt: new Date() }).where(and(eq(campaignLeads.campaignId, c), eq(campaignLeads.leadId, ids[0])));
+    await getDb()
+      .update(campaignLeads)
+      .set({ firstEmailedAt: new Date() })
+      .where(and(eq(campaignLeads.campaignId, c), eq(campaignLeads.leadId, ids[0])));
     const fresh = await insertMailbox(ws.workspaceId, "new@re.test");
     const put = await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c), body: { mailboxIds: [fresh.id] } });
     expect(put.body).toEqual({ poolSize: 1, added: 1, removed: 1, notFound: [], leadsOutsidePool: 3 }); // the pool change moved nobody
@@ -146,7 +162,10 @@ describe("the mailbox pool", () => {
     await call(TAG_MAILBOX, "POST", "", { key: ws.fullKey, params: { id: t.id }, body: { tagId: tag.id } });
     const manual = await call(SELECT, "POST", "", { key: ws.fullKey, ...p(c), body: { mode: "manual", mailboxIds: [a.id, "mbx_nope"] } });
     expect(manual.body).toEqual({ poolSize: 1, added: 1, removed: 0, notFound: ["mbx_nope"], leadsOutsidePool: 0 });
-    expect((await call(SELECT, "POST", "", { key: ws.fullKey, ...p(c), body: { mode: "tag", tagIds: [tag.id] } })).body).toMatchObject({ poolSize: 2, added: 1 });
+    expect((await call(SELECT, "POST", "", { key: ws.fullKey, ...p(c), body: { mode: "tag", tagIds: [tag.id] } })).body).toMatchObject({
+      poolSize: 2,
+      added: 1,
+    });
     // Random within a tag that only b carries, so the pick is known.
     const tag2 = (await call(CREATE_TAG, "POST", "/tags", { key: ws.fullKey, body: { name: "pool-random" } })).body;
     await call(TAG_MAILBOX, "POST", "", { key: ws.fullKey, params: { id: b.id }, body: { tagId: tag2.id } });

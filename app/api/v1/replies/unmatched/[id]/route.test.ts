@@ -36,8 +36,25 @@ beforeAll(async () => {
       },
       { ...base, id: ids.lead, leadId, messageId: "<lee@lead.test>", subject: "Re: hi", textBody: "Sure" },
     ]);
-  await getDb().insert(files).values({ id: ids.fileId, workspaceId: ws.workspaceId, filename: "deck.pdf", contentType: "application/pdf", size: 4, data: Buffer.from("%PDF") });
-  await getDb().insert(messageFiles).values({ id: ids.mfl, workspaceId: ws.workspaceId, replyId: ids.stranger, fileId: ids.fileId, filename: "deck.pdf", contentType: "application/pdf", size: 4 });
+  await getDb()
+    .insert(files)
+    .values({
+      id: ids.fileId,
+      workspaceId: ws.workspaceId,
+      filename: "deck.pdf",
+      contentType: "application/pdf",
+      size: 4,
+      data: Buffer.from("%PDF"),
+    });
+  await getDb().insert(messageFiles).values({
+    id: ids.mfl,
+    workspaceId: ws.workspaceId,
+    replyId: ids.stranger,
+    fileId: ids.fileId,
+    filename: "deck.pdf",
+    contentType: "application/pdf",
+    size: 4,
+  });
 });
 
 describe("GET /api/v1/replies/unmatched/<id>", () => {
@@ -46,8 +63,18 @@ describe("GET /api/v1/replies/unmatched/<id>", () => {
     expect(list.replies.map((r: { id: string }) => r.id)).toEqual([ids.stranger]);
     const r = await call(GET, "GET", `/replies/unmatched/${ids.stranger}`, { key: ws.readKey, params: { id: ids.stranger } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ...list.replies[0], html: '<p>Hi, are you open to a <b>partnership</b>?</p><img src="https://tracker.test/p.gif">', attachments: [{ id: ids.mfl, filename: "deck.pdf", contentType: "application/pdf", size: 4 }] });
-    expect(r.body).toMatchObject({ leadId: null, mailboxEmail: "una@unmatched.test", folder: "Junk", from: { name: "Stan Ger", address: "stan@nowhere.test" }, subject: "Partnership?" });
+    expect(r.body).toEqual({
+      ...list.replies[0],
+      html: '<p>Hi, are you open to a <b>partnership</b>?</p><img src="https://tracker.test/p.gif">',
+      attachments: [{ id: ids.mfl, filename: "deck.pdf", contentType: "application/pdf", size: 4 }],
+    });
+    expect(r.body).toMatchObject({
+      leadId: null,
+      mailboxEmail: "una@unmatched.test",
+      folder: "Junk",
+      from: { name: "Stan Ger", address: "stan@nowhere.test" },
+      subject: "Partnership?",
+    });
   });
 
   it("is 404 for a message that belongs to a lead, another workspace's message, or an unknown id", async () => {
