@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { embeddedUrl, PASSWORD_FILE } from "../db/embedded";
+import { removeDataDir } from "../test/checkout";
 import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startSmtpPeer } from "../test/peers/smtp";
@@ -118,7 +119,7 @@ export default async function globalSetup() {
     }
     closeSync(log);
     await closePeers();
-    if (process.env.E2E_KEEP_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.E2E_KEEP_DATA !== "1") removeDataDir(dataDir);
   };
 
   try {

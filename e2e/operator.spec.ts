@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { removeDataDir } from "../test/checkout";
 import { signInAsOwner } from "./support/session";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -138,6 +139,6 @@ test("SIGTERM stops the web server, the worker and the embedded database in that
     expect(await portOpen(pgPort)).toBe(false);
   } finally {
     if (app.exitCode === null) app.kill("SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir(dataDir);
   }
 });

@@ -1,3 +1,4 @@
+import { systemCtx } from "../lib/ctx";
 import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -58,7 +59,7 @@ describe("Inngest functions", () => {
     ).body.leadIds;
     await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
-    const ctx = { actor: { type: "system" as const }, db: getDb(), clock: new ManualClock(new Date()) };
+    const ctx = systemCtx(undefined, { db: getDb(), clock: new ManualClock(new Date()) });
     const fan = sendCampaignEmailsJob.fanOut!;
     expect((await fan.list(ctx)).sort()).toEqual([...ids].sort());
     expect(await fan.runOne(ctx, ids[1])).toMatchObject({ mailboxes: 1, sent: 1 });

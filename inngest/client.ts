@@ -1,3 +1,4 @@
+import { systemCtx } from "../lib/ctx";
 import { Inngest } from "inngest";
 import { getDb, resolveDatabaseUrl } from "../db/client";
 import { currentClock } from "../lib/clock";
@@ -6,7 +7,7 @@ import { runJob } from "./runner";
 
 export const inngest = new Inngest({ id: "outreach" });
 
-const system = () => ({ actor: { type: "system" as const }, db: getDb(), clock: currentClock() });
+const system = () => systemCtx(undefined, { db: getDb(), clock: currentClock() });
 
 /**
  * The same job list as the local runner, as Inngest functions. A plain job is one cron function (one

@@ -1,3 +1,4 @@
+import { systemCtx } from "../lib/ctx";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../db/client";
 import { jobRuns } from "../db/schema";
@@ -12,7 +13,7 @@ export async function runJob(db: DbOrTx, clock: Clock, job: JobDef): Promise<Rec
     .values({ name: job.name, lastStartedAt: started })
     .onConflictDoUpdate({ target: jobRuns.name, set: { lastStartedAt: started } });
   try {
-    const result = await job.run({ actor: { type: "system" }, db, clock });
+    const result = await job.run(systemCtx(undefined, { db, clock }));
     await db
       .update(jobRuns)
       .set({ lastFinishedAt: clock.now(), lastError: null, lastResult: result ?? null })

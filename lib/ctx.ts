@@ -1,6 +1,7 @@
 import { getDb, type DbOrTx, type Tx } from "../db/client";
 import { currentClock, type Clock } from "./clock";
 import { ForbiddenError } from "./errors";
+import { type Logger, stderrLogger } from "./log";
 
 export type Role = "owner" | "admin" | "member";
 export type Scope = "read" | "full";
@@ -10,16 +11,32 @@ export type Actor =
   | { type: "session"; userId: string; role: Role }
   | { type: "system" };
 
-/** What every domain verb receives: whose workspace, who acts, which db handle, which clock. */
+/** What every domain verb receives: whose workspace, who acts, which db handle, which clock, where to log. */
 export interface Ctx {
   workspaceId: string;
   actor: Actor;
   db: DbOrTx;
   clock: Clock;
+  log: Logger;
 }
 
-export function systemCtx(workspaceId: string, db: DbOrTx = getDb()): Ctx {
-  return { workspaceId, actor: { type: "system" }, db, clock: currentClock() };
+/** A job's context: no workspace yet (jobs work across workspaces), the system actor. */
+export type JobCtx = Omit<Ctx, "workspaceId">;
+
+/**
+ * The context every background job and system action builds — the one way to make a system actor.
+ * Without `workspaceId` it is a job context; db, clock and logger default to the process's.
+ */
+export function systemCtx(workspaceId: string, parts?: Partial<Omit<Ctx, "workspaceId" | "actor">>): Ctx;
+export function systemCtx(workspaceId?: undefined, parts?: Partial<Omit<Ctx, "workspaceId" | "actor">>): JobCtx;
+export function systemCtx(workspaceId?: string, parts: Partial<Omit<Ctx, "workspaceId" | "actor">> = {}): Ctx | JobCtx {
+  const base: JobCtx = {
+    actor: { type: "system" },
+    db: parts.db ?? getDb(),
+    clock: parts.clock ?? currentClock(),
+    log: parts.log ?? stderrLogger,
+  };
+  return workspaceId === undefined ? base : { ...base, workspaceId };
 }
 
 /** Write access: a full-scope key, a session, or the system (spec 5.2). */

@@ -1,3 +1,4 @@
+import { systemCtx } from "../lib/ctx";
 /**
  * `npm run bench:imap`: mailboxes synced per minute by the real reply sync, against a bare imapflow
  * connect + SELECT + FETCH loop over the same IMAP servers and accounts, in one run. Target ≥ 0.5.
@@ -384,7 +385,7 @@ async function main() {
     };
 
     const clock = new ManualClock(new Date());
-    const jobCtx = { db, clock, actor: { type: "system" as const } };
+    const jobCtx = systemCtx(undefined, { db, clock });
     let storedTotal = 0;
     let jobOpenConnections: number | undefined;
 

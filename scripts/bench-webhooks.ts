@@ -1,3 +1,4 @@
+import { systemCtx } from "../lib/ctx";
 /**
  * `npm run bench:webhooks`: webhook deliveries per second through the real delivery job, against bare
  * signed POSTs to the same local receiver. Target ≥ 0.5.
@@ -239,7 +240,7 @@ async function main() {
     );
 
     const ws = await benchWorkspace(db, "Webhooks");
-    const ctx = { workspaceId: ws.workspaceId, actor: { type: "system" as const }, db, clock: systemClock };
+    const ctx = systemCtx(ws.workspaceId, { db, clock: systemClock });
     const hook = await createWebhook(ctx, { url: receiver.url, events: [EVENT] });
     const bareSecret = `whsec_${randomBytes(32).toString("base64url")}`;
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -114,6 +114,16 @@ export async function waitForOutput(
     if (Date.now() > deadline) throw new Error(`timed out waiting; output so far:\n${child.out().stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Removes a data folder and, when root placed its cluster elsewhere (the folder's pointer file says
+ * where), that cluster too.
+ */
+export function removeDataDir(dir: string): void {
+  const pointer = path.join(dir, "postgres-cluster");
+  if (existsSync(pointer)) rmSync(readFileSync(pointer, "utf8").trim(), { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 }
 
 export function removeTree(dir: string): void {

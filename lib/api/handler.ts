@@ -1,3 +1,4 @@
+import { stderrLogger } from "../log";
 import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { currentClock } from "../clock";
@@ -139,7 +140,7 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
       if (rate) headers = rateHeaders(rate);
       if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
       if (!cred.ok) throw new UnauthorizedError(cred.reason);
-      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock: currentClock() };
+      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock: currentClock(), log: stderrLogger };
       scopeStep(def as RouteDef, ctx);
       await extraLimitStep(def as RouteDef, cred);
       const query = queryStep(def as RouteDef, req) as Infer<Q>;

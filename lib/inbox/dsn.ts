@@ -1,3 +1,4 @@
+import { systemCtx } from "../ctx";
 import { and, eq, inArray } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
 import type { DbOrTx } from "../../db/client";
@@ -60,11 +61,7 @@ export async function applyDsn(db: DbOrTx, clock: Clock, mailboxId: string, r: D
       .where(eq(emails.id, e.id));
     await emitEvent(tx, e.workspaceId, "email.bounced", { sendEventId: e.id, leadEmail: e.leadEmail, bounceType: outcome.bounceType }, now);
     if (outcome.bounceType === "HARD") {
-      await addSuppressions(
-        { workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock },
-        { emails: [e.leadEmail] },
-        "hard_bounce",
-      );
+      await addSuppressions(systemCtx(e.workspaceId, { db: tx, clock }), { emails: [e.leadEmail] }, "hard_bounce");
       if (e.leadId)
         await tx
           .update(campaignLeads)

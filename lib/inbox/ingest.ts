@@ -1,3 +1,4 @@
+import { systemCtx } from "../ctx";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { ParsedMail, AddressObject } from "mailparser";
 import type { DbOrTx } from "../../db/client";
@@ -378,7 +379,7 @@ export async function writeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: 
   const unsubscribed = [...plan.unsubscribes.entries()].filter(([id]) => inserted.has(id)).map(([, u]) => u);
   if (unsubscribed.length) {
     await addSuppressions(
-      { workspaceId: mb.workspaceId, actor: { type: "system" }, db, clock },
+      systemCtx(mb.workspaceId, { db, clock }),
       { emails: unique(unsubscribed.map((u) => u.email)) },
       "unsubscribe_reply",
     );

@@ -1,3 +1,4 @@
+import { systemCtx } from "../ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -39,7 +40,7 @@ async function append(id: string) {
 }
 
 const run = () =>
-  inboxSyncJob.run({ db: getDb(), clock, actor: { type: "system" } }) as Promise<{ mailboxes: number; stored: number; failed: number }>;
+  inboxSyncJob.run(systemCtx(undefined, { db: getDb(), clock })) as Promise<{ mailboxes: number; stored: number; failed: number }>;
 const inbox = async (id: string) =>
   (
     await getDb()

@@ -1,3 +1,4 @@
+import { systemCtx } from "../ctx";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, campaigns, emails, leads, mailboxes } from "../../db/schema";
@@ -774,11 +775,7 @@ async function recordRefusal(db: DbOrTx, clock: Clock, w: Work, outcome: Exclude
       );
       if (outcome.bounceType === "HARD") {
         // A hard-bounced address is suppressed and gets nothing more from any campaign.
-        await addSuppressions(
-          { workspaceId: m.workspaceId, actor: { type: "system" }, db: tx, clock },
-          { emails: [lead.email] },
-          "hard_bounce",
-        );
+        await addSuppressions(systemCtx(m.workspaceId, { db: tx, clock }), { emails: [lead.email] }, "hard_bounce");
         await tx.update(campaignLeads).set({ status: "BOUNCED", nextSendAt: null }).where(eq(campaignLeads.leadId, lead.id));
       } else if (w.due.failed_attempts > 0) {
         await tx

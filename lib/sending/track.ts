@@ -1,3 +1,4 @@
+import { systemCtx } from "../ctx";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, emailEvents, emails, mailboxes } from "../../db/schema";
@@ -86,11 +87,7 @@ export async function unsubscribeByEmail(db: DbOrTx, clock: Clock, emailId: stri
   return db.transaction(async (tx) => {
     const [e] = await tx.select().from(emails).where(eq(emails.id, emailId));
     if (!e) return undefined;
-    const added = await addSuppressions(
-      { workspaceId: e.workspaceId, actor: { type: "system" }, db: tx, clock },
-      { emails: [e.leadEmail] },
-      "unsubscribe_link",
-    );
+    const added = await addSuppressions(systemCtx(e.workspaceId, { db: tx, clock }), { emails: [e.leadEmail] }, "unsubscribe_link");
     if (e.leadId)
       await tx
         .update(campaignLeads)

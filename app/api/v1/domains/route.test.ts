@@ -1,3 +1,4 @@
+import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { ManualClock } from "@/lib/clock";
@@ -103,11 +104,11 @@ describe("/domains", () => {
   it("re-checks stale domains in the background job", async () => {
     const fresh = await ensureDomain(getDb(), ws.workspaceId, "new.test");
     const clock = new ManualClock(new Date(Date.now() + 1000));
-    const result = await domainCheckJob.run({ actor: { type: "system" }, db: getDb(), clock });
+    const result = await domainCheckJob.run(systemCtx(undefined, { db: getDb(), clock }));
     expect(result).toEqual({ checked: 1 });
     const d = await call(GET_ONE, "GET", "", { key: ws.readKey, params: { id: fresh } });
     expect(d.body.spfStatus).toBe("MISSING");
     clock.advance(25 * 3600_000);
-    expect(await domainCheckJob.run({ actor: { type: "system" }, db: getDb(), clock })).toEqual({ checked: 2 });
+    expect(await domainCheckJob.run(systemCtx(undefined, { db: getDb(), clock }))).toEqual({ checked: 2 });
   });
 });

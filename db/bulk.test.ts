@@ -1,0 +1,82 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { makeWorkspace } from "@/test/helpers";
+import { anyOf, bulkInsert, bulkUpdate, recordset, selectRows, valuesOf } from "./bulk";
+import { getDb } from "./client";
+import { events, tags } from "./schema";
+
+describe("typed bulk statements", () => {
+  it("inserts many rows in one statement, skipping conflicts, and returns the asked columns", async () => {
+    const { workspaceId } = await makeWorkspace("bulk-insert");
+    const at = new Date("2026-11-01T10:00:00Z");
+    const rows = [
+      { id: "tag_b1", workspaceId, name: "One", color: "#111111", createdAt: at },
+      { id: "tag_b2", workspaceId, name: "Two", color: null, createdAt: at },
+    ];
+    const out = await bulkInsert(getDb(), tags, rows, { returning: ["id", "name"] });
+    expect(out).toEqual([
+      { id: "tag_b1", name: "One" },
+      { id: "tag_b2", name: "Two" },
+    ]);
+    // Again, with one new row: the existing ones are skipped.
+    const again = await bulkInsert(getDb(), tags, [...rows, { id: "tag_b3", workspaceId, name: "Three", color: null, createdAt: at }], {
+      onConflictDoNothing: true,
+      returning: ["id"],
+    });
+    expect(again).toEqual([{ id: "tag_b3" }]);
+    const stored = await getDb().select().from(tags).where(eq(tags.workspaceId, workspaceId)).orderBy(asc(tags.id));
+    expect(stored.map((t) => [t.id, t.name, t.color, t.createdAt.toISOString()])).toEqual([
+      ["tag_b1", "One", "#111111", at.toISOString()],
+      ["tag_b2", "Two", null, at.toISOString()],
+      ["tag_b3", "Three", null, at.toISOString()],
+    ]);
+  });
+
+  it("updates each row with its own values, keyed by a column, and keeps jsonb values as objects", async () => {
+    const { workspaceId } = await makeWorkspace("bulk-update");
+    await bulkInsert(getDb(), events, [
+      { id: "evt_b1", workspaceId, event: "lead.created", data: { n: 1 } },
+      { id: "evt_b2", workspaceId, event: "lead.created", data: { n: 2 } },
+    ]);
+    const when = new Date("2026-11-02T00:00:00Z");
+    const n = await bulkUpdate(getDb(), events, "id", [
+      { id: "evt_b1", dispatchedAt: when, data: { n: 10, nested: ["a"] } },
+      { id: "evt_b2", dispatchedAt: null, data: { n: 20 } },
+    ]);
+    expect(n).toBe(2);
+    const rows = await getDb().select().from(events).where(eq(events.workspaceId, workspaceId)).orderBy(asc(events.id));
+    expect(rows.map((r) => [r.id, r.data, r.dispatchedAt?.toISOString() ?? null])).toEqual([
+      ["evt_b1", { n: 10, nested: ["a"] }, when.toISOString()],
+      ["evt_b2", { n: 20 }, null],
+    ]);
+  });
+
+  it("joins a recordset of columns and computed fields, and filters with anyOf and valuesOf", async () => {
+    const { workspaceId } = await makeWorkspace("bulk-join");
+    await bulkInsert(getDb(), tags, [
+      { id: "tag_j1", workspaceId, name: "A" },
+      { id: "tag_j2", workspaceId, name: "B" },
+      { id: "tag_j3", workspaceId, name: "C" },
+    ]);
+    const v = recordset("v", { id: tags.id, rank: "int", seen: "timestamptz" }, [
+      { id: "tag_j1", rank: 2, seen: new Date("2026-01-01T00:00:00Z") },
+      { id: "tag_j3", rank: 1, seen: null },
+    ]);
+    const joined = await selectRows<{ name: string; rank: number; seen: Date | null }>(
+      getDb(),
+      sql`select ${tags.name} as name, ${v.col("rank")} as rank, ${v.col("seen")} as seen from ${tags} join ${v.from} on ${tags.id} = ${v.col("id")} order by rank`,
+    );
+    expect(joined.map((r) => [r.name, r.rank, r.seen ? new Date(r.seen).toISOString() : null])).toEqual([
+      ["C", 1, null],
+      ["A", 2, "2026-01-01T00:00:00.000Z"],
+    ]);
+    const any = await getDb()
+      .select({ id: tags.id })
+      .from(tags)
+      .where(sql`${tags.id} = ${anyOf(["tag_j2", "tag_j3", "nope"])}`)
+      .orderBy(asc(tags.id));
+    expect(any.map((r) => r.id)).toEqual(["tag_j2", "tag_j3"]);
+    const values = await selectRows<{ x: string }>(getDb(), sql`select x from ${valuesOf(["p", "q"])} as t(x) order by x`);
+    expect(values).toEqual([{ x: "p" }, { x: "q" }]);
+  });
+});
