@@ -17,4 +17,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.OUTREACH_ROOT ??= root;
 process.chdir(root);
 register({ tsconfig: resolve(root, "tsconfig.json") });
-await import("../lib/cli/main.ts");
+// The composition root: the CLI (lib/cli) gets the worker (inngest/) handed in, so lib/ never imports inngest/.
+const { runCli } = await import("../lib/cli/main.ts");
+const { startWorker } = await import("../inngest/worker.ts");
+await runCli(process.argv.slice(2), { startWorker });

@@ -1,16 +1,18 @@
-import { cleanupJob } from "../../lib/jobs/cleanup";
-import { domainCheckJob } from "../../lib/domains/domains";
-import { mailboxHealthJob } from "../../lib/mailboxes/health-check";
-import { leadEspClassJob } from "../../lib/leads/esp-class";
 import type { JobDef } from "../../lib/jobs/registry";
-import { replySendJob } from "../../lib/inbox/send-reply";
-import { inboxSyncJob } from "../../lib/inbox/sync";
-import { sendCampaignEmailsJob } from "../../lib/sending/engine";
-import { webhookDispatchJob } from "../../lib/webhooks/deliver";
+import { cleanupJob } from "./cleanup";
+import { domainCheckJob } from "./domain-checks";
+import { inboxSyncJob } from "./inbox-sync";
+import { leadEspClassJob } from "./lead-esp-class";
+import { mailboxHealthJob } from "./mailbox-health";
+import { replySendJob } from "./reply-send";
+import { sendCampaignEmailsJob } from "./send-campaign-emails";
+import { webhookDispatchJob } from "./webhook-deliveries";
 
 /**
- * The list of background jobs, written once. Both drivers read it: the Inngest server (when
- * INNGEST_* is configured, through /api/inngest) and the sidecar's local runner (inngest/worker.ts).
+ * The list of background jobs, written once: each job's name, cadence (cron for Inngest, everyMs for
+ * the local runner) and fan-out live in its file here; its logic is a plain function in lib/<domain>.
+ * Both drivers read this list: the Inngest server (when INNGEST_* is configured, through /api/inngest)
+ * and the sidecar's local runner (inngest/worker.ts).
  */
 export const jobs: JobDef[] = [
   sendCampaignEmailsJob,

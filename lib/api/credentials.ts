@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships } from "../../db/schema";
 import { KEY_PREFIX, evaluateKey, hashApiKey, lookupApiKey, touchApiKey, type KeyLookup } from "../auth/api-keys";
-import { counterUpsert, stateFromCounter, type RateState } from "./rate-limit";
+import { counterUpsert, stateFromCounter, type RateState } from "../rate-limit";
 import { SESSION_COOKIE_NAMES, sessionSecret } from "../auth/secrets";
 import { userWorkspaces } from "../auth/users";
 import type { Actor } from "../ctx";

@@ -5,10 +5,10 @@ import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
-import { readJsonBody, DEFAULT_JSON_LIMIT } from "./body";
+import { readJsonBody, DEFAULT_JSON_LIMIT } from "../body";
 import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
-import { hit, rateHeaders, type RateState } from "./rate-limit";
+import { hit, rateHeaders, type RateState } from "../rate-limit";
 import type { RouteDef } from "./route";
 
 type Infer<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;

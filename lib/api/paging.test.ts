@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { envelope, pageQuery, plainPage } from "./paging";
+import { envelope, pageQuery } from "../paging";
+import { plainPage } from "./paging";
 
 describe("pagination helpers (spec 8)", () => {
   it("parses page and limit with defaults, and refuses limit above the maximum or page below 1", () => {

@@ -1,7 +1,7 @@
 import type { DefaultSession, NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb, resolveDatabaseUrl } from "../../db/client";
-import { hit } from "../api/rate-limit";
+import { hit } from "../rate-limit";
 import { rateLimits } from "../env";
 import { sessionSecret } from "./secrets";
 import { checkCredentials } from "./users";

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql } from "drizz
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, leads, mailboxes } from "../../db/schema";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { campaignSteps, campaigns, emails, replies, stepAttachments } from "../../db/schema";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "../api/paging";
+import { pageQuery } from "../paging";
 import { isValidTimezone } from "../timezones";
 
 export const CAMPAIGN_STATUSES = ["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"] as const;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { offsetOf, pageQuery } from "../api/paging";
+import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
 import { campaignStats, dailyCounts, variantStats } from "./stats";

@@ -7,7 +7,6 @@ import { ensureSetupToken, setupWorkspace } from "../auth/users";
 import { appUrl } from "../env";
 import { AppError } from "../errors";
 import { StartupError } from "../startup-error";
-import { startWorker } from "../../inngest/worker";
 import { runDoctor } from "./doctor";
 import { checkPortFree, cleanUpAfterFailure, ensureBuild, log, prepareDatabase, spawnNext, supervise, webPort } from "./launch";
 
@@ -57,7 +56,12 @@ async function findWorkspace(ref: string) {
   return { ...ws, ownerId: owner.userId };
 }
 
-async function main(argv: string[]): Promise<void> {
+/** What the CLI needs from outside lib/: the worker (inngest/worker.ts), handed in by bin/outreach.mjs. */
+export interface CliDeps {
+  startWorker(log: (line: string) => void): { stop(): Promise<void> };
+}
+
+async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
   const [command, sub] = argv;
   const { values } = parseArgs({
     args: argv.slice(command === "api-key" ? 2 : 1),
@@ -149,15 +153,18 @@ function oneLine(e: unknown): string {
   return (err?.message ?? String(e)).split("\n")[0] + (process.env.OUTREACH_DEBUG ? "" : " (OUTREACH_DEBUG=1 shows where)");
 }
 
-main(process.argv.slice(2))
-  .then(async () => {
-    await closeDb();
-    await stopEmbedded();
-    process.exit(process.exitCode ?? 0);
-  })
-  .catch(async (e) => {
-    log(`outreach: ${oneLine(e)}`);
-    if (process.env.OUTREACH_DEBUG) log(String((e as Error)?.stack ?? e));
-    await cleanUpAfterFailure();
-    process.exit(1);
-  });
+/** Runs one command to its end: exit code 0, or one line on stderr and exit code 1. */
+export function runCli(argv: string[], deps: CliDeps): Promise<void> {
+  return main(argv, deps)
+    .then(async () => {
+      await closeDb();
+      await stopEmbedded();
+      process.exit(process.exitCode ?? 0);
+    })
+    .catch(async (e) => {
+      log(`outreach: ${oneLine(e)}`);
+      if (process.env.OUTREACH_DEBUG) log(String((e as Error)?.stack ?? e));
+      await cleanUpAfterFailure();
+      process.exit(1);
+    });
+}

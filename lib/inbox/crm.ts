@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { pageQuery, offsetOf } from "../api/paging";
+import { pageQuery, offsetOf } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { getLeadViews } from "../leads/read-leads";
 import { INTENTS } from "./schemas";

@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Attachment } from "mailparser";
 import type { DbOrTx } from "../../db/client";
 import { files, messageFiles, stepAttachments } from "../../db/schema";
-import { readBodyBytes } from "../api/body";
+import { readBodyBytes } from "../body";
 import { requireAccess, type Ctx } from "../ctx";
 import { BadRequestError, NotFoundError } from "../errors";
 import { storeFile } from "../files/files";

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { campaigns, emails, leads, mailboxes, replies, sentReplies } from "../../db/schema";
 import { filesOf } from "./files";
 import { shownStatus } from "./send-reply";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";

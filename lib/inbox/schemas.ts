@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "../api/paging";
+import { pageQuery } from "../paging";
 
 export const INTENTS = [
   "UNCLASSIFIED",

@@ -1,18 +1,13 @@
+import type { JobCtx } from "../ctx";
 import { sql } from "drizzle-orm";
 import { cleanupUploads } from "../inbox/files";
 import { cleanupDeliveries } from "../webhooks/deliver";
-import type { JobDef } from "./registry";
 
 /** Retention clean-up: expired rate-limit windows, webhook deliveries older than 30 days, uploads unsent after a day. */
-export const cleanupJob: JobDef = {
-  name: "maintenance-cleanup",
-  cron: "*/5 * * * *",
-  everyMs: 5 * 60_000,
-  async run(ctx) {
-    const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
-    const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
-    const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
-    const uploadsDeleted = await cleanupUploads(ctx.db, ctx.clock.now());
-    return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted, uploadsDeleted };
-  },
-};
+export async function runCleanup(ctx: JobCtx) {
+  const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
+  const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
+  const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
+  const uploadsDeleted = await cleanupUploads(ctx.db, ctx.clock.now());
+  return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted, uploadsDeleted };
+}

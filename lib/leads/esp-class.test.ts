@@ -15,7 +15,8 @@ import { PATCH as PATCH_LEAD } from "@/app/api/v1/leads/[id]/route";
 import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
 import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_TO_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { classifyBatch, leadEspClassJob, lookupEspClass } from "./esp-class";
+import { leadEspClassJob } from "../../inngest/functions/lead-esp-class";
+import { classifyBatch, lookupEspClass } from "./esp-class";
 
 // MX look-ups are counted per name where the DNS peer reads the zone: every MX question reads zone.MX[name]
 // (twice when the name is there, in one synchronous handler call — counted once).

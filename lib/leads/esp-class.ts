@@ -1,7 +1,7 @@
+import type { JobCtx } from "../ctx";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { rematchEspClass } from "../campaigns/assign";
-import type { JobDef } from "../jobs/registry";
 import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } from "../mail/providers";
 import { resolveMx } from "../net/dns";
 
@@ -242,24 +242,19 @@ export async function classifyBatch(
   };
 }
 
-/** Classifies leads by their address domain's MX (see the top of this file). */
-export const leadEspClassJob: JobDef = {
-  name: "lead-esp-class",
-  cron: "* * * * *",
-  everyMs: 30_000,
-  async run({ db, clock }) {
-    const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, rematched: 0, batches: 0 };
-    const started = performance.now();
-    for (let i = 0; i < 20 && performance.now() - started < RUN_BUDGET_MS; i++) {
-      const r = await classifyBatch(db, clock.now());
-      total.lookedUp += r.lookedUp;
-      total.failed += r.failed;
-      total.fromCache += r.fromCache;
-      total.classified += r.classified;
-      total.rematched += r.rematched;
-      total.batches++;
-      if (!r.more) break;
-    }
-    return { ...total };
-  },
-};
+/** Classifies leads by their address domain's MX (see the top of this file), within the run budget. */
+export async function runLeadEspClass({ db, clock }: JobCtx) {
+  const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, rematched: 0, batches: 0 };
+  const started = performance.now();
+  for (let i = 0; i < 20 && performance.now() - started < RUN_BUDGET_MS; i++) {
+    const r = await classifyBatch(db, clock.now());
+    total.lookedUp += r.lookedUp;
+    total.failed += r.failed;
+    total.fromCache += r.fromCache;
+    total.classified += r.classified;
+    total.rematched += r.rematched;
+    total.batches++;
+    if (!r.more) break;
+  }
+  return { ...total };
+}

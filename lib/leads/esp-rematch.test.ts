@@ -11,7 +11,7 @@ import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
 import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
 import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_TO_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { leadEspClassJob } from "./esp-class";
+import { leadEspClassJob } from "../../inngest/functions/lead-esp-class";
 
 // Domains no lead has used yet: leads there are UNKNOWN when added to a campaign (as right after an import).
 const zone: Zone = {

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import type { LeadView, ListLeadsQuery } from "./schemas";
 
 const VIEW_COLS = sql.raw(`

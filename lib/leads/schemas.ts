@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "../api/paging";
+import { pageQuery } from "../paging";
 
 export const VERIFICATION_STATUSES = ["UNVERIFIED", "VALID", "RISKY", "CATCH_ALL", "INVALID", "UNKNOWN"] as const;
 export const ESP_CLASSES = ["GOOGLE", "MICROSOFT", "YAHOO", "ZOHO", "OTHER", "UNKNOWN"] as const;

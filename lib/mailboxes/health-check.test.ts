@@ -9,7 +9,7 @@ import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
 import { GET as GET_ONE, PATCH } from "@/app/api/v1/mailboxes/[id]/route";
 import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
 import { LocalRunner } from "@/inngest/runner";
-import { mailboxHealthJob } from "./health-check";
+import { mailboxHealthJob } from "../../inngest/functions/mailbox-health";
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
 let ws: TestWorkspace;

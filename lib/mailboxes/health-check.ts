@@ -1,3 +1,4 @@
+import type { JobCtx } from "../ctx";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
@@ -5,7 +6,6 @@ import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
-import type { JobDef } from "../jobs/registry";
 import { imapConfigOf, smtpConfigOf } from "./credentials";
 import type { MailboxRow } from "./view";
 
@@ -95,22 +95,17 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
   return { smtp, imap };
 }
 
-/** The periodic login check, as a background job (both drivers run it). */
-export const mailboxHealthJob: JobDef = {
-  name: "mailbox-health-check",
-  cron: "* * * * *",
-  everyMs: 15_000,
-  async run({ db, clock }) {
-    let checked = 0;
-    let failing = 0;
-    for (;;) {
-      const batch = await claimDue(db, clock.now(), 25);
-      if (batch.length === 0) break;
-      const results = await Promise.all(batch.map((m) => checkMailbox(db, clock, m)));
-      checked += batch.length;
-      failing += results.filter((r) => !r.smtp.ok || !r.imap.ok).length;
-      if (checked >= 500) break; // leave the rest to the next run
-    }
-    return { checked, failing };
-  },
-};
+/** The periodic login check: due mailboxes, 25 at a time, at most 500 a run. */
+export async function runMailboxHealthChecks({ db, clock }: JobCtx) {
+  let checked = 0;
+  let failing = 0;
+  for (;;) {
+    const batch = await claimDue(db, clock.now(), 25);
+    if (batch.length === 0) break;
+    const results = await Promise.all(batch.map((m) => checkMailbox(db, clock, m)));
+    checked += batch.length;
+    failing += results.filter((r) => !r.smtp.ok || !r.imap.ok).length;
+    if (checked >= 500) break; // leave the rest to the next run
+  }
+  return { checked, failing };
+}

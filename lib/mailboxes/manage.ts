@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { mailboxTags, mailboxes } from "../../db/schema";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";

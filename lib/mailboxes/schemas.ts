@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "../api/paging";
+import { pageQuery } from "../paging";
 
 export const securitySchema = z.enum(["SSL", "STARTTLS", "NONE"]);
 const port = z.number().int().min(1).max(65535);

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { suppressions } from "../../db/schema";
-import { offsetOf, pageQuery } from "../api/paging";
+import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { normalizeDomain, normalizeEmail } from "../emails";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuery } from "../api/paging";
+import { pageQuery } from "../paging";
 
 /** Every event of spec 6.2 can be subscribed to. */
 export const EVENT_NAMES = [

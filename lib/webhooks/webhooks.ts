@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
-import { offsetOf } from "../api/paging";
+import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
 import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getDb, resolveDatabaseUrl } from "@/db/client";
-import { readJsonBody } from "@/lib/api/body";
+import { readJsonBody } from "@/lib/body";
 import { clientIp } from "@/lib/api/credentials";
 import { errorResponse, validationErrorFromZod } from "@/lib/api/errors";
 import { authAttempt } from "@/lib/auth/options";

@@ -2,7 +2,7 @@ import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { ManualClock } from "@/lib/clock";
-import { domainCheckJob } from "@/lib/domains/domains";
+import { domainCheckJob } from "@/inngest/functions/domain-checks";
 import { ensureDomain } from "@/lib/domains/ensure-domain";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";

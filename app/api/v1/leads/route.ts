@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { leadRoutes } from "@/lib/api/contracts/leads";
 import { createLeads } from "@/lib/leads/create-leads";
 import { listLeads } from "@/lib/leads/read-leads";

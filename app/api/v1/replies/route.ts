@@ -1,6 +1,6 @@
 import { api } from "@/lib/api/handler";
 import { inboxRoutes as r } from "@/lib/api/contracts/inbox";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { listReplies } from "@/lib/inbox/read";
 
 export const GET = api(r.list, async ({ ctx, query }) => {

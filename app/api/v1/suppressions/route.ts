@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { suppressionRoutes } from "@/lib/api/contracts/workspace";
 import { addSuppressions, listSuppressions } from "@/lib/suppressions/suppressions";
 

@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { crmRoutes as r } from "@/lib/api/contracts/ai-crm";
 import { listReplies } from "@/lib/inbox/read";
 

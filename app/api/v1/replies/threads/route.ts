@@ -1,6 +1,6 @@
 import { api } from "@/lib/api/handler";
 import { inboxRoutes as r } from "@/lib/api/contracts/inbox";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { listThreads } from "@/lib/inbox/read";
 
 export const GET = api(r.threads, async ({ ctx, query }) => {

@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { inboxRoutes as r } from "@/lib/api/contracts/inbox";
 import { listUnmatched } from "@/lib/inbox/read";
 

@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { campaignRoutes as r } from "@/lib/api/contracts/campaigns";
 import { campaignActivity } from "@/lib/campaigns/stats-views";
 

@@ -1,6 +1,6 @@
 import { api } from "@/lib/api/handler";
 import { campaignRoutes as r } from "@/lib/api/contracts/campaigns";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { addLeadsToCampaign, listCampaignLeads } from "@/lib/campaigns/campaign-leads";
 
 export const GET = api(r.listLeads, async ({ ctx, params, query }) => {

@@ -1,6 +1,6 @@
 import { api } from "@/lib/api/handler";
 import { webhookRoutes as r } from "@/lib/api/contracts/webhooks";
-import { envelope } from "@/lib/api/paging";
+import { envelope } from "@/lib/paging";
 import { listDeliveries } from "@/lib/webhooks/webhooks";
 
 export const GET = api(r.deliveries, async ({ ctx, params, query }) => {

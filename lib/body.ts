@@ -1,4 +1,4 @@
-import { BadRequestError, PayloadTooLargeError } from "../errors";
+import { BadRequestError, PayloadTooLargeError } from "./errors";
 
 export const DEFAULT_JSON_LIMIT = 5 * 1024 * 1024;
 

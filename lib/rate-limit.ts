@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
-import { getDb } from "../../db/client";
-import { rateLimitCounters } from "../../db/schema";
+import { getDb } from "../db/client";
+import { rateLimitCounters } from "../db/schema";
 
 export interface RateState {
   allowed: boolean;

@@ -1,0 +1,9 @@
+import { runCleanup } from "../../lib/jobs/cleanup";
+import type { JobDef } from "../../lib/jobs/registry";
+
+export const cleanupJob: JobDef = {
+  name: "maintenance-cleanup",
+  cron: "*/5 * * * *",
+  everyMs: 5 * 60_000,
+  run: runCleanup,
+};
