@@ -228,7 +228,8 @@ async function main() {
     const { systemClock } = await import("@/lib/clock");
     const { emitEvent } = await import("@/lib/events/emit");
     const { createWebhook } = await import("@/lib/webhooks/webhooks");
-    const { attemptDelivery, webhookTurn } = await import("@/lib/webhooks/deliver");
+    const { attemptDelivery } = await import("@/lib/webhooks/deliver");
+    const { webhookTurn } = await import("@/lib/webhooks/turn");
     const { verifySignature } = await import("@/lib/webhooks/signing");
     const { safeRequest } = await import("@/lib/net/http");
     const db = bench.dbm.getDb();

@@ -1,0 +1,50 @@
+import { and, lt, ne } from "drizzle-orm";
+import { bulkUpdate } from "../../db/bulk";
+import type { DbOrTx } from "../../db/client";
+import { webhookDeliveries } from "../../db/schema";
+import type { SendResult, Target } from "./send";
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** What recording an attempt needs of a delivery. */
+export type Attempted = Pick<DeliveryRow, "id" | "attempts" | "isTest">;
+
+/** 30 s, 1 min, 2 min, 4 min … after the n-th failed attempt (spec 6.5 rule 2). */
+export function backoffMs(failedAttempts: number): number {
+  return 30_000 * 2 ** Math.max(0, failedAttempts - 1);
+}
+
+/** The row after an attempt: delivered, retried after backoff, or FAILED at the attempt limit (spec 3.5). */
+export function afterAttempt(d: Attempted, w: Pick<Target, "retryAttempts">, r: SendResult, now: Date) {
+  const attempts = d.attempts + 1;
+  const finished = r.delivered || d.isTest || attempts >= w.retryAttempts;
+  const status: DeliveryRow["status"] = r.delivered ? "DELIVERED" : finished ? "FAILED" : "PENDING";
+  return {
+    id: d.id,
+    attempts,
+    status,
+    nextAttemptAt: finished ? null : new Date(now.getTime() + backoffMs(attempts)),
+    leasedUntil: null,
+    lastStatusCode: r.statusCode,
+    lastResponse: r.response,
+    lastError: r.error,
+    lastAttemptAt: now,
+  };
+}
+
+export type Outcome = ReturnType<typeof afterAttempt>;
+
+/** Records many attempts in one statement (and releases their leases). */
+export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void> {
+  await bulkUpdate(db, webhookDeliveries, "id", rows);
+}
+
+/** The delivery log is kept for 30 days (spec 6.5 rule 3). */
+export async function cleanupDeliveries(db: DbOrTx, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - 30 * 24 * 3600_000);
+  const rows = await db
+    .delete(webhookDeliveries)
+    .where(and(lt(webhookDeliveries.createdAt, cutoff), ne(webhookDeliveries.status, "PENDING")))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}

@@ -1,0 +1,78 @@
+import type { webhooks } from "../../db/schema";
+import { decryptSecret } from "../crypto/secretbox";
+import { OutboundError, safeRequest } from "../net/http";
+import { signatureHeader } from "./signing";
+
+type WebhookRow = typeof webhooks.$inferSelect;
+
+/** What sending needs of a webhook. */
+export type Target = Pick<
+  WebhookRow,
+  "url" | "timeoutMs" | "retryAttempts" | "secretEnc" | "previousSecretEnc" | "previousSecretExpiresAt"
+>;
+
+/** What sending needs of a delivery. */
+export interface Sendable {
+  eventId: string;
+  event: string;
+  body: string;
+}
+
+export interface AttemptResult {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export type SendResult = AttemptResult & { response: string | null };
+
+/** The secrets a request is signed with: the current one, and the previous one during a rotation (spec 6.5 rule 5). */
+export function signingSecrets(w: Pick<WebhookRow, "secretEnc" | "previousSecretEnc" | "previousSecretExpiresAt">, now: Date): string[] {
+  const secrets = [decryptSecret(w.secretEnc)];
+  const previousActive = w.previousSecretEnc && w.previousSecretExpiresAt && w.previousSecretExpiresAt > now;
+  if (previousActive && w.previousSecretEnc) secrets.push(decryptSecret(w.previousSecretEnc));
+  return secrets;
+}
+
+/** The six headers of a delivery (spec 6.3), signed over the exact body at `now`. */
+export function deliveryHeaders(d: Sendable, secrets: string[], now: Date): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    "Content-Type": "application/json",
+    "User-Agent": "Outreach-Webhooks/1",
+    "X-Service-Event": d.event,
+    "X-Service-Event-Id": d.eventId,
+    "X-Service-Timestamp": String(timestamp),
+    "X-Service-Signature": signatureHeader(secrets, timestamp, d.body),
+  };
+}
+
+/**
+ * One POST of a delivery through the SSRF-safe client: any 2xx within the timeout is success, a
+ * redirect is a failure and is not followed. Never throws: a failure is the result.
+ */
+export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, secrets: string[], now: Date): Promise<SendResult> {
+  try {
+    const res = await safeRequest(w.url, {
+      method: "POST",
+      timeoutMs: w.timeoutMs,
+      body: d.body,
+      maxBody: 1024,
+      headers: deliveryHeaders(d, secrets, now),
+    });
+    const result = { statusCode: res.status, response: res.body };
+    if (res.status >= 200 && res.status < 300) return { ...result, delivered: true, error: null };
+    if (res.status >= 300 && res.status < 400) {
+      const error = `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed`;
+      return { ...result, delivered: false, error };
+    }
+    return { ...result, delivered: false, error: `Receiver answered ${res.status}` };
+  } catch (e) {
+    return { delivered: false, statusCode: null, error: failureMessage(e, w.timeoutMs), response: null };
+  }
+}
+
+function failureMessage(e: unknown, timeoutMs: number): string {
+  if (e instanceof OutboundError) return e.kind === "timeout" ? `Timed out after ${timeoutMs} ms` : e.message;
+  return (e as Error).message;
+}
