@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { selectRows } from "../../db/bulk";
 import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
@@ -31,11 +32,15 @@ export async function sentTrends(ctx: Ctx, days: number) {
   const now = ctx.clock.now();
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
   const dates = Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-  const rows = (await ctx.db.execute(sql`
-    select campaign_id, to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as date, count(*)::int as n
-    from emails
-    where workspace_id = ${ctx.workspaceId} and campaign_id is not null and status in ('SENT', 'BOUNCED') and created_at >= ${start.toISOString()}::timestamptz
-    group by campaign_id, date`)) as unknown as { campaign_id: string; date: string; n: number }[];
+  const rows = await selectRows<{ campaign_id: string; date: string; n: number }>(
+    ctx.db,
+    sql`
+      select campaign_id, to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as date, count(*)::int as n
+      from emails
+      where workspace_id = ${ctx.workspaceId} and campaign_id is not null and status in ('SENT', 'BOUNCED')
+        and created_at >= ${start.toISOString()}::timestamptz
+      group by campaign_id, date`,
+  );
   const trends: Record<string, number[]> = {};
   for (const r of rows) {
     const i = dates.indexOf(r.date);
@@ -49,22 +54,42 @@ export const activityQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).exte
   status: z.enum(["SENDING", "SENT", "BOUNCED", "FAILED"]).optional(),
 });
 
+/** A row of the activity statement (timestamps as the driver returns them from a raw statement). */
+type ActivityRow = {
+  id: string;
+  lead_id: string | null;
+  lead_email: string;
+  step_order: number | null;
+  variant_group: string | null;
+  mailbox_email: string;
+  subject: string;
+  status: string;
+  bounce_type: string | null;
+  smtp_code: string | null;
+  smtp_response: string | null;
+  created_at: Date | string;
+  sent_at: Date | string | null;
+  opened_at: Date | string | null;
+  clicked_at: Date | string | null;
+};
+
 /** GET /campaigns/<id>/activity: every email of the campaign, newest first, with opens, clicks and the server's reason for bounces and refusals. */
 export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof activityQuery>) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
   const filter = sql`e.campaign_id = ${c.id} ${q.status ? sql`and e.status = ${q.status}` : sql``}`;
-  const rows = (await ctx.db.execute(sql`
-    select e.id, e.lead_id, e.lead_email, e.step_order, e.variant_group, m.email as mailbox_email, e.subject, e.status, e.bounce_type,
-      e.smtp_code, e.smtp_response, e.created_at, e.sent_at, e.opened_at, e.clicked_at
-    from emails e join mailboxes m on m.id = e.mailbox_id
-    where ${filter}
-    order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`)) as unknown as Record<string, any>[];
+  const rows = await selectRows<ActivityRow>(
+    ctx.db,
+    sql`
+      select e.id, e.lead_id, e.lead_email, e.step_order, e.variant_group, m.email as mailbox_email, e.subject, e.status,
+        e.bounce_type, e.smtp_code, e.smtp_response, e.created_at, e.sent_at, e.opened_at, e.clicked_at
+      from emails e join mailboxes m on m.id = e.mailbox_id
+      where ${filter}
+      order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`,
+  );
   // Counted apart: the total of every page, also when this page is past the end (spec 8).
-  const [{ total }] = (await ctx.db.execute(sql`select count(*)::int as total from emails e where ${filter}`)) as unknown as {
-    total: number;
-  }[];
-  const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+  const [{ total }] = await selectRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from emails e where ${filter}`);
+  const iso = (v: Date | string | null) => (v ? new Date(v).toISOString() : null);
   return {
     rows: rows.map((r) => ({
       id: r.id,
