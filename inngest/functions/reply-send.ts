@@ -1,2 +1,10 @@
-// Moves here from ../../lib/inbox/send-reply with issue 12 (the job's definition lives with the job list).
-export { replySendJob } from "../../lib/inbox/send-reply";
+import { sendQueuedReplies } from "../../lib/inbox/send-reply";
+import type { JobDef } from "../../lib/jobs/registry";
+
+/** Background replies (`background: true`): sent every second by the local runner; a failed one is never resent on its own. */
+export const replySendJob: JobDef = {
+  name: "send-replies",
+  cron: "* * * * *",
+  everyMs: 1_000,
+  run: ({ db, clock }) => sendQueuedReplies(db, clock),
+};

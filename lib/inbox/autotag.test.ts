@@ -1,3 +1,4 @@
+import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simpleParser } from "mailparser";
 import { eq } from "drizzle-orm";
@@ -90,7 +91,7 @@ describe("autoTagOnReply (spec 4.1)", () => {
       raw("stranger@nowhere.test", "b6", "I'd love to hear more"), // unmatched: no lead to tag
       raw("ed@lead.test", "b7", "I am out of the office until Monday.", "Automatic reply: Idea"),
     ]);
-    const r = await syncMailbox(getDb(), clock, mbx);
+    const r = await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), mbx);
     expect(r.stored).toBe(7);
     expect(await tagNamesOf(ada)).toEqual(["Question", "interested"]);
     expect(await tagNamesOf(bo)).toEqual(["Question"]);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { systemCtx } from "@/lib/ctx";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { ImapFlow } from "imapflow";
@@ -7,6 +8,7 @@ import { getDb } from "@/db/client";
 import { campaignLeads, campaigns, emails, events, imapState, leads, replies, sentReplies, suppressions } from "@/db/schema";
 import { encryptSecret } from "@/lib/crypto/secretbox";
 import { ManualClock } from "@/lib/clock";
+import { memoryLogger } from "@/lib/log";
 import { newId } from "@/lib/ids";
 import { WARMUP_HEADER, warmupToken } from "@/lib/mail/warmup";
 import { makeWorkspace } from "@/test/helpers";
@@ -200,10 +202,11 @@ describe("reply sync in batches", () => {
       }),
       mail({ id: "b10", from: "someone@nowhere.test", subject: "Hello", body: "A stranger writes." }),
     ]);
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const { result, bodyFetches, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
-    const warnings = warn.mock.calls.map((c) => String(c[0]));
-    warn.mockRestore();
+    const log = memoryLogger();
+    const { result, bodyFetches, fetchedUids } = await countBodyFetches(() =>
+      syncMailbox(systemCtx(undefined, { db: getDb(), clock, log }), mbx),
+    );
+    const warnings = log.lines.filter((l) => l.level === "warn").map((l) => l.message);
 
     expect(bodyFetches).toBe(1); // every wanted body of INBOX in one UID FETCH
     expect(fetchedUids).not.toContain(uids[11]); // the warmup message is not even downloaded
@@ -267,7 +270,7 @@ describe("reply sync in batches", () => {
       .from(imapState)
       .where(and(eq(imapState.mailboxId, mbx.id), eq(imapState.folder, "INBOX")));
     expect(inbox.lastUid).toBe(uids.at(-1)); // past the refused and the warmup message: nothing is retried forever
-    expect(await syncMailbox(getDb(), clock, mbx)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
+    expect(await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), mbx)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
   }, 60_000);
 
   it("keeps warmup traffic out of every folder it reads (INBOX, spam, Sent) without downloading it, and out of direct ingestion", async () => {
@@ -289,7 +292,7 @@ describe("reply sync in batches", () => {
     ]);
     const junk = await append("bo@batch.test", [warm("wj1", "peer@warm.test")], "Junk");
     const sent = await append("bo@batch.test", [warm("ws1", "Bo <bo@batch.test>", "lee@warm-lead.test")], "Sent");
-    const { result, fetchedUids } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
+    const { result, fetchedUids } = await countBodyFetches(() => syncMailbox(systemCtx(undefined, { db: getDb(), clock }), mbx));
     expect(result).toEqual({ fetched: 2, stored: 2, bounces: 0, sent: 0 }); // not counted, not stored, not unmatched
     expect(fetchedUids).toEqual([inbox[1], inbox[2]]);
     const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id));
@@ -306,7 +309,9 @@ describe("reply sync in batches", () => {
     expect(
       await ingestMessage(getDb(), clock, mb, await simpleParser(warm("wd1", "lee@warm-lead.test")), { folder: "INBOX" }),
     ).toBeUndefined();
-    expect(await ingestOwnMessage(getDb(), mb, await simpleParser(warm("wd2", "bo@batch.test", "lee@warm-lead.test")))).toBeUndefined();
+    expect(
+      await ingestOwnMessage(getDb(), clock, mb, await simpleParser(warm("wd2", "bo@batch.test", "lee@warm-lead.test"))),
+    ).toBeUndefined();
     expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(2);
   }, 60_000);
 
@@ -317,7 +322,7 @@ describe("reply sync in batches", () => {
       "cy@batch.test",
       Array.from({ length: n }, (_, i) => mail({ id: `bulk-${i}`, from: `p${i}@bulk.test`, subject: `Hello ${i}`, body: `Message ${i}` })),
     );
-    const { result, bodyFetches } = await countBodyFetches(() => syncMailbox(getDb(), clock, mbx));
+    const { result, bodyFetches } = await countBodyFetches(() => syncMailbox(systemCtx(undefined, { db: getDb(), clock }), mbx));
     expect(result).toEqual({ fetched: n, stored: n, bounces: 0, sent: 0 });
     expect(bodyFetches).toBe(2);
     const rows = await getDb().select({ uid: replies.imapUid }).from(replies).where(eq(replies.mailboxId, mbx.id));

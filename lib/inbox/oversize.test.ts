@@ -1,3 +1,4 @@
+import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -32,7 +33,7 @@ describe("oversized messages", () => {
     await client.append("INBOX", huge);
     await client.append("INBOX", "From: a@x.test\r\nSubject: small\r\nMessage-ID: <small@x.test>\r\n\r\nhello\r\n");
     await client.logout();
-    const r = await syncMailbox(getDb(), systemClock, m);
+    const r = await syncMailbox(systemCtx(undefined, { db: getDb(), clock: systemClock }), m);
     expect(r).toMatchObject({ fetched: 1, stored: 1 });
     const rows = await getDb().select().from(replies).where(eq(replies.mailboxId, m.id));
     expect(rows.map((x) => x.subject)).toEqual(["small"]);

@@ -8,7 +8,6 @@ import { normalizeEmail } from "../emails";
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, UpstreamError, ValidationError } from "../errors";
 import { decodeBase64, storeFile } from "../files/files";
 import { newId } from "../ids";
-import type { JobDef } from "../jobs/registry";
 import { newMessageId } from "../mail/message-id";
 import { classifySmtpError } from "../mail/smtp";
 import { smtpConfigOf } from "../mailboxes/credentials";
@@ -259,13 +258,6 @@ export async function sendQueuedReplies(db: DbOrTx, clock: Clock): Promise<{ sen
   }
   return { sent, failed };
 }
-
-export const replySendJob: JobDef = {
-  name: "send-replies",
-  cron: "* * * * *",
-  everyMs: 1_000,
-  run: ({ db, clock }) => sendQueuedReplies(db, clock),
-};
 
 /**
  * POST /replies/<id>/forward: the original message (text, HTML and files) to another address, from the

@@ -1,3 +1,4 @@
+import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simpleParser } from "mailparser";
 import { getDb } from "@/db/client";
@@ -83,7 +84,7 @@ describe("answers from the Sent folder (spec 2.9)", () => {
     await c.append("Sent", answer("s1", "Lou <lou@lead.test>", { name: "offer.pdf", text: "%PDF-1.4 offer" }));
     await c.logout();
 
-    expect((await syncMailbox(getDb(), clock, mbx)).sent).toBe(1);
+    expect((await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), mbx)).sent).toBe(1);
     let thread = (await call(THREAD, "GET", "", { key: ws.readKey, params: { leadId } })).body;
     const own = thread.messages.filter((m: { kind?: string }) => m.kind === "reply");
     expect(own).toHaveLength(1);
@@ -96,6 +97,7 @@ describe("answers from the Sent folder (spec 2.9)", () => {
     // One message ingested on its own (no transaction around it): the same.
     const id = await ingestOwnMessage(
       getDb(),
+      clock,
       { id: mbx.id, workspaceId: ws.workspaceId, email: mbx.email },
       await simpleParser(answer("s2", "lou@lead.test", { name: "terms.pdf", text: "%PDF-1.4 terms" })),
     );

@@ -11,7 +11,8 @@ import { insertMailbox } from "@/test/factories";
 import { startImapPeer, type ImapPeer } from "@/test/peers/imap";
 import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
 import { sidecarConnections } from "./connections";
-import { inboxSyncJob, MAX_RETRY_MS, syncMailbox } from "./sync";
+import { inboxSyncJob } from "@/inngest/functions/inbox-sync";
+import { MAX_RETRY_MS, syncMailbox } from "./sync";
 
 let peer: ImapPeer;
 let ws: TestWorkspace;
@@ -59,7 +60,7 @@ describe("the reply sync job with failing mailboxes", () => {
       imapPort: peer.port,
       imapPasswordEnc: encryptSecret("pw"),
     });
-    await syncMailbox(getDb(), clock, healthy); // synced before: its INBOX state has a time, the failing ones none
+    await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), healthy); // synced before: its INBOX state has a time, the failing ones none
     clock.advance(2 * MIN);
     await append("r1");
 

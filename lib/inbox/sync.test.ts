@@ -1,3 +1,4 @@
+import { systemCtx } from "@/lib/ctx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -124,8 +125,8 @@ describe("IMAP reply sync", () => {
     await append(message({ id: "r5", from: "stranger@nowhere.test", subject: "Hello", body: "Random message" }));
 
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, mbx.id));
-    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 5, stored: 5, bounces: 0, sent: 0 });
-    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 }); // incremental: nothing new
+    expect(await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m)).toEqual({ fetched: 5, stored: 5, bounces: 0, sent: 0 });
+    expect(await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 }); // incremental: nothing new
 
     const rows = await getDb().select().from(replies).where(eq(replies.workspaceId, ws.workspaceId));
     const by = (id: string) => rows.find((r) => r.messageId === `<${id}@sender.test>`)!;
@@ -369,7 +370,7 @@ describe("IMAP reply sync", () => {
       ].join("\n"),
     );
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@inbox.test"));
-    const r = await syncMailbox(getDb(), clock, m);
+    const r = await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m);
     expect(r).toMatchObject({ bounces: 1, sent: 1 });
     expect(r.stored).toBeGreaterThanOrEqual(1);
     const [bounced] = await getDb().select().from(emails).where(eq(emails.messageId, original));
@@ -389,15 +390,15 @@ describe("IMAP reply sync", () => {
       status: "SENT",
       body: expect.stringMatching(/^Answered from Outlook\.\s*$/),
     });
-    expect(await syncMailbox(getDb(), clock, m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
+    expect(await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m)).toEqual({ fetched: 0, stored: 0, bounces: 0, sent: 0 });
   });
 
   it("keeps the connection open between cycles and still sees new mail", async () => {
     const pool = new ImapConnections();
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@inbox.test"));
-    expect((await syncMailbox(getDb(), clock, m, pool)).fetched).toBe(0);
+    expect((await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m, { pool: pool })).fetched).toBe(0);
     await append(message({ id: "late1", from: "keen@a.test", subject: "Re: Idea", body: "One more thing?" }));
-    expect(await syncMailbox(getDb(), clock, m, pool)).toMatchObject({ fetched: 1, stored: 1 });
+    expect(await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m, { pool: pool })).toMatchObject({ fetched: 1, stored: 1 });
     expect(pool.size).toBe(1);
     await pool.closeAll();
   });

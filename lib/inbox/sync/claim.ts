@@ -1,0 +1,67 @@
+import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../db/client";
+import { imapState, mailboxes } from "../../../db/schema";
+import type { JobCtx } from "../../ctx";
+import { type ImapConnections, sidecarConnections } from "../connections";
+import { syncMailbox } from "./mailbox";
+import { pollIntervalMs, recordSyncFailure, recordSyncRecovered } from "./failures";
+
+/** Mailboxes synced per cycle. */
+const PER_CYCLE = 20;
+
+/**
+ * The due mailboxes with their rows, then every folder state of those mailboxes: two reads for the
+ * cycle. Due: not synced for a poll interval; an unreadable one only once its retry time has come (one
+ * the health check alone flagged waits for it to clear). Mailboxes not failing go first, then the
+ * longest unsynced.
+ */
+async function claimDue(db: DbOrTx, now: Date) {
+  const due = new Date(now.getTime() - pollIntervalMs());
+  const claimed = (
+    await db
+      .select({ m: mailboxes })
+      .from(mailboxes)
+      .leftJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX")))
+      .where(
+        and(
+          eq(mailboxes.authType, "PASSWORD"),
+          or(isNull(imapState.lastSyncAt), lte(imapState.lastSyncAt, due)),
+          or(isNull(mailboxes.readFailingSince), lte(imapState.leasedUntil, now)),
+        ),
+      )
+      .orderBy(sql`${mailboxes.readFailingSince} is not null`, sql`${imapState.lastSyncAt} nulls first`)
+      .limit(PER_CYCLE)
+  ).map((r) => r.m);
+  const ids = claimed.map((m) => m.id);
+  const states = ids.length ? await db.select().from(imapState).where(inArray(imapState.mailboxId, ids)) : [];
+  return claimed.map((m) => ({ m, states: states.filter((s) => s.mailboxId === m.id) }));
+}
+
+/**
+ * The reply sync (the inbox-sync job, inngest/functions/inbox-sync.ts): each mailbox at most every
+ * IMAP_POLL_INTERVAL_S, one after another, on the sidecar's kept connections. A mailbox whose sync
+ * fails waits for its retry time (recordSyncFailure); one whose failure has been cleared meanwhile (the
+ * health check logged in, or its IMAP settings changed) is tried at the next cycle.
+ */
+export async function runInboxSync(ctx: JobCtx, pool: ImapConnections = sidecarConnections) {
+  const { db, clock } = ctx;
+  const claimed = await claimDue(db, clock.now());
+  let stored = 0;
+  let failed = 0;
+  for (const { m, states } of claimed) {
+    // Cleared since it last failed: someone found it reachable, so its connection need not wait out the backoff.
+    if (!m.readFailingSince) pool.clearBackoff(m.id);
+    try {
+      stored += (await syncMailbox(ctx, m, { pool, states })).stored;
+    } catch (e) {
+      failed++;
+      await recordSyncFailure(db, clock.now(), m.id, e, pool.backoffLeft(m.id) * 1000).catch((err) =>
+        ctx.log.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`, { mailboxId: m.id }),
+      );
+      continue;
+    }
+    if (m.readFailingSince || states.some((s) => s.folder === "INBOX" && s.leasedUntil)) await recordSyncRecovered(db, m.id);
+  }
+  pool.closeIdle();
+  return { mailboxes: claimed.length, stored, failed, openConnections: pool.size };
+}

@@ -1,0 +1,131 @@
+import { and, eq } from "drizzle-orm";
+import type { ImapFlow } from "imapflow";
+import { imapState, type mailboxes } from "../../../db/schema";
+import { loadAiSettings } from "../../ai/settings";
+import { imapClient } from "../../mail/imap";
+import { imapConfigOf } from "../../mailboxes/credentials";
+import type { ImapConnections } from "../connections";
+import { parseDsn } from "../dsn";
+import { type AiSwitch, isWarmup, type Mailbox, parseSource, prepareReplies, saveFolderState } from "../ingest";
+import { commitBatch, type Item, type SyncCtx, type Totals } from "./commit";
+import { batches, type Folder, fetchSources, foldersOf, type Listed, listNew, unchangedSince, wanted } from "./fetch";
+
+type MailboxRow = typeof mailboxes.$inferSelect;
+type ImapStateRow = typeof imapState.$inferSelect;
+
+/** Parses a batch's sources and sorts them: bounce reports, Sent-folder answers, replies (classified before the transaction). */
+async function itemsOf(
+  ctx: SyncCtx,
+  mb: Mailbox,
+  folder: Folder,
+  uidValidity: string,
+  uids: number[],
+  sources: Map<number, Buffer>,
+  ai: AiSwitch,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  const received = [];
+  for (const uid of uids) {
+    const src = sources.get(uid);
+    const parsed = src && (await parseSource(src)); // malformed beyond parsing: passed over
+    if (!parsed || isWarmup(parsed)) continue;
+    if (folder.kind === "sent") items.push({ uid, kind: "own", parsed });
+    else {
+      const dsn = parseDsn(parsed);
+      if (dsn) items.push({ uid, kind: "dsn", dsn });
+      else received.push({ parsed, folder: folder.path, uid, uidValidity });
+    }
+  }
+  // Classified before the transaction (an AI provider may take seconds), in UID order with the rest.
+  for (const p of await prepareReplies(ctx.db, mb, received, ai)) items.push({ uid: p.uid!, kind: "reply", reply: p });
+  return items.sort((a, b) => a.uid - b.uid);
+}
+
+/** Downloads, parses and stores a folder's new messages, batch by batch. */
+async function syncFolder(
+  ctx: SyncCtx,
+  client: ImapFlow,
+  mb: Mailbox,
+  folder: Folder,
+  found: { uidValidity: string; listed: Listed[] },
+  ai: AiSwitch,
+  totals: Totals,
+): Promise<void> {
+  for (const batch of batches(found.listed)) {
+    const uids = batch.filter(wanted).map((x) => x.uid);
+    const sources = await fetchSources(client, uids);
+    totals.fetched += sources.size;
+    const items = await itemsOf(ctx, mb, folder, found.uidValidity, uids, sources, ai);
+    await commitBatch(ctx, mb, { folder: folder.path, uidValidity: found.uidValidity, upTo: batch[batch.length - 1].uid }, items, totals);
+  }
+}
+
+/** A folder synced before with nothing new: not opened; INBOX still records the sync time. */
+async function markSynced(ctx: SyncCtx, mb: Mailbox, folder: Folder): Promise<void> {
+  if (folder.path !== "INBOX") return;
+  await ctx.db
+    .update(imapState)
+    .set({ lastSyncAt: ctx.clock.now() })
+    .where(and(eq(imapState.mailboxId, mb.id), eq(imapState.folder, "INBOX")))
+    .prepare("inbox_synced_at")
+    .execute();
+}
+
+/**
+ * Reads new messages of each folder, incrementally by UIDVALIDITY + UID: a changed UIDVALIDITY starts
+ * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Per folder:
+ * STATUS when nothing may be new (fetch.ts), else one UID FETCH of sizes (and the warmup marker), then
+ * one UID FETCH of every body wanted — messages larger than 25 MB and warmup traffic are skipped before
+ * download — and one transaction that stores them all and moves imap_state on (batches of
+ * BATCH_MESSAGES / BATCH_BYTES). Bounce reports become bounces, not replies. A message that cannot be
+ * parsed, or that the database refuses, is passed over without losing the others.
+ */
+export async function syncMailbox(
+  ctx: SyncCtx,
+  m: MailboxRow,
+  opts: {
+    pool?: ImapConnections /** the mailbox's imap_state rows, when the caller read them with others */;
+    states?: ImapStateRow[];
+  } = {},
+): Promise<Totals> {
+  const { db, clock } = ctx;
+  const { pool } = opts;
+  const client = pool ? await pool.get(m.id, imapConfigOf(m)) : await connectOnce(m);
+  const totals: Totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
+  const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
+  // Read once per mailbox sync, and only when a reply is to be classified by the AI provider.
+  let aiSetting: Promise<boolean> | undefined;
+  const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
+  const rows = opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)).prepare("inbox_states").execute());
+  const states = new Map(rows.map((st) => [st.folder, st]));
+  try {
+    for (const folder of await foldersOf(client)) {
+      const state = states.get(folder.path);
+      if (state && (await unchangedSince(client, folder.path, state))) {
+        await markSynced(ctx, mb, folder);
+        continue;
+      }
+      const found = await listNew(client, folder.path, state);
+      if (!found.listed.length) {
+        const at = { mailboxId: m.id, folder: folder.path, uidValidity: found.uidValidity, lastUid: found.lastUid };
+        await saveFolderState(db, at, clock.now());
+        continue;
+      }
+      await syncFolder(ctx, client, mb, folder, found, ai, totals);
+    }
+  } catch (e) {
+    pool?.drop(m.id); // reconnect next time
+    throw e;
+  } finally {
+    if (!pool) await client.logout().catch(() => client.close());
+  }
+  return totals;
+}
+
+/** A connection for one sync, without the sidecar's pool (logged out after). */
+async function connectOnce(m: MailboxRow): Promise<ImapFlow> {
+  const client = imapClient(imapConfigOf(m));
+  client.on("error", () => {});
+  await client.connect();
+  return client;
+}
