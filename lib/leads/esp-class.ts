@@ -1,6 +1,8 @@
-import type { JobCtx } from "../ctx";
 import { sql } from "drizzle-orm";
+import { recordset, selectRows, valuesOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
+import { mapLimit } from "../concurrency";
+import type { JobCtx } from "../ctx";
 import { rematchEspClass } from "../campaigns/assign";
 import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } from "../mail/providers";
 import { resolveMx } from "../net/dns";
@@ -55,20 +57,6 @@ export async function lookupEspClass(domain: string): Promise<DomainAnswer> {
   return { espClass: provider ? (espClassOf(provider) as Exclude<EspClass, "UNKNOWN">) : "OTHER", mx: hosts[0] ?? null };
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
-}
-
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /**
@@ -76,7 +64,9 @@ const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * so two workers never look one domain up at once). Claimed domains no lead uses any more are deleted.
  */
 async function claimDueDomains(db: DbOrTx, now: Date, limit: number): Promise<{ domain: string; old: EspClass }[]> {
-  const rows = (await db.execute(sql`
+  return selectRows<{ domain: string; old: EspClass }>(
+    db,
+    sql`
     with due as (
       select domain from lead_domains where next_check_at <= ${ts(now)}
       order by next_check_at limit ${limit} for update skip locked
@@ -88,35 +78,45 @@ async function claimDueDomains(db: DbOrTx, now: Date, limit: number): Promise<{ 
     )
     update lead_domains c set next_check_at = ${ts(new Date(now.getTime() + CLAIM_MS))}
     from due where c.domain = due.domain and due.domain not in (select domain from gone)
-    returning c.domain, c.esp_class as old`)) as unknown as { domain: string; old: EspClass }[];
-  return rows;
+    returning c.domain, c.esp_class as old`,
+  );
 }
+
+type Pending = { domain: string; leads: number; cached: EspClass | null };
 
 /**
  * The domains of up to `limit` UNKNOWN leads, leaving out domains parked (being looked up, or waiting to
  * retry a failed look-up), with the cached class when there is one.
  */
-async function pendingDomains(db: DbOrTx, now: Date, limit: number): Promise<{ domain: string; leads: number; cached: EspClass | null }[]> {
-  return (await db.execute(sql`
+async function pendingDomains(db: DbOrTx, now: Date, limit: number): Promise<Pending[]> {
+  const parked = sql`select 1 from lead_domains p
+    where p.domain = ${LEAD_DOMAIN} and p.esp_class = 'UNKNOWN' and p.next_check_at > ${ts(now)}`;
+  return selectRows<Pending>(
+    db,
+    sql`
     select s.domain, count(*)::int as leads, c.esp_class as cached
     from (
       select ${LEAD_DOMAIN} as domain from leads l
       where l.esp_class = 'UNKNOWN'
-        and not exists (select 1 from lead_domains p where p.domain = ${LEAD_DOMAIN} and p.esp_class = 'UNKNOWN' and p.next_check_at > ${ts(now)})
+        and not exists (${parked})
       limit ${limit}
     ) s left join lead_domains c on c.domain = s.domain
-    group by s.domain, c.esp_class`)) as unknown as { domain: string; leads: number; cached: EspClass | null }[];
+    group by s.domain, c.esp_class`,
+  );
 }
 
 /** Claims never-seen domains (a placeholder row) and due UNKNOWN ones; returns those this run may look up. */
 async function claimNewDomains(db: DbOrTx, now: Date, domains: string[]): Promise<string[]> {
   if (domains.length === 0) return [];
-  const rows = (await db.execute(sql`
+  const rows = await selectRows<{ domain: string }>(
+    db,
+    sql`
     insert into lead_domains as c (domain, next_check_at)
-    select d, ${ts(new Date(now.getTime() + CLAIM_MS))} from jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb) d
+    select d.domain, ${ts(new Date(now.getTime() + CLAIM_MS))} from ${valuesOf(domains)} as d(domain)
     on conflict (domain) do update set next_check_at = excluded.next_check_at
       where c.esp_class = 'UNKNOWN' and c.next_check_at <= ${ts(now)}
-    returning c.domain`)) as unknown as { domain: string }[];
+    returning c.domain`,
+  );
   return rows.map((r) => r.domain);
 }
 
@@ -144,18 +144,25 @@ async function writeClasses(
   moveLimit: number,
 ): Promise<string[]> {
   if (looked.length === 0 && fromCache.length === 0) return [];
-  const answers = JSON.stringify(
+  const v = recordset(
+    "v",
+    { domain: "text", old: "text", esp_class: "text", mx: "text", error: "text" },
     looked.map((l) =>
       "error" in l.answer
         ? { domain: l.domain, old: l.old, esp_class: null, mx: null, error: l.answer.error.slice(0, 500) }
         : { domain: l.domain, old: l.old, esp_class: l.answer.espClass, mx: l.answer.mx, error: null },
     ),
   );
+  const a = recordset(
+    "a",
+    { domain: "text", esp_class: "text" },
+    fromCache.map((c) => ({ domain: c.domain, esp_class: c.espClass })),
+  );
   const recheck = ts(new Date(now.getTime() + RECHECK_AFTER_MS));
-  const [{ ids }] = (await db.execute(sql`
-    with v as (
-      select * from jsonb_to_recordset(${answers}::jsonb) as v(domain text, old text, esp_class text, mx text, error text)
-    ), cached as (
+  const [{ ids }] = await selectRows<{ ids: string[] }>(
+    db,
+    sql`
+    with v as (select * from ${v.from}), cached as (
       update lead_domains c set
         esp_class = coalesce(v.esp_class::esp_class, c.esp_class),
         mx = case when v.error is null then v.mx else c.mx end,
@@ -170,7 +177,7 @@ async function writeClasses(
       select domain, old, new from cached
       union all
       select a.domain, 'UNKNOWN'::esp_class, a.esp_class::esp_class
-      from jsonb_to_recordset(${JSON.stringify(fromCache.map((c) => ({ domain: c.domain, esp_class: c.espClass })))}::jsonb) as a(domain text, esp_class text)
+      from ${a.from}
     ), first as (
       select l.id, m.new from moves m join leads l on l.esp_class = 'UNKNOWN' and ${LEAD_DOMAIN} = m.domain
       where m.old = 'UNKNOWN' and m.new <> 'UNKNOWN'
@@ -182,9 +189,8 @@ async function writeClasses(
       where m.old <> 'UNKNOWN' and m.new <> m.old and l.esp_class = m.old and ${LEAD_DOMAIN} = m.domain
       returning l.id
     )
-    select coalesce((select array_agg(id) from (select id from classified union all select id from moved) x), '{}') as ids`)) as unknown as {
-    ids: string[];
-  }[];
+    select coalesce((select array_agg(id) from (select id from classified union all select id from moved) x), '{}') as ids`,
+  );
   return ids;
 }
 
@@ -226,7 +232,8 @@ export async function classifyBatch(
     fresh.map((p) => p.domain),
   );
   const toLook: { domain: string; old: EspClass }[] = [...due, ...claimed.map((domain) => ({ domain, old: "UNKNOWN" as EspClass }))];
-  const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, async (d) => ({ ...d, answer: await lookupEspClass(d.domain) }));
+  const lookUp = async (d: (typeof toLook)[number]) => ({ ...d, answer: await lookupEspClass(d.domain) });
+  const looked: Looked[] = await mapLimit(toLook, LOOKUP_CONCURRENCY, lookUp);
   const classifiedIds = await writeClasses(db, now, looked, fromCache, moveLimit);
   // The classified leads' campaign leads under ESP matching, in one pass (at most moveLimit leads plus a
   // re-check's provider moves).
@@ -245,8 +252,8 @@ export async function classifyBatch(
 /** Classifies leads by their address domain's MX (see the top of this file), within the run budget. */
 export async function runLeadEspClass({ db, clock }: JobCtx) {
   const total: EspClassRunResult = { lookedUp: 0, failed: 0, fromCache: 0, classified: 0, rematched: 0, batches: 0 };
-  const started = performance.now();
-  for (let i = 0; i < 20 && performance.now() - started < RUN_BUDGET_MS; i++) {
+  const until = clock.now().getTime() + RUN_BUDGET_MS;
+  for (let i = 0; i < 20 && clock.now().getTime() < until; i++) {
     const r = await classifyBatch(db, clock.now());
     total.lookedUp += r.lookedUp;
     total.failed += r.failed;

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { selectRows, valuesOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
@@ -11,25 +12,44 @@ const VIEW_COLS = sql.raw(`
   coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by t.name)
             from lead_tags lt join tags t on t.id = lt.tag_id where lt.lead_id = l.id), '[]'::json) as tags`);
 
-function iso(v: unknown): string {
-  return (v instanceof Date ? v : new Date(String(v))).toISOString();
+/** A row of VIEW_COLS as the driver returns it (timestamps as text). */
+interface LeadRow extends Record<string, unknown> {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+  company_domain: string | null;
+  phone_number: string | null;
+  job_title: string | null;
+  timezone: string | null;
+  custom_fields: Record<string, string> | null;
+  verification_status: LeadView["verificationStatus"];
+  esp_class: LeadView["espClass"];
+  tags: LeadView["tags"] | null;
+  created_at: string | Date;
+  updated_at: string | Date;
 }
 
-export function leadViewFromRow(r: Record<string, unknown>): LeadView {
+function iso(v: string | Date): string {
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+function leadViewFromRow(r: LeadRow): LeadView {
   return {
-    id: r.id as string,
-    email: r.email as string,
-    firstName: (r.first_name as string) ?? null,
-    lastName: (r.last_name as string) ?? null,
-    companyName: (r.company_name as string) ?? null,
-    companyDomain: (r.company_domain as string) ?? null,
-    phoneNumber: (r.phone_number as string) ?? null,
-    jobTitle: (r.job_title as string) ?? null,
-    timezone: (r.timezone as string) ?? null,
-    customFields: (r.custom_fields as Record<string, string>) ?? {},
-    verificationStatus: r.verification_status as LeadView["verificationStatus"],
-    espClass: r.esp_class as LeadView["espClass"],
-    tags: (r.tags as LeadView["tags"]) ?? [],
+    id: r.id,
+    email: r.email,
+    firstName: r.first_name ?? null,
+    lastName: r.last_name ?? null,
+    companyName: r.company_name ?? null,
+    companyDomain: r.company_domain ?? null,
+    phoneNumber: r.phone_number ?? null,
+    jobTitle: r.job_title ?? null,
+    timezone: r.timezone ?? null,
+    customFields: r.custom_fields ?? {},
+    verificationStatus: r.verification_status,
+    espClass: r.esp_class,
+    tags: r.tags ?? [],
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -41,29 +61,29 @@ export async function listLeads(ctx: Ctx, q: ListLeadsQuery): Promise<{ rows: Le
   const where: SQL[] = [sql`l.workspace_id = ${ctx.workspaceId}`];
   if (q.q?.trim()) {
     const like = `%${q.q.trim().replace(/[\\%_]/g, (c) => "\\" + c)}%`;
-    where.push(sql`(l.email ilike ${like} or l.first_name ilike ${like} or l.last_name ilike ${like} or l.company_name ilike ${like}
-      or (coalesce(l.first_name,'') || ' ' || coalesce(l.last_name,'')) ilike ${like})`);
+    const fullName = sql`(coalesce(l.first_name,'') || ' ' || coalesce(l.last_name,''))`;
+    where.push(sql`(l.email ilike ${like} or l.first_name ilike ${like} or l.last_name ilike ${like}
+      or l.company_name ilike ${like} or ${fullName} ilike ${like})`);
   }
   if (q.verificationStatus) where.push(sql`l.verification_status = ${q.verificationStatus}`);
   if (q.espClass) where.push(sql`l.esp_class = ${q.espClass}`);
   if (q.tagId) where.push(sql`exists (select 1 from lead_tags lt where lt.lead_id = l.id and lt.tag_id = ${q.tagId})`);
   const cond = sql.join(where, sql` and `);
-  const [rows, count] = await Promise.all([
-    ctx.db.execute(sql`select ${VIEW_COLS} from leads l where ${cond} order by l.seq desc limit ${q.limit} offset ${offsetOf(q)}`),
-    ctx.db.execute(sql`select count(*)::int as n from leads l where ${cond}`),
+  const page = sql`select ${VIEW_COLS} from leads l where ${cond} order by l.seq desc limit ${q.limit} offset ${offsetOf(q)}`;
+  const [rows, [{ n }]] = await Promise.all([
+    selectRows<LeadRow>(ctx.db, page),
+    selectRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from leads l where ${cond}`),
   ]);
-  return {
-    rows: (rows as unknown as Record<string, unknown>[]).map(leadViewFromRow),
-    total: (count as unknown as { n: number }[])[0].n,
-  };
+  return { rows: rows.map(leadViewFromRow), total: n };
 }
 
 export async function getLeadViews(db: DbOrTx, workspaceId: string, ids: string[]): Promise<LeadView[]> {
   if (ids.length === 0) return [];
-  const rows = await db.execute(
-    sql`select ${VIEW_COLS} from leads l where l.workspace_id = ${workspaceId} and l.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+  const rows = await selectRows<LeadRow>(
+    db,
+    sql`select ${VIEW_COLS} from leads l where l.workspace_id = ${workspaceId} and l.id in ${valuesOf(ids)}`,
   );
-  const byId = new Map((rows as unknown as Record<string, unknown>[]).map((r) => [r.id as string, leadViewFromRow(r)]));
+  const byId = new Map(rows.map((r) => [r.id, leadViewFromRow(r)]));
   return ids.map((id) => byId.get(id)).filter((v): v is LeadView => !!v);
 }
 

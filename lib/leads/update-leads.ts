@@ -1,4 +1,6 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { valuesOf } from "../../db/bulk";
+import { leads } from "../../db/schema";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { normalizeEmail } from "../emails";
@@ -130,9 +132,10 @@ export async function bulkDeleteLeads(ctx: Ctx, leadIds: string[]): Promise<{ de
   requireAccess(ctx, "write");
   requireRole(ctx, "admin");
   const unique = [...new Set(leadIds)];
-  const rows = await ctx.db.execute(sql`
-    delete from leads where workspace_id = ${ctx.workspaceId}
-      and id in (select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb)) returning id`);
-  const deleted = (rows as unknown as unknown[]).length;
+  const rows = await ctx.db
+    .delete(leads)
+    .where(and(eq(leads.workspaceId, ctx.workspaceId), sql`${leads.id} in ${valuesOf(unique)}`))
+    .returning({ id: leads.id });
+  const deleted = rows.length;
   return { deleted, notFound: unique.length - deleted };
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { selectRows } from "@/db/bulk";
 import { getDb } from "@/db/client";
 import { systemClock } from "@/lib/clock";
 import { emitEvent } from "@/lib/events/emit";
@@ -55,21 +56,21 @@ describe("webhook delivery across crashes", () => {
     const w = startWorker();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [{ n }] = (await getDb().execute(
+      const [{ n }] = await selectRows<{ n: number }>(
+        getDb(),
         sql`select count(*)::int as n from webhook_deliveries where status = 'PENDING'`,
-      )) as unknown as { n: number }[];
-      const [{ e }] = (await getDb().execute(sql`select count(*)::int as e from events where dispatched_at is null`)) as unknown as {
-        e: number;
-      }[];
+      );
+      const [{ e }] = await selectRows<{ e: number }>(getDb(), sql`select count(*)::int as e from events where dispatched_at is null`);
       if ((n === 0 && e === 0) || Date.now() > deadline) break;
       await sleep(100);
     }
     w.kill("SIGKILL");
     const got = new Set(receiver.received.map((r) => r.headers["x-service-event-id"] as string));
     expect(ids.filter((id) => !got.has(id))).toEqual([]); // every event arrived at least once
-    const [{ delivered }] = (await getDb().execute(
+    const [{ delivered }] = await selectRows<{ delivered: number }>(
+      getDb(),
       sql`select count(*)::int as delivered from webhook_deliveries where status = 'DELIVERED'`,
-    )) as unknown as { delivered: number }[];
+    );
     expect(delivered).toBe(40);
     console.log(`webhook crash test: ${receiver.received.length} requests for 40 events (duplicates carry the same event id)`);
   }, 180_000);
