@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { emails } from "@/db/schema";
 import { ManualClock } from "@/lib/clock";
-import { sendCampaignEmailsJob } from "@/lib/sending/engine";
+import { sendCampaignEmailsJob } from "./functions/send-campaign-emails";
 import { closeAllTransports } from "@/lib/sending/transports";
 import { call, makeWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";

@@ -85,7 +85,7 @@ describe("the set-based scheduler", () => {
       .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
     expect(waiting).toHaveLength(10);
     const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
-    expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.m.id).sort());
+    expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.mailbox.id).sort());
     await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
     await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
   });

@@ -26,10 +26,15 @@ function dayOf(d: DateTime): number {
  * lead can be emailed at any hour; the allowed days are then read in UTC.
  */
 export function inWindow(c: WindowSettings, zone: string | null, at: Date): boolean {
+  return windowState(c, zone, at) === "open";
+}
+
+/** Why the window is shut at `at` (a day not in sendDaysOfWeek, or an hour outside it), or "open". */
+export function windowState(c: WindowSettings, zone: string | null, at: Date): "open" | "day-not-allowed" | "outside-hours" {
   const d = local(at, zone);
-  if (!c.sendDaysOfWeek.includes(dayOf(d))) return false;
-  if (!zone) return true;
-  return d.hour >= c.sendWindowStartHour && d.hour < c.sendWindowEndHour;
+  if (!c.sendDaysOfWeek.includes(dayOf(d))) return "day-not-allowed";
+  if (!zone) return "open";
+  return d.hour >= c.sendWindowStartHour && d.hour < c.sendWindowEndHour ? "open" : "outside-hours";
 }
 
 /** The next moment at or after `at` when the window is open (for scheduling and the forecast). */

@@ -1,0 +1,106 @@
+import type { DbOrTx } from "../../../db/client";
+import type { Clock } from "../../clock";
+import { newId } from "../../ids";
+import { newMessageId } from "../../mail/message-id";
+import { claimMailboxes, dueLeads, releaseMailboxes, sentToday } from "./claim";
+import { commitSends } from "./commit";
+import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
+import { earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
+import { knownCustomFields, subjectFor } from "./render";
+import type { DueLead, Mailbox, Release, SendOptions, Work } from "./types";
+import { pickVariant } from "./variants";
+
+/**
+ * The scheduler: claims the mailboxes that may send now (leases, SKIP LOCKED), reads what the rules
+ * need, decides (decide.ts, pure), and commits the chosen emails as SENDING (Message-ID fixed, lead
+ * moved to its next step). A fixed number of statements whatever the number of mailboxes. Mailboxes
+ * that get nothing are released; the others stay leased until the sender records them.
+ */
+export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<{ claimed: number; work: Work[] }> {
+  const now = clock.now();
+  if (opts.mailboxIds && opts.mailboxIds.length === 0) return { claimed: 0, work: [] };
+  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 1000, opts.mailboxIds);
+  if (claimed.length === 0) return { claimed: 0, work: [] };
+  const { facts, rows } = await readPass(db, claimed, now);
+  const plan = decide(facts);
+  const idle = plan.mailboxes.flatMap((d): Release[] => (d.kind === "release" ? [{ id: d.mailbox.id, at: d.until }] : []));
+  // Mailboxes with nothing to send are released while the sends are claimed (independent rows).
+  const [work] = await Promise.all([
+    prepareWork(db, plan, rows, now).then((w) => commitSends(db, plan.leads, w, now)),
+    releaseMailboxes(db, idle),
+  ]);
+  // A mailbox whose pick was lost (lead deleted, or changed since the read) is released too.
+  const busy = new Set(work.map((w) => w.mailbox.id));
+  const lost = plan.mailboxes.filter((d) => d.kind === "send" && !busy.has(d.mailbox.id));
+  await releaseMailboxes(
+    db,
+    lost.map((d) => ({ id: d.mailbox.id, at: null })),
+  );
+  return { claimed: claimed.length, work };
+}
+
+/** Everything decide needs, read in three rounds of independent statements. */
+async function readPass(db: DbOrTx, claimed: Mailbox[], now: Date): Promise<{ facts: PassFacts; rows: PassRows }> {
+  const ids = claimed.map((m) => m.id);
+  const [sent, due] = await Promise.all([sentToday(db, ids, now), dueLeads(db, ids, now)]);
+  const rows = await passRows(db, claimed, due);
+  const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null);
+  const firstToday = await firstEmailsToday(db, capped, now);
+  const dueBy = new Map<string, DueLead[]>();
+  for (const d of due) push(dueBy, d.mailboxId, d);
+  const facts: PassFacts = {
+    now,
+    mailboxes: claimed,
+    sentToday: sent,
+    due: dueBy,
+    campaigns: rows.campaigns,
+    steps: rows.steps,
+    isSuppressed: (ws, email) => rows.suppressed.has(`${ws}\u0000${email.toLowerCase()}`),
+    firstToday,
+  };
+  return { facts, rows };
+}
+
+type Pick = Extract<MailboxDecision, { kind: "send" }>;
+
+/**
+ * The picked sends made whole: each step picks its variant independently (random, or Thompson
+ * sampling on replies ÷ sends), follow-ups get their thread, custom-field names known to the campaign
+ * are looked up once, and each email gets its id and Message-ID.
+ */
+async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date): Promise<Work[]> {
+  const picks = plan.mailboxes.filter((d): d is Pick => d.kind === "send");
+  const optimised = picks
+    .filter((p) => p.variants.length > 1 && p.campaign.abVariantOptimization)
+    .flatMap((p) => p.variants.map((v) => v.id));
+  const followUps = picks.filter((p) => p.lead.nextStepOrder > 0).map((p) => ({ campaignId: p.campaign.id, leadId: p.lead.leadId }));
+  const [stats, earlier, known] = await Promise.all([
+    sendsByVariant(db, [...new Set(optimised)]),
+    earlierEmails(db, followUps),
+    knownCustomFields(db, [...new Set(picks.map((p) => p.campaign.id))], rows.steps, now),
+  ]);
+  const work: Work[] = [];
+  for (const p of picks) {
+    const lead = rows.leads.get(p.lead.leadId);
+    if (!lead) continue; // deleted since the read
+    const step = pickVariant(p.variants, stats, p.campaign.abVariantOptimization);
+    const before = earlier.get(`${p.campaign.id}\u0000${lead.id}`) ?? [];
+    const knownFields = known.get(p.campaign.id) ?? [];
+    const emailId = newId("eml");
+    work.push({
+      mailbox: p.mailbox,
+      campaign: p.campaign,
+      lead,
+      step,
+      steps: rows.steps.get(p.campaign.id) ?? [],
+      due: p.lead,
+      emailId,
+      messageId: newMessageId(p.mailbox.email, emailId.slice(4)),
+      subject: subjectFor(step, lead, p.mailbox, before, knownFields),
+      references: before.map((e) => e.messageId),
+      knownCustomFields: knownFields,
+      files: rows.files.get(step.id) ?? [],
+    });
+  }
+  return work;
+}

@@ -1,0 +1,97 @@
+import type { campaignLeads, campaignSteps, campaigns, leads, mailboxes } from "../../../db/schema";
+import type { Logger } from "../../log";
+
+export type Mailbox = typeof mailboxes.$inferSelect;
+export type Campaign = typeof campaigns.$inferSelect;
+export type Lead = typeof leads.$inferSelect;
+export type Step = typeof campaignSteps.$inferSelect;
+export type CampaignLeadStatus = (typeof campaignLeads.$inferSelect)["status"];
+
+/**
+ * A due campaign lead as the scheduler reads it: the row's state plus what the rules need of the lead.
+ * Timestamps are ISO strings as Postgres returns them from a hand-written statement.
+ */
+export interface DueLead {
+  mailboxId: string;
+  campaignId: string;
+  leadId: string;
+  status: CampaignLeadStatus;
+  nextStepOrder: number;
+  nextSendAt: string | null;
+  failedAttempts: number;
+  firstEmailedAt: string | null;
+  lastEmailedAt: string | null;
+  email: string;
+  timezone: string | null;
+}
+
+/** A file of a step, as the sender attaches it (inline images only when the body shows their cid). */
+export interface StepFile {
+  stepId: string;
+  filename: string;
+  contentType: string;
+  cid: string | null;
+  data: Buffer;
+}
+
+/** One email the scheduler committed as SENDING: everything the sender needs, no further reads. */
+export interface Work {
+  mailbox: Mailbox;
+  campaign: Campaign;
+  lead: Lead;
+  step: Step;
+  /** Steps of the campaign (the next step's delay, and whether one exists). */
+  steps: Step[];
+  due: DueLead;
+  emailId: string;
+  messageId: string;
+  subject: string;
+  /** Message-IDs of the earlier emails of this lead in this campaign, oldest first (threading). */
+  references: string[];
+  /**
+   * Custom-field names known in this campaign (some lead of it has the field): such a token is empty
+   * text on a lead without it, exactly as in preview and test sends (spec 2.5.1 rule 2, one renderer).
+   * Only the names the campaign's templates use are looked up, so it is that part of the set.
+   */
+  knownCustomFields: string[];
+  /** The step's files (read with the scheduler's other reads). */
+  files: StepFile[];
+}
+
+export interface SendReport {
+  mailboxes: number;
+  sent: number;
+  bounced: number;
+  failed: number;
+}
+
+export interface SendOptions {
+  /** Mailboxes claimed in one pass (default 1,000). */
+  mailboxLimit?: number;
+  /** SMTP conversations in flight at once, one per mailbox (default 32). */
+  concurrency?: number;
+  /** Only these mailboxes (the Inngest fan-out: one run per mailbox). */
+  mailboxIds?: string[];
+  /** Where failures are logged (the job's ctx.log; stderr by default). */
+  log?: Logger;
+}
+
+export type Outcome =
+  | { status: "SENT" }
+  | { status: "BOUNCED"; bounceType: "HARD" | "SOFT"; code: string; reason: string }
+  | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
+
+/**
+ * What the email said, kept on its row for the conversation (spec 2.9): the text part as sent, and
+ * the HTML part without the open pixel and click redirects (viewing our copy is not the lead's open).
+ */
+export interface SentBody {
+  text: string;
+  html: string | null;
+}
+
+/** A mailbox's lease ends; `at` is its next send time (null keeps the one it has). */
+export interface Release {
+  id: string;
+  at: Date | null;
+}
