@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { anyOf, recordset, selectRows, valuesOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignMailboxes, mailboxes } from "../../db/schema";
 import { canSend, type PoolMailbox } from "./eligibility";
@@ -55,28 +56,29 @@ export async function rematchEspClass(db: DbOrTx, leadIds: string[]): Promise<Es
 }
 
 async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResult> {
-  const targets = (await db.execute(sql`
-    select cl.campaign_id, cl.lead_id, cl.mailbox_id, l.esp_class, c.esp_matching
-    from jsonb_array_elements_text(${JSON.stringify(leadIds)}::jsonb) as x(id)
-    join leads l on l.id = x.id
-    join campaign_leads cl on cl.lead_id = l.id
-    join campaigns c on c.id = cl.campaign_id
-    join mailboxes m on m.id = cl.mailbox_id
-    where c.esp_matching <> 'OFF' and cl.status = 'ACTIVE' and cl.first_emailed_at is null
-      and l.esp_class <> 'UNKNOWN' and m.esp_class <> l.esp_class::text
-    order by cl.campaign_id, cl.seq`)) as unknown as {
+  const targets = await selectRows<{
     campaign_id: string;
     lead_id: string;
     mailbox_id: string;
     esp_class: string;
     esp_matching: "PREFER" | "STRICT";
-  }[];
+  }>(
+    db,
+    sql`
+      select cl.campaign_id, cl.lead_id, cl.mailbox_id, l.esp_class, c.esp_matching
+      from ${valuesOf(leadIds)} as x(id)
+      join leads l on l.id = x.id
+      join campaign_leads cl on cl.lead_id = l.id
+      join campaigns c on c.id = cl.campaign_id
+      join mailboxes m on m.id = cl.mailbox_id
+      where c.esp_matching <> 'OFF' and cl.status = 'ACTIVE' and cl.first_emailed_at is null
+        and l.esp_class <> 'UNKNOWN' and m.esp_class <> l.esp_class::text
+      order by cl.campaign_id, cl.seq`,
+  );
   if (targets.length === 0) return { moved: 0, unassigned: 0 };
   const campaignIds = [...new Set(targets.map((t) => t.campaign_id))].sort();
   // The campaign rows are locked as adding and reassigning lock them, so their loads stay balanced.
-  await db.execute(
-    sql`select id from campaigns where id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb)) order by id for update`,
-  );
+  await db.execute(sql`select id from campaigns where id = ${anyOf(campaignIds)} order by id for update`);
   // Pools in poolMailboxes' order (mailboxes.seq), so ties break as when adding.
   const poolRows = await db
     .select({ campaignId: campaignMailboxes.campaignId, m: mailboxes })
@@ -106,12 +108,20 @@ async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResul
     changes.push({ campaign_id: t.campaign_id, lead_id: t.lead_id, old: t.mailbox_id, new: pick.mailboxId });
   }
   if (changes.length === 0) return { moved: 0, unassigned: 0 };
-  const done = (await db.execute(sql`
-    update campaign_leads cl set mailbox_id = v.new
-    from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v(campaign_id text, lead_id text, old text, new text)
-    where cl.campaign_id = v.campaign_id and cl.lead_id = v.lead_id and cl.mailbox_id = v.old
-      and cl.status = 'ACTIVE' and cl.first_emailed_at is null
-    returning cl.mailbox_id`)) as unknown as { mailbox_id: string | null }[];
+  const v = recordset(
+    "v",
+    { campaign_id: campaignLeads.campaignId, lead_id: campaignLeads.leadId, old: "text", new: campaignLeads.mailboxId },
+    changes,
+  );
+  const done = await selectRows<{ mailbox_id: string | null }>(
+    db,
+    sql`
+      update campaign_leads cl set mailbox_id = ${v.col("new")}
+      from ${v.from}
+      where cl.campaign_id = ${v.col("campaign_id")} and cl.lead_id = ${v.col("lead_id")} and cl.mailbox_id = ${v.col("old")}
+        and cl.status = 'ACTIVE' and cl.first_emailed_at is null
+      returning cl.mailbox_id`,
+  );
   const unassigned = done.filter((r) => r.mailbox_id === null).length;
   return { moved: done.length - unassigned, unassigned };
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignSteps, campaigns, emails, replies, stepAttachments } from "../../db/schema";
 import { offsetOf } from "../paging";
@@ -174,11 +175,13 @@ export async function setStatus(ctx: Ctx, id: string, input: { status: "ACTIVE" 
 }
 
 async function leadSplit(db: DbOrTx, campaignId: string) {
-  const [r] = (await db.execute(sql`
-    select
-      count(*) filter (where not exists (select 1 from campaign_leads o where o.lead_id = cl.lead_id and o.campaign_id <> cl.campaign_id))::int as only_here,
-      count(*) filter (where exists (select 1 from campaign_leads o where o.lead_id = cl.lead_id and o.campaign_id <> cl.campaign_id))::int as elsewhere
-    from campaign_leads cl where cl.campaign_id = ${campaignId}`)) as unknown as { only_here: number; elsewhere: number }[];
+  const other = sql`exists (select 1 from campaign_leads o where o.lead_id = cl.lead_id and o.campaign_id <> cl.campaign_id)`;
+  const [r] = await selectRows<{ only_here: number; elsewhere: number }>(
+    db,
+    sql`
+      select count(*) filter (where not ${other})::int as only_here, count(*) filter (where ${other})::int as elsewhere
+      from campaign_leads cl where cl.campaign_id = ${campaignId}`,
+  );
   return r;
 }
 
@@ -217,12 +220,15 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
     const split = await leadSplit(tx, c.id);
     let leadsDeleted = 0;
     if (deleteLeads) {
-      const rows = await tx.execute(sql`
-        delete from leads where id in (
-          select cl.lead_id from campaign_leads cl where cl.campaign_id = ${c.id}
-            and not exists (select 1 from campaign_leads o where o.lead_id = cl.lead_id and o.campaign_id <> cl.campaign_id))
-        returning id`);
-      leadsDeleted = (rows as unknown as unknown[]).length;
+      const deleted = await selectRows<{ id: string }>(
+        tx,
+        sql`
+          delete from leads where id in (
+            select cl.lead_id from campaign_leads cl where cl.campaign_id = ${c.id}
+              and not exists (select 1 from campaign_leads o where o.lead_id = cl.lead_id and o.campaign_id <> cl.campaign_id))
+          returning id`,
+      );
+      leadsDeleted = deleted.length;
     }
     await tx.delete(campaigns).where(eq(campaigns.id, c.id));
     return { deleted: true, id: c.id, leadsDeleted, leadsKept: split.only_here + split.elsewhere - leadsDeleted };

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignMailboxes, mailboxTags } from "../../db/schema";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
@@ -12,12 +13,13 @@ import type { poolSelectBody } from "./schemas";
 
 /** Leads on a mailbox that is no longer in the pool: reassign moves those not yet emailed (spec 4.8). */
 async function leadsOutsidePool(db: DbOrTx, campaignId: string): Promise<number> {
-  const [r] = (await db.execute(sql`
-    select count(*)::int as n from campaign_leads cl
-    where cl.campaign_id = ${campaignId} and cl.status = 'ACTIVE' and cl.mailbox_id is not null
-      and not exists (select 1 from campaign_mailboxes p where p.campaign_id = cl.campaign_id and p.mailbox_id = cl.mailbox_id)`)) as unknown as {
-    n: number;
-  }[];
+  const [r] = await selectRows<{ n: number }>(
+    db,
+    sql`
+      select count(*)::int as n from campaign_leads cl
+      where cl.campaign_id = ${campaignId} and cl.status = 'ACTIVE' and cl.mailbox_id is not null
+        and not exists (select 1 from campaign_mailboxes p where p.campaign_id = cl.campaign_id and p.mailbox_id = cl.mailbox_id)`,
+  );
   return r.n;
 }
 
@@ -113,15 +115,18 @@ export async function selectPool(ctx: Ctx, campaignId: string, input: z.infer<ty
       ).map((r) => r.id);
     } else {
       const tagged = input.tagIds?.length
-        ? sql`and exists (select 1 from mailbox_tags t where t.mailbox_id = m.id and t.tag_id in ${input.tagIds})`
+        ? sql`and exists (select 1 from mailbox_tags t where t.mailbox_id = m.id and t.tag_id = ${anyOf(input.tagIds)})`
         : sql``;
-      ids = (
-        (await tx.execute(sql`
-        select m.id from mailboxes m
-        where m.workspace_id = ${ctx.workspaceId} and m.sending_enabled and m.login_failing_since is null and m.auto_paused_at is null
-          and not exists (select 1 from campaign_mailboxes p where p.campaign_id = ${campaignId} and p.mailbox_id = m.id) ${tagged}
-        order by random() limit ${input.count}`)) as unknown as { id: string }[]
-      ).map((r) => r.id);
+      const picked = await selectRows<{ id: string }>(
+        tx,
+        sql`
+          select m.id from mailboxes m
+          where m.workspace_id = ${ctx.workspaceId} and m.sending_enabled and m.login_failing_since is null
+            and m.auto_paused_at is null ${tagged}
+            and not exists (select 1 from campaign_mailboxes p where p.campaign_id = ${campaignId} and p.mailbox_id = m.id)
+          order by random() limit ${input.count}`,
+      );
+      ids = picked.map((r) => r.id);
     }
     const { added, notFound } = await addToPool(tx, ctx, campaignId, ids);
     return {

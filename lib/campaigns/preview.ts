@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, leads, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
@@ -19,10 +20,13 @@ type MailboxRow = typeof mailboxes.$inferSelect;
 
 /** Custom-field names used by the campaign's leads (a token naming one is empty, not unknown, on a lead without it). */
 async function knownCustomFields(db: DbOrTx, campaignId: string, lead?: LeadRow): Promise<string[]> {
-  const rows = (await db.execute(sql`
-    select distinct jsonb_object_keys(l.custom_fields) as k
-    from campaign_leads cl join leads l on l.id = cl.lead_id
-    where cl.campaign_id = ${campaignId}`)) as unknown as { k: string }[];
+  const rows = await selectRows<{ k: string }>(
+    db,
+    sql`
+      select distinct jsonb_object_keys(l.custom_fields) as k
+      from campaign_leads cl join leads l on l.id = cl.lead_id
+      where cl.campaign_id = ${campaignId}`,
+  );
   return [...new Set([...rows.map((r) => r.k), ...Object.keys(lead?.customFields ?? {})])];
 }
 

@@ -4,7 +4,7 @@ import { selectRows } from "../../db/bulk";
 import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
-import { campaignStats, dailyCounts, variantStats } from "./stats";
+import { campaignStats, dailyCounts, firstOfDays, variantStats } from "./stats";
 
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
 
@@ -30,7 +30,7 @@ export async function getCampaignTimeseries(ctx: Ctx, id: string, days: number) 
 export async function sentTrends(ctx: Ctx, days: number) {
   requireAccess(ctx, "read");
   const now = ctx.clock.now();
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const start = firstOfDays(now, days);
   const dates = Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
   const rows = await selectRows<{ campaign_id: string; date: string; n: number }>(
     ctx.db,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 
 export interface CampaignStats {
@@ -37,25 +38,29 @@ export async function campaignStats(
   if (campaigns.length === 0) return out;
   const ids = campaigns.map((c) => c.id);
   const [rows, replyRows] = await Promise.all([
-    db.execute(sql`
-      select campaign_id,
-        count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent,
-        count(distinct lead_email) filter (where status in ('SENT', 'BOUNCED'))::int as contacted,
-        count(*) filter (where status = 'BOUNCED')::int as bounced,
-        count(distinct lead_email) filter (where opened_at is not null)::int as opened,
-        count(distinct lead_email) filter (where clicked_at is not null)::int as clicked
-      from emails
-      where campaign_id in ${ids}
-      group by campaign_id`) as unknown as Promise<
-      { campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }[]
-    >,
-    db.execute(sql`
-      select r.campaign_id,
-        count(distinct r.lead_id)::int as replied,
-        count(distinct r.lead_id) filter (where r.intent = 'INTERESTED')::int as positive
-      from replies r
-      where r.campaign_id in ${ids} and r.lead_id is not null and ${PERSON_REPLY}
-      group by r.campaign_id`) as unknown as Promise<{ campaign_id: string; replied: number; positive: number }[]>,
+    selectRows<{ campaign_id: string; sent: number; contacted: number; bounced: number; opened: number; clicked: number }>(
+      db,
+      sql`
+        select campaign_id,
+          count(*) filter (where status in ('SENT', 'BOUNCED'))::int as sent,
+          count(distinct lead_email) filter (where status in ('SENT', 'BOUNCED'))::int as contacted,
+          count(*) filter (where status = 'BOUNCED')::int as bounced,
+          count(distinct lead_email) filter (where opened_at is not null)::int as opened,
+          count(distinct lead_email) filter (where clicked_at is not null)::int as clicked
+        from emails
+        where campaign_id = ${anyOf(ids)}
+        group by campaign_id`,
+    ),
+    selectRows<{ campaign_id: string; replied: number; positive: number }>(
+      db,
+      sql`
+        select r.campaign_id,
+          count(distinct r.lead_id)::int as replied,
+          count(distinct r.lead_id) filter (where r.intent = 'INTERESTED')::int as positive
+        from replies r
+        where r.campaign_id = ${anyOf(ids)} and r.lead_id is not null and ${PERSON_REPLY}
+        group by r.campaign_id`,
+    ),
   ]);
   const by = new Map(rows.map((r) => [r.campaign_id, r]));
   const repliesBy = new Map(replyRows.map((r) => [r.campaign_id, r]));
@@ -91,17 +96,7 @@ export async function campaignStats(
  * sends (the `variants` of GET /stats). A variant's replies are the leads who answered one of its emails.
  */
 export async function variantStats(db: DbOrTx, campaignId: string) {
-  const rows = (await db.execute(sql`
-    select s.id as step_id, s.step_order, nullif(s.variant_group, '') as variant_group,
-      count(e.id) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
-      count(distinct e.lead_email) filter (where e.opened_at is not null)::int as opened,
-      count(distinct e.lead_email) filter (where e.clicked_at is not null)::int as clicked,
-      count(distinct e.lead_email) filter (where exists (select 1 from replies r where r.email_id = e.id and ${PERSON_REPLY}))::int as replied,
-      count(e.id) filter (where e.status = 'BOUNCED')::int as bounced
-    from campaign_steps s left join emails e on e.step_id = s.id
-    where s.campaign_id = ${campaignId}
-    group by s.id, s.step_order, s.variant_group
-    order by s.step_order, s.variant_group`)) as unknown as {
+  const rows = await selectRows<{
     step_id: string;
     step_order: number;
     variant_group: string | null;
@@ -110,7 +105,21 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
     clicked: number;
     replied: number;
     bounced: number;
-  }[];
+  }>(
+    db,
+    sql`
+      select s.id as step_id, s.step_order, nullif(s.variant_group, '') as variant_group,
+        count(e.id) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
+        count(distinct e.lead_email) filter (where e.opened_at is not null)::int as opened,
+        count(distinct e.lead_email) filter (where e.clicked_at is not null)::int as clicked,
+        count(distinct e.lead_email)
+          filter (where exists (select 1 from replies r where r.email_id = e.id and ${PERSON_REPLY}))::int as replied,
+        count(e.id) filter (where e.status = 'BOUNCED')::int as bounced
+      from campaign_steps s left join emails e on e.step_id = s.id
+      where s.campaign_id = ${campaignId}
+      group by s.id, s.step_order, s.variant_group
+      order by s.step_order, s.variant_group`,
+  );
   return rows.map((r) => ({
     stepId: r.step_id,
     stepOrder: r.step_order,
@@ -127,39 +136,40 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
   }));
 }
 
+/** The start (UTC midnight) of the first of the last `days` UTC days, today included. */
+export function firstOfDays(now: Date, days: number): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+}
+
 /**
  * Daily counts for one campaign or the workspace over the last `days` UTC days (today included), each
  * on the day it happened: sent and bounced on the day the email went out, opened and clicked on the
  * day of the email's first open or click, replied on the day a person's reply arrived.
  */
 export async function dailyCounts(db: DbOrTx, where: { campaignId?: string; workspaceId: string }, days: number, now: Date) {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  const from = sql`${start.toISOString()}::timestamptz`;
+  const from = sql`${firstOfDays(now, days).toISOString()}::timestamptz`;
   const campaign = (col: SQL) => (where.campaignId ? sql`${col} = ${where.campaignId}` : sql`${col} is not null`);
-  const rows = (await db.execute(sql`
-    with days as (
-      select d as day from generate_series(${from}, ${from} + make_interval(days => ${days - 1}), interval '1 day') d
-    ), e as (
-      select status, created_at, opened_at, clicked_at from emails
-      where workspace_id = ${where.workspaceId} and ${campaign(sql`campaign_id`)}
-        and (created_at >= ${from} or opened_at >= ${from} or clicked_at >= ${from})
-    ), r as (
-      select received_at from replies r
-      where r.workspace_id = ${where.workspaceId} and ${campaign(sql`r.campaign_id`)} and r.lead_id is not null and ${PERSON_REPLY} and r.received_at >= ${from}
-    )
-    select to_char(d.day, 'YYYY-MM-DD') as date,
-      (select count(*) from e where e.status in ('SENT', 'BOUNCED') and e.created_at >= d.day and e.created_at < d.day + interval '1 day')::int as sent,
-      (select count(*) from e where e.status = 'BOUNCED' and e.created_at >= d.day and e.created_at < d.day + interval '1 day')::int as bounced,
-      (select count(*) from e where e.opened_at >= d.day and e.opened_at < d.day + interval '1 day')::int as opened,
-      (select count(*) from e where e.clicked_at >= d.day and e.clicked_at < d.day + interval '1 day')::int as clicked,
-      (select count(*) from r where r.received_at >= d.day and r.received_at < d.day + interval '1 day')::int as replied
-    from days d order by d.day`)) as unknown as {
-    date: string;
-    sent: number;
-    bounced: number;
-    opened: number;
-    clicked: number;
-    replied: number;
-  }[];
-  return rows;
+  const inDay = (col: SQL) => sql`${col} >= d.day and ${col} < d.day + interval '1 day'`;
+  return selectRows<{ date: string; sent: number; bounced: number; opened: number; clicked: number; replied: number }>(
+    db,
+    sql`
+      with days as (
+        select d as day from generate_series(${from}, ${from} + make_interval(days => ${days - 1}), interval '1 day') d
+      ), e as (
+        select status, created_at, opened_at, clicked_at from emails
+        where workspace_id = ${where.workspaceId} and ${campaign(sql`campaign_id`)}
+          and (created_at >= ${from} or opened_at >= ${from} or clicked_at >= ${from})
+      ), r as (
+        select received_at from replies r
+        where r.workspace_id = ${where.workspaceId} and ${campaign(sql`r.campaign_id`)} and r.lead_id is not null
+          and ${PERSON_REPLY} and r.received_at >= ${from}
+      )
+      select to_char(d.day, 'YYYY-MM-DD') as date,
+        (select count(*) from e where e.status in ('SENT', 'BOUNCED') and ${inDay(sql`e.created_at`)})::int as sent,
+        (select count(*) from e where e.status = 'BOUNCED' and ${inDay(sql`e.created_at`)})::int as bounced,
+        (select count(*) from e where ${inDay(sql`e.opened_at`)})::int as opened,
+        (select count(*) from e where ${inDay(sql`e.clicked_at`)})::int as clicked,
+        (select count(*) from r where ${inDay(sql`r.received_at`)})::int as replied
+      from days d order by d.day`,
+  );
 }

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, leads, mailboxes } from "../../db/schema";
-import { findMalformed, LEAD_VARIABLES, MAILBOX_VARIABLES, tokenNames, type RenderLead } from "../templates/render";
+import { findMalformed, LEAD_VARIABLES, leadVariable, MAILBOX_VARIABLES, tokenNames, type RenderLead } from "../templates/render";
 
 export const VARIABLES_CHECK_LIMIT = 5000;
 
@@ -51,11 +51,7 @@ export function checkVariables(
     for (const n of names.filter((x) => !unknown.includes(x) && x !== "signature")) {
       const count = checkLeads.filter((l) => {
         const v =
-          n === "senderName"
-            ? l.senderName
-            : (LEAD_VARIABLES as readonly string[]).includes(n)
-              ? (l as unknown as Record<string, string | null>)[n]
-              : l.customFields?.[n];
+          n === "senderName" ? l.senderName : (LEAD_VARIABLES as readonly string[]).includes(n) ? leadVariable(l, n) : l.customFields?.[n];
         return !v;
       }).length;
       if (count > 0) empty.push({ token: n, leads: count });

@@ -16,6 +16,7 @@ export const LEAD_VARIABLES = [
   "timezone",
 ] as const;
 export const MAILBOX_VARIABLES = ["senderName", "signature"] as const;
+type LeadVariable = (typeof LEAD_VARIABLES)[number];
 const BUILTIN = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABLES]);
 
 export interface RenderLead {
@@ -28,6 +29,11 @@ export interface RenderLead {
   phoneNumber?: string | null;
   timezone?: string | null;
   customFields?: Record<string, string>;
+}
+
+/** A built-in lead variable's value by its token name; undefined when the name is not one of LEAD_VARIABLES. */
+export function leadVariable(lead: RenderLead, name: string): string | null | undefined {
+  return (LEAD_VARIABLES as readonly string[]).includes(name) ? lead[name as LeadVariable] : undefined;
 }
 
 export interface RenderMailbox {
@@ -110,7 +116,7 @@ type Resolution = { kind: "value"; value: string } | { kind: "empty" } | { kind:
 function resolver(lead: RenderLead, mailbox: RenderMailbox, known: Set<string>) {
   return (name: string): Resolution => {
     let v: string | null | undefined;
-    if ((LEAD_VARIABLES as readonly string[]).includes(name)) v = (lead as unknown as Record<string, string | null | undefined>)[name];
+    if ((LEAD_VARIABLES as readonly string[]).includes(name)) v = leadVariable(lead, name);
     else if (name === "senderName") v = mailbox.senderName;
     else if (lead.customFields && Object.hasOwn(lead.customFields, name)) v = lead.customFields[name];
     else if (known.has(name)) v = "";
