@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { ManualClock } from "@/lib/clock";
 import { startImapPeer } from "@/test/peers/imap";
 import { ImapConnections } from "./connections";
 
@@ -8,8 +9,8 @@ describe("the sidecar's IMAP connections", () => {
 
   it("reuses one connection per mailbox, replaces it when credentials change or it broke, and backs off after failures", async () => {
     peer = await startImapPeer({ users: { "u@x.test": "pw", "v@x.test": "pw" } });
-    let t = 1_000_000;
-    const pool = new ImapConnections(() => t);
+    const clock = new ManualClock(new Date(1_000_000));
+    const pool = new ImapConnections(clock);
     const cfg = { host: peer.host, port: peer.port, security: "NONE" as const, username: "u@x.test", password: "pw" };
     const a = await pool.get("mbx_1", cfg);
     expect(await pool.get("mbx_1", cfg)).toBe(a); // reused between cycles
@@ -24,11 +25,11 @@ describe("the sidecar's IMAP connections", () => {
     const down = { ...cfg, port: 1 };
     await expect(pool.get("mbx_2", down)).rejects.toBeTruthy();
     await expect(pool.get("mbx_2", down)).rejects.toThrow(/backing off for 30 s after 1 failure/);
-    t += 31_000;
+    clock.advance(31_000);
     await expect(pool.get("mbx_2", down)).rejects.not.toThrow(/backing off/);
     await expect(pool.get("mbx_2", down)).rejects.toThrow(/backing off for 60 s after 2 failure/);
 
-    t += 11 * 60_000;
+    clock.advance(11 * 60_000);
     expect(pool.closeIdle()).toBe(1);
     expect(pool.size).toBe(0);
     await pool.closeAll();

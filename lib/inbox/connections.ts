@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ImapFlow } from "imapflow";
+import { type Clock, currentClock, systemClock } from "../clock";
 import { imapClient, type ImapConfig } from "../mail/imap";
 
 /**
@@ -34,7 +35,12 @@ const IDLE_CLOSE_MS = 10 * 60_000;
 export class ImapConnections {
   private entries = new Map<string, Entry>();
 
-  constructor(private now: () => number = Date.now) {}
+  /** Time from the injected clock: this one, or the process's current clock when none is given (read at each use). */
+  constructor(private readonly clock?: Clock) {}
+
+  private now(): number {
+    return (this.clock ?? currentClock()).now().getTime();
+  }
 
   /** Seconds until this mailbox may be tried again (0 = now). */
   backoffLeft(mailboxId: string): number {
@@ -120,5 +126,8 @@ export class ImapConnections {
   }
 }
 
-/** The sidecar's connections (one process, many cycles). */
-export const sidecarConnections = new ImapConnections();
+/**
+ * The sidecar's connections (one process, many cycles), on the system clock: a connection's backoff
+ * and idle time are spans of real time, whatever clock the jobs' rules are tested with.
+ */
+export const sidecarConnections = new ImapConnections(systemClock);

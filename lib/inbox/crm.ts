@@ -1,3 +1,4 @@
+import { selectRows } from "../../db/bulk";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { pageQuery, offsetOf } from "../paging";
@@ -26,7 +27,9 @@ type PipelineRow = {
 export async function pipeline(ctx: Ctx, q: z.infer<typeof pipelineQuery>) {
   requireAccess(ctx, "read");
   // The total counts every lead that replied, not the page's rows: a page past the end still has it.
-  const rows = (await ctx.db.execute(sql`
+  const rows = await selectRows<PipelineRow>(
+    ctx.db,
+    sql`
     with latest as (
       select distinct on (r.lead_id) r.lead_id, r.intent, r.received_at, r.campaign_id, r.email_id
       from replies r where r.workspace_id = ${ctx.workspaceId} and r.lead_id is not null
@@ -40,7 +43,8 @@ export async function pipeline(ctx: Ctx, q: z.infer<typeof pipelineQuery>) {
       order by e.step_order nulls last, l.received_at desc, l.lead_id
       limit ${q.limit} offset ${offsetOf(q)})
     select p.*, t.total from (select count(*)::int as total from latest) t left join page p on true
-    order by p.step_order nulls last, p.received_at desc, p.lead_id`)) as unknown as PipelineRow[];
+    order by p.step_order nulls last, p.received_at desc, p.lead_id`,
+  );
   const total = rows[0]?.total ?? 0;
   const found = rows.filter((r): r is PipelineRow & { lead_id: string } => r.lead_id !== null); // no row of the page: one row with the total alone
   const leadsById = new Map(

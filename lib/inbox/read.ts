@@ -1,3 +1,4 @@
+import { selectRows } from "../../db/bulk";
 import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { campaigns, emails, leads, mailboxes, replies, sentReplies } from "../../db/schema";
@@ -77,7 +78,17 @@ function threadConditions(workspaceId: string, q: { intent?: string; campaignId?
 export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
   requireAccess(ctx, "read");
   const { where, having } = threadConditions(ctx.workspaceId, q);
-  const all = (await ctx.db.execute(sql`
+  const all = await selectRows<{
+    lead_id: string | null;
+    last_at: string;
+    reply_count: number;
+    unread_count: number;
+    latest_id: string;
+    last_answered_at: string | null;
+    total: number;
+  }>(
+    ctx.db,
+    sql`
     with t as (
       select r.lead_id, max(r.received_at) as last_at, count(*)::int as reply_count,
         count(*) filter (where r.read_at is null)::int as unread_count,
@@ -89,15 +100,8 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
     -- The total counts every conversation, not the page's rows: one row (lead_id null) past the last page.
     select page.*, (select count(*)::int from t) as total
     from (select 1) as one left join page on true
-    order by page.last_at desc, page.lead_id`)) as unknown as {
-    lead_id: string | null;
-    last_at: string;
-    reply_count: number;
-    unread_count: number;
-    latest_id: string;
-    last_answered_at: string | null;
-    total: number;
-  }[];
+    order by page.last_at desc, page.lead_id`,
+  );
   const total = all[0]?.total ?? 0;
   const rows = all.filter((r): r is typeof r & { lead_id: string } => r.lead_id !== null);
   if (rows.length === 0) return { rows: [], total };
@@ -159,16 +163,19 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
 export async function intentCounts(ctx: Ctx, q: z.infer<typeof intentCountsQuery>): Promise<z.infer<typeof intentCountsResult>> {
   requireAccess(ctx, "read");
   const { where, having } = threadConditions(ctx.workspaceId, q);
-  const rows = (await ctx.db.execute(sql`
+  const rows = await selectRows<{
+    intent: Intent;
+    n: number;
+    unread: number;
+  }>(
+    ctx.db,
+    sql`
     with t as (
       select ${LATEST_INTENT}::text as intent, bool_or(r.read_at is null) as has_unread
       from replies r where ${where}
       group by r.lead_id ${having})
-    select t.intent, count(*)::int as n, count(*) filter (where t.has_unread)::int as unread from t group by t.intent`)) as unknown as {
-    intent: Intent;
-    n: number;
-    unread: number;
-  }[];
+    select t.intent, count(*)::int as n, count(*) filter (where t.has_unread)::int as unread from t group by t.intent`,
+  );
   const intents = Object.fromEntries(INTENTS.map((i) => [i, 0])) as Record<Intent, number>;
   let all = 0;
   let unread = 0;
@@ -273,12 +280,15 @@ export async function getThread(ctx: Ctx, leadId: string) {
 
 export async function unreadCount(ctx: Ctx) {
   requireAccess(ctx, "read");
-  const [r] = (await ctx.db.execute(sql`
-    select count(*)::int as messages, count(distinct lead_id)::int as conversations
-    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null and read_at is null`)) as unknown as {
+  const [r] = await selectRows<{
     messages: number;
     conversations: number;
-  }[];
+  }>(
+    ctx.db,
+    sql`
+    select count(*)::int as messages, count(distinct lead_id)::int as conversations
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null and read_at is null`,
+  );
   return r;
 }
 
@@ -288,15 +298,18 @@ export async function summary(ctx: Ctx) {
   const now = ctx.clock.now();
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const yesterday = new Date(today.getTime() - 86_400_000);
-  const [r] = (await ctx.db.execute(sql`
-    select count(*) filter (where received_at >= ${today.toISOString()}::timestamptz)::int as today,
-      count(*) filter (where received_at >= ${yesterday.toISOString()}::timestamptz and received_at < ${today.toISOString()}::timestamptz)::int as yesterday,
-      count(*) filter (where received_at < ${yesterday.toISOString()}::timestamptz)::int as earlier
-    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null`)) as unknown as {
+  const [r] = await selectRows<{
     today: number;
     yesterday: number;
     earlier: number;
-  }[];
+  }>(
+    ctx.db,
+    sql`
+    select count(*) filter (where received_at >= ${today.toISOString()}::timestamptz)::int as today,
+      count(*) filter (where received_at >= ${yesterday.toISOString()}::timestamptz and received_at < ${today.toISOString()}::timestamptz)::int as yesterday,
+      count(*) filter (where received_at < ${yesterday.toISOString()}::timestamptz)::int as earlier
+    from replies where workspace_id = ${ctx.workspaceId} and lead_id is not null`,
+  );
   return r;
 }
 

@@ -1,3 +1,4 @@
+import { selectRows } from "../../db/bulk";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
@@ -232,12 +233,15 @@ export async function retryReply(ctx: Ctx, sentReplyId: string) {
 export async function sendQueuedReplies(db: DbOrTx, clock: Clock): Promise<{ sent: number; failed: number }> {
   const now = clock.now();
   const fresh = new Date(now.getTime() - STALE_SENDING_MS).toISOString();
-  const claimed = (await db.execute(sql`
+  const claimed = await selectRows<{ id: string }>(
+    db,
+    sql`
     update sent_replies set leased_until = ${new Date(now.getTime() + 120_000).toISOString()}::timestamptz
     where id in (select id from sent_replies where status = 'SENDING' and queued_at > ${fresh}::timestamptz
                  and (leased_until is null or leased_until < ${now.toISOString()}::timestamptz)
                  order by queued_at limit 50 for update skip locked)
-    returning id`)) as unknown as { id: string }[];
+    returning id`,
+  );
   if (claimed.length === 0) return { sent: 0, failed: 0 };
   const rows = await db
     .select({ s: sentReplies, m: mailboxes })
