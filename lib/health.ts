@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
+import { selectRows } from "../db/bulk";
 import { getDb } from "../db/client";
 
 /** GET /api/health: `{ ok, db, worker: { lastTickAt } }` (decisions.md). */
 export async function health() {
   try {
-    const rows = (await getDb().execute(sql`select max(last_finished_at) as at from job_runs`)) as unknown as {
-      at: Date | string | null;
-    }[];
+    const rows = await selectRows<{ at: Date | string | null }>(getDb(), sql`select max(last_finished_at) as at from job_runs`);
     const at = rows[0]?.at;
     return { ok: true, db: true, worker: { lastTickAt: at ? new Date(at).toISOString() : null } };
   } catch {

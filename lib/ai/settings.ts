@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { aiUsage, workspaces } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
@@ -88,10 +89,13 @@ export async function patchAiSettings(ctx: Ctx, input: z.infer<typeof patchAiSet
  */
 export async function useCredit(db: DbOrTx, workspaceId: string, now: Date): Promise<{ remaining: number }> {
   const s = await loadAiSettings(db, workspaceId);
-  const rows = (await db.execute(sql`
-    insert into ai_usage as u (workspace_id, month, used) select ${workspaceId}, ${month(now)}, 1 where ${s.monthlyCredits} >= 1
-    on conflict (workspace_id, month) do update set used = u.used + 1 where u.used < ${s.monthlyCredits}
-    returning used`)) as unknown as { used: number }[];
+  const rows = await selectRows<{ used: number }>(
+    db,
+    sql`
+      insert into ai_usage as u (workspace_id, month, used) select ${workspaceId}, ${month(now)}, 1 where ${s.monthlyCredits} >= 1
+      on conflict (workspace_id, month) do update set used = u.used + 1 where u.used < ${s.monthlyCredits}
+      returning used`,
+  );
   if (rows.length === 0) {
     const retry = Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000);
     throw new RateLimitedError(

@@ -6,6 +6,7 @@ import { domains, mailboxes } from "../../db/schema";
 import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
+import { claimStale } from "../jobs/claim";
 import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./checks";
 
 export const listDomainsQuery = pageQuery({ defaultLimit: 2000, maxLimit: 2000 });
@@ -195,22 +196,10 @@ export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
 /** Re-checks each domain once a day, and new domains soon after they appear. */
 export async function runDomainChecks({ db, clock }: JobCtx) {
   const now = clock.now();
-  const stale = new Date(now.getTime() - 24 * 3600_000).toISOString();
-  const claimed = (await db.execute(sql`
-      update domains set last_checked_at = ${now.toISOString()}::timestamptz
-      where id in (select id from domains where last_checked_at is null or last_checked_at < ${stale}::timestamptz
-                   order by last_checked_at nulls first limit 20 for update skip locked)
-      returning id`)) as unknown as { id: string }[];
-  if (claimed.length === 0) return { checked: 0 };
-  const rows = await db
-    .select()
-    .from(domains)
-    .where(
-      inArray(
-        domains.id,
-        claimed.map((c) => c.id),
-      ),
-    );
+  const before = new Date(now.getTime() - 24 * 3600_000);
+  const ids = await claimStale(db, { id: domains.id, checkedAt: domains.lastCheckedAt }, { now, before, limit: 20 });
+  if (ids.length === 0) return { checked: 0 };
+  const rows = await db.select().from(domains).where(inArray(domains.id, ids));
   for (const d of rows) await runDomainCheck(db, d, now);
   return { checked: rows.length };
 }

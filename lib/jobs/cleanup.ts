@@ -1,13 +1,17 @@
 import type { JobCtx } from "../ctx";
 import { sql } from "drizzle-orm";
+import { selectRows } from "../../db/bulk";
 import { cleanupUploads } from "../inbox/files";
 import { cleanupDeliveries } from "../webhooks/deliver";
 
 /** Retention clean-up: expired rate-limit windows, webhook deliveries older than 30 days, uploads unsent after a day. */
 export async function runCleanup(ctx: JobCtx) {
   const cutoff = new Date(ctx.clock.now().getTime() - 3600_000).toISOString();
-  const rows = await ctx.db.execute(sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`);
+  const rows = await selectRows<{ key: string }>(
+    ctx.db,
+    sql`delete from rate_limit_counters where expire < ${cutoff}::timestamptz returning key`,
+  );
   const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
   const uploadsDeleted = await cleanupUploads(ctx.db, ctx.clock.now());
-  return { rateLimitCountersDeleted: (rows as unknown as unknown[]).length, webhookDeliveriesDeleted, uploadsDeleted };
+  return { rateLimitCountersDeleted: rows.length, webhookDeliveriesDeleted, uploadsDeleted };
 }

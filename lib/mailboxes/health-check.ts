@@ -1,9 +1,10 @@
 import type { JobCtx } from "../ctx";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
+import { claimStale } from "../jobs/claim";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { imapConfigOf, smtpConfigOf } from "./credentials";
@@ -19,19 +20,13 @@ export function checkIntervalMs(): number {
  * moves last_checked_at, so several workers never check one mailbox at once).
  */
 async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<MailboxRow[]> {
-  const due = new Date(now.getTime() - checkIntervalMs()).toISOString();
-  const rows = await db.execute(sql`
-    update mailboxes set last_checked_at = ${now.toISOString()}::timestamptz
-    where id in (
-      select id from mailboxes
-      where auth_type = 'PASSWORD' and (last_checked_at is null or last_checked_at <= ${due}::timestamptz)
-      order by last_checked_at nulls first
-      limit ${limit}
-      for update skip locked)
-    returning id`);
-  const ids = (rows as unknown as { id: string }[]).map((r) => r.id);
+  const ids = await claimStale(
+    db,
+    { id: mailboxes.id, checkedAt: mailboxes.lastCheckedAt },
+    { now, before: new Date(now.getTime() - checkIntervalMs()), orEqual: true, limit, where: eq(mailboxes.authType, "PASSWORD") },
+  );
   if (ids.length === 0) return [];
-  return db.select().from(mailboxes).where(sql`${mailboxes.id} in ${ids}`);
+  return db.select().from(mailboxes).where(inArray(mailboxes.id, ids));
 }
 
 type Outcome = { ok: true } | { ok: false; auth: boolean; message: string };

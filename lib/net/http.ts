@@ -25,20 +25,20 @@ export interface SafeResponse {
  * public address when saved and to an internal one later (DNS rebinding) is still refused.
  */
 function guardedLookup(allow: AllowList): LookupFunction {
-  return ((hostname: string, options: { all?: boolean }, cb: (err: Error | null, address?: unknown, family?: number) => void) => {
+  return (hostname, options, cb) => {
     resolveAll(hostname)
       .then((addresses) => {
-        if (addresses.length === 0) return cb(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }));
+        if (addresses.length === 0) return cb(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), "");
         for (const a of addresses) {
           const p = addressProblem(a, allow);
-          if (p) return cb(new OutboundError("blocked", `Refused to connect to ${hostname}: ${p}`));
+          if (p) return cb(new OutboundError("blocked", `Refused to connect to ${hostname}: ${p}`), "");
         }
         const list = addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
         if (options?.all) cb(null, list);
         else cb(null, list[0].address, list[0].family);
       })
-      .catch((e) => cb(e as Error));
-  }) as unknown as LookupFunction;
+      .catch((e) => cb(e as Error, ""));
+  };
 }
 
 /**
