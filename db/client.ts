@@ -45,9 +45,59 @@ export async function stopEmbedded(graceMs?: number): Promise<void> {
   if (server?.owned) await server.stop(graceMs);
 }
 
+/**
+ * Statements with at most this many parameters run as prepared statements (DB_PREPARE_MAX_PARAMS,
+ * default 32; 0 turns preparation off, e.g. behind a transaction-pooling PgBouncer).
+ *
+ * Why: Drizzle hands every statement to postgres.js unprepared, and postgres.js answers an unprepared
+ * statement with parameters in two round trips (Parse/Describe, then Bind/Execute) while the server
+ * parses and plans it every time. Prepared, it is described once per connection, then costs one round
+ * trip. postgres.js names a prepared statement per distinct text and keeps it for the connection's
+ * life, and a list written as one parameter per value (`inArray`) makes a new text for every list
+ * length — so only statements with few parameters are prepared: their number of texts stays small.
+ * Lists that may be long go as one JSON parameter (db/bulk.ts), which keeps their text fixed.
+ */
+export function prepareMaxParams(): number {
+  const v = Number(process.env.DB_PREPARE_MAX_PARAMS ?? 32);
+  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 32;
+}
+
+type UnsafeOptions = { prepare?: boolean };
+
+/**
+ * The postgres.js client with statement preparation decided by parameter count: `unsafe` (what Drizzle
+ * calls for every statement) is told to prepare when the statement has at most `maxParams`
+ * parameters, and transactions and savepoints hand their callbacks a client that does the same.
+ */
+function preparingClient(client: postgres.Sql, maxParams: number): postgres.Sql {
+  const wrapCallback = (args: unknown[]) => {
+    const i = args.length - 1;
+    const fn = args[i] as (c: postgres.Sql) => unknown;
+    args[i] = (c: postgres.Sql) => fn(preparingClient(c, maxParams));
+    return args;
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === "unsafe") {
+        return (query: string, params?: unknown[], options?: UnsafeOptions) =>
+          target.unsafe(query, params as postgres.ParameterOrJSON<never>[], {
+            ...options,
+            prepare: (params?.length ?? 0) <= maxParams,
+          });
+      }
+      const value = Reflect.get(target, prop, target);
+      if (prop === "begin" || prop === "savepoint") {
+        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, wrapCallback(args));
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 export function createDb(url: string, max = Number(process.env.DB_POOL_MAX ?? 10)): Db {
   const client = postgres(url, { max, onnotice: () => {}, idle_timeout: 60 });
-  return drizzle(client, { schema }) as Db;
+  const maxParams = prepareMaxParams();
+  return drizzle(maxParams > 0 ? preparingClient(client, maxParams) : client, { schema }) as Db;
 }
 
 /** The process-wide database handle. DATABASE_URL must be resolved first (resolveDatabaseUrl). */

@@ -2,7 +2,8 @@ import { decode } from "next-auth/jwt";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { memberships } from "../../db/schema";
-import { KEY_PREFIX, evaluateKey, hashApiKey, lookupApiKey, touchApiKey, type KeyLookup } from "../auth/api-keys";
+import { selectRows } from "../../db/bulk";
+import { KEY_PREFIX, evaluateKey, hashApiKey, lookupApiKey, touchApiKey, type KeyLookup, type KeyRow } from "../auth/api-keys";
 import { counterUpsert, stateFromCounter, type RateState } from "../rate-limit";
 import { SESSION_COOKIE_NAMES, sessionSecret } from "../auth/secrets";
 import { userWorkspaces } from "../auth/users";
@@ -40,36 +41,51 @@ export async function sessionUserId(req: Request): Promise<string | undefined> {
   return undefined;
 }
 
+/** The key of a token with its creator's role, and the request's count when it was counted. */
+interface CountedKeyRow extends Record<string, unknown> {
+  id: string;
+  workspace_id: string;
+  created_by: string;
+  scope: KeyRow["scope"];
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  role: KeyRow["role"];
+  points: number | null;
+  reset_in: number | null;
+}
+
+const date = (v: string | null) => (v ? new Date(v) : null);
+
 /**
  * Looks the key up and counts the request against its bucket in one statement. A token that names no
  * key counts nothing here (the caller's IP is counted instead).
  */
 async function lookupApiKeyCounting(db: DbOrTx, token: string, now: Date, rateKey: string): Promise<{ key: KeyLookup; rate?: RateState }> {
   if (!token.startsWith(KEY_PREFIX)) return { key: { ok: false, reason: "Invalid API key" } };
-  const rows = (await db.execute(sql`
+  const [r] = await selectRows<CountedKeyRow>(
+    db,
+    sql`
     with k as (
       select k.id, k.workspace_id, k.created_by, k.scope, k.expires_at, k.revoked_at, k.last_used_at, m.role
       from api_keys k left join memberships m on m.workspace_id = k.workspace_id and m.user_id = k.created_by
       where k.hash = ${hashApiKey(token)}
     ), rl as (${counterUpsert(rateKey, 60, sql`exists (select 1 from k)`)})
-    select k.*, rl.points, rl.expire from k left join rl on true`)) as unknown as Record<string, any>[];
-  const r = rows[0];
-  if (!r) return { key: { ok: false, reason: "Invalid API key" } };
-  const date = (v: unknown) => (v ? new Date(v as string) : null);
-  const key = evaluateKey(
-    {
-      id: r.id,
-      workspaceId: r.workspace_id,
-      createdBy: r.created_by,
-      scope: r.scope,
-      expiresAt: date(r.expires_at),
-      revokedAt: date(r.revoked_at),
-      lastUsedAt: date(r.last_used_at),
-      role: r.role,
-    },
-    now,
+    select k.*, rl.points, rl.reset_in from k left join rl on true`,
   );
-  return { key, rate: stateFromCounter(Number(r.points), r.expire, rateLimits.apiKeyPerMinute) };
+  if (!r) return { key: { ok: false, reason: "Invalid API key" } };
+  const row: KeyRow = {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    createdBy: r.created_by,
+    scope: r.scope,
+    expiresAt: date(r.expires_at),
+    revokedAt: date(r.revoked_at),
+    lastUsedAt: date(r.last_used_at),
+    role: r.role,
+  };
+  const limit = rateLimits.apiKeyPerMinute;
+  return { key: evaluateKey(row, now), rate: stateFromCounter(Number(r.points), Number(r.reset_in), limit) };
 }
 
 /** What the request presents, read without touching the database. */

@@ -39,10 +39,9 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
  * counter is hit while the key is looked up (one round trip of latency, not two). A presented key or
  * session that turns out invalid is counted against the caller's IP instead.
  */
-async function credentialAndRateStep(req: Request): Promise<{ cred: Credential; rate?: RateState }> {
+async function credentialAndRateStep(req: Request, now: Date): Promise<{ cred: Credential; rate?: RateState }> {
   const presented = await presentedCredential(req);
   const bucket = rateBucket(req, presented);
-  const now = currentClock().now();
   if (!rateLimits.enabled) return { cred: await resolveCredential(getDb(), req, now, presented) };
   if (presented.kind === "apiKey") {
     // The hottest path: the key's counter is bumped inside the statement that finds the key.
@@ -136,11 +135,12 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
   return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
     let headers: Record<string, string> = {};
     try {
-      const { cred, rate } = await credentialAndRateStep(req);
-      if (rate) headers = rateHeaders(rate);
+      const clock = currentClock();
+      const { cred, rate } = await credentialAndRateStep(req, clock.now());
+      if (rate) headers = rateHeaders(rate, clock.now());
       if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
       if (!cred.ok) throw new UnauthorizedError(cred.reason);
-      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock: currentClock(), log: stderrLogger };
+      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger };
       scopeStep(def as RouteDef, ctx);
       await extraLimitStep(def as RouteDef, cred);
       const query = queryStep(def as RouteDef, req) as Infer<Q>;
