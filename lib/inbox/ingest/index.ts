@@ -4,7 +4,7 @@ import type { Clock } from "../../clock";
 import { type Mailbox, prepareReplies } from "./intent";
 import { ingestOwnMessages } from "./own";
 import { planReplies } from "./plan";
-import { type IngestResult, writeReplies } from "./store";
+import { type IngestResult, storeReplies } from "./store";
 
 /**
  * Ingestion of messages read from a mailbox, in parts: parse (parse.ts: the message's fields, cleaned),
@@ -17,7 +17,7 @@ export { type Match, matchReplies } from "./match";
 export { ingestOwnMessages } from "./own";
 export { isWarmup, PARSE_OPTIONS, parseSource } from "./parse";
 export { planReplies, type ReplyPlan } from "./plan";
-export { type FolderState, type IngestResult, saveFolderState, writeReplies } from "./store";
+export { type FolderState, type IngestResult, saveFolderState, storeReplies, writeReplies } from "./store";
 
 /**
  * Stores one received message and applies what it means (see planReplies). Warmup traffic and our
@@ -34,7 +34,7 @@ export async function ingestMessage(
   const [p] = await prepareReplies(db, mb, received, opts.aiClassification);
   if (!p) return undefined;
   const plan = await planReplies(db, clock, mb, [p]);
-  const [r] = await db.transaction((tx) => writeReplies(tx, clock, mb, plan));
+  const [r] = await storeReplies(db, clock, mb, plan);
   return r;
 }
 

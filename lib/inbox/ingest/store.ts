@@ -10,6 +10,7 @@ import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
 import type { Mailbox } from "./intent";
 import type { ReplyPlan } from "./plan";
+import { isPool, pipelinedTransaction } from "./pipeline";
 import { unique } from "./parse";
 
 const REPLY = {
@@ -173,25 +174,53 @@ async function firstFailure<T>(first: Promise<T>, rest: Promise<unknown>[]): Pro
   return (settled[0] as PromiseFulfilledResult<T>).value;
 }
 
+/** Where the folder's sync stopped, as a statement of the batch's transaction. */
+function folderState(s: FolderState, now: Date): SQL {
+  const set = [imapState.uidValidity, imapState.lastUid, imapState.lastSyncAt].map((c) => sql`${name(c)} = excluded.${name(c)}`);
+  return sql`insert into ${imapState} (${names([imapState.mailboxId, imapState.folder, imapState.uidValidity, imapState.lastUid, imapState.lastSyncAt])})
+    values (${s.mailboxId}, ${s.folder}, ${s.uidValidity}, ${s.lastUid}, ${now.toISOString()}::timestamptz)
+    on conflict (${name(imapState.mailboxId)}, ${name(imapState.folder)}) do update set ${sql.join(set, sql`, `)}`;
+}
+
 /**
- * Writes a planned batch in the caller's transaction, one statement per concern: the replies (a
- * Message-ID already stored for the mailbox, or twice in the batch, is a duplicate and changes
- * nothing); then, only for the replies actually written, their events into the outbox, their
- * sequences' stops, their leads' intent tags; with `state`, where the folder's sync stopped. These
- * statements are sent together (pipelined: one round trip) — each finds the replies written by their
- * ids. Received files and unsubscribe requests follow, for the replies written.
- * Statement texts never change (rows travel as one JSON parameter each), so they stay prepared.
- * Results are in the order of `plan.items`.
+ * The statements of a planned batch, one per concern, in the order they run: the replies (a Message-ID
+ * already stored for the mailbox, or twice in the batch, is a duplicate and changes nothing); then,
+ * only for the replies actually written (each statement finds them by their new ids), their events into
+ * the outbox, their sequences' stops, their leads' intent tags; with `state`, where the folder's sync
+ * stopped. None waits for another's answer, so they are sent together (pipelined). Their texts never
+ * change (rows travel as one JSON parameter each), so they stay prepared.
+ */
+function statements(mb: Mailbox, plan: ReplyPlan, state: FolderState | undefined, now: Date): { replies: SQL; effects: SQL[] } {
+  const effects: SQL[] = [];
+  if (plan.events.length) effects.push(insertEvents(plan.events));
+  if (plan.stops.length) effects.push(stopSequences(plan.stops));
+  if (plan.tags.length) effects.push(tagLeads(mb.workspaceId, plan.tags, now));
+  if (state) effects.push(folderState(state, now));
+  return { replies: insertReplies(plan.rows), effects };
+}
+
+/** Received files and unsubscribe requests take more statements, after the replies are written. */
+const needsMore = (plan: ReplyPlan) => plan.unsubscribes.size > 0 || plan.items.some((p) => p.parsed.attachments?.length);
+
+function resultsOf(plan: ReplyPlan, inserted: Set<string>): IngestResult[] {
+  return plan.items.map((p, i) => ({
+    replyId: plan.ids[i],
+    leadId: plan.who[i]?.leadId ?? null,
+    intent: p.intent,
+    duplicate: !inserted.has(plan.ids[i]),
+  }));
+}
+
+/**
+ * Writes a planned batch in the caller's transaction (see statements), then, for the replies written,
+ * their received files and unsubscribe requests. Results are in the order of `plan.items`.
  */
 export async function writeReplies(tx: Tx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
-  const now = clock.now();
-  const written = plan.rows.length ? runPrepared<{ id: string }>(tx, insertReplies(plan.rows)) : Promise.resolve([]);
-  const effects: Promise<unknown>[] = [];
-  if (plan.events.length) effects.push(runPrepared(tx, insertEvents(plan.events)));
-  if (plan.stops.length) effects.push(runPrepared(tx, stopSequences(plan.stops)));
-  if (plan.tags.length) effects.push(runPrepared(tx, tagLeads(mb.workspaceId, plan.tags, now)));
-  if (state) effects.push(saveFolderState(tx, state, now));
-  const rows = await firstFailure(written, effects);
+  const q = statements(mb, plan, state, clock.now());
+  const rows = await firstFailure(
+    runPrepared<{ id: string }>(tx, q.replies),
+    q.effects.map((e) => runPrepared(tx, e)),
+  );
   const inserted = new Set(rows.map((r) => r.id));
   const { items, ids } = plan;
   for (let i = 0; i < items.length; i++)
@@ -199,10 +228,16 @@ export async function writeReplies(tx: Tx, clock: Clock, mb: Mailbox, plan: Repl
       await storeReceivedFiles(tx, mb.workspaceId, ids[i], items[i].parsed.attachments);
   const unsubscribed = [...plan.unsubscribes.entries()].filter(([id]) => inserted.has(id)).map(([, u]) => u);
   if (unsubscribed.length) await unsubscribe(tx, clock, mb.workspaceId, unsubscribed);
-  return items.map((p, i) => ({
-    replyId: ids[i],
-    leadId: plan.who[i]?.leadId ?? null,
-    intent: p.intent,
-    duplicate: !inserted.has(ids[i]),
-  }));
+  return resultsOf(plan, inserted);
+}
+
+/**
+ * Stores a planned batch atomically: in one round trip (pipelinedTransaction) when its statements are
+ * all it takes and `db` can reserve a connection, else in a transaction (writeReplies).
+ */
+export async function storeReplies(db: DbOrTx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
+  if (!isPool(db) || needsMore(plan)) return db.transaction((tx) => writeReplies(tx, clock, mb, plan, state));
+  const q = statements(mb, plan, state, clock.now());
+  const rows = await pipelinedTransaction<{ id: string }>(db, q.replies, q.effects);
+  return resultsOf(plan, new Set(rows.map((r) => r.id)));
 }

@@ -1,7 +1,7 @@
 import type { ParsedMail } from "mailparser";
 import type { JobCtx } from "../../ctx";
 import { applyDsn, type DsnReport } from "../dsn";
-import { ingestOwnMessages, type Mailbox, planReplies, type PreparedReply, writeReplies } from "../ingest";
+import { ingestOwnMessages, type Mailbox, planReplies, type PreparedReply, storeReplies, writeReplies } from "../ingest";
 
 /** What one downloaded message of a batch is, decided before the transaction. */
 export type Item = { uid: number } & (
@@ -44,14 +44,17 @@ export async function commitBatch(
   try {
     const replies = items.flatMap((x) => (x.kind === "reply" ? [x.reply] : []));
     const plan = await planReplies(db, clock, m, replies);
-    const r = await db.transaction(async (tx) => {
-      const stored = (await writeReplies(tx, clock, m, plan, state)).filter((x) => !x.duplicate).length;
-      let bounces = 0;
-      for (const x of items) if (x.kind === "dsn" && (await applyDsn(tx, clock, m.id, x.dsn))) bounces++;
-      const own = items.flatMap((x) => (x.kind === "own" ? [x.parsed] : []));
-      const sent = own.length ? (await ingestOwnMessages(tx, clock, m, own)).filter(Boolean).length : 0;
-      return { stored, bounces, sent };
-    });
+    const onlyReplies = replies.length === items.length;
+    const r = onlyReplies
+      ? { stored: (await storeReplies(db, clock, m, plan, state)).filter((x) => !x.duplicate).length, bounces: 0, sent: 0 }
+      : await db.transaction(async (tx) => {
+          const stored = (await writeReplies(tx, clock, m, plan, state)).filter((x) => !x.duplicate).length;
+          let bounces = 0;
+          for (const x of items) if (x.kind === "dsn" && (await applyDsn(tx, clock, m.id, x.dsn))) bounces++;
+          const own = items.flatMap((x) => (x.kind === "own" ? [x.parsed] : []));
+          const sent = own.length ? (await ingestOwnMessages(tx, clock, m, own)).filter(Boolean).length : 0;
+          return { stored, bounces, sent };
+        });
     totals.stored += r.stored;
     totals.bounces += r.bounces;
     totals.sent += r.sent;

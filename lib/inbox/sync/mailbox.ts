@@ -41,7 +41,26 @@ async function itemsOf(
   return items.sort((a, b) => a.uid - b.uid);
 }
 
-/** Downloads, parses and stores a folder's new messages, batch by batch. */
+/**
+ * A mailbox sync's batches to store, one after another, while the connection goes on (the next
+ * folder's STATUS or SELECT overlaps parsing and storing the last batch). At most one batch waits:
+ * a batch is downloaded once the one before is stored.
+ */
+class StoreQueue {
+  private pending: Promise<void> = Promise.resolve();
+
+  add(task: () => Promise<void>): void {
+    this.pending = this.pending.then(task);
+    this.pending.catch(() => {}); // seen by idle(); not an unhandled rejection meanwhile
+  }
+
+  /** Resolves when every batch added is stored; rejects with the first failure. */
+  idle(): Promise<void> {
+    return this.pending;
+  }
+}
+
+/** Downloads a folder's new messages batch by batch; each is parsed and stored by the queue. */
 async function syncFolder(
   ctx: SyncCtx,
   client: ImapFlow,
@@ -49,14 +68,18 @@ async function syncFolder(
   folder: Folder,
   found: { uidValidity: string; listed: Listed[] },
   ai: AiSwitch,
-  totals: Totals,
+  run: { totals: Totals; queue: StoreQueue },
 ): Promise<void> {
   for (const batch of batches(found.listed)) {
     const uids = batch.filter(wanted).map((x) => x.uid);
+    await run.queue.idle();
     const sources = await fetchSources(client, uids);
-    totals.fetched += sources.size;
-    const items = await itemsOf(ctx, mb, folder, found.uidValidity, uids, sources, ai);
-    await commitBatch(ctx, mb, { folder: folder.path, uidValidity: found.uidValidity, upTo: batch[batch.length - 1].uid }, items, totals);
+    run.totals.fetched += sources.size;
+    const at = { folder: folder.path, uidValidity: found.uidValidity, upTo: batch[batch.length - 1].uid };
+    run.queue.add(async () => {
+      const items = await itemsOf(ctx, mb, folder, found.uidValidity, uids, sources, ai);
+      await commitBatch(ctx, mb, at, items, run.totals);
+    });
   }
 }
 
@@ -77,7 +100,7 @@ async function markSynced(ctx: SyncCtx, mb: Mailbox, folder: Folder): Promise<vo
  * STATUS when nothing may be new (fetch.ts), else one UID FETCH of sizes (and the warmup marker), then
  * one UID FETCH of every body wanted — messages larger than 25 MB and warmup traffic are skipped before
  * download — and one transaction that stores them all and moves imap_state on (batches of
- * BATCH_MESSAGES / BATCH_BYTES). Bounce reports become bounces, not replies. A message that cannot be
+ * BATCH_MESSAGES / BATCH_BYTES), parsed and stored while the connection goes on to the next folder. Bounce reports become bounces, not replies. A message that cannot be
  * parsed, or that the database refuses, is passed over without losing the others.
  */
 export async function syncMailbox(
@@ -98,6 +121,7 @@ export async function syncMailbox(
   const ai: AiSwitch = () => (aiSetting ??= loadAiSettings(db, m.workspaceId).then((s) => s.aiClassificationEnabled));
   const rows = opts.states ?? (await db.select().from(imapState).where(eq(imapState.mailboxId, m.id)).prepare("inbox_states").execute());
   const states = new Map(rows.map((st) => [st.folder, st]));
+  const queue = new StoreQueue();
   try {
     for (const folder of await foldersOf(client)) {
       const state = states.get(folder.path);
@@ -111,9 +135,11 @@ export async function syncMailbox(
         await saveFolderState(db, at, clock.now());
         continue;
       }
-      await syncFolder(ctx, client, mb, folder, found, ai, totals);
+      await syncFolder(ctx, client, mb, folder, found, ai, { totals, queue });
     }
+    await queue.idle();
   } catch (e) {
+    await queue.idle().catch(() => {}); // nothing left half-stored behind the failure
     pool?.drop(m.id); // reconnect next time
     throw e;
   } finally {
