@@ -39,54 +39,17 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
     });
   }
   if (steps.length > 0) {
-    const vars = checkVariables(steps, checkLeads);
-    if (!vars.ok) {
-      const unknown = [...new Set(vars.steps.flatMap((s) => s.unknown.map((u) => `{{${u.token}}}`)))];
-      const malformed = [...new Set(vars.steps.flatMap((s) => s.malformed))];
-      const parts = [
-        unknown.length ? `unknown ${unknown.join(", ")}` : "",
-        malformed.length ? `malformed "${malformed.join('", "')}"` : "",
-      ].filter(Boolean);
-      blockers.push({
-        code: "TEMPLATE_TOKENS",
-        message: `Leads would receive raw template text: ${parts.join("; ")}. Fix the steps (see variables-check).`,
-      });
-    }
+    const tokens = templateBlocker(checkVariables(steps, checkLeads));
+    if (tokens) blockers.push(tokens);
   }
   const warming = pool.filter((m) => canSend(m) && isWarming(m));
   if (warming.length)
-    warnings.push({
-      code: "WARMING_MAILBOXES",
-      message: `${plural(warming.length, "pool mailbox", "pool mailboxes")} still in early warmup: ${warming
-        .slice(0, 5)
-        .map((m) => m.email)
-        .join(", ")}.`,
-    });
+    warnings.push({ code: "WARMING_MAILBOXES", message: `${mailboxList(warming)} still in early warmup: ${firstFive(warming)}.` });
   const cannot = pool.filter((m) => !canSend(m));
   if (cannot.length && sendable.length)
-    warnings.push({
-      code: "MAILBOXES_CANNOT_SEND",
-      message: `${plural(cannot.length, "pool mailbox", "pool mailboxes")} cannot send yet: ${cannot
-        .slice(0, 5)
-        .map((m) => m.email)
-        .join(", ")}.`,
-    });
-  // Leads that cannot send yet: no mailbox, or one that cannot send (paused, auto-paused, failing to log in).
-  const blocked = cannot.map((m) => m.id);
-  const [{ unassigned, stuck }] = await db
-    .select({
-      unassigned: sql<number>`count(*) filter (where ${campaignLeads.mailboxId} is null)::int`,
-      stuck: blocked.length ? sql<number>`count(*) filter (where ${inArray(campaignLeads.mailboxId, blocked)})::int` : sql<number>`0`,
-    })
-    .from(campaignLeads)
-    .where(and(eq(campaignLeads.campaignId, campaign.id), eq(campaignLeads.status, "ACTIVE")));
-  if ((unassigned > 0 || stuck > 0) && leadCount > 0) {
-    const parts = [
-      unassigned ? `${plural(unassigned, "lead")} ${unassigned === 1 ? "has" : "have"} no mailbox yet` : "",
-      stuck ? `${plural(stuck, "lead")} ${stuck === 1 ? "is" : "are"} on a mailbox that cannot send` : "",
-    ].filter(Boolean);
-    warnings.push({ code: "LEADS_WITHOUT_MAILBOX", message: `${parts.join(" and ")}; reassign them once the pool can take them.` });
-  }
+    warnings.push({ code: "MAILBOXES_CANNOT_SEND", message: `${mailboxList(cannot)} cannot send yet: ${firstFive(cannot)}.` });
+  const unplaced = leadCount > 0 ? await leadsWithoutMailbox(db, campaign.id, cannot) : null;
+  if (unplaced) warnings.push(unplaced);
   if (!campaign.defaultTimezone) {
     const noTz = checkLeads.filter((l) => !l.timezone).length;
     if (noTz > 0 || leadCount === 0)
@@ -98,6 +61,46 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
   if (campaign.startAt && campaign.startAt > now)
     warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
   return { ready: blockers.length === 0, blockers, warnings };
+}
+
+const mailboxList = (ms: unknown[]) => plural(ms.length, "pool mailbox", "pool mailboxes");
+const firstFive = (ms: { email: string }[]) =>
+  ms
+    .slice(0, 5)
+    .map((m) => m.email)
+    .join(", ");
+
+/** Steps whose tokens would reach leads as raw text (unknown or malformed) block the launch. */
+function templateBlocker(vars: ReturnType<typeof checkVariables>): LaunchEntry | null {
+  if (vars.ok) return null;
+  const unknown = [...new Set(vars.steps.flatMap((s) => s.unknown.map((u) => `{{${u.token}}}`)))];
+  const malformed = [...new Set(vars.steps.flatMap((s) => s.malformed))];
+  const parts = [
+    unknown.length ? `unknown ${unknown.join(", ")}` : "",
+    malformed.length ? `malformed "${malformed.join('", "')}"` : "",
+  ].filter(Boolean);
+  return {
+    code: "TEMPLATE_TOKENS",
+    message: `Leads would receive raw template text: ${parts.join("; ")}. Fix the steps (see variables-check).`,
+  };
+}
+
+/** Leads that cannot send yet: no mailbox, or one that cannot send (paused, auto-paused, failing to log in). */
+async function leadsWithoutMailbox(db: DbOrTx, campaignId: string, cannot: { id: string }[]): Promise<LaunchEntry | null> {
+  const blocked = cannot.map((m) => m.id);
+  const [{ unassigned, stuck }] = await db
+    .select({
+      unassigned: sql<number>`count(*) filter (where ${campaignLeads.mailboxId} is null)::int`,
+      stuck: blocked.length ? sql<number>`count(*) filter (where ${inArray(campaignLeads.mailboxId, blocked)})::int` : sql<number>`0`,
+    })
+    .from(campaignLeads)
+    .where(and(eq(campaignLeads.campaignId, campaignId), eq(campaignLeads.status, "ACTIVE")));
+  if (unassigned === 0 && stuck === 0) return null;
+  const parts = [
+    unassigned ? `${plural(unassigned, "lead")} ${unassigned === 1 ? "has" : "have"} no mailbox yet` : "",
+    stuck ? `${plural(stuck, "lead")} ${stuck === 1 ? "is" : "are"} on a mailbox that cannot send` : "",
+  ].filter(Boolean);
+  return { code: "LEADS_WITHOUT_MAILBOX", message: `${parts.join(" and ")}; reassign them once the pool can take them.` };
 }
 
 /** What `PATCH /status` ACTIVE needs `confirm: true` for (spec 3.1): any blocker, or warming mailboxes. */

@@ -136,19 +136,25 @@ export async function checkDomain(ctx: Ctx, id: string) {
   return (await views(ctx.db, [await runDomainCheck(ctx.db, d, ctx.clock.now())]))[0];
 }
 
-export async function bulkCheckDomains(ctx: Ctx, ids: string[]) {
-  requireAccess(ctx, "write");
+/** The workspace's domains among `ids` (each once), for the bulk verbs; the ids found in none are `notFound`. */
+async function domainsAmong(ctx: Ctx, ids: string[]) {
   const unique = [...new Set(ids)];
   const rows = await ctx.db
     .select()
     .from(domains)
     .where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const found = new Set(rows.map((r) => r.id));
+  return { rows, notFound: unique.filter((i) => !found.has(i)) };
+}
+
+export async function bulkCheckDomains(ctx: Ctx, ids: string[]) {
+  requireAccess(ctx, "write");
+  const { rows, notFound } = await domainsAmong(ctx, ids);
   const checked: DomainRow[] = [];
   for (let i = 0; i < rows.length; i += 5) {
     checked.push(...(await Promise.all(rows.slice(i, i + 5).map((d) => runDomainCheck(ctx.db, d, ctx.clock.now())))));
   }
-  const found = new Set(rows.map((r) => r.id));
-  return { checked: checked.length, notFound: unique.filter((i) => !found.has(i)), domains: await views(ctx.db, checked) };
+  return { checked: checked.length, notFound, domains: await views(ctx.db, checked) };
 }
 
 export async function deleteDomain(ctx: Ctx, id: string) {
@@ -163,11 +169,7 @@ export async function deleteDomain(ctx: Ctx, id: string) {
 
 export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   requireAccess(ctx, "write");
-  const unique = [...new Set(ids)];
-  const rows = await ctx.db
-    .select()
-    .from(domains)
-    .where(and(eq(domains.workspaceId, ctx.workspaceId), inArray(domains.id, unique)));
+  const { rows, notFound } = await domainsAmong(ctx, ids);
   const counts = rows.length
     ? await ctx.db
         .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
@@ -183,10 +185,9 @@ export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   const inUse = new Map(counts.map((c) => [c.domainId, c.n]));
   const deletable = rows.filter((r) => !inUse.has(r.id)).map((r) => r.id);
   if (deletable.length) await ctx.db.delete(domains).where(inArray(domains.id, deletable));
-  const found = new Set(rows.map((r) => r.id));
   return {
     deleted: deletable.length,
-    notFound: unique.filter((i) => !found.has(i)),
+    notFound,
     conflicts: rows
       .filter((r) => inUse.has(r.id))
       .map((r) => ({ id: r.id, domain: r.domain, reason: `still has ${inUse.get(r.id)} mailbox(es)` })),

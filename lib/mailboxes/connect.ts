@@ -6,7 +6,7 @@ import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ensureDomain } from "../domains/ensure-domain";
 import { normalizeEmail } from "../emails";
 import { BadRequestError, NotFoundError, ValidationError } from "../errors";
-import { emitEvent } from "../events/emit";
+import { emitReconnected } from "./events";
 import { newId } from "../ids";
 import {
   PROVIDERS,
@@ -97,13 +97,7 @@ export async function upsertMailbox(
         .returning();
     }
     if (before?.loginFailingSince) {
-      await emitEvent(
-        tx,
-        ctx.workspaceId,
-        "mailbox.reconnected",
-        { mailboxId: row.id, mailboxEmail: row.email, reconnectedAt: now.toISOString() },
-        now,
-      );
+      await emitReconnected(tx, ctx.workspaceId, row, now);
     }
     return { row, created: !before };
   });

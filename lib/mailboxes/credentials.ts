@@ -3,29 +3,24 @@ import type { ImapConfig } from "../mail/imap";
 import type { SmtpConfig } from "../mail/smtp";
 import type { MailboxRow } from "./view";
 
-export function smtpConfigOf(
-  m: Pick<MailboxRow, "smtpHost" | "smtpPort" | "smtpSecurity" | "smtpUsername" | "smtpPasswordEnc">,
-): SmtpConfig {
+/** The SMTP or IMAP side of a mailbox's credentials. */
+export type Protocol = "smtp" | "imap";
+type LoginColumns<P extends Protocol> = `${P}Host` | `${P}Port` | `${P}Security` | `${P}Username` | `${P}PasswordEnc`;
+
+/** The saved SMTP or IMAP login of a mailbox, its password decrypted. */
+export function loginOf<P extends Protocol>(m: Pick<MailboxRow, LoginColumns<P>>, p: P): SmtpConfig & ImapConfig {
+  const row = m as Pick<MailboxRow, LoginColumns<Protocol>>;
   return {
-    host: m.smtpHost,
-    port: m.smtpPort,
-    security: m.smtpSecurity,
-    username: m.smtpUsername,
-    password: decryptSecret(m.smtpPasswordEnc),
+    host: row[`${p}Host`],
+    port: row[`${p}Port`],
+    security: row[`${p}Security`],
+    username: row[`${p}Username`],
+    password: decryptSecret(row[`${p}PasswordEnc`]),
   };
 }
 
-export function imapConfigOf(
-  m: Pick<MailboxRow, "imapHost" | "imapPort" | "imapSecurity" | "imapUsername" | "imapPasswordEnc">,
-): ImapConfig {
-  return {
-    host: m.imapHost,
-    port: m.imapPort,
-    security: m.imapSecurity,
-    username: m.imapUsername,
-    password: decryptSecret(m.imapPasswordEnc),
-  };
-}
+export const smtpConfigOf = (m: Pick<MailboxRow, LoginColumns<"smtp">>): SmtpConfig => loginOf(m, "smtp");
+export const imapConfigOf = (m: Pick<MailboxRow, LoginColumns<"imap">>): ImapConfig => loginOf(m, "imap");
 
 /** Plain-English remedies for the issue kinds of spec 2.8, specific to the provider where it helps. */
 export function fixFor(kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED", provider: string, email: string): string {

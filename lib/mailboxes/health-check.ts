@@ -4,6 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
+import { emitReconnected } from "./events";
 import { claimStale } from "../jobs/claim";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
@@ -70,13 +71,7 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
     } else if (cur.loginFailingSince) {
       set.loginFailingSince = null;
       set.loginError = null;
-      await emitEvent(
-        tx,
-        cur.workspaceId,
-        "mailbox.reconnected",
-        { mailboxId: cur.id, mailboxEmail: cur.email, reconnectedAt: now.toISOString() },
-        now,
-      );
+      await emitReconnected(tx, cur.workspaceId, cur, now);
     }
     if (!imap.ok) {
       set.readError = imap.message;

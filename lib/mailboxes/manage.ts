@@ -5,13 +5,15 @@ import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { emitEvent } from "../events/emit";
+import { emitReconnected } from "./events";
 import { resolveTag } from "../tags/tags";
-import { imapConfigOf, smtpConfigOf } from "./credentials";
+import { loginOf, type Protocol } from "./credentials";
 import { mailboxHistory } from "./history";
 import { CREDENTIAL_FIELDS, type listMailboxesQuery, type PatchMailboxInput } from "./schemas";
 import { requireImapLogin, requireSmtpLogin } from "./verify";
-import { findMailbox, mailboxViews } from "./view";
+import { findMailbox, type MailboxRow, mailboxViews } from "./view";
+
+type MailboxInsert = typeof mailboxes.$inferInsert;
 
 export async function listMailboxes(ctx: Ctx, q: z.infer<typeof listMailboxesQuery>) {
   requireAccess(ctx, "read");
@@ -49,7 +51,7 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
     });
   }
   const now = ctx.clock.now();
-  const set: Partial<typeof mailboxes.$inferInsert> = { updatedAt: now };
+  const set: Partial<MailboxInsert> = { updatedAt: now };
   for (const f of ["senderName", "signatureHtml", "warmupGroup"] as const) if (input[f] !== undefined) set[f] = input[f] || null;
   for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm"] as const)
     if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
@@ -60,46 +62,8 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
 
   const smtpChanged = sentCreds.some((f) => f.startsWith("smtp"));
   const imapChanged = sentCreds.some((f) => f.startsWith("imap"));
-  if (smtpChanged) {
-    const cur = smtpConfigOf(row);
-    const cfg = {
-      host: input.smtpHost ?? cur.host,
-      port: input.smtpPort ?? cur.port,
-      security: input.smtpSecurity ?? cur.security,
-      username: input.smtpUsername ?? cur.username,
-      password: input.smtpPassword ?? cur.password,
-    };
-    await requireSmtpLogin(cfg, input.smtpPassword ? "smtpPassword" : "smtpUsername");
-    Object.assign(set, {
-      smtpHost: cfg.host,
-      smtpPort: cfg.port,
-      smtpSecurity: cfg.security,
-      smtpUsername: cfg.username,
-      smtpPasswordEnc: encryptSecret(cfg.password),
-      loginFailingSince: null,
-      loginError: null,
-    });
-  }
-  if (imapChanged) {
-    const cur = imapConfigOf(row);
-    const cfg = {
-      host: input.imapHost ?? cur.host,
-      port: input.imapPort ?? cur.port,
-      security: input.imapSecurity ?? cur.security,
-      username: input.imapUsername ?? cur.username,
-      password: input.imapPassword ?? cur.password,
-    };
-    await requireImapLogin(cfg, input.imapPassword ? "imapPassword" : "imapUsername");
-    Object.assign(set, {
-      imapHost: cfg.host,
-      imapPort: cfg.port,
-      imapSecurity: cfg.security,
-      imapUsername: cfg.username,
-      imapPasswordEnc: encryptSecret(cfg.password),
-      readFailingSince: null,
-      readError: null,
-    });
-  }
+  if (smtpChanged) Object.assign(set, await checkedLogin("smtp", row, input), { loginFailingSince: null, loginError: null });
+  if (imapChanged) Object.assign(set, await checkedLogin("imap", row, input), { readFailingSince: null, readError: null });
   return withTransaction(ctx, async (tx) => {
     const [updated] = await tx
       .update(mailboxes)
@@ -108,16 +72,31 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
       .returning();
     if (!updated) throw new NotFoundError("Mailbox");
     if (smtpChanged && row.loginFailingSince) {
-      await emitEvent(
-        tx,
-        ctx.workspaceId,
-        "mailbox.reconnected",
-        { mailboxId: id, mailboxEmail: row.email, reconnectedAt: now.toISOString() },
-        now,
-      );
+      await emitReconnected(tx, ctx.workspaceId, row, now);
     }
     return (await mailboxViews(tx, [updated], now))[0];
   });
+}
+
+/**
+ * A changed SMTP or IMAP login (each field sent, else the saved one), checked by a real login before it
+ * is saved; the columns to set.
+ */
+async function checkedLogin(p: Protocol, row: MailboxRow, input: PatchMailboxInput): Promise<Partial<MailboxInsert>> {
+  const cur = loginOf(row, p);
+  const cfg = {
+    host: input[`${p}Host`] ?? cur.host,
+    port: input[`${p}Port`] ?? cur.port,
+    security: input[`${p}Security`] ?? cur.security,
+    username: input[`${p}Username`] ?? cur.username,
+    password: input[`${p}Password`] ?? cur.password,
+  };
+  const field = input[`${p}Password`] ? `${p}Password` : `${p}Username`;
+  await (p === "smtp" ? requireSmtpLogin : requireImapLogin)(cfg, field);
+  const enc = encryptSecret(cfg.password);
+  return p === "smtp"
+    ? { smtpHost: cfg.host, smtpPort: cfg.port, smtpSecurity: cfg.security, smtpUsername: cfg.username, smtpPasswordEnc: enc }
+    : { imapHost: cfg.host, imapPort: cfg.port, imapSecurity: cfg.security, imapUsername: cfg.username, imapPasswordEnc: enc };
 }
 
 /** DELETE /mailboxes/<id>: refused (409) once the mailbox has real send or reply history (spec 4.11). */
