@@ -571,3 +571,70 @@ function machineTimes(): { idle: number; total: number } {
   }
   return { idle, total };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Judged parts: three runs, median and spread, and the machine's load
+
+/** How many times each judged part runs (BENCH_RUNS, default 3). */
+export const JUDGED_RUNS = intEnv("BENCH_RUNS", 3);
+
+/** One judged figure over its runs: each run's value, the median, the spread (max − min) and the load seen. */
+export interface Judged {
+  name: string;
+  values: number[];
+  median: number;
+  min: number;
+  max: number;
+  spread: number;
+  /** The 1-minute load average after each run, and the 1/5/15-minute averages at the end. */
+  loads: number[];
+  loadAtEnd: string;
+}
+
+/**
+ * Runs a judged part `runs` times (each run returns its figure, e.g. a ratio) and reports the median
+ * and the spread, with the machine's load average after each run — so a reader can tell a slow
+ * machine from slow code. Prints one line per run as it goes.
+ */
+export async function judge(
+  name: string,
+  run: (index: number) => Promise<number>,
+  opts: { runs?: number; digits?: number } = {},
+): Promise<Judged> {
+  const runs = opts.runs ?? JUDGED_RUNS;
+  const digits = opts.digits ?? 3;
+  const values: number[] = [];
+  const loads: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const v = await run(i);
+    values.push(v);
+    loads.push(os.loadavg()[0]);
+    say(`  ${name}, run ${i + 1}/${runs}: ${v.toFixed(digits)} (load average ${loadAverage()})`);
+  }
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return { name, values, median: median(values), min, max, spread: max - min, loads, loadAtEnd: loadAverage() };
+}
+
+/** A judged figure as a table row: name, median, spread over the runs, target, result. */
+export function judgedRow(j: Judged, target: number, digits = 3): string[] {
+  const runs = `${j.min.toFixed(digits)}–${j.max.toFixed(digits)} (±${(j.spread / 2).toFixed(digits)}, ${j.values.length} runs)`;
+  return [j.name, j.median.toFixed(digits), runs, `≥ ${target}`, j.median >= target ? "PASS" : "BELOW TARGET"];
+}
+
+/** The table of judged figures, with the load average during the runs under it. */
+export function printJudged(rows: { judged: Judged; target: number; digits?: number }[]): void {
+  say(
+    table(
+      ["judged", "median", "spread", "target", "result"],
+      rows.map((r) => judgedRow(r.judged, r.target, r.digits)),
+    ),
+  );
+  const loads = rows.flatMap((r) => r.judged.loads).map((l) => l.toFixed(2));
+  say(`load average (1 min) after each run: ${loads.join(", ")}; at the end ${loadAverage()} (${os.cpus().length} CPUs)`);
+}
+
+/** The JSON summary of a judged figure: median, runs and load, for the README table. */
+export function judgedJson(j: Judged): { median: number; min: number; max: number; runs: number[]; load: number[] } {
+  return { median: round3(j.median), min: round3(j.min), max: round3(j.max), runs: j.values.map(round3), load: j.loads.map(round3) };
+}
