@@ -80,7 +80,9 @@ export function openAiCompatible(baseUrl: string, apiKey: string | undefined, mo
         baseUrl,
         apiKey,
         model,
-        `Classify a reply to a cold email. Answer with exactly one word from: ${INTENTS.join(", ")}. UNSUBSCRIBE_REQUEST: asks to be removed or to stop. WRONG_PERSON: not the right contact. QUESTION: asks something without showing interest or refusal.`,
+        `Classify a reply to a cold email. Answer with exactly one word from: ${INTENTS.join(", ")}. ` +
+          "UNSUBSCRIBE_REQUEST: asks to be removed or to stop. WRONG_PERSON: not the right contact. " +
+          "QUESTION: asks something without showing interest or refusal.",
         newText(text).slice(0, 4000),
       );
       const word = out
@@ -94,8 +96,10 @@ export function openAiCompatible(baseUrl: string, apiKey: string | undefined, mo
         baseUrl,
         apiKey,
         model,
-        `You write short, friendly, professional email replies for a salesperson${i.senderName ? ` named ${i.senderName}` : ""}. Plain text, no subject line, under 120 words. ${i.customInstructions}`.trim(),
-        `Their reply (classified ${i.intent}) to our email "${i.subject}":\n\n${newText(i.theirMessage).slice(0, 4000)}\n\nWrite our answer${i.leadName ? ` to ${i.leadName}` : ""}.`,
+        `You write short, friendly, professional email replies for a salesperson${i.senderName ? ` named ${i.senderName}` : ""}. ` +
+          `Plain text, no subject line, under 120 words. ${i.customInstructions}`.trim(),
+        `Their reply (classified ${i.intent}) to our email "${i.subject}":\n\n${newText(i.theirMessage).slice(0, 4000)}\n\n` +
+          `Write our answer${i.leadName ? ` to ${i.leadName}` : ""}.`,
       );
     },
   };

@@ -157,9 +157,10 @@ export async function setStatus(ctx: Ctx, id: string, input: { status: "ACTIVE" 
     if (input.status === "ACTIVE") {
       report = await launchReport(tx, c, ctx.clock.now());
       if (needsConfirmation(report) && !input.confirm) {
+        const found = [...report.blockers, ...report.warnings.filter((w) => w.code === "WARMING_MAILBOXES")].map((e) => e.code);
         throw new AppError(
           "LAUNCH_NEEDS_CONFIRMATION",
-          `The launch check found ${[...report.blockers, ...report.warnings.filter((w) => w.code === "WARMING_MAILBOXES")].map((e) => e.code).join(", ")}; repeat with confirm: true to launch anyway`,
+          `The launch check found ${found.join(", ")}; repeat with confirm: true to launch anyway`,
           report,
           { ...report },
         );
@@ -213,7 +214,8 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
       const [{ sends }] = await tx.select({ sends: sql<number>`count(*)::int` }).from(emails).where(eq(emails.campaignId, c.id));
       if (c.status !== "DRAFT" || c.firstSentAt || sends > 0) {
         throw new ConflictError(
-          `Only a DRAFT campaign that never sent can be deleted with an API key (this one is ${c.status}${sends ? ` and has sent ${sends} emails` : ""}); archive it instead`,
+          `Only a DRAFT campaign that never sent can be deleted with an API key ` +
+            `(this one is ${c.status}${sends ? ` and has sent ${sends} emails` : ""}); archive it instead`,
         );
       }
     }

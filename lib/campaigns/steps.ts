@@ -175,7 +175,8 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
     const blocked = missing.filter((s) => (sent.get(s.id) ?? 0) > 0);
     if (blocked.length) {
       throw new ConflictError(
-        `Step(s) ${blocked.map((s) => `${s.stepOrder}${s.variantGroup ? s.variantGroup : ""}`).join(", ")} already sent and cannot be deleted; keep them in the sequence`,
+        `Step(s) ${blocked.map((s) => `${s.stepOrder}${s.variantGroup ? s.variantGroup : ""}`).join(", ")} already sent ` +
+          "and cannot be deleted; keep them in the sequence",
         {
           stepIds: blocked.map((s) => s.id),
         },

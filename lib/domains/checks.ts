@@ -120,7 +120,9 @@ export async function checkDkim(domain: string, providers: string[], userSelecto
     status: "MISSING",
     record: null,
     tried: selectors,
-    reason: `No DKIM key found (tried selectors ${selectors.join(", ")}). Turn on DKIM signing at your mail provider and publish its TXT record, or add your selector to the domain.`,
+    reason:
+      `No DKIM key found (tried selectors ${selectors.join(", ")}). ` +
+      "Turn on DKIM signing at your mail provider and publish its TXT record, or add your selector to the domain.",
   };
 }
 
@@ -201,7 +203,9 @@ export async function checkBlacklists(
       status: "FAIL",
       record: null,
       listings,
-      reason: `Listed on ${listings.map((l) => `${l.zone} (${l.target})`).join(", ")}. Mail from listed domains or servers lands in spam; request delisting from each list.`,
+      reason:
+        `Listed on ${listings.map((l) => `${l.zone} (${l.target})`).join(", ")}. ` +
+        "Mail from listed domains or servers lands in spam; request delisting from each list.",
     };
   }
   if (answers.length && answers.every((q) => !q.a.ok))

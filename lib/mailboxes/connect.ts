@@ -115,7 +115,8 @@ export async function connectByEmail(ctx: Ctx, rawEmail: string, input: z.infer<
   const found = await resolveProvider(n.domain);
   if (!found) {
     throw new BadRequestError(
-      `Could not tell which hosted-webmail provider serves ${n.domain} (no known MX records). Import it with its SMTP and IMAP settings through POST /mailboxes/bulk-import instead.`,
+      `Could not tell which hosted-webmail provider serves ${n.domain} (no known MX records). ` +
+        "Import it with its SMTP and IMAP settings through POST /mailboxes/bulk-import instead.",
     );
   }
   const password = input.appPassword.replace(/\s+/g, "");

@@ -25,16 +25,31 @@ export const imapConfigOf = (m: Pick<MailboxRow, LoginColumns<"imap">>): ImapCon
 /** Plain-English remedies for the issue kinds of spec 2.8, specific to the provider where it helps. */
 export function fixFor(kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED", provider: string, email: string): string {
   if (kind === "AUTO_PAUSED") {
-    return "Too many of its emails bounced, so it was paused to protect the domain. Verify or remove the bouncing leads, then turn sending back on (PATCH the mailbox with sendingEnabled: true).";
+    return (
+      "Too many of its emails bounced, so it was paused to protect the domain. Verify or remove the bouncing leads, " +
+      "then turn sending back on (PATCH the mailbox with sendingEnabled: true)."
+    );
   }
   if (kind === "READ_FAILING") {
-    return `Replies to ${email} cannot be read. Check that IMAP access is enabled for the mailbox and that the IMAP username and password are right, then update them (PATCH imapUsername/imapPassword).`;
+    return (
+      `Replies to ${email} cannot be read. Check that IMAP access is enabled for the mailbox and that the IMAP username ` +
+      "and password are right, then update them (PATCH imapUsername/imapPassword)."
+    );
   }
   if (provider === "GOOGLE") {
-    return `Google refused the login for ${email}. Make sure 2-Step Verification is on, create a new app password at myaccount.google.com/apppasswords and reconnect the mailbox with it. Nothing sends from it until then.`;
+    return (
+      `Google refused the login for ${email}. Make sure 2-Step Verification is on, create a new app password at ` +
+      "myaccount.google.com/apppasswords and reconnect the mailbox with it. Nothing sends from it until then."
+    );
   }
   if (provider === "MICROSOFT") {
-    return `Microsoft refused the login for ${email}. Check that SMTP AUTH is enabled for this mailbox in the Microsoft 365 admin center and that the app password is current, then reconnect it. Nothing sends from it until then.`;
+    return (
+      `Microsoft refused the login for ${email}. Check that SMTP AUTH is enabled for this mailbox in the Microsoft 365 ` +
+      "admin center and that the app password is current, then reconnect it. Nothing sends from it until then."
+    );
   }
-  return `The mail server refused the login for ${email}. Check the SMTP username and password (or create a new app password) and update the mailbox. Nothing sends from it until then.`;
+  return (
+    `The mail server refused the login for ${email}. Check the SMTP username and password (or create a new app password) ` +
+    "and update the mailbox. Nothing sends from it until then."
+  );
 }

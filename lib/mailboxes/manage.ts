@@ -108,7 +108,8 @@ export async function deleteMailbox(ctx: Ctx, id: string) {
     const history = await mailboxHistory(tx, id);
     if (history.sends + history.replies > 0) {
       throw new ConflictError(
-        `${row.email} has sent ${history.sends} email(s) and received ${history.replies} repl(ies); it cannot be deleted. Turn sending off instead (PATCH sendingEnabled: false).`,
+        `${row.email} has sent ${history.sends} email(s) and received ${history.replies} repl(ies); it cannot be deleted. ` +
+          "Turn sending off instead (PATCH sendingEnabled: false).",
         history,
       );
     }

@@ -74,14 +74,19 @@ export async function resolveTag(ctx: Ctx, ref: { tagId?: string; name?: string 
   return view((await findTagByName(ctx.db, ctx.workspaceId, name))!);
 }
 
+/** The lead must be one of the workspace's (404 otherwise). */
+async function requireLead(db: DbOrTx, workspaceId: string, leadId: string): Promise<void> {
+  const [lead] = await db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.workspaceId, workspaceId)));
+  if (!lead) throw new NotFoundError("Lead");
+}
+
 export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: string; name?: string }) {
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx, c) => {
-    const [lead] = await tx
-      .select({ id: leads.id })
-      .from(leads)
-      .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
-    if (!lead) throw new NotFoundError("Lead");
+    await requireLead(tx, ctx.workspaceId, leadId);
     const tag = await resolveTag(c, ref);
     const inserted = await tx
       .insert(leadTags)
@@ -94,11 +99,7 @@ export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: s
 
 export async function detachTagFromLead(ctx: Ctx, leadId: string, tagId: string) {
   requireAccess(ctx, "write");
-  const [lead] = await ctx.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(and(eq(leads.id, leadId), eq(leads.workspaceId, ctx.workspaceId)));
-  if (!lead) throw new NotFoundError("Lead");
+  await requireLead(ctx.db, ctx.workspaceId, leadId);
   const rows = await ctx.db
     .delete(leadTags)
     .where(and(eq(leadTags.leadId, leadId), eq(leadTags.tagId, tagId), eq(leadTags.workspaceId, ctx.workspaceId)))
