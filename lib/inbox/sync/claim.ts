@@ -3,7 +3,8 @@ import type { DbOrTx } from "../../../db/client";
 import { imapState, mailboxes } from "../../../db/schema";
 import type { JobCtx } from "../../ctx";
 import { type ImapConnections, sidecarConnections } from "../connections";
-import { syncMailbox } from "./mailbox";
+import type { Totals } from "./commit";
+import { readMailbox } from "./mailbox";
 import { pollIntervalMs, recordSyncFailure, recordSyncRecovered } from "./failures";
 
 /** Mailboxes synced per cycle. */
@@ -37,31 +38,52 @@ async function claimDue(db: DbOrTx, now: Date) {
   return claimed.map((m) => ({ m, states: states.filter((s) => s.mailboxId === m.id) }));
 }
 
+type Claimed = Awaited<ReturnType<typeof claimDue>>[number];
+
+/** A mailbox's sync, once everything read is stored: counted, and its failure or recovery recorded. */
+async function settle(ctx: JobCtx, pool: ImapConnections, c: Claimed, done: Promise<Totals>, result: { stored: number; failed: number }) {
+  const { m, states } = c;
+  try {
+    result.stored += (await done).stored;
+  } catch (e) {
+    result.failed++;
+    await recordSyncFailure(ctx.db, ctx.clock.now(), m.id, e, pool.backoffLeft(m.id) * 1000).catch((err) =>
+      ctx.log.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`, { mailboxId: m.id }),
+    );
+    return;
+  }
+  if (m.readFailingSince || states.some((s) => s.folder === "INBOX" && s.leasedUntil)) await recordSyncRecovered(ctx.db, m.id);
+}
+
 /**
  * The reply sync (the inbox-sync job, inngest/functions/inbox-sync.ts): each mailbox at most every
- * IMAP_POLL_INTERVAL_S, one after another, on the sidecar's kept connections. A mailbox whose sync
- * fails waits for its retry time (recordSyncFailure); one whose failure has been cleared meanwhile (the
- * health check logged in, or its IMAP settings changed) is tried at the next cycle.
+ * IMAP_POLL_INTERVAL_S, read one after another on the sidecar's kept connections; while a mailbox is
+ * read, the one before is still being stored (at most one behind: its database work and parsing
+ * overlap this one's IMAP round trips). A mailbox whose sync fails waits for its retry time
+ * (recordSyncFailure); one whose failure has been cleared meanwhile (the health check logged in, or its
+ * IMAP settings changed) is tried at the next cycle.
  */
 export async function runInboxSync(ctx: JobCtx, pool: ImapConnections = sidecarConnections) {
-  const { db, clock } = ctx;
-  const claimed = await claimDue(db, clock.now());
-  let stored = 0;
-  let failed = 0;
-  for (const { m, states } of claimed) {
+  const claimed = await claimDue(ctx.db, ctx.clock.now());
+  const result = { stored: 0, failed: 0 };
+  let behind: Promise<void> = Promise.resolve();
+  for (const c of claimed) {
     // Cleared since it last failed: someone found it reachable, so its connection need not wait out the backoff.
-    if (!m.readFailingSince) pool.clearBackoff(m.id);
-    try {
-      stored += (await syncMailbox(ctx, m, { pool, states })).stored;
-    } catch (e) {
-      failed++;
-      await recordSyncFailure(db, clock.now(), m.id, e, pool.backoffLeft(m.id) * 1000).catch((err) =>
-        ctx.log.warn(`[inbox-sync] ${m.email}: failure not recorded (${(err as Error).message})`, { mailboxId: m.id }),
-      );
-      continue;
-    }
-    if (m.readFailingSince || states.some((s) => s.folder === "INBOX" && s.leasedUntil)) await recordSyncRecovered(db, m.id);
+    if (!c.m.readFailingSince) pool.clearBackoff(c.m.id);
+    const read = readMailbox(ctx, c.m, { pool, states: c.states });
+    const settled = settle(
+      ctx,
+      pool,
+      c,
+      read.then((r) => r.done),
+      result,
+    );
+    settled.catch(() => {}); // awaited below, one mailbox later
+    await read.catch(() => {}); // the connection is free (its failure is settled's)
+    await behind;
+    behind = settled;
   }
+  await behind;
   pool.closeIdle();
-  return { mailboxes: claimed.length, stored, failed, openConnections: pool.size };
+  return { mailboxes: claimed.length, ...result, openConnections: pool.size };
 }

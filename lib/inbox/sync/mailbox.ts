@@ -94,23 +94,24 @@ async function markSynced(ctx: SyncCtx, mb: Mailbox, folder: Folder): Promise<vo
     .execute();
 }
 
+type SyncOpts = {
+  pool?: ImapConnections;
+  /** The mailbox's imap_state rows, when the caller read them with others. */
+  states?: ImapStateRow[];
+};
+
 /**
  * Reads new messages of each folder, incrementally by UIDVALIDITY + UID: a changed UIDVALIDITY starts
  * the folder over (the unique Message-ID per mailbox keeps that from duplicating replies). Per folder:
  * STATUS when nothing may be new (fetch.ts), else one UID FETCH of sizes (and the warmup marker), then
  * one UID FETCH of every body wanted — messages larger than 25 MB and warmup traffic are skipped before
  * download — and one transaction that stores them all and moves imap_state on (batches of
- * BATCH_MESSAGES / BATCH_BYTES), parsed and stored while the connection goes on to the next folder. Bounce reports become bounces, not replies. A message that cannot be
+ * BATCH_MESSAGES / BATCH_BYTES). Bounce reports become bounces, not replies. A message that cannot be
  * parsed, or that the database refuses, is passed over without losing the others.
+ * Returns once the connection is done with: `done` settles when every batch is stored (the store of
+ * the last batches overlaps whatever the caller does next with IMAP).
  */
-export async function syncMailbox(
-  ctx: SyncCtx,
-  m: MailboxRow,
-  opts: {
-    pool?: ImapConnections /** the mailbox's imap_state rows, when the caller read them with others */;
-    states?: ImapStateRow[];
-  } = {},
-): Promise<Totals> {
+export async function readMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = {}): Promise<{ done: Promise<Totals> }> {
   const { db, clock } = ctx;
   const { pool } = opts;
   const client = pool ? await pool.get(m.id, imapConfigOf(m)) : await connectOnce(m);
@@ -126,18 +127,16 @@ export async function syncMailbox(
     for (const folder of await foldersOf(client)) {
       const state = states.get(folder.path);
       if (state && (await unchangedSince(client, folder.path, state))) {
-        await markSynced(ctx, mb, folder);
+        queue.add(() => markSynced(ctx, mb, folder));
         continue;
       }
       const found = await listNew(client, folder.path, state);
-      if (!found.listed.length) {
+      if (found.listed.length) await syncFolder(ctx, client, mb, folder, found, ai, { totals, queue });
+      else {
         const at = { mailboxId: m.id, folder: folder.path, uidValidity: found.uidValidity, lastUid: found.lastUid };
-        await saveFolderState(db, at, clock.now());
-        continue;
+        queue.add(async () => void (await saveFolderState(db, at, clock.now())));
       }
-      await syncFolder(ctx, client, mb, folder, found, ai, { totals, queue });
     }
-    await queue.idle();
   } catch (e) {
     await queue.idle().catch(() => {}); // nothing left half-stored behind the failure
     pool?.drop(m.id); // reconnect next time
@@ -145,7 +144,20 @@ export async function syncMailbox(
   } finally {
     if (!pool) await client.logout().catch(() => client.close());
   }
-  return totals;
+  const done = queue.idle().then(
+    () => totals,
+    (e) => {
+      pool?.drop(m.id);
+      throw e;
+    },
+  );
+  done.catch(() => {}); // the caller's to see
+  return { done };
+}
+
+/** Syncs a mailbox: reads it (readMailbox) and waits until everything read is stored. */
+export async function syncMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = {}): Promise<Totals> {
+  return (await readMailbox(ctx, m, opts)).done;
 }
 
 /** A connection for one sync, without the sidecar's pool (logged out after). */
