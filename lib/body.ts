@@ -24,11 +24,20 @@ export async function readBodyBytes(req: Request, limit: number): Promise<Uint8A
 }
 
 export async function readJsonBody(req: Request, limit = DEFAULT_JSON_LIMIT): Promise<unknown> {
+  return (await readJson(req, limit)).value;
+}
+
+/**
+ * The parsed body, and whether it may hold a NUL character: JSON can only write one as the escape
+ * `\u0000` (a raw control character is malformed JSON), so a body whose text has no such escape
+ * holds none — the caller can skip walking the parsed value for one.
+ */
+export async function readJson(req: Request, limit = DEFAULT_JSON_LIMIT): Promise<{ value: unknown; mayHoldNul: boolean }> {
   const bytes = await readBodyBytes(req, limit);
-  const text = Buffer.from(bytes).toString("utf8");
+  const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : Buffer.from(bytes).toString("utf8");
   if (text.trim() === "") throw new BadRequestError("A JSON body is required");
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), mayHoldNul: text.includes("\\u0000") };
   } catch (e) {
     throw new BadRequestError(`Malformed JSON: ${(e as Error).message}`);
   }

@@ -5,7 +5,7 @@ import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
-import { readJsonBody, DEFAULT_JSON_LIMIT } from "../body";
+import { DEFAULT_JSON_LIMIT, readJson } from "../body";
 import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
@@ -95,8 +95,8 @@ function nulPath(value: unknown, at: string): string | undefined {
 
 async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
   if (!def.body) return undefined;
-  const json = await readJsonBody(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
-  const nul = nulPath(json, "");
+  const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
+  const nul = mayHoldNul ? nulPath(json, "") : undefined;
   if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
   const r = def.body.safeParse(json);
   if (!r.success) throw validationErrorFromZod(r.error, "body");

@@ -49,14 +49,15 @@ export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateL
   result.invalid = result.invalidEmails.length;
 
   return withTransaction(ctx, async (tx) => {
-    await lockWorkspaceLeads(tx, ctx.workspaceId);
+    // One round trip for the three: statements of a transaction run in the order they were sent, so
+    // the workspace lock is held before the leads are read. Suppressed addresses are looked up too
+    // (and skipped below): cheaper than waiting for the suppression answer first.
     const emails = valid.map((v) => v.email);
-    const suppressed = await suppressedAmong(tx, ctx.workspaceId, emails);
-    const existing = await findLeadsByEmails(
-      tx,
-      ctx.workspaceId,
-      emails.filter((e) => !suppressed.has(e.toLowerCase())),
-    );
+    const [, suppressed, existing] = await Promise.all([
+      lockWorkspaceLeads(tx, ctx.workspaceId),
+      suppressedAmong(tx, ctx.workspaceId, emails),
+      findLeadsByEmails(tx, ctx.workspaceId, emails),
+    ]);
 
     // 2. Merge in order; an address repeated in the batch merges into the same lead.
     const touched = new Map<string, { id: string; state: LeadState; isNew: boolean; changed: boolean }>();
@@ -86,21 +87,23 @@ export async function createLeads(ctx: Ctx, items: LeadInput[]): Promise<CreateL
     }
     result.suppressed = result.suppressedEmails.length;
 
-    // 3. Two statements whatever the batch size: one insert, one update.
+    // 3. Two statements whatever the batch size, sent together: one insert, one update (other rows).
     const now = ctx.clock.now();
     const all = [...touched.values()];
-    await insertLeadRows(
-      tx,
-      ctx.workspaceId,
-      all.filter((e) => e.isNew),
-      now,
-    );
-    await updateLeadRows(
-      tx,
-      ctx.workspaceId,
-      all.filter((e) => !e.isNew && e.changed),
-      now,
-    );
+    await Promise.all([
+      insertLeadRows(
+        tx,
+        ctx.workspaceId,
+        all.filter((e) => e.isNew),
+        now,
+      ),
+      updateLeadRows(
+        tx,
+        ctx.workspaceId,
+        all.filter((e) => !e.isNew && e.changed),
+        now,
+      ),
+    ]);
     result.created = all.filter((e) => e.isNew).length;
     result.updated = all.length - result.created;
     return result;
