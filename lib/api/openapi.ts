@@ -79,7 +79,9 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
       title: "Outreach API",
       version: "1",
       description:
-        "Cold-email outreach platform API. Authenticate with `Authorization: Bearer <API_KEY>`. Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); a 429 adds Retry-After.",
+        "Cold-email outreach platform API. Authenticate with `Authorization: Bearer <API_KEY>`. " +
+        "Every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
+        "a 429 adds Retry-After.",
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
