@@ -44,8 +44,8 @@ async function ingest(mbx: { id: string; workspaceId: string; email: string }, f
   return ingestMessage(getDb(), systemClock, mbx, parsed, { folder: "INBOX" });
 }
 
-describe("AI classification, drafts, credits and the CRM view", () => {
-  it("classifies a person's reply with the configured model, falls back to the rules, and never lets it override an unsubscribe", async () => {
+describe("AI classification, drafts and credits", () => {
+  it("classifies a person's reply with the configured model, falls back to the rules, never overrides an unsubscribe", async () => {
     const mbx = await insertMailbox(ws.workspaceId, "ai@mbx.test");
     await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "lee@lead.test", firstName: "Lee" }] } });
     expect((await ingest(mbx, "lee@lead.test", "Bob handles this now.", "a1"))!.intent).toBe("WRONG_PERSON");
@@ -58,7 +58,8 @@ describe("AI classification, drafts, credits and the CRM view", () => {
     answer = "INTERESTED";
     expect((await ingest(mbx, "lee@lead.test", "Please remove me from your list", "a2"))!.intent).toBe("UNSUBSCRIBE_REQUEST");
     status = 500;
-    expect((await ingest(mbx, "lee@lead.test", "Not interested, thanks", "a3"))!.intent).toBe("NOT_INTERESTED"); // model down: the rules decide
+    // The model is down: the rules decide.
+    expect((await ingest(mbx, "lee@lead.test", "Not interested, thanks", "a3"))!.intent).toBe("NOT_INTERESTED");
     status = 200;
     await call(AI_PATCH, "PATCH", "", { key: ws.fullKey, body: { aiClassificationEnabled: false } });
     const n = ai.received.length;
@@ -89,7 +90,9 @@ describe("AI classification, drafts, credits and the CRM view", () => {
     expect((await getDb().select().from(emails)).length).toBe(0); // a draft never sends
     useClock(systemClock);
   });
+});
 
+describe("the CRM view", () => {
   it("lists every lead that replied by the step they last replied to, and replies by intent", async () => {
     const own = await makeWorkspace();
     const mbx = await insertMailbox(own.workspaceId, "crm@mbx.test");

@@ -21,73 +21,83 @@ import { GET as LIST } from "@/app/api/v1/campaigns/route";
 
 const day = (d: string, h = 10) => new Date(`${d}T${String(h).padStart(2, "0")}:00:00Z`);
 
+/**
+ * A campaign with variants A and B of its first step and one follow-up: four leads emailed on Nov 3
+ * (l1, l2 variant A, l3, l4 variant B), l1 and l2 followed up on Nov 4; l1 answers the follow-up twice,
+ * l3 answers variant B, l4 sends only an automatic reply.
+ */
+async function seedCountedCampaign() {
+  const ws = await makeWorkspace();
+  const mbx = await insertMailbox(ws.workspaceId, "sam@stats.test");
+  const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Counted" } })).body;
+  await call(PUT_STEPS, "PUT", "", {
+    key: ws.fullKey,
+    params: { id: c.id },
+    body: {
+      steps: [
+        { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" },
+        { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" },
+        { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 },
+      ],
+    },
+  });
+  const steps = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id));
+  const stepOf = (order: number, group = "") => steps.find((s) => s.stepOrder === order && (s.variantGroup ?? "") === group)!;
+  const emailsList = ["l1", "l2", "l3", "l4"].map((n) => `${n}@lead.test`);
+  const leadIds: string[] = (
+    await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: emailsList.map((email) => ({ email })) } })
+  ).body.leadIds;
+  // Four leads emailed on Nov 3 (l1, l2 variant A, l3, l4 variant B); l1 and l2 got the follow-up on Nov 4.
+  const sent: Record<string, string> = {};
+  const send = async (i: number, step: (typeof steps)[number], at: Date) => {
+    const id = newId("eml");
+    await getDb()
+      .insert(emails)
+      .values({
+        id,
+        workspaceId: ws.workspaceId,
+        mailboxId: mbx.id,
+        leadId: leadIds[i],
+        leadEmail: emailsList[i],
+        campaignId: c.id,
+        stepId: step.id,
+        stepOrder: step.stepOrder,
+        variantGroup: step.variantGroup || null,
+        messageId: `<${randomUUID()}@stats.test>`,
+        subject: "s",
+        status: "SENT",
+        createdAt: at,
+        sentAt: at,
+      });
+    return id;
+  };
+  for (let i = 0; i < 4; i++) sent[`${i}:0`] = await send(i, stepOf(0, i < 2 ? "A" : "B"), day("2026-11-03"));
+  for (let i = 0; i < 2; i++) sent[`${i}:1`] = await send(i, stepOf(1), day("2026-11-04"));
+  const reply = (i: number, emailId: string, at: Date, intent: "INTERESTED" | "QUESTION" | "OUT_OF_OFFICE", auto = false) =>
+    getDb()
+      .insert(replies)
+      .values({
+        id: newId("rep"),
+        workspaceId: ws.workspaceId,
+        mailboxId: mbx.id,
+        leadId: leadIds[i],
+        campaignId: c.id,
+        emailId,
+        messageId: `<${randomUUID()}@lead.test>`,
+        receivedAt: at,
+        intent,
+        isAutoReply: auto,
+      });
+  await reply(0, sent["0:1"], day("2026-11-04", 15), "QUESTION"); // l1 answers the follow-up…
+  await reply(0, sent["0:1"], day("2026-11-05"), "INTERESTED"); // …and again: still one lead
+  await reply(2, sent["2:0"], day("2026-11-05"), "INTERESTED"); // l3 answers variant B
+  await reply(3, sent["3:0"], day("2026-11-04", 11), "OUT_OF_OFFICE", true); // l4: only an automatic reply
+  return { ws, c };
+}
+
 describe("campaign stats count replies (spec 2.4)", () => {
   it("replies and positives count leads once over leadsContacted, automatic replies not at all; per variant and per day too", async () => {
-    const ws = await makeWorkspace();
-    const mbx = await insertMailbox(ws.workspaceId, "sam@stats.test");
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Counted" } })).body;
-    await call(PUT_STEPS, "PUT", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: {
-        steps: [
-          { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" },
-          { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" },
-          { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 },
-        ],
-      },
-    });
-    const steps = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id));
-    const stepOf = (order: number, group = "") => steps.find((s) => s.stepOrder === order && (s.variantGroup ?? "") === group)!;
-    const emailsList = ["l1", "l2", "l3", "l4"].map((n) => `${n}@lead.test`);
-    const leadIds: string[] = (
-      await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: emailsList.map((email) => ({ email })) } })
-    ).body.leadIds;
-    // Four leads emailed on Nov 3 (l1, l2 variant A, l3, l4 variant B); l1 and l2 got the follow-up on Nov 4.
-    const sent: Record<string, string> = {};
-    const send = async (i: number, step: (typeof steps)[number], at: Date) => {
-      const id = newId("eml");
-      await getDb()
-        .insert(emails)
-        .values({
-          id,
-          workspaceId: ws.workspaceId,
-          mailboxId: mbx.id,
-          leadId: leadIds[i],
-          leadEmail: emailsList[i],
-          campaignId: c.id,
-          stepId: step.id,
-          stepOrder: step.stepOrder,
-          variantGroup: step.variantGroup || null,
-          messageId: `<${randomUUID()}@stats.test>`,
-          subject: "s",
-          status: "SENT",
-          createdAt: at,
-          sentAt: at,
-        });
-      return id;
-    };
-    for (let i = 0; i < 4; i++) sent[`${i}:0`] = await send(i, stepOf(0, i < 2 ? "A" : "B"), day("2026-11-03"));
-    for (let i = 0; i < 2; i++) sent[`${i}:1`] = await send(i, stepOf(1), day("2026-11-04"));
-    const reply = (i: number, emailId: string, at: Date, intent: "INTERESTED" | "QUESTION" | "OUT_OF_OFFICE", auto = false) =>
-      getDb()
-        .insert(replies)
-        .values({
-          id: newId("rep"),
-          workspaceId: ws.workspaceId,
-          mailboxId: mbx.id,
-          leadId: leadIds[i],
-          campaignId: c.id,
-          emailId,
-          messageId: `<${randomUUID()}@lead.test>`,
-          receivedAt: at,
-          intent,
-          isAutoReply: auto,
-        });
-    await reply(0, sent["0:1"], day("2026-11-04", 15), "QUESTION"); // l1 answers the follow-up…
-    await reply(0, sent["0:1"], day("2026-11-05"), "INTERESTED"); // …and again: still one lead
-    await reply(2, sent["2:0"], day("2026-11-05"), "INTERESTED"); // l3 answers variant B
-    await reply(3, sent["3:0"], day("2026-11-04", 11), "OUT_OF_OFFICE", true); // l4: only an automatic reply
+    const { ws, c } = await seedCountedCampaign();
 
     useClock(new ManualClock(day("2026-11-05", 18)));
     try {

@@ -42,19 +42,20 @@ function view(d: DomainRow, mailboxCount: number) {
 }
 export type DomainView = ReturnType<typeof view>;
 
-async function views(db: DbOrTx, rows: DomainRow[]): Promise<DomainView[]> {
-  if (rows.length === 0) return [];
+/** How many mailboxes each of these domains has (domains without any are left out). */
+async function mailboxCounts(db: DbOrTx, rows: DomainRow[]): Promise<Map<string | null, number>> {
+  if (rows.length === 0) return new Map();
+  const ids = rows.map((r) => r.id);
   const counts = await db
     .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
     .from(mailboxes)
-    .where(
-      inArray(
-        mailboxes.domainId,
-        rows.map((r) => r.id),
-      ),
-    )
+    .where(inArray(mailboxes.domainId, ids))
     .groupBy(mailboxes.domainId);
-  const by = new Map(counts.map((c) => [c.domainId, c.n]));
+  return new Map(counts.map((c) => [c.domainId, c.n]));
+}
+
+async function views(db: DbOrTx, rows: DomainRow[]): Promise<DomainView[]> {
+  const by = await mailboxCounts(db, rows);
   return rows.map((r) => view(r, by.get(r.id) ?? 0));
 }
 
@@ -170,19 +171,7 @@ export async function deleteDomain(ctx: Ctx, id: string) {
 export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   requireAccess(ctx, "write");
   const { rows, notFound } = await domainsAmong(ctx, ids);
-  const counts = rows.length
-    ? await ctx.db
-        .select({ domainId: mailboxes.domainId, n: sql<number>`count(*)::int` })
-        .from(mailboxes)
-        .where(
-          inArray(
-            mailboxes.domainId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .groupBy(mailboxes.domainId)
-    : [];
-  const inUse = new Map(counts.map((c) => [c.domainId, c.n]));
+  const inUse = await mailboxCounts(ctx.db, rows);
   const deletable = rows.filter((r) => !inUse.has(r.id)).map((r) => r.id);
   if (deletable.length) await ctx.db.delete(domains).where(inArray(domains.id, deletable));
   return {

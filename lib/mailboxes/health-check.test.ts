@@ -60,7 +60,7 @@ describe("the periodic mailbox login check", () => {
     expect(ann.body.lastCheckedAt).toBe(clock.now().toISOString());
   });
 
-  it("shows LOGIN_FAILING with the server's reason within one cycle when the password changes, and mailbox.disconnected fires once", async () => {
+  it("shows LOGIN_FAILING with the server's reason within one cycle of a password change; mailbox.disconnected fires once", async () => {
     world.smtp.setPassword("ann@acme.test", "changed-on-server");
     clock.advance(299_000);
     await runCheck(); // not due yet
@@ -105,7 +105,10 @@ describe("the periodic mailbox login check", () => {
     expect(reconnected[0].data).toMatchObject({ mailboxEmail: "ann@acme.test", reconnectedAt: expect.any(String) });
     expect(await eventsOf("mailbox.disconnected")).toHaveLength(1);
   });
+});
 
+// Continues from the state above (the tests of this file run in order on one workspace).
+describe("the periodic mailbox check: IMAP and pauses", () => {
   it("reports READ_FAILING only after 30 minutes of unreadable IMAP", async () => {
     world.imap.setPassword("bob@acme.test", "imap-changed");
     clock.advance(301_000);

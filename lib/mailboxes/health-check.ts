@@ -3,8 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
-import { emitEvent } from "../events/emit";
-import { emitReconnected } from "./events";
+import { emitDisconnected, emitReconnected } from "./events";
 import { claimStale } from "../jobs/claim";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
@@ -60,13 +59,7 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
       set.loginError = smtp.message;
       if (!cur.loginFailingSince) {
         set.loginFailingSince = now;
-        await emitEvent(
-          tx,
-          cur.workspaceId,
-          "mailbox.disconnected",
-          { mailboxId: cur.id, mailboxEmail: cur.email, error: smtp.message, disconnectedAt: now.toISOString() },
-          now,
-        );
+        await emitDisconnected(tx, cur.workspaceId, cur, smtp.message, now);
       }
     } else if (cur.loginFailingSince) {
       set.loginFailingSince = null;
