@@ -44,7 +44,8 @@ type Claimed = Awaited<ReturnType<typeof claimDue>>[number];
 async function settle(ctx: JobCtx, pool: ImapConnections, c: Claimed, done: Promise<Totals>, result: { stored: number; failed: number }) {
   const { m, states } = c;
   try {
-    result.stored += (await done).stored;
+    const totals = await done; // before the +=, which would read `result.stored` ahead of the await
+    result.stored += totals.stored;
   } catch (e) {
     result.failed++;
     await recordSyncFailure(ctx.db, ctx.clock.now(), m.id, e, pool.backoffLeft(m.id) * 1000).catch((err) =>
