@@ -25,6 +25,8 @@ export async function attemptDelivery(db: DbOrTx, clock: Clock, d: Sendable & At
 
 /** Requests in flight at once, across all receivers: one slow receiver holds one lane, not the others. */
 const IN_FLIGHT = 10;
+/** Outcomes recorded per statement at most, while requests are still in flight. */
+const RECORD_BATCH = 50;
 
 export interface DeliverOptions {
   /** Deliveries per claim (default 100). */
@@ -51,11 +53,20 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
   const log = opts.log ?? stderrLogger;
   const report = { attempted: 0, delivered: 0 };
   const secrets = new Map<string, string[]>(); // decrypted once per webhook per call
-  const outcomes = new GroupCommit<Outcome>(
-    (rows) => recordAttempts(db, rows),
+  const outcomes = new GroupCommit<Outcome[]>(
+    (groups) => recordAttempts(db, groups.flat()),
     // The rows keep their lease: they are sent again once it runs out (same event id).
-    (error, rows) => log.error("webhook outcomes not recorded", { error, deliveries: rows.map((r) => r.id) }),
+    (error, groups) => log.error("webhook outcomes not recorded", { error, deliveries: groups.flat().map((r) => r.id) }),
   );
+  // Outcomes go to the group commit RECORD_BATCH at a time (or when the window empties): one UPDATE
+  // per answer would cost Postgres a statement per delivery while the answers arrive faster than it
+  // writes them.
+  let buffered: Outcome[] = [];
+  const hand = () => {
+    if (buffered.length) outcomes.add(buffered);
+    buffered = [];
+  };
+  const window = pLimit(IN_FLIGHT);
   const attempt = async (c: Claimed) => {
     const now = clock.now();
     let s = secrets.get(c.webhookId);
@@ -63,9 +74,9 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
     const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now), now);
     report.attempted++;
     if (outcome.status === "DELIVERED") report.delivered++;
-    outcomes.add(outcome);
+    buffered.push(outcome);
+    if (buffered.length >= RECORD_BATCH || window.activeCount + window.pendingCount <= 1) hand();
   };
-  const window = pLimit(IN_FLIGHT);
   const tasks: Promise<void>[] = [];
   for (let claims = 0; claims < (opts.batches ?? 1); ) {
     // Claim the next batch once this one is down to two windows not yet started.
@@ -80,6 +91,7 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
     if (rows.length < limit && !more()) break;
   }
   await Promise.all(tasks);
+  hand();
   await outcomes.flush();
   return report;
 }
