@@ -74,8 +74,12 @@ export interface IngestResult {
 const name = (c: PgColumn) => sql.identifier(c.name);
 const names = (cs: PgColumn[]) => sql.join(cs.map(name), sql`, `);
 
-/** Only rows of a reply this batch inserted: reply ids are new, so a row with the id is one just written. */
-const replyWritten = (replyId: SQL) => sql`exists (select 1 from ${replies} where ${replies.id} = ${replyId})`;
+/**
+ * Only rows of a reply this batch inserted: reply ids are new, so a row with the id is one just written.
+ * A scalar subquery with LIMIT stays a per-row primary-key lookup (an EXISTS may become a hash join
+ * over the whole replies table, the recordset being estimated at 100 rows).
+ */
+const replyWritten = (replyId: SQL) => sql`coalesce((select true from ${replies} where ${replies.id} = ${replyId} limit 1), false)`;
 
 /** The replies; a Message-ID the mailbox already has (`replies_mailbox_message_uq`) is skipped. Returns the ids written. */
 function insertReplies(rows: ReplyRow[]): SQL {
@@ -100,8 +104,10 @@ function insertEvents(rows: EventRow[]): SQL {
 /** Stop-on-reply: the campaign's choice; an automatic reply stops the sequence only when stopOnAutoReply. */
 function stopSequences(rows: StopRow[]): SQL {
   const s = recordset("s", STOP, rows);
+  // LIMIT (a parameter: the text stays the same) tells the planner how few rows there are, so it looks
+  // each campaign lead up by its key rather than hashing the whole table (a recordset is estimated at 100).
   return sql`update ${campaignLeads} set ${name(campaignLeads.status)} = 'REPLIED', ${name(campaignLeads.nextSendAt)} = null
-    from ${s.from} join ${campaigns} on ${campaigns.id} = ${s.col("campaignId")}
+    from (select * from ${s.from} limit ${rows.length}) as ${sql.identifier(s.alias)} join ${campaigns} on ${campaigns.id} = ${s.col("campaignId")}
     where ${replyWritten(s.col("replyId"))}
       and ${campaignLeads.campaignId} = ${s.col("campaignId")} and ${campaignLeads.leadId} = ${s.col("leadId")}
       and ${campaignLeads.status} = 'ACTIVE'
