@@ -169,9 +169,14 @@ function isFiller(clause: string): boolean {
 
 const isNoticeClause = (c: string) => isFiller(c) || AWAY.test(c) || NOTICE.test(c) || (REFERRAL.test(c) && REFERRED.test(c));
 
+/** A notice is a few sentences; a longer text is a person's (and is not scanned clause by clause). */
+const NOTICE_MAX_CHARS = 3000;
+
 /** Whether the text alone is an automatic notice: see the rule above. */
 export function readsAsNotice(text: string): boolean {
-  const body = placeholders(beforeSignOff(newText(text)));
+  const before = beforeSignOff(newText(text));
+  if (before.length > NOTICE_MAX_CHARS) return false;
+  const body = placeholders(before);
   if (ANSWER.test(body)) return false;
   if (RULES.some(([intent, re]) => intent !== "WRONG_PERSON" && re.test(body))) return false;
   const clauses = body.split(/[.!;:\n•|()]+|,\s+|\s[-–—]\s/u).map((c) => c.trim());
