@@ -266,7 +266,8 @@ export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typ
     if (input.includeMailboxPool) {
       await tx.execute(sql`
         insert into campaign_mailboxes (workspace_id, campaign_id, mailbox_id, added_at)
-        select workspace_id, ${copy.id}, mailbox_id, ${now.toISOString()}::timestamptz from campaign_mailboxes where campaign_id = ${src.id}`);
+        select workspace_id, ${copy.id}, mailbox_id, ${now.toISOString()}::timestamptz
+        from campaign_mailboxes where campaign_id = ${src.id}`);
     }
     return (await views(tx, [copy]))[0];
   });

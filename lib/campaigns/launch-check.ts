@@ -55,7 +55,8 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
     if (noTz > 0 || leadCount === 0)
       warnings.push({
         code: "NO_TIMEZONE",
-        message: `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: those leads can be emailed at any hour.`,
+        message:
+          `No default timezone is set${noTz ? ` and ${plural(noTz, "lead")} have none` : ""}: ` + "those leads can be emailed at any hour.",
       });
   }
   if (campaign.startAt && campaign.startAt > now)

@@ -30,7 +30,10 @@ async function knownCustomFields(db: DbOrTx, campaignId: string, lead?: LeadRow)
   return [...new Set([...rows.map((r) => r.k), ...Object.keys(lead?.customFields ?? {})])];
 }
 
-/** The lead and mailbox a preview or test send uses: given ones, else the campaign's first lead and its assigned (or first pool) mailbox. */
+/**
+ * The lead and mailbox a preview or test send uses: given ones, else the campaign's first lead and its
+ * assigned (or first pool) mailbox.
+ */
 async function pickLeadAndMailbox(db: DbOrTx, ctx: Ctx, c: CampaignRow, leadId?: string, mailboxId?: string) {
   let lead: LeadRow | undefined;
   let assigned: string | null = null;
@@ -104,7 +107,8 @@ export async function renderForLead(
   if (stepOrder > 0) {
     r.subject = `Re: ${r.subject}`;
     r.notes.push(
-      'Follow-ups go in the same thread: the subject is "Re: " + the subject of the first email the lead got; this step\'s own subject is not used.',
+      'Follow-ups go in the same thread: the subject is "Re: " + the subject of the first email the lead got; ' +
+        "this step's own subject is not used.",
     );
   }
   if (!lead) r.notes.push("The campaign has no leads yet, so the preview uses an empty sample lead.");

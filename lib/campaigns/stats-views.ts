@@ -73,7 +73,10 @@ type ActivityRow = {
   clicked_at: Date | string | null;
 };
 
-/** GET /campaigns/<id>/activity: every email of the campaign, newest first, with opens, clicks and the server's reason for bounces and refusals. */
+/**
+ * GET /campaigns/<id>/activity: every email of the campaign, newest first, with opens, clicks and the
+ * server's reason for bounces and refusals.
+ */
 export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof activityQuery>) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);

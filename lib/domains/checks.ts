@@ -65,7 +65,9 @@ export async function checkSpf(domain: string, providers: string[]): Promise<Che
       status: "FAIL",
       record,
       lookups,
-      reason: `The SPF record needs ${lookups} DNS look-ups; the limit is ${SPF_LOOKUP_LIMIT}, so receivers fail it. Remove includes you no longer use.`,
+      reason:
+        `The SPF record needs ${lookups} DNS look-ups; the limit is ${SPF_LOOKUP_LIMIT}, so receivers fail it. ` +
+        "Remove includes you no longer use.",
     };
   }
   const all = /(^|\s)([+\-~?]?)all(\s|$)/i.exec(record);
@@ -134,7 +136,9 @@ export async function checkDmarc(domain: string): Promise<CheckResult> {
     return {
       status: "MISSING",
       record: null,
-      reason: `No DMARC record. Add a TXT record on _dmarc.${domain}, for example "v=DMARC1; p=none; rua=mailto:dmarc@${domain}", and tighten p= later.`,
+      reason:
+        `No DMARC record. Add a TXT record on _dmarc.${domain}, ` +
+        `for example "v=DMARC1; p=none; rua=mailto:dmarc@${domain}", and tighten p= later.`,
     };
   if (recs.length > 1)
     return { status: "FAIL", record: recs.join(" | "), reason: "More than one DMARC record; receivers ignore them all. Keep one." };
@@ -197,7 +201,8 @@ export async function checkBlacklists(
   const listings = answers.flatMap((q) =>
     q.a.ok ? q.a.records.filter(isListing).map((answer) => ({ zone: q.zone, target: q.target, answer })) : [],
   );
-  const checked = `${domainZones.length} domain and ${ipZones.length} IP blocklists for ${domain}${ips.size ? ` and ${[...ips].join(", ")}` : ""}`;
+  const addresses = ips.size ? ` and ${[...ips].join(", ")}` : "";
+  const checked = `${domainZones.length} domain and ${ipZones.length} IP blocklists for ${domain}${addresses}`;
   if (listings.length) {
     return {
       status: "FAIL",
