@@ -104,10 +104,8 @@ function insertEvents(rows: EventRow[]): SQL {
 /** Stop-on-reply: the campaign's choice; an automatic reply stops the sequence only when stopOnAutoReply. */
 function stopSequences(rows: StopRow[]): SQL {
   const s = recordset("s", STOP, rows);
-  // LIMIT (a parameter: the text stays the same) tells the planner how few rows there are, so it looks
-  // each campaign lead up by its key rather than hashing the whole table (a recordset is estimated at 100).
   return sql`update ${campaignLeads} set ${name(campaignLeads.status)} = 'REPLIED', ${name(campaignLeads.nextSendAt)} = null
-    from (select * from ${s.from} limit ${rows.length}) as ${sql.identifier(s.alias)} join ${campaigns} on ${campaigns.id} = ${s.col("campaignId")}
+    from ${s.from} join ${campaigns} on ${campaigns.id} = ${s.col("campaignId")}
     where ${replyWritten(s.col("replyId"))}
       and ${campaignLeads.campaignId} = ${s.col("campaignId")} and ${campaignLeads.leadId} = ${s.col("leadId")}
       and ${campaignLeads.status} = 'ACTIVE'
