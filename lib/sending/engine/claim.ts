@@ -1,9 +1,10 @@
-import { and, gte, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
-import { anyOf, recordset, selectRows, valuesOf } from "../../../db/bulk";
+import { type SQL, sql } from "drizzle-orm";
+import { anyOf, recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { campaignLeads, campaigns, emails, leads, mailboxes } from "../../../db/schema";
 import { utcDay } from "../window";
-import type { DueLead, Mailbox, Release } from "./types";
+import { at } from "./sql";
+import type { DueLead, Release } from "./types";
 
 /**
  * Claiming: which mailboxes may send now and have due work, their leases (SKIP LOCKED: one sender per
@@ -25,22 +26,31 @@ const DUE_PER_MAILBOX = 2;
 /** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
 export const COUNTED = ["SENDING", "SENT", "BOUNCED"] as const;
 
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+/** `emails.status in (…COUNTED)`. */
+export const counted = sql`${emails.status} in ${sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`)}`;
 
-/** A campaign lead due now in an ACTIVE campaign that has started (the partial index's 'ACTIVE' literal). */
+/**
+ * A campaign lead due now in an ACTIVE campaign that has started. On the partial index (mailbox_id,
+ * next_send_at nulls first, seq) where status = 'ACTIVE' (the literal must stay): the time test has no
+ * OR, so a mailbox's leads are walked in the index's order and the walk stops at the LIMIT; the
+ * campaign is a scalar subquery by its key, so the planner cannot turn it into a join that starts from
+ * the few campaigns and reads every lead of each.
+ */
 function leadDue(now: Date): SQL {
-  return sql`${campaignLeads.status} = 'ACTIVE' and ${campaigns.status} = 'ACTIVE'
-    and (${campaignLeads.nextSendAt} is null or ${campaignLeads.nextSendAt} <= ${at(now)})
-    and (${campaigns.startAt} is null or ${campaigns.startAt} <= ${at(now)})`;
+  return sql`${campaignLeads.status} = 'ACTIVE' and coalesce(${campaignLeads.nextSendAt}, '-infinity') <= ${at(now)}
+    and (select ${campaigns.status} = 'ACTIVE' and (${campaigns.startAt} is null or ${campaigns.startAt} <= ${at(now)})
+      from ${campaigns} where ${campaigns.id} = ${campaignLeads.campaignId})`;
 }
 
-/** A mailbox that may send now (on, login working, not paused, its gap passed) and has due work. */
+/**
+ * A mailbox that may send now (on, login working, not paused, its gap passed) and has due work. The
+ * due-work test is a scalar subquery so it runs as one index probe per mailbox (an EXISTS would be
+ * turned into a join over every due lead).
+ */
 function mailboxDue(now: Date): SQL {
   return sql`${mailboxes.sendingEnabled} and ${mailboxes.loginFailingSince} is null and ${mailboxes.autoPausedAt} is null
     and (${mailboxes.nextSendAt} is null or ${mailboxes.nextSendAt} <= ${at(now)})
-    and exists (
-      select 1 from ${campaignLeads} join ${campaigns} on ${campaigns.id} = ${campaignLeads.campaignId}
-      where ${campaignLeads.mailboxId} = ${mailboxes.id} and ${leadDue(now)})`;
+    and (select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${mailboxes.id} and ${leadDue(now)} limit 1) is not null`;
 }
 
 /** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
@@ -54,59 +64,84 @@ export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000):
   return rows.map((r) => r.id);
 }
 
-/** Claims up to `limit` mailboxes that may send now, with a lease; one statement returns their rows. */
-export async function claimMailboxes(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Mailbox[]> {
-  return db
-    .update(mailboxes)
-    .set({ sendLeaseUntil: new Date(now.getTime() + LEASE_MS) })
-    .where(
-      sql`${mailboxes.id} in (
-        select ${mailboxes.id} from ${mailboxes}
-        where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxDue(now)}
-          and (${mailboxes.sendLeaseUntil} is null or ${mailboxes.sendLeaseUntil} < ${at(now)})
-        order by ${mailboxes.nextSendAt} nulls first
-        limit ${limit}
-        for update skip locked)`,
-    )
-    .returning();
+/** What one claim statement returns: the claimed mailboxes, today's counts and their first due leads. */
+export interface Claim {
+  /** Claimed mailbox ids, in claim order (the ones paced longest ago first). */
+  mailboxIds: string[];
+  /** Campaign emails of each mailbox in today's UTC day: what its dailySendCap counts (spec 2.3). */
+  sentToday: Map<string, number>;
+  /** Each mailbox's first due campaign leads, in order (oldest due first, then the order added). */
+  due: DueLead[];
 }
 
-/** Campaign emails of each mailbox in today's UTC day: what its dailySendCap counts (spec 2.3). */
-export async function sentToday(db: DbOrTx, mailboxIds: string[], now: Date): Promise<Map<string, number>> {
+type ClaimRow = { claimedId: string; sentToday: number } & { [K in keyof DueLead]: DueLead[K] | null };
+
+/** The claimed mailboxes' first due leads: the scheduler's read, on the partial index (mailbox, due, seq). */
+function firstDueLeads(now: Date): SQL {
+  const cl = campaignLeads;
+  return sql`select ${cl.workspaceId} as "workspaceId", ${cl.mailboxId} as "mailboxId", ${cl.campaignId} as "campaignId", ${cl.leadId} as "leadId",
+      ${cl.status} as "status", ${cl.nextStepOrder} as "nextStepOrder", ${cl.nextSendAt} as "nextSendAt",
+      ${cl.failedAttempts} as "failedAttempts", ${cl.firstEmailedAt} as "firstEmailedAt",
+      ${cl.lastEmailedAt} as "lastEmailedAt", ${leads.email} as "email", ${leads.timezone} as "timezone",
+      ${leads.firstName} as "firstName", ${leads.lastName} as "lastName", ${leads.companyName} as "companyName",
+      ${leads.companyDomain} as "companyDomain", ${leads.jobTitle} as "jobTitle", ${leads.phoneNumber} as "phoneNumber",
+      ${leads.customFields} as "customFields"
+    from ${cl}
+    join ${leads} on ${leads.id} = ${cl.leadId}
+    where ${cl.mailboxId} = claimed.id and ${leadDue(now)}
+    order by ${cl.nextSendAt} nulls first, ${cl.seq}
+    limit ${DUE_PER_MAILBOX}`;
+}
+
+/**
+ * Claims up to `limit` mailboxes that may send now, with a lease (UPDATE … SKIP LOCKED), and in the
+ * same statement reads what the rules need first of each: its campaign emails today and its first
+ * due leads (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
+ */
+export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Claim> {
   const day = utcDay(now);
-  const rows = await db
-    .select({ mailboxId: emails.mailboxId, n: sql<number>`count(*)::int` })
-    .from(emails)
-    .where(
-      and(
-        sql`${emails.mailboxId} = ${anyOf(mailboxIds)}`,
-        isNotNull(emails.campaignId),
-        inArray(emails.status, [...COUNTED]),
-        gte(emails.createdAt, day.start),
-        lt(emails.createdAt, day.end),
-      ),
-    )
-    .groupBy(emails.mailboxId);
-  return new Map(rows.map((r) => [r.mailboxId, r.n]));
+  const rows = await selectRows<ClaimRow>(
+    db,
+    sql`with claimed as (
+        update ${mailboxes} set ${sql.identifier(mailboxes.sendLeaseUntil.name)} = ${at(new Date(now.getTime() + LEASE_MS))}
+        where ${mailboxes.id} in (
+          select ${mailboxes.id} from ${mailboxes}
+          where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxDue(now)}
+            and (${mailboxes.sendLeaseUntil} is null or ${mailboxes.sendLeaseUntil} < ${at(now)})
+          order by ${mailboxes.nextSendAt} nulls first
+          limit ${limit}
+          for update skip locked)
+        returning ${mailboxes.id}, ${mailboxes.nextSendAt})
+      select claimed.id as "claimedId", t.n as "sentToday", x.*
+      from claimed
+      cross join lateral (
+        select count(*)::int as n from ${emails}
+        where ${emails.mailboxId} = claimed.id and ${emails.campaignId} is not null and ${counted}
+          and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}) t
+      left join lateral (${firstDueLeads(now)}) x on true
+      order by claimed.next_send_at nulls first, claimed.id`,
+  );
+  const claim: Claim = { mailboxIds: [], sentToday: new Map(), due: [] };
+  for (const r of rows) {
+    if (!claim.sentToday.has(r.claimedId)) {
+      claim.mailboxIds.push(r.claimedId);
+      claim.sentToday.set(r.claimedId, r.sentToday);
+    }
+    if (isDue(r)) claim.due.push(r);
+  }
+  return claim;
 }
 
-/** The first due campaign leads of each mailbox, in order (oldest due first, then the order added). */
-export async function dueLeads(db: DbOrTx, mailboxIds: string[], now: Date): Promise<DueLead[]> {
-  return selectRows<DueLead & Record<string, unknown>>(
-    db,
-    sql`select x.* from ${valuesOf(mailboxIds)} as mid(id)
-      cross join lateral (
-        select ${campaignLeads.mailboxId} as "mailboxId", ${campaignLeads.campaignId} as "campaignId",
-          ${campaignLeads.leadId} as "leadId", ${campaignLeads.status} as "status",
-          ${campaignLeads.nextStepOrder} as "nextStepOrder", ${campaignLeads.nextSendAt} as "nextSendAt",
-          ${campaignLeads.failedAttempts} as "failedAttempts", ${campaignLeads.firstEmailedAt} as "firstEmailedAt",
-          ${campaignLeads.lastEmailedAt} as "lastEmailedAt", ${leads.email} as "email", ${leads.timezone} as "timezone"
-        from ${campaignLeads}
-        join ${campaigns} on ${campaigns.id} = ${campaignLeads.campaignId}
-        join ${leads} on ${leads.id} = ${campaignLeads.leadId}
-        where ${campaignLeads.mailboxId} = mid.id and ${leadDue(now)}
-        order by ${campaignLeads.nextSendAt} nulls first, ${campaignLeads.seq}
-        limit ${DUE_PER_MAILBOX}) x`,
+/** A claim row that carries a due lead (a mailbox whose leads went since it was found has none). */
+function isDue(r: ClaimRow): r is ClaimRow & DueLead {
+  return (
+    r.leadId !== null &&
+    r.customFields !== null &&
+    r.workspaceId !== null &&
+    r.campaignId !== null &&
+    r.mailboxId !== null &&
+    r.email !== null &&
+    r.status !== null
   );
 }
 

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { anyOf, recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
-import { campaignSteps, campaigns, emails, files, leads, replies, stepAttachments } from "../../../db/schema";
+import { campaignSteps, campaigns, emails, files, mailboxes, replies, stepAttachments } from "../../../db/schema";
 import { suppressedAmong } from "../../suppressions/check";
 import { campaignDay } from "../window";
-import { COUNTED } from "./claim";
-import type { Campaign, DueLead, Lead, Mailbox, Step, StepFile } from "./types";
+import { counted } from "./claim";
+import type { Campaign, DueLead, Mailbox, Step, StepFile } from "./types";
 import type { VariantStats } from "./variants";
 
 /** What the rules and the sender need besides the due rows: one statement per kind, for the whole pass. */
@@ -17,26 +17,28 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-const counted = sql`${emails.status} in ${sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`)}`;
-
 export interface PassRows {
+  /** The claimed mailboxes, in claim order (one deleted since the claim is left out). */
+  mailboxes: Mailbox[];
   campaigns: Map<string, Campaign>;
   steps: Map<string, Step[]>;
   /** `${workspaceId}\0${lower-cased address}` of every suppressed due address. */
   suppressed: Set<string>;
-  leads: Map<string, Lead>;
   /** Files of every step a due lead may get. */
   files: Map<string, StepFile[]>;
 }
 
-/** Campaigns, steps, suppressions, leads and step files of the due rows: read together. */
-export async function passRows(db: DbOrTx, claimed: Mailbox[], due: DueLead[]): Promise<PassRows> {
+/** The claimed mailboxes' rows, and the campaigns, steps, suppressions and step files of the due rows: read together. */
+export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[]): Promise<PassRows> {
   const campaignIds = [...new Set(due.map((d) => d.campaignId))];
-  const workspaceOf = new Map(claimed.map((m) => [m.id, m.workspaceId]));
   const byWorkspace = new Map<string, string[]>();
-  for (const d of due) push(byWorkspace, workspaceOf.get(d.mailboxId) ?? "", d.email);
+  for (const d of due) push(byWorkspace, d.workspaceId, d.email);
   const none = campaignIds.length === 0;
-  const [campaignRows, stepRows, suppressedLists, leadRows, fileMap] = await Promise.all([
+  const [mailboxRows, campaignRows, stepRows, suppressedLists, fileMap] = await Promise.all([
+    db
+      .select()
+      .from(mailboxes)
+      .where(sql`${mailboxes.id} = ${anyOf(mailboxIds)}`),
     none
       ? []
       : db
@@ -50,21 +52,16 @@ export async function passRows(db: DbOrTx, claimed: Mailbox[], due: DueLead[]): 
           .from(campaignSteps)
           .where(sql`${campaignSteps.campaignId} = ${anyOf(campaignIds)}`),
     Promise.all([...byWorkspace].map(async ([ws, list]) => [...(await suppressedAmong(db, ws, list))].map((e) => `${ws}\u0000${e}`))),
-    none
-      ? []
-      : db
-          .select()
-          .from(leads)
-          .where(sql`${leads.id} = ${anyOf([...new Set(due.map((d) => d.leadId))])}`),
     stepFilesOf(db, due),
   ]);
   const steps = new Map<string, Step[]>();
   for (const s of stepRows) push(steps, s.campaignId, s);
+  const mailboxOf = new Map(mailboxRows.map((m) => [m.id, m]));
   return {
+    mailboxes: mailboxIds.flatMap((id) => mailboxOf.get(id) ?? []),
     campaigns: new Map(campaignRows.map((c) => [c.id, c])),
     steps,
     suppressed: new Set(suppressedLists.flat()),
-    leads: new Map(leadRows.map((l) => [l.id, l])),
     files: fileMap,
   };
 }

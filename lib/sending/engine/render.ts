@@ -7,7 +7,7 @@ import { LEAD_VARIABLES, MAILBOX_VARIABLES, renderStep, renderSubject, tokenName
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "../tracking";
 import { push } from "./reads";
 import type { EarlierEmail } from "./reads";
-import type { Lead, Mailbox, SentBody, Step, Work } from "./types";
+import type { Mailbox, SendLead, SentBody, Step, Work } from "./types";
 
 /** What an email says: its subject at claim time, its body and MIME parts at send time (one renderer). */
 
@@ -15,7 +15,7 @@ import type { Lead, Mailbox, SentBody, Step, Work } from "./types";
  * The subject a lead's email gets: step 0 its own; follow-ups go in the same thread as `Re: ` + the
  * subject of the first email the lead got (spec 4.7 rule 1).
  */
-export function subjectFor(step: Step, lead: Lead, mailbox: Mailbox, earlier: EarlierEmail[], knownCustomFields: string[]): string {
+export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier: EarlierEmail[], knownCustomFields: string[]): string {
   const first = earlier[0];
   if (step.stepOrder === 0 || !first) return renderSubject(step.subject ?? "", lead, mailbox, { knownCustomFields });
   return /^re:/i.test(first.subject) ? first.subject : `Re: ${first.subject}`;

@@ -2,12 +2,12 @@ import type { DbOrTx } from "../../../db/client";
 import type { Clock } from "../../clock";
 import { newId } from "../../ids";
 import { newMessageId } from "../../mail/message-id";
-import { claimMailboxes, dueLeads, releaseMailboxes, sentToday } from "./claim";
+import { type Claim, claimDue, releaseMailboxes } from "./claim";
 import { commitSends } from "./commit";
 import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
 import { earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
 import { knownCustomFields, subjectFor } from "./render";
-import type { DueLead, Mailbox, Release, SendOptions, Work } from "./types";
+import type { DueLead, Release, SendLead, SendOptions, Work } from "./types";
 import { pickVariant } from "./variants";
 
 /**
@@ -19,9 +19,9 @@ import { pickVariant } from "./variants";
 export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<{ claimed: number; work: Work[] }> {
   const now = clock.now();
   if (opts.mailboxIds && opts.mailboxIds.length === 0) return { claimed: 0, work: [] };
-  const claimed = await claimMailboxes(db, now, opts.mailboxLimit ?? 1000, opts.mailboxIds);
-  if (claimed.length === 0) return { claimed: 0, work: [] };
-  const { facts, rows } = await readPass(db, claimed, now);
+  const claim = await claimDue(db, now, opts.mailboxLimit ?? 1000, opts.mailboxIds);
+  if (claim.mailboxIds.length === 0) return { claimed: 0, work: [] };
+  const { facts, rows } = await readPass(db, claim, now);
   const plan = decide(facts);
   const idle = plan.mailboxes.flatMap((d): Release[] => (d.kind === "release" ? [{ id: d.mailbox.id, at: d.until }] : []));
   // Mailboxes with nothing to send are released while the sends are claimed (independent rows).
@@ -36,22 +36,20 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
     db,
     lost.map((d) => ({ id: d.mailbox.id, at: null })),
   );
-  return { claimed: claimed.length, work };
+  return { claimed: claim.mailboxIds.length, work };
 }
 
-/** Everything decide needs, read in three rounds of independent statements. */
-async function readPass(db: DbOrTx, claimed: Mailbox[], now: Date): Promise<{ facts: PassFacts; rows: PassRows }> {
-  const ids = claimed.map((m) => m.id);
-  const [sent, due] = await Promise.all([sentToday(db, ids, now), dueLeads(db, ids, now)]);
-  const rows = await passRows(db, claimed, due);
+/** Everything decide needs besides the claim: one round of independent reads, then the new-lead counts if any cap. */
+async function readPass(db: DbOrTx, claim: Claim, now: Date): Promise<{ facts: PassFacts; rows: PassRows }> {
+  const rows = await passRows(db, claim.mailboxIds, claim.due);
   const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null);
   const firstToday = await firstEmailsToday(db, capped, now);
   const dueBy = new Map<string, DueLead[]>();
-  for (const d of due) push(dueBy, d.mailboxId, d);
+  for (const d of claim.due) push(dueBy, d.mailboxId, d);
   const facts: PassFacts = {
     now,
-    mailboxes: claimed,
-    sentToday: sent,
+    mailboxes: rows.mailboxes,
+    sentToday: claim.sentToday,
     due: dueBy,
     campaigns: rows.campaigns,
     steps: rows.steps,
@@ -81,8 +79,19 @@ async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date
   ]);
   const work: Work[] = [];
   for (const p of picks) {
-    const lead = rows.leads.get(p.lead.leadId);
-    if (!lead) continue; // deleted since the read
+    const d = p.lead;
+    const lead: SendLead = {
+      id: d.leadId,
+      email: d.email,
+      firstName: d.firstName,
+      lastName: d.lastName,
+      companyName: d.companyName,
+      companyDomain: d.companyDomain,
+      jobTitle: d.jobTitle,
+      phoneNumber: d.phoneNumber,
+      timezone: d.timezone,
+      customFields: d.customFields,
+    };
     const step = pickVariant(p.variants, stats, p.campaign.abVariantOptimization);
     const before = earlier.get(`${p.campaign.id}\u0000${lead.id}`) ?? [];
     const knownFields = known.get(p.campaign.id) ?? [];

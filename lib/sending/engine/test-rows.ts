@@ -95,6 +95,7 @@ export function step(stepOrder: number, over: Partial<Step> = {}): Step {
 
 export function lead(leadId: string, over: Partial<DueLead> = {}): DueLead {
   return {
+    workspaceId: "ws_1",
     mailboxId: "mbx_1",
     campaignId: "cmp_1",
     leadId,
@@ -106,6 +107,13 @@ export function lead(leadId: string, over: Partial<DueLead> = {}): DueLead {
     lastEmailedAt: null,
     email: `${leadId}@lead.test`,
     timezone: null,
+    firstName: null,
+    lastName: null,
+    companyName: null,
+    companyDomain: null,
+    jobTitle: null,
+    phoneNumber: null,
+    customFields: {},
     ...over,
   };
 }

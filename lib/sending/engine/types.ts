@@ -1,5 +1,6 @@
 import type { campaignLeads, campaignSteps, campaigns, leads, mailboxes } from "../../../db/schema";
 import type { Logger } from "../../log";
+import type { RenderLead } from "../../templates/render";
 
 export type Mailbox = typeof mailboxes.$inferSelect;
 export type Campaign = typeof campaigns.$inferSelect;
@@ -12,6 +13,7 @@ export type CampaignLeadStatus = (typeof campaignLeads.$inferSelect)["status"];
  * Timestamps are ISO strings as Postgres returns them from a hand-written statement.
  */
 export interface DueLead {
+  workspaceId: string;
   mailboxId: string;
   campaignId: string;
   leadId: string;
@@ -23,6 +25,20 @@ export interface DueLead {
   lastEmailedAt: string | null;
   email: string;
   timezone: string | null;
+  /** What the templates can use of the lead (read with the claim: no second read of the lead). */
+  firstName: string | null;
+  lastName: string | null;
+  companyName: string | null;
+  companyDomain: string | null;
+  jobTitle: string | null;
+  phoneNumber: string | null;
+  customFields: Lead["customFields"];
+}
+
+/** A lead as the sender needs it: its id and what the templates can use. */
+export interface SendLead extends RenderLead {
+  id: string;
+  email: string;
 }
 
 /** A file of a step, as the sender attaches it (inline images only when the body shows their cid). */
@@ -38,7 +54,7 @@ export interface StepFile {
 export interface Work {
   mailbox: Mailbox;
   campaign: Campaign;
-  lead: Lead;
+  lead: SendLead;
   step: Step;
   /** Steps of the campaign (the next step's delay, and whether one exists). */
   steps: Step[];
