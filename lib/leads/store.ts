@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { leadDomains, leads } from "../../db/schema";
 import type { LeadState } from "./merge";
 
-/** The lead fields the merge rules own, as recordset fields: the columns insert and update write. */
+/** The lead fields the merge rules own: the columns read for a merge and written by insert and update. */
 const FIELDS = {
   id: leads.id,
   email: leads.email,
@@ -97,23 +97,9 @@ export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id
 
 type StoredLead = { id: string; state: LeadState };
 
-const SELECTED = {
-  id: leads.id,
-  email: leads.email,
-  firstName: leads.firstName,
-  lastName: leads.lastName,
-  companyName: leads.companyName,
-  companyDomain: leads.companyDomain,
-  phoneNumber: leads.phoneNumber,
-  jobTitle: leads.jobTitle,
-  timezone: leads.timezone,
-  customFields: leads.customFields,
-  verificationStatus: leads.verificationStatus,
-};
-
 async function lockedLeads(db: DbOrTx, workspaceId: string, where: SQL): Promise<StoredLead[]> {
   const rows = await db
-    .select(SELECTED)
+    .select(FIELDS)
     .from(leads)
     .where(and(eq(leads.workspaceId, workspaceId), where))
     .for("update");
