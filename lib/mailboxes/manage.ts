@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
+import type { DbOrTx } from "../../db/client";
 import { mailboxTags, mailboxes } from "../../db/schema";
 import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { emitReconnected } from "./events";
-import { resolveTag } from "../tags/tags";
+import { attachTag } from "../tags/tags";
 import { loginOf, type Protocol } from "./credentials";
 import { mailboxHistory } from "./history";
 import { CREDENTIAL_FIELDS, type listMailboxesQuery, type PatchMailboxInput } from "./schemas";
@@ -131,17 +132,13 @@ export async function bulkDailyCap(ctx: Ctx, mailboxIds: string[], dailySendCap:
 }
 
 export async function attachTagToMailbox(ctx: Ctx, mailboxId: string, ref: { tagId?: string; name?: string }) {
-  requireAccess(ctx, "write");
-  return withTransaction(ctx, async (tx, c) => {
+  const requireMailbox = async (tx: DbOrTx) => {
     if (!(await findMailbox(tx, ctx.workspaceId, mailboxId))) throw new NotFoundError("Mailbox");
-    const tag = await resolveTag(c, ref);
-    const inserted = await tx
-      .insert(mailboxTags)
-      .values({ workspaceId: ctx.workspaceId, mailboxId, tagId: tag.id })
-      .onConflictDoNothing()
-      .returning();
-    return { mailboxId, tag, attached: inserted.length > 0 };
-  });
+  };
+  const { tag, attached } = await attachTag(ctx, ref, requireMailbox, (tx, tagId) =>
+    tx.insert(mailboxTags).values({ workspaceId: ctx.workspaceId, mailboxId, tagId }).onConflictDoNothing().returning(),
+  );
+  return { mailboxId, tag, attached };
 }
 
 export async function detachTagFromMailbox(ctx: Ctx, mailboxId: string, tagId: string) {

@@ -83,18 +83,33 @@ async function requireLead(db: DbOrTx, workspaceId: string, leadId: string): Pro
   if (!lead) throw new NotFoundError("Lead");
 }
 
-export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: string; name?: string }) {
+/**
+ * Attaches a tag (by id, or by name: created if new) to a lead or a mailbox, in one transaction:
+ * `requireTarget` throws when the thing is not the workspace's, `link` inserts the link row (nothing
+ * when it exists: `attached: false`).
+ */
+export async function attachTag(
+  ctx: Ctx,
+  ref: { tagId?: string; name?: string },
+  requireTarget: (tx: DbOrTx) => Promise<void>,
+  link: (tx: DbOrTx, tagId: string) => Promise<unknown[]>,
+): Promise<{ tag: TagView; attached: boolean }> {
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx, c) => {
-    await requireLead(tx, ctx.workspaceId, leadId);
+    await requireTarget(tx);
     const tag = await resolveTag(c, ref);
-    const inserted = await tx
-      .insert(leadTags)
-      .values({ workspaceId: ctx.workspaceId, leadId, tagId: tag.id })
-      .onConflictDoNothing()
-      .returning();
-    return { leadId, tag, attached: inserted.length > 0 };
+    return { tag, attached: (await link(tx, tag.id)).length > 0 };
   });
+}
+
+export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: string; name?: string }) {
+  const { tag, attached } = await attachTag(
+    ctx,
+    ref,
+    (tx) => requireLead(tx, ctx.workspaceId, leadId),
+    (tx, tagId) => tx.insert(leadTags).values({ workspaceId: ctx.workspaceId, leadId, tagId }).onConflictDoNothing().returning(),
+  );
+  return { leadId, tag, attached };
 }
 
 export async function detachTagFromLead(ctx: Ctx, leadId: string, tagId: string) {
