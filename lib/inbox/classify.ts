@@ -212,7 +212,11 @@ const RULES: [Intent, RegExp][] = [
   ],
   [
     "INTERESTED",
-    /\b(interested|sounds (good|great|interesting)|let'?s (talk|chat|connect|set up|schedule)|(book|schedule|set up) (a |some )?(call|meeting|demo|time)|happy to (chat|talk|connect)|tell me more|send (me )?(more|details|info)|yes,? please|count me in|i'?d (love|like) to)\b/i,
+    oneOf(
+      "i",
+      /\b(interested|sounds (good|great|interesting)|let'?s (talk|chat|connect|set up|schedule)|(book|schedule|set up) (a |some )?(call|meeting|demo|time)|happy to (chat|talk|connect))\b/,
+      /\b(tell me more|send (me )?(more|details|info)|yes,? please|count me in|i'?d (love|like) to)\b/,
+    ),
   ],
 ];
 
