@@ -1,21 +1,20 @@
 import { selectRows } from "../../db/bulk";
-import { and, asc, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { campaigns, emails, leads, mailboxes, replies, sentReplies } from "../../db/schema";
-import { filesOf } from "./files";
-import { shownStatus } from "./send-reply";
+import { campaigns, leads, mailboxes, replies } from "../../db/schema";
 import { offsetOf } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";
+import { filesOf } from "./files";
 import { INTENTS, type intentCountsQuery, type intentCountsResult, type listRepliesQuery, type threadsQuery } from "./schemas";
+
+export { getThread } from "./thread";
+import { FROM_SINCE } from "./thread";
 
 type Intent = (typeof INTENTS)[number];
 
 type ReplyRow = typeof replies.$inferSelect;
-
-/** `from` is null on replies received before 1 Oct 2026 (spec 2.9, 9). */
-const FROM_SINCE = new Date("2026-10-01T00:00:00Z");
 
 function replyView(r: ReplyRow) {
   return {
@@ -185,97 +184,6 @@ export async function intentCounts(ctx: Ctx, q: z.infer<typeof intentCountsQuery
     unread += r.unread;
   }
   return { all, unread, intents };
-}
-
-/** GET /replies/thread/<leadId>: the conversation, oldest first — their replies and our campaign emails. */
-export async function getThread(ctx: Ctx, leadId: string) {
-  requireAccess(ctx, "read");
-  const [lead] = await getLeadViews(ctx.db, ctx.workspaceId, [leadId]);
-  if (!lead) throw new NotFoundError("Lead");
-  const [inbound, outbound, own] = await Promise.all([
-    ctx.db
-      .select({ r: replies, mailboxEmail: mailboxes.email })
-      .from(replies)
-      .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
-      .where(and(eq(replies.workspaceId, ctx.workspaceId), eq(replies.leadId, leadId))),
-    ctx.db
-      .select({ e: emails, mailboxEmail: mailboxes.email, campaignName: campaigns.name })
-      .from(emails)
-      .innerJoin(mailboxes, eq(mailboxes.id, emails.mailboxId))
-      .leftJoin(campaigns, eq(campaigns.id, emails.campaignId))
-      .where(and(eq(emails.workspaceId, ctx.workspaceId), eq(emails.leadId, leadId), sql`${emails.status} in ('SENT', 'BOUNCED')`))
-      .orderBy(asc(emails.createdAt)),
-    ctx.db
-      .select({ s: sentReplies, mailboxEmail: mailboxes.email })
-      .from(sentReplies)
-      .innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId))
-      .where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
-  ]);
-  const now = ctx.clock.now();
-  const attached = await filesOf(ctx.db, { replyIds: inbound.map((x) => x.r.id), sentReplyIds: own.map((x) => x.s.id) });
-  // A reply comes after the message it answers, even when its Date header (whole seconds, the sender's
-  // clock) reads earlier than our send time: the order key is pushed past the answered message's.
-  const sentAtOf = new Map<string, number>();
-  for (const { e } of outbound) sentAtOf.set(e.messageId, (e.sentAt ?? e.createdAt).getTime());
-  for (const { s } of own) if (s.messageId) sentAtOf.set(s.messageId, (s.sentAt ?? s.createdAt).getTime());
-  const orderOf = new Map<string, number>();
-  for (const { r } of inbound) {
-    const answered = [r.inReplyTo, ...r.references]
-      .map((id) => (id ? sentAtOf.get(id) : undefined))
-      .filter((t): t is number => t !== undefined);
-    orderOf.set(r.id, Math.max(r.receivedAt.getTime(), ...answered.map((t) => t + 1)));
-  }
-  const messages = [
-    ...inbound.map(({ r, mailboxEmail }) => ({
-      id: r.id,
-      direction: "inbound" as const,
-      timestamp: r.receivedAt.toISOString(),
-      subject: r.subject,
-      body: r.textBody,
-      html: r.htmlBody,
-      mailboxEmail,
-      from: r.receivedAt >= FROM_SINCE ? r.from : null,
-      to: r.to,
-      cc: r.cc,
-      attachments: attached.get(r.id) ?? [],
-      intentClassification: r.intent,
-      remindAt: r.remindAt?.toISOString() ?? null,
-      starred: r.starred,
-    })),
-    ...outbound.map(({ e, mailboxEmail, campaignName }) => ({
-      id: e.id,
-      direction: "outbound" as const,
-      kind: "campaign" as const,
-      timestamp: (e.sentAt ?? e.createdAt).toISOString(),
-      subject: e.subject,
-      // The text part as sent (spec 2.9); null on emails recorded before bodies were kept.
-      body: e.bodyText,
-      mailboxEmail,
-      to: [{ name: null, address: e.leadEmail }],
-      cc: [],
-      campaign: e.campaignId ? { id: e.campaignId, name: campaignName } : null,
-      stepOrder: e.stepOrder,
-      status: e.status,
-    })),
-    ...own.map(({ s, mailboxEmail }) => ({
-      id: s.id,
-      direction: "outbound" as const,
-      kind: "reply" as const,
-      timestamp: (s.sentAt ?? s.createdAt).toISOString(),
-      subject: s.subject,
-      body: s.body,
-      html: s.html,
-      mailboxEmail,
-      to: s.to,
-      cc: s.cc,
-      bcc: s.bcc,
-      attachments: attached.get(s.id) ?? [],
-      sentBy: s.sentBy,
-      status: shownStatus(s, now),
-      error: shownStatus(s, now) === "FAILED" ? (s.error ?? "Not accepted by the mail server within 10 minutes") : null,
-    })),
-  ].sort((a, b) => (orderOf.get(a.id) ?? Date.parse(a.timestamp)) - (orderOf.get(b.id) ?? Date.parse(b.timestamp)));
-  return { lead, messages };
 }
 
 export async function unreadCount(ctx: Ctx) {

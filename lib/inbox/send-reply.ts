@@ -97,37 +97,25 @@ async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailbox
   return updated;
 }
 
-/**
- * POST /replies/<id>/send (spec 4.2.1, 3.2). The reply is written first (it shows in the conversation at
- * once), threaded to the message answered. Synchronously it answers once the server accepted it;
- * with `background` it answers 202 and a job sends it. Through an API key only addresses already in the
- * conversation may receive it (403); a dashboard session may address anyone (spec 5.7, 5.8).
- */
-export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>) {
-  requireAccess(ctx, "write");
-  const [found] = await ctx.db
-    .select({ r: replies, m: mailboxes, leadEmail: leads.email })
-    .from(replies)
-    .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
-    .leftJoin(leads, eq(leads.id, replies.leadId))
-    .where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
-  if (!found) throw new NotFoundError("Reply");
+type Found = { r: typeof replies.$inferSelect; m: typeof mailboxes.$inferSelect; leadEmail: string | null };
+type Canonical = ReturnType<typeof canonical>;
+
+/** Through an API key (or an agent) only people already in the conversation may receive a reply (spec 5.7). */
+async function checkRecipients(ctx: Ctx, found: Found, to: Canonical, cc: Canonical, bcc: Canonical): Promise<void> {
   const { r, m } = found;
-  const to = input.to?.length ? canonical(input.to, "to") : r.from ? [r.from] : [];
-  if (to.length === 0) throw ValidationError.field("to", "the message answered has no sender; give `to`");
-  const cc = canonical(input.cc, "cc");
-  const bcc = canonical(input.bcc, "bcc");
-  if (ctx.actor.type === "apiKey" || ctx.actor.type === "system") {
-    const allowed = r.leadId
-      ? await conversationAddresses(ctx.db, ctx.workspaceId, r.leadId, found.leadEmail ?? "", m.email)
-      : new Set([r.from?.address ?? ""]);
-    const outside = [...to, ...cc, ...bcc].filter((a) => !allowed.has(a.address));
-    if (outside.length)
-      throw new ForbiddenError(
-        `Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`,
-      );
-  }
-  // Files: up to 10, 20 MB in all, uploads included (spec 4.2.1).
+  if (ctx.actor.type !== "apiKey" && ctx.actor.type !== "system") return;
+  const allowed = r.leadId
+    ? await conversationAddresses(ctx.db, ctx.workspaceId, r.leadId, found.leadEmail ?? "", m.email)
+    : new Set([r.from?.address ?? ""]);
+  const outside = [...to, ...cc, ...bcc].filter((a) => !allowed.has(a.address));
+  if (outside.length)
+    throw new ForbiddenError(
+      `Through the API a reply may only go to people already in the conversation; not: ${outside.map((a) => a.address).join(", ")}`,
+    );
+}
+
+/** A reply's files, checked: up to 10, 20 MB in all, uploads included (spec 4.2.1). */
+async function replyFiles(ctx: Ctx, input: z.infer<typeof sendReplyBody>) {
   const inlineFiles = (input.attachments ?? []).map((a, i) => {
     const data = decodeBase64(a.contentBase64);
     if (!data) throw ValidationError.field(`attachments.${i}.contentBase64`, "is not valid base64");
@@ -151,6 +139,59 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
   const totalBytes = inlineFiles.reduce((n, f) => n + f.data.length, 0) + uploads.reduce((n, u) => n + u.size, 0);
   if (totalBytes > 20 * 1024 * 1024)
     throw new PayloadTooLargeError(`A reply's files may total at most 20 MB; these are ${(totalBytes / 1048576).toFixed(1)} MB`);
+  return { inlineFiles, uploads };
+}
+
+/** The files of a sent reply: attachments stored, uploads taken over. */
+async function attachFiles(ctx: Ctx, sentReplyId: string, files: Awaited<ReturnType<typeof replyFiles>>): Promise<void> {
+  const { inlineFiles, uploads } = files;
+  for (const f of inlineFiles) {
+    const fileId = await storeFile(ctx.db, ctx.workspaceId, { filename: f.filename, contentType: f.contentType, data: f.data });
+    await ctx.db.insert(messageFiles).values({
+      id: newId("mfl"),
+      workspaceId: ctx.workspaceId,
+      sentReplyId,
+      fileId,
+      filename: f.filename,
+      contentType: f.contentType,
+      size: f.data.length,
+      cid: f.cid ?? null,
+    });
+  }
+  if (uploads.length)
+    await ctx.db
+      .update(messageFiles)
+      .set({ sentReplyId, upload: false })
+      .where(
+        inArray(
+          messageFiles.id,
+          uploads.map((u) => u.id),
+        ),
+      );
+}
+
+/**
+ * POST /replies/<id>/send (spec 4.2.1, 3.2). The reply is written first (it shows in the conversation at
+ * once), threaded to the message answered. Synchronously it answers once the server accepted it;
+ * with `background` it answers 202 and a job sends it. Through an API key only addresses already in the
+ * conversation may receive it (403); a dashboard session may address anyone (spec 5.7, 5.8).
+ */
+export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>) {
+  requireAccess(ctx, "write");
+  const [found] = await ctx.db
+    .select({ r: replies, m: mailboxes, leadEmail: leads.email })
+    .from(replies)
+    .innerJoin(mailboxes, eq(mailboxes.id, replies.mailboxId))
+    .leftJoin(leads, eq(leads.id, replies.leadId))
+    .where(and(eq(replies.id, replyId), eq(replies.workspaceId, ctx.workspaceId)));
+  if (!found) throw new NotFoundError("Reply");
+  const { r, m } = found;
+  const to = input.to?.length ? canonical(input.to, "to") : r.from ? [r.from] : [];
+  if (to.length === 0) throw ValidationError.field("to", "the message answered has no sender; give `to`");
+  const cc = canonical(input.cc, "cc");
+  const bcc = canonical(input.bcc, "bcc");
+  await checkRecipients(ctx, found, to, cc, bcc);
+  const files = await replyFiles(ctx, input);
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(sentReplies)
@@ -178,29 +219,7 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
       leasedUntil: input.background ? null : new Date(now.getTime() + STALE_SENDING_MS),
     })
     .returning();
-  for (const f of inlineFiles) {
-    const fileId = await storeFile(ctx.db, ctx.workspaceId, { filename: f.filename, contentType: f.contentType, data: f.data });
-    await ctx.db.insert(messageFiles).values({
-      id: newId("mfl"),
-      workspaceId: ctx.workspaceId,
-      sentReplyId: row.id,
-      fileId,
-      filename: f.filename,
-      contentType: f.contentType,
-      size: f.data.length,
-      cid: f.cid ?? null,
-    });
-  }
-  if (uploads.length)
-    await ctx.db
-      .update(messageFiles)
-      .set({ sentReplyId: row.id, upload: false })
-      .where(
-        inArray(
-          messageFiles.id,
-          uploads.map((u) => u.id),
-        ),
-      );
+  await attachFiles(ctx, row.id, files);
   if (input.background) return { status: 202, body: { queued: true, status: "SENDING" as const, sentReplyId: row.id } };
   const done = await deliver(ctx.db, ctx.clock, row, m);
   if (done.status !== "SENT")
