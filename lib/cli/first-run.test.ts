@@ -18,9 +18,10 @@ import {
 } from "@/test/checkout";
 
 const cleanup: string[] = [];
+// Removing the hard-linked checkouts (tens of thousands of links each) can take a while on a busy machine.
 afterAll(() => {
   for (const d of cleanup) removeTree(d);
-});
+}, 300_000);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
