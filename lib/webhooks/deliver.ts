@@ -27,6 +27,7 @@ export async function attemptDelivery(db: DbOrTx, clock: Clock, d: Sendable & At
 const IN_FLIGHT = 10;
 /** Outcomes recorded per statement at most, while requests are still in flight. */
 const RECORD_BATCH = 50;
+const RECORD_WAIT_MS = 20;
 
 export interface DeliverOptions {
   /** Deliveries per claim (default 100). */
@@ -58,11 +59,15 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
     // The rows keep their lease: they are sent again once it runs out (same event id).
     (error, groups) => log.error("webhook outcomes not recorded", { error, deliveries: groups.flat().map((r) => r.id) }),
   );
-  // Outcomes go to the group commit RECORD_BATCH at a time (or when the window empties): one UPDATE
-  // per answer would cost Postgres a statement per delivery while the answers arrive faster than it
-  // writes them.
+  // Outcomes go to the group commit RECORD_BATCH at a time, or RECORD_WAIT_MS after the first one
+  // waiting, or when the window empties: one UPDATE per answer would cost Postgres a statement per
+  // delivery while answers arrive faster than it writes them; the wait bounds what a crash forgets
+  // (those deliveries are sent again when their lease runs out).
   let buffered: Outcome[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const hand = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (buffered.length) outcomes.add(buffered);
     buffered = [];
   };
@@ -76,6 +81,7 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
     if (outcome.status === "DELIVERED") report.delivered++;
     buffered.push(outcome);
     if (buffered.length >= RECORD_BATCH || window.activeCount + window.pendingCount <= 1) hand();
+    else timer ??= setTimeout(hand, RECORD_WAIT_MS);
   };
   const tasks: Promise<void>[] = [];
   for (let claims = 0; claims < (opts.batches ?? 1); ) {
