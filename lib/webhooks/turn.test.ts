@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { type Clock, ManualClock } from "@/lib/clock";
+import { systemCtx } from "@/lib/ctx";
+import { emitEvent } from "@/lib/events/emit";
+import { memoryLogger } from "@/lib/log";
+import { createWebhook } from "@/lib/webhooks/webhooks";
+import { makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { startHttpPeer } from "@/test/peers/http";
+import { runWebhookDeliveries } from "./turn";
+
+let ws: TestWorkspace;
+let receiver: Awaited<ReturnType<typeof startHttpPeer>>;
+
+beforeAll(async () => {
+  process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+  receiver = await startHttpPeer();
+  ws = await makeWorkspace();
+});
+afterAll(async () => {
+  delete process.env.OUTBOUND_ALLOW_HOSTS;
+  await receiver.close();
+});
+
+/** A clock that moves `stepMs` every time it is read. */
+function steppingClock(start: Date, stepMs: number): Clock {
+  const clock = new ManualClock(start);
+  return {
+    now: () => {
+      const at = clock.now();
+      clock.advance(stepMs);
+      return at;
+    },
+  };
+}
+
+async function emit(n: number, at: Date) {
+  await getDb().transaction(async (tx) => {
+    for (let i = 0; i < n; i++) await emitEvent(tx, ws.workspaceId, "email.sent", { sendEventId: `s${i}` }, at);
+  });
+}
+
+describe("the webhook job's run", () => {
+  it("works through a backlog in turns and stops once the injected clock says its 5 seconds are spent", async () => {
+    const start = new Date("2026-11-02T09:00:00Z");
+    const owner = systemCtx(ws.workspaceId, { clock: new ManualClock(start) });
+    await createWebhook(owner, { url: receiver.url("/hook"), events: ["email.sent"] });
+    await emit(3, start);
+
+    // A clock that does not move: the run goes on until nothing is left.
+    const log = memoryLogger();
+    const all = await runWebhookDeliveries(systemCtx(undefined, { clock: new ManualClock(new Date(start.getTime() + 1000)), log }));
+    expect(all).toMatchObject({ events: 3, deliveries: 3, attempted: 3, delivered: 3 });
+    expect(log.lines).toEqual([]);
+
+    // A failing receiver and a clock that moves 10 s per read: the budget is spent after the first
+    // turn, so each delivery is tried once — not again when its 30-second backoff has passed.
+    await emit(3, start);
+    receiver.setResponder(() => ({ status: 500 }));
+    const before = receiver.received.length;
+    const run = await runWebhookDeliveries(systemCtx(undefined, { clock: steppingClock(new Date(start.getTime() + 2000), 10_000) }));
+    expect(run).toMatchObject({ events: 3, deliveries: 3, attempted: 3, delivered: 0 });
+    expect(receiver.received.length - before).toBe(3);
+  });
+});
