@@ -170,13 +170,19 @@ async function attachFiles(ctx: Ctx, sentReplyId: string, files: Awaited<ReturnT
       );
 }
 
+/** What sendReply did: queued for the background job, or sent (the server accepted it). */
+export type SendReplyResult =
+  | { queued: true; status: "SENDING"; sentReplyId: string }
+  | { sent: true; sentReplyId: string; sentAt: string };
+
 /**
  * POST /replies/<id>/send (spec 4.2.1, 3.2). The reply is written first (it shows in the conversation at
- * once), threaded to the message answered. Synchronously it answers once the server accepted it;
- * with `background` it answers 202 and a job sends it. Through an API key only addresses already in the
+ * once), threaded to the message answered. Synchronously it returns once the server accepted it
+ * (`{ sent: true, … }`); with `background` it returns `{ queued: true, … }` and a job sends it (the
+ * route answers that with 202). Through an API key only addresses already in the
  * conversation may receive it (403); a dashboard session may address anyone (spec 5.7, 5.8).
  */
-export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>) {
+export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>): Promise<SendReplyResult> {
   requireAccess(ctx, "write");
   const [found] = await ctx.db
     .select({ r: replies, m: mailboxes, leadEmail: leads.email })
@@ -220,14 +226,14 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
     })
     .returning();
   await attachFiles(ctx, row.id, files);
-  if (input.background) return { status: 202, body: { queued: true, status: "SENDING" as const, sentReplyId: row.id } };
+  if (input.background) return { queued: true as const, status: "SENDING" as const, sentReplyId: row.id };
   const done = await deliver(ctx.db, ctx.clock, row, m);
   if (done.status !== "SENT")
     throw new UpstreamError(done.error ?? "The mail server refused the reply", {
       sentReplyId: row.id,
       smtpResponseCode: done.smtpCode ? Number(done.smtpCode) : null,
     });
-  return { status: 200, body: { sent: true, sentReplyId: row.id, sentAt: done.sentAt!.toISOString() } };
+  return { sent: true as const, sentReplyId: row.id, sentAt: done.sentAt!.toISOString() };
 }
 
 /** POST /replies/sent/<id>/retry: a FAILED reply (or one stuck SENDING for 10 minutes) is sent again; 202. */

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client";
-import { recordset } from "../../../db/bulk";
-import { runPrepared } from "../../../db/prepared";
+import { recordset, selectRows } from "../../../db/bulk";
 import { type Address, emails, leads } from "../../../db/schema";
 import { isFreeMailDomain } from "../../mail/free-mail";
 import type { Mailbox } from "./intent";
@@ -94,7 +93,7 @@ export async function matchReplies(
 ): Promise<(Match | undefined)[]> {
   const input = items.map((it) => ({ refs: it.refs, address: it.from?.address ?? null, domain: it.from ? companyDomain(it.from) : null }));
   if (!input.some((i) => i.refs.length || i.address)) return items.map(() => undefined);
-  const rows = await runPrepared<Candidate>(db, candidates(mb, input));
+  const rows = await selectRows<Candidate>(db, candidates(mb, input));
   const thread = rows.filter((r) => r.via === "thread");
   const byAddress = new Map(rows.filter((r) => r.via === "address").map((r) => [r.key, r]));
   const byDomain = new Map(rows.filter((r) => r.via === "colleague").map((r) => [r.key, r]));

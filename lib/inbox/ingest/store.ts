@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { type RowOf, recordset, type Shape } from "../../../db/bulk";
+import { type RowOf, recordset, type Shape, selectRows } from "../../../db/bulk";
 import type { DbOrTx, Tx } from "../../../db/client";
-import { runPrepared } from "../../../db/prepared";
+import { isPool, pipelinedTransaction } from "../../../db/pipelined";
 import { campaignLeads, campaigns, events, imapState, leadTags, replies, tags, workspaces } from "../../../db/schema";
 import type { Clock } from "../../clock";
 import { systemCtx } from "../../ctx";
@@ -10,7 +10,6 @@ import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
 import type { Mailbox } from "./intent";
 import type { ReplyPlan } from "./plan";
-import { isPool, pipelinedTransaction } from "./pipeline";
 import { unique } from "./parse";
 
 const REPLY = {
@@ -222,8 +221,8 @@ function resultsOf(plan: ReplyPlan, inserted: Set<string>): IngestResult[] {
 export async function writeReplies(tx: Tx, clock: Clock, mb: Mailbox, plan: ReplyPlan, state?: FolderState): Promise<IngestResult[]> {
   const q = statements(mb, plan, state, clock.now());
   const rows = await firstFailure(
-    runPrepared<{ id: string }>(tx, q.replies),
-    q.effects.map((e) => runPrepared(tx, e)),
+    selectRows<{ id: string }>(tx, q.replies),
+    q.effects.map((e) => selectRows(tx, e)),
   );
   const inserted = new Set(rows.map((r) => r.id));
   const { items, ids } = plan;

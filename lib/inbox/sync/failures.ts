@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
+import { selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
-import { runPrepared } from "../../../db/prepared";
 import { imapState, mailboxes } from "../../../db/schema";
 import { ImapBackoffError } from "../connections";
 
@@ -35,7 +35,7 @@ const col = (c: { name: string }) => sql.identifier(c.name);
 export async function recordSyncFailure(db: DbOrTx, now: Date, mailboxId: string, e: unknown, backoffMs: number): Promise<void> {
   const floorMs = Math.max(pollIntervalMs(), backoffMs);
   const at = now.toISOString();
-  await runPrepared(
+  await selectRows(
     db,
     sql`
     with old as (
@@ -61,7 +61,7 @@ export async function recordSyncFailure(db: DbOrTx, now: Date, mailboxId: string
 
 /** A sync that worked after failures: readable again, no retry time. */
 export async function recordSyncRecovered(db: DbOrTx, mailboxId: string): Promise<void> {
-  await runPrepared(
+  await selectRows(
     db,
     sql`
     with readable as (

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Db, DbOrTx } from "../../../db/client";
+import type { Db, DbOrTx } from "./client";
 
 const dialect = new PgDialect();
 
@@ -11,13 +11,16 @@ export function isPool(db: DbOrTx): db is Db {
 
 /**
  * Runs statements as one transaction in one round trip: BEGIN, the statements and COMMIT are written
- * together on one reserved connection (postgres.js pipelines them; each statement is prepared, so
- * after the first time it is one Bind/Execute). A drizzle transaction costs two more round trips, as
- * it waits for BEGIN before the statements and for them before COMMIT. When a statement fails
- * Postgres refuses the rest and COMMIT rolls back: the first failure is thrown.
- * Returns the rows of the first statement, typed by the caller (its select list is the promise).
+ * together on one reserved connection (`db.$client.reserve()`; postgres.js pipelines them, and each
+ * statement is prepared, so after the first time it is one Bind/Execute). A drizzle transaction costs
+ * two more round trips, as it waits for BEGIN before the statements and for them before COMMIT.
+ *
+ * None of the statements may depend on another's answer (they are all sent before any answer comes
+ * back). When one fails Postgres refuses the rest (25P02) and COMMIT rolls everything back: the first
+ * failure, in the order sent, is thrown. Returns the rows of the first statement, typed by the caller
+ * (its select list is the promise of `T`).
  */
-export async function pipelinedTransaction<T>(db: Db, first: SQL, rest: SQL[]): Promise<T[]> {
+export async function pipelinedTransaction<T extends Record<string, unknown>>(db: Db, first: SQL, rest: SQL[]): Promise<T[]> {
   const conn = await db.$client.reserve();
   try {
     const run = (q: SQL) => {
