@@ -31,30 +31,18 @@ export type RowOf<S extends Shape> = {
   [K in keyof S]: S[K] extends PgColumn ? GetColumnData<S[K], "raw"> | null : S[K] extends FieldType ? FieldTypeData[S[K]] | null : never;
 };
 
-function fieldName(key: string, f: PgColumn | FieldType): string {
-  return f instanceof PgColumn ? f.name : key;
-}
-
 function fieldType(f: PgColumn | FieldType): string {
   return f instanceof PgColumn ? f.getSQLType() : f;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Rows → the jsonb parameter: keys renamed to the recordset's field names, Dates as ISO strings. */
-function toJson<S extends Shape>(shape: S, rows: readonly RowOf<S>[]): string {
-  const keys = Object.keys(shape);
-  const names = keys.map((k) => fieldName(k, shape[k]));
-  return JSON.stringify(
-    rows.map((r) => {
-      const o: Record<string, unknown> = {};
-      keys.forEach((k, i) => {
-        const v = (r as Record<string, unknown>)[k];
-        o[names[i]] = v instanceof Date ? v.toISOString() : v;
-      });
-      return o;
-    }),
-  );
+/**
+ * Rows → the jsonb parameter, as they are: the recordset's fields are named by the shape's keys, so no
+ * copy is made (JSON.stringify writes Dates as ISO strings; a missing key is null).
+ */
+function toJson<S extends Shape>(rows: readonly RowOf<S>[]): string {
+  return JSON.stringify(rows);
 }
 
 export interface Recordset<S extends Shape> {
@@ -67,19 +55,19 @@ export interface Recordset<S extends Shape> {
 }
 
 /**
- * A typed recordset of `rows` under `alias`. Keys of `shape` are the names used in TypeScript; a key
- * holding a column takes the column's SQL name and type.
+ * A typed recordset of `rows` under `alias`. Keys of `shape` name the fields (in TypeScript and in the
+ * SQL, quoted); a key holding a column takes the column's SQL type.
  *
  *     const v = recordset("v", { id: emails.id, at: emails.sentAt }, rows);
  *     sql`update ${emails} set ${emails.sentAt} = ${v.col("at")} from ${v.from} where ${emails.id} = ${v.col("id")}`
  */
 export function recordset<S extends Shape>(alias: string, shape: S, rows: readonly RowOf<S>[]): Recordset<S> {
   const defs = Object.entries(shape)
-    .map(([k, f]) => `${quote(fieldName(k, f))} ${fieldType(f)}`)
+    .map(([k, f]) => `${quote(k)} ${fieldType(f)}`)
     .join(", ");
   return {
-    from: sql`jsonb_to_recordset(${toJson(shape, rows)}::jsonb) as ${sql.raw(`${quote(alias)}(${defs})`)}`,
-    col: (key) => sql.raw(`${quote(alias)}.${quote(fieldName(key, shape[key]))}`),
+    from: sql`jsonb_to_recordset(${toJson(rows)}::jsonb) as ${sql.raw(`${quote(alias)}(${defs})`)}`,
+    col: (key) => sql.raw(`${quote(alias)}.${quote(key)}`),
     alias,
     size: rows.length,
   };

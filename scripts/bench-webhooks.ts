@@ -8,14 +8,14 @@ import { systemCtx } from "../lib/ctx";
  *          job). Timed: the job's own turn, webhookTurn (dispatchEvents and deliverDue overlapping, as
  *          webhookDispatchJob runs them), called back to back (systemClock) until all N deliveries are
  *          DELIVERED — i.e. outbox rows → deliveries, claim with a lease, sign, POST through
- *          safeRequest (SSRF guard, keep-alive off) with at most 10 in flight, the window kept full
+ *          safeRequest (SSRF guard, kept connections with TCP_NODELAY) with at most 10 in flight, the window kept full
  *          across claims, results recorded in group commits.
  *  - Bare: the same N bodies (the exact bytes the warm-up job phase delivered), HMAC-SHA256 signed
  *          with node:crypto per request with the same six headers, POSTed with node:http.request at
  *          most 10 in flight (deliverDue's window is 10). No database. The best a bare client can do:
  *          kept connections (an http.Agent with keepAlive, 10 sockets) and TCP_NODELAY — the judged
- *          baseline. The same client with a fresh connection per request (agent: false, as the job's
- *          SSRF-safe client does today) is measured once per block as context, not judged.
+ *          baseline. The same client with a fresh connection per request (agent: false, as the job's client did before it kept
+ *          connections) is measured once per block as context, not judged.
  *
  * The receiver is a node:http server on 127.0.0.1 answering 200 "ok" at once. By default it runs in
  * a child process (BENCH_RECEIVER=process), so its CPU is not spent on the thread being measured — a

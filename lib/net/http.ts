@@ -54,6 +54,7 @@ export function safeRequest(
     timeoutMs: number;
     maxBody?: number;
     allow?: AllowList;
+    keepAlive?: boolean;
   },
 ): Promise<SafeResponse> {
   const allow = opts.allow ?? allowList();
@@ -65,7 +66,7 @@ export function safeRequest(
     if (p) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${host}: ${p}`));
   }
   const isHttps = url.protocol === "https:";
-  const agent = agentFor(allow, hostAllowed, isHttps);
+  const agent = agentFor(allow, hostAllowed, isHttps, opts.keepAlive ?? false);
   const maxBody = opts.maxBody ?? 1024;
   return new Promise<SafeResponse>((resolve, reject) => {
     const req = (isHttps ? https : http).request(
@@ -98,10 +99,14 @@ export function safeRequest(
   });
 }
 
-/** One filtering agent per allow list and kind, reused (connections are still never kept alive). */
+/**
+ * One filtering agent per allow list, kind and keep-alive, reused. With keepAlive, idle connections
+ * (at most 10 per host, 5 s) are reused; the filtering agent checks the address of every connection
+ * when it opens, so a reused one was checked too, and DNS changes reach new connections.
+ */
 const agents = new Map<string, RequestFilteringHttpAgent | RequestFilteringHttpsAgent>();
-function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean) {
-  const key = `${isHttps}|${hostAllowed}|${allow.cidrs.map(([a, b]) => `${a}/${b}`).join(",")}`;
+function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean, keepAlive: boolean) {
+  const key = `${isHttps}|${hostAllowed}|${keepAlive}|${allow.cidrs.map(([a, b]) => `${a}/${b}`).join(",")}`;
   let agent = agents.get(key);
   if (!agent) {
     // Single addresses go in as plain IPs: the agent compares those as strings, but parses every CIDR
@@ -112,7 +117,8 @@ function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean) {
       allowPrivateIPAddress: hostAllowed,
       allowIPAddressList: allow.cidrs.map(entry),
       denyIPAddressList: ["100.100.100.200", "192.0.0.192"],
-      keepAlive: false,
+      keepAlive,
+      ...(keepAlive ? { maxFreeSockets: 10, timeout: 5000, noDelay: true } : {}),
     };
     agent = isHttps ? new RequestFilteringHttpsAgent(options) : new RequestFilteringHttpAgent(options);
     agents.set(key, agent);

@@ -58,6 +58,8 @@ export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, se
       timeoutMs: w.timeoutMs,
       body: d.body,
       maxBody: 1024,
+      // Kept connections per receiver (TCP_NODELAY): the address is still checked whenever one opens.
+      keepAlive: true,
       headers: deliveryHeaders(d, secrets, now),
     });
     const result = { statusCode: res.status, response: res.body };
