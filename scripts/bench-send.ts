@@ -1,60 +1,57 @@
 /**
- * `npm run bench:send`: the send engine (lib/sending/engine.ts sendDue) against what the machine and the
- * libraries allow. Three measurements in one run, on a throwaway embedded PostgreSQL and a local SMTP
- * sink (smtp-server in a child process, so its CPU is not the measured thread's: a real server is
- * another machine; it checks the login and keeps each message's Message-ID, and every phase is checked
- * against it — count, ids, no refused login — and against the emails table).
+ * `npm run bench:send`: the send engine (lib/sending/engine, sendDue) against what the machine and the
+ * libraries allow. Three measurements, each judged part run three times (median and spread printed,
+ * with the machine's load average), on a throwaway embedded PostgreSQL and a local SMTP sink
+ * (smtp-server in a child process, so its CPU is not the measured thread's: a real server is another
+ * machine; it checks the login and keeps each message's Message-ID, and every phase is checked against
+ * it — count, ids, no refused login — and against the emails table).
  *
  *  1. Delivery efficiency (target ≥ 0.5). 40 mailboxes (rows written directly, like test/factories.ts:
  *     SMTP = the sink, security NONE, the sink's login, dailySendCap 1,000,000) in one campaign set up
- *     through the route handlers like lib/sending/engine.test.ts (every day, no timezone, minGapMinutes
- *     0), 2,000 leads. Pipeline side: sendDue passes back to back (ManualClock, +1 s per pass, so pacing
- *     never blocks): the scheduler (claim the mailbox leases → pick the due lead of each under the rules
- *     → commit the emails as SENDING, set-based) then the sender (render → pooled nodemailer SMTP, 32
+ *     through the route handlers (every day, no timezone, minGapMinutes 0), leads enough for every
+ *     phase. Pipeline side: sendDue passes back to back (ManualClock, +1 s per pass, so pacing never
+ *     blocks): the scheduler (claim the mailboxes with their due leads → the pass's other reads →
+ *     decide → commit the emails as SENDING) then the sender (render → pooled nodemailer SMTP, 32
  *     conversations in flight, one per mailbox → record SENT + email.sent and release, in group
  *     commits); 40 emails per pass. Raw side: one pooled transport per mailbox with the engine's own
- *     options (lib/mail/smtp.ts smtpTransport), the same number of prebuilt messages (rendered ahead
- *     with the same template and headers), in the same shape: per pass one email per mailbox, a sliding
- *     pool of 32 in flight. Both sides warm (pools logged in) before timing; ABBA blocks; the ratio is
- *     the median over blocks of (pipeline emails/s ÷ raw emails/s). nodemailer as shipped leaves Nagle's
- *     algorithm on, so a message on a pooled connection waits for the sink's delayed ACK (~40 ms on
- *     Linux loopback): that is in both sides of the judged ratio. Printed, not judged: the raw side with
- *     prebuilt MIME (`raw`), and both sides again with TCP_NODELAY on the SMTP sockets.
+ *     options (lib/mail/smtp.ts smtpTransport) and the same TCP_NODELAY hook the engine's pools have
+ *     (lib/sending/transports.ts withNoDelay), the same number of prebuilt messages (rendered ahead with
+ *     the same template and headers), in the same shape: per pass one email per mailbox, a sliding pool
+ *     of 32 in flight. Both sides warm (pools logged in) before timing; 3 ABBA blocks (BENCH_BLOCKS);
+ *     the ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). TCP_NODELAY on both
+ *     sides: with Nagle's algorithm each message on a pooled connection waits ~40 ms for the sink's
+ *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in
  *     the lead's zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with
  *     generate_series into a separate database. Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
- *     in their window. Steady state: leads outside their window already wait for its opening (the
- *     next_send_at the engine's own nextWindowOpen gives, as earlier ticks leave it); BENCH_TICK_FIRST=1
- *     makes every lead due instead, so the tick also defers them itself. The judged tick is the
- *     scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }): claim every mailbox (one UPDATE … SKIP
- *     LOCKED RETURNING *), read their caps and due leads, pick under every rule, and commit 5,000 emails
- *     as SENDING with their leads moved on — what decides who gets what from which mailbox. The sender
- *     that then delivers those emails (deliver: render, MIME, SMTP, record) is timed apart and printed,
- *     not judged: SMTP throughput is part 1's measure. By default its SMTP is instant: the engine's own
- *     pooled transports (pooledTransport returns the same object to the engine) get a sendMail that
- *     composes the MIME with nodemailer's MailComposer and hands it to an in-process sink that accepts
- *     at once — no socket. BENCH_TICK_SMTP=socket sends to the smtp-server sink instead, every pool
- *     logged in before timing (100 at a time), TCP_NODELAY on. Also the job's tick as configured
- *     (default mailboxLimit 1,000). Where the time goes: every statement Drizzle executes and every
- *     sendMail, timed on the client. claimVsBareSkipLocked (no target) = rows/s of the tick's claim ÷
- *     rows/s of a bare `update mailboxes set send_lease_until = … where id in (select id … limit N for
- *     update skip locked) returning id` over the same 5,000 rows (median of 5).
- *  3. Cap fidelity (target ≥ 0.98, zero violations). 50 mailboxes with dailySendCap 5–20, one campaign
- *     (Mon–Fri, no timezone — any hour of a weekday, days read in UTC — minGapMinutes 2, one step),
- *     4,000 leads (80 per mailbox: the lead supply binds for caps ≥ 17), sendDue on a 2-minute grid for
- *     7 days from a Thursday. A pass that claims nothing changes nothing, so after one the clock jumps
- *     (on the grid) to the first moment a mailbox can be claimed again (BENCH_CAP_EVERY_STEP=1 runs
- *     every step). Capacity per mailbox = Σ over UTC days of min(dailySendCap, what the window and gap
- *     allow, leads left), computed without the engine. capFidelity = sends ÷ capacity; violations =
- *     mailbox-days over cap + sends on a weekend + two sends of a mailbox closer than the gap + a lead
- *     emailed twice.
+ *     in their window. Two worlds, each judged: the default (steady state: leads outside their window
+ *     wait for its opening, the next_send_at the engine's own nextWindowOpen gives) and all zones due
+ *     (every lead due, so the tick defers two thirds of what it reads itself). Each: a cold first tick
+ *     (not judged), then three ticks, the world reset before each (no emails, leads back on step 0,
+ *     mailboxes free, VACUUM ANALYZE); the median is judged. The tick is the scheduler,
+ *     scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
+ *     timed apart and printed, not judged (its SMTP is instant: MailComposer builds the MIME and an
+ *     in-process sink accepts it). Where the time goes: every statement Drizzle executes and every
+ *     sendMail, timed on the client; BENCH_EXPLAIN=1 prints the plans of the claim and of the commit.
+ *     claimVsBareSkipLocked (no target) = rows/s of the tick's claim ÷ rows/s of a bare `update
+ *     mailboxes … where id in (select … for update skip locked) returning id` over the same rows.
+ *  3. Cap fidelity (target ≥ 0.98, zero violations), three runs. 50 mailboxes with dailySendCap 5–20,
+ *     one campaign (Mon–Fri, no timezone — any hour of a weekday, days read in UTC — minGapMinutes 2,
+ *     one step), 4,000 leads (80 per mailbox: the lead supply binds for caps ≥ 17), sendDue on a
+ *     2-minute grid for 7 days from a Thursday. A pass that claims nothing changes nothing, so after
+ *     one the clock jumps (on the grid) to the first moment a mailbox can be claimed again
+ *     (BENCH_CAP_EVERY_STEP=1 runs every step). Capacity per mailbox = Σ over UTC days of
+ *     min(dailySendCap, what the window and gap allow, leads left), computed without the engine.
+ *     capFidelity = sends ÷ capacity; violations = mailbox-days over cap + sends on a weekend + two sends
+ *     of a mailbox closer than the gap + a lead emailed twice.
  *
  * Prints tables, PASS / BELOW TARGET per target and a final JSON line; exits 0 either way.
  *
- * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_BLOCKS (part 1 ABBA blocks, default 2),
+ * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_BLOCKS (part 1 ABBA blocks, default 3),
  * BENCH_PASSES (part 1 passes of 40 emails per phase, default 8), BENCH_TICK_MAILBOXES (5000),
- * BENCH_TICK_LEADS (100000), BENCH_TICK_FIRST=1, BENCH_TICK_SMTP=socket, BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
- * BENCH_CAP_EVERY_STEP=1.
+ * BENCH_TICK_LEADS (100000), BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
+ * BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged
+ * ticks), BENCH_EXPLAIN=1.
  */
 import { randomBytes } from "node:crypto";
 import type { Transporter } from "nodemailer";

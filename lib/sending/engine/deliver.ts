@@ -47,8 +47,9 @@ export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: Send
   const report: SendReport = { mailboxes: work.length, sent: 0, bounced: 0, failed: 0 };
   if (work.length === 0) return report;
   const log = opts.log ?? stderrLogger;
-  const recorder = new Recorder(db, log);
-  await mapLimit(work, opts.concurrency ?? DEFAULT_CONCURRENCY, async (w) => {
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const recorder = new Recorder(db, log, Math.min(concurrency, work.length));
+  await mapLimit(work, concurrency, async (w) => {
     try {
       const { outcome, body } = await smtpSend(w);
       const done = clock.now();

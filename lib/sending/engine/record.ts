@@ -68,32 +68,47 @@ function sentEvents(sent: Sent[]): SQL {
     select ${v.col("id")}, ${v.col("workspaceId")}, 'email.sent', ${v.col("data")}, ${v.col("at")} from ${v.from}`;
 }
 
+/**
+ * The outcomes of one pass. Items are handed to the group commit in batches of at least `minGroup`
+ * (the sender's concurrency: about one wave of conversations), and whatever is left when the pass
+ * ends: a group per finished send would spend a statement on each of the first few, while the
+ * database's CPU is what the SMTP conversations in flight need.
+ */
 export class Recorder {
-  private readonly group: GroupCommit<Item>;
+  private readonly group: GroupCommit<Item[]>;
+  private held: Item[] = [];
   /** Campaigns whose first_sent_at this pass has written (only the first send writes the row). */
   private readonly firstSentWritten = new Set<string>();
 
   constructor(
     private readonly db: DbOrTx,
     log: Logger,
+    private readonly minGroup = 1,
   ) {
-    this.group = new GroupCommit<Item>(
-      (items) => this.write(items),
-      (error, items) => log.error("send: recording outcomes failed", { error, emails: items.length }),
+    this.group = new GroupCommit<Item[]>(
+      (batches) => this.write(batches.flat()),
+      (error, batches) => log.error("send: recording outcomes failed", { error, emails: batches.flat().length }),
     );
   }
 
   /** SENT at `at`; its mailbox's next send no earlier than `nextSendAt` (pacing). */
   sent(work: Work, at: Date, body: SentBody, nextSendAt: Date): void {
-    this.group.add({ kind: "sent", work, at, body, release: { id: work.mailbox.id, at: nextSendAt } });
+    this.hold({ kind: "sent", work, at, body, release: { id: work.mailbox.id, at: nextSendAt } });
   }
 
   release(id: string, at: Date): void {
-    this.group.add({ kind: "release", release: { id, at } });
+    this.hold({ kind: "release", release: { id, at } });
   }
 
+  /** Writes what is held and waits until everything is written. */
   flush(): Promise<void> {
+    if (this.held.length) this.group.add(this.held.splice(0));
     return this.group.flush();
+  }
+
+  private hold(item: Item): void {
+    this.held.push(item);
+    if (this.held.length >= this.minGroup) this.group.add(this.held.splice(0));
   }
 
   private async write(items: Item[]): Promise<void> {
