@@ -25,7 +25,7 @@ export const events = pgTable(
   ],
 );
 
-/** Fixed-window counters used by rate-limiter-flexible's Drizzle store (atomic upsert). */
+/** Fixed-window rate-limit counters (lib/rate-limit.ts: one atomic upsert per hit, the window on the database's clock). */
 export const rateLimitCounters = pgTable("rate_limit_counters", {
   key: text("key").primaryKey(),
   points: integer("points").notNull().default(0),

@@ -14,10 +14,11 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
+/** 36 base62 characters from unbiased random bytes (bytes ≥ 248 are dropped, so more are drawn until there are enough). */
 function randomKey(): string {
   let s = "";
-  for (const b of randomBytes(40)) if (b < 248) s += BASE62[b % 62];
-  return KEY_PREFIX + s.slice(0, 36);
+  while (s.length < 36) for (const b of randomBytes(40)) if (b < 248 && s.length < 36) s += BASE62[b % 62];
+  return KEY_PREFIX + s;
 }
 
 export interface ApiKeyView {
