@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Socket } from "node:net";
 import type { ImapFlow } from "imapflow";
 import { type Clock, currentClock, systemClock } from "../clock";
 import { imapClient, type ImapConfig } from "../mail/imap";
@@ -27,6 +28,15 @@ export class ImapBackoffError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * TCP_NODELAY on a connected client's socket (imapflow leaves Nagle's algorithm on and takes no option
+ * for it): a command written in two pieces would otherwise wait for the server's delayed ACK.
+ */
+export function noDelay(client: ImapFlow): void {
+  const socket = (client as { socket?: unknown }).socket as Partial<Socket> | undefined;
+  socket?.setNoDelay?.(true);
 }
 
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -76,6 +86,7 @@ export class ImapConnections {
     client.on("error", () => {});
     try {
       await client.connect();
+      noDelay(client);
     } catch (err) {
       const failures = (e?.failures ?? 0) + 1;
       this.entries.set(mailboxId, {

@@ -4,7 +4,7 @@ import { imapState, type mailboxes } from "../../../db/schema";
 import { loadAiSettings } from "../../ai/settings";
 import { imapClient } from "../../mail/imap";
 import { imapConfigOf } from "../../mailboxes/credentials";
-import type { ImapConnections } from "../connections";
+import { type ImapConnections, noDelay } from "../connections";
 import { parseDsn } from "../dsn";
 import { type AiSwitch, isWarmup, type Mailbox, parseSource, prepareReplies, saveFolderState } from "../ingest";
 import { commitBatch, type Item, type SyncCtx, type Totals } from "./commit";
@@ -165,5 +165,6 @@ async function connectOnce(m: MailboxRow): Promise<ImapFlow> {
   const client = imapClient(imapConfigOf(m));
   client.on("error", () => {});
   await client.connect();
+  noDelay(client);
   return client;
 }
