@@ -70,8 +70,20 @@ const TOKEN = /\{\{([^{}]+)\}\}/g;
 const subjectLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 const SIG_TOKEN = "{{signature}}";
 
+/** The answers for recent templates: a campaign step is rendered for thousands of leads with the same text. */
+const malformedCache = new Map<string, string[]>();
+
 /** Text that looks like a variable but is not one: stray or unbalanced braces, single braces around a known name. */
 export function findMalformed(template: string): string[] {
+  const hit = malformedCache.get(template);
+  if (hit) return hit;
+  const found = Object.freeze(scanMalformed(template)) as string[];
+  if (malformedCache.size >= 200) malformedCache.delete(malformedCache.keys().next().value as string);
+  malformedCache.set(template, found);
+  return found;
+}
+
+function scanMalformed(template: string): string[] {
   const out: string[] = [];
   const withoutTokens = template
     .replace(/\{\{\{([^{}]*)\}\}\}/g, (m) => {

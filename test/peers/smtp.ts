@@ -57,6 +57,11 @@ export async function startSmtpPeer(opts: { users: Record<string, string>; rejec
       });
     },
   });
+  // A client killed mid-conversation (the crash tests SIGKILL the worker) resets its socket: that is
+  // the test's point, not a server failure.
+  server.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "ECONNRESET" && e.code !== "EPIPE") throw e;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.server.address() as { port: number }).port;
   return {
