@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { type PgColumn, PgDialect } from "drizzle-orm/pg-core";
 import { type RowOf, recordset, type Shape, selectRows } from "../../../db/bulk";
 import type { DbOrTx, Tx } from "../../../db/client";
 import { isPool, pipelinedTransaction } from "../../../db/pipelined";
@@ -80,15 +80,28 @@ const names = (cs: PgColumn[]) => sql.join(cs.map(name), sql`, `);
  */
 const replyWritten = (replyId: SQL) => sql`coalesce((select true from ${replies} where ${replies.id} = ${replyId} limit 1), false)`;
 
+/**
+ * The replies' column list and the recordset's matching select list (db/bulk names its fields),
+ * rendered once: every batch writes the same ones, and building them from 42 pieces took a good part
+ * of a batch's CPU.
+ */
+const REPLY_KEYS = Object.keys(REPLY) as (keyof typeof REPLY)[];
+const REPLY_COLUMNS = sql.raw(new PgDialect().sqlToQuery(names(REPLY_KEYS.map((k) => REPLY[k]))).sql);
+const replyFields = recordset("r", REPLY, []);
+const REPLY_PICKS = sql.raw(
+  new PgDialect().sqlToQuery(
+    sql.join(
+      REPLY_KEYS.map((k) => replyFields.col(k)),
+      sql`, `,
+    ),
+  ).sql,
+);
+
 /** The replies; a Message-ID the mailbox already has (`replies_mailbox_message_uq`) is skipped. Returns the ids written. */
 function insertReplies(rows: ReplyRow[]): SQL {
   const r = recordset("r", REPLY, rows);
-  const keys = Object.keys(REPLY) as (keyof typeof REPLY)[];
-  return sql`insert into ${replies} (${names(keys.map((k) => REPLY[k]))})
-    select ${sql.join(
-      keys.map((k) => r.col(k)),
-      sql`, `,
-    )} from ${r.from}
+  return sql`insert into ${replies} (${REPLY_COLUMNS})
+    select ${REPLY_PICKS} from ${r.from}
     on conflict do nothing returning ${replies.id}`;
 }
 
