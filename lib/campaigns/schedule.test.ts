@@ -5,16 +5,10 @@ import { emails } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { sendDue } from "@/lib/sending/engine";
 import { closeAllTransports } from "@/lib/sending/transports";
-import { call, makeWorkspace } from "@/test/helpers";
+import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
-import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
-import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
+import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
 import { PATCH as PATCH_MAILBOX } from "@/app/api/v1/mailboxes/[id]/route";
-import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
-import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
-import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
-import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { GET as SCHEDULE } from "@/app/api/v1/campaigns/[id]/schedule/route";
 
 afterAll(() => {
@@ -22,76 +16,75 @@ afterAll(() => {
   closeAllTransports();
 });
 
+/** Mailboxes x (3 a day) and y (4 a day) sending 30 leads a first email and a follow-up a day later, from Tuesday, Berlin time. */
+async function launchForecastCampaign(ws: TestWorkspace): Promise<string> {
+  const ids: string[] = [];
+  for (const [e, cap] of [
+    ["x", 3],
+    ["y", 4],
+  ] as const) {
+    const [{ id }] = await connectMailboxes(ws.fullKey, [{ email: `${e}@fc.test`, appPassword: "pw" }]);
+    await call(PATCH_MAILBOX, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailySendCap: cap } });
+    ids.push(id);
+  }
+  const { campaign } = await launchCampaign(ws.fullKey, {
+    campaign: { name: "F", defaultTimezone: "Europe/Berlin", minGapMinutes: 0, startAt: "2026-11-03T00:00:00Z" },
+    steps: [
+      { stepOrder: 0, subject: "S", bodyTemplate: "B" },
+      { stepOrder: 1, bodyTemplate: "F", delayHoursAfterPrevious: 24 },
+    ],
+    mailboxIds: ids,
+    leads: Array.from({ length: 30 }, (_, i) => ({ email: `f${i}@leads.test` })),
+  });
+  return campaign.id;
+}
+
+/** The week's forecast: nothing before startAt or on Saturday, the caps on a sending day, the first send at 09:00 Berlin. */
+function expectWeekForecast(f: any) {
+  expect(f.totals.map((d: any) => d.date)).toEqual([
+    "2026-11-02",
+    "2026-11-03",
+    "2026-11-04",
+    "2026-11-05",
+    "2026-11-06",
+    "2026-11-07",
+    "2026-11-08",
+  ]);
+  expect(f.totals[0]).toMatchObject({ firstEmails: 0, followUps: 0 }); // before startAt
+  expect(f.totals[5]).toMatchObject({ firstEmails: 0, followUps: 0 }); // Saturday
+  expect(f.totals[1].firstEmails + f.totals[1].followUps).toBe(7); // caps 3 + 4
+  expect(f.upcoming[0]).toMatchObject({ stepOrder: 0, at: "2026-11-03T08:00:00.000Z" }); // 09:00 Berlin
+  expect(f.notes.join(" ")).toContain("Nothing is sent before");
+}
+
+/** How many emails each mailbox sent on each UTC day, keyed `<mailboxId>|<date>`. */
+function sendsPerMailboxDay(rows: (typeof emails.$inferSelect)[]): Map<string, number> {
+  const actual = new Map<string, number>();
+  for (const r of rows) {
+    const key = `${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`;
+    actual.set(key, (actual.get(key) ?? 0) + 1);
+  }
+  return actual;
+}
+
 describe("GET /campaigns/<id>/schedule", () => {
   it("forecasts per mailbox and day what the engine then really sends", async () => {
     const world = await startMailWorld({ domain: "fc.test", users: { "x@fc.test": "pw", "y@fc.test": "pw" } });
     const ws = await makeWorkspace();
     const clock = new ManualClock(new Date("2026-11-02T06:00:00Z")); // Monday
     useClock(clock);
-    const ids: string[] = [];
-    for (const [e, cap] of [
-      ["x", 3],
-      ["y", 4],
-    ] as const) {
-      const id = (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: `${e}@fc.test` }, body: { appPassword: "pw" } })).body
-        .id;
-      await call(PATCH_MAILBOX, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailySendCap: cap } });
-      ids.push(id);
-    }
-    const c = (
-      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
-        key: ws.fullKey,
-        body: { name: "F", defaultTimezone: "Europe/Berlin", minGapMinutes: 0, startAt: "2026-11-03T00:00:00Z" },
-      })
-    ).body;
-    await call(PUT_STEPS, "PUT", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: {
-        steps: [
-          { stepOrder: 0, subject: "S", bodyTemplate: "B" },
-          { stepOrder: 1, bodyTemplate: "F", delayHoursAfterPrevious: 24 },
-        ],
-      },
-    });
-    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: ids } });
-    const leadIds = (
-      await call(CREATE_LEADS, "POST", "/leads", {
-        key: ws.fullKey,
-        body: { leads: Array.from({ length: 30 }, (_, i) => ({ email: `f${i}@leads.test` })) },
-      })
-    ).body.leadIds;
-    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
-    await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
+    const campaignId = await launchForecastCampaign(ws);
 
-    const f = (await call(SCHEDULE, "GET", "/campaigns/x/schedule?days=7", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(f.totals.map((d: any) => d.date)).toEqual([
-      "2026-11-02",
-      "2026-11-03",
-      "2026-11-04",
-      "2026-11-05",
-      "2026-11-06",
-      "2026-11-07",
-      "2026-11-08",
-    ]);
-    expect(f.totals[0]).toMatchObject({ firstEmails: 0, followUps: 0 }); // before startAt
-    expect(f.totals[5]).toMatchObject({ firstEmails: 0, followUps: 0 }); // Saturday
-    expect(f.totals[1].firstEmails + f.totals[1].followUps).toBe(7); // caps 3 + 4
-    expect(f.upcoming[0]).toMatchObject({ stepOrder: 0, at: "2026-11-03T08:00:00.000Z" }); // 09:00 Berlin
-    expect(f.notes.join(" ")).toContain("Nothing is sent before");
+    const f = (await call(SCHEDULE, "GET", "/campaigns/x/schedule?days=7", { key: ws.readKey, params: { id: campaignId } })).body;
+    expectWeekForecast(f);
 
     // Caps bind every sending day, so 10-minute ticks give the same daily counts as the forecast's 5.
     for (let t = 0; t < 7 * 144; t++) {
       await sendDue(getDb(), clock);
       clock.advance(10 * 60_000);
     }
-    const rows = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
-    const actual = new Map<string, number>();
-    for (const r of rows)
-      actual.set(
-        `${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`,
-        (actual.get(`${r.mailboxId}|${r.createdAt.toISOString().slice(0, 10)}`) ?? 0) + 1,
-      );
+    const rows = await getDb().select().from(emails).where(eq(emails.campaignId, campaignId));
+    const actual = sendsPerMailboxDay(rows);
     for (const m of f.mailboxes) {
       for (const d of m.perDay)
         expect([m.email, d.date, actual.get(`${m.mailboxId}|${d.date}`) ?? 0]).toEqual([m.email, d.date, d.firstEmails + d.followUps]);

@@ -1,17 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { campaignLeads, campaignSteps, emails, replies } from "@/db/schema";
+import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { call, makeWorkspace } from "@/test/helpers";
 import { insertMailbox } from "@/test/factories";
 import { eq } from "drizzle-orm";
+import { createCampaignWithSteps, prepareCampaign } from "@/test/campaign-setup";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
-import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
-import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
-import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
-import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as TIMESERIES } from "@/app/api/v1/campaigns/[id]/timeseries/route";
 import { GET as DELETE_PREVIEW } from "@/app/api/v1/campaigns/[id]/delete-preview/route";
@@ -29,18 +26,11 @@ const day = (d: string, h = 10) => new Date(`${d}T${String(h).padStart(2, "0")}:
 async function seedCountedCampaign() {
   const ws = await makeWorkspace();
   const mbx = await insertMailbox(ws.workspaceId, "sam@stats.test");
-  const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Counted" } })).body;
-  await call(PUT_STEPS, "PUT", "", {
-    key: ws.fullKey,
-    params: { id: c.id },
-    body: {
-      steps: [
-        { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" },
-        { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" },
-        { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 },
-      ],
-    },
-  });
+  const { campaign: c } = await createCampaignWithSteps(ws.fullKey, { name: "Counted" }, [
+    { stepOrder: 0, variantGroup: "A", subject: "A", bodyTemplate: "a" },
+    { stepOrder: 0, variantGroup: "B", subject: "B", bodyTemplate: "b" },
+    { stepOrder: 1, bodyTemplate: "f", delayHoursAfterPrevious: 24 },
+  ]);
   const steps = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id));
   const stepOf = (order: number, group = "") => steps.find((s) => s.stepOrder === order && (s.variantGroup ?? "") === group)!;
   const emailsList = ["l1", "l2", "l3", "l4"].map((n) => `${n}@lead.test`);
@@ -139,31 +129,19 @@ describe("campaign stats count replies (spec 2.4)", () => {
     const ws = await makeWorkspace();
     const good = await insertMailbox(ws.workspaceId, "good@lw.test");
     const paused = await insertMailbox(ws.workspaceId, "paused@lw.test");
-    const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Stuck", defaultTimezone: "UTC" } }))
-      .body;
-    await call(PUT_STEPS, "PUT", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: { steps: [{ stepOrder: 0, subject: "s", bodyTemplate: "b" }] },
+    const { campaign: c } = await prepareCampaign(ws.fullKey, {
+      campaign: { name: "Stuck", defaultTimezone: "UTC" },
+      steps: [{ stepOrder: 0, subject: "s", bodyTemplate: "b" }],
+      mailboxIds: [good.id, paused.id],
+      leads: [{ email: "a@lw-lead.test" }, { email: "b@lw-lead.test" }],
     });
-    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [good.id, paused.id] } });
-    const leadIds = (
-      await call(CREATE_LEADS, "POST", "/leads", {
-        key: ws.fullKey,
-        body: { leads: [{ email: "a@lw-lead.test" }, { email: "b@lw-lead.test" }] },
-      })
-    ).body.leadIds;
-    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
     const check = async () =>
       (await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, params: { id: c.id } })).body.warnings as { code: string; message: string }[];
     expect((await check()).map((w) => w.code)).not.toContain("LEADS_WITHOUT_MAILBOX");
     // The one on `paused` cannot send once that mailbox is paused by the user.
     const onPaused = (await getDb().select().from(campaignLeads).where(eq(campaignLeads.mailboxId, paused.id))).length;
     expect(onPaused).toBe(1);
-    await getDb()
-      .update((await import("@/db/schema")).mailboxes)
-      .set({ sendingEnabled: false })
-      .where(eq((await import("@/db/schema")).mailboxes.id, paused.id));
+    await getDb().update(mailboxes).set({ sendingEnabled: false }).where(eq(mailboxes.id, paused.id));
     const w = (await check()).find((x) => x.code === "LEADS_WITHOUT_MAILBOX");
     expect(w?.message).toContain("1 lead is on a mailbox that cannot send");
   });

@@ -5,13 +5,7 @@ import { campaigns, emails } from "@/db/schema";
 import { ManualClock } from "@/lib/clock";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
-import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
-import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
-import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
-import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
-import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
-import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
 import { POST as PREVIEW } from "@/app/api/v1/campaigns/[id]/steps/preview/route";
 import { sendDue } from "./engine";
 import { closeAllTransports } from "./transports";
@@ -29,70 +23,55 @@ afterAll(async () => {
   await world.close();
 });
 
+const ANY_TIME = { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 };
+const SUBJECT = "Hello {{firstName}} in [{{city}}]";
+const BODY = "Hi {{firstName}}, how is [{{city}}]?";
+
+/** Both mailboxes in the pool of a tracked campaign whose step uses {{city}}, which only the first of its two leads has. */
+async function launchCityCampaign() {
+  for (const m of await connectMailboxes(ws.fullKey, [
+    { email: "ann@fields.test", appPassword: "pw", senderName: "Ann" },
+    { email: "bob@fields.test", appPassword: "pw", senderName: "Ann" },
+  ]))
+    pool.push(m.id);
+  const { campaign, leadIds, stepsResponse, leadsResponse, launched } = await launchCampaign(ws.fullKey, {
+    campaign: { name: "Fields", ...ANY_TIME, trackOpens: true, trackClicks: true },
+    steps: [
+      {
+        stepOrder: 0,
+        subject: SUBJECT,
+        bodyTemplate: BODY,
+        bodyHtmlTemplate: '<p>Hi {{firstName}}, how is [{{city}}]? <a href="https://example.com/x">Look</a></p>',
+      },
+    ],
+    mailboxIds: pool,
+    leads: [
+      { email: "has@leads.test", firstName: "Hana", customFields: { city: "Lyon" } },
+      { email: "lacks@leads.test", firstName: "Lars" },
+    ],
+  });
+  expect(stepsResponse.status, JSON.stringify(stepsResponse.body)).toBe(200);
+  expect(leadsResponse.status, JSON.stringify(leadsResponse.body)).toBe(200);
+  expect(launched.body.status, JSON.stringify(launched.body)).toBe("ACTIVE");
+  const [, lacksId] = leadIds;
+  return { campaignId: campaign.id as string, lacksId };
+}
+
+/** What preview shows for the lead without the field is what it receives. */
+async function expectPreviewWithoutCity(campaignId: string, lacksId: string) {
+  const preview = await call(PREVIEW, "POST", "", {
+    key: ws.fullKey,
+    params: { id: campaignId },
+    body: { subject: SUBJECT, bodyTemplate: BODY, stepOrder: 0, leadId: lacksId },
+  });
+  expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+  expect(preview.body.subject).toBe("Hello Lars in []");
+}
+
 describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => {
   it("a lead without a custom field another lead of the campaign has gets empty text in subject and body, as in preview; the row keeps the body sent", async () => {
-    for (const email of ["ann@fields.test", "bob@fields.test"])
-      pool.push(
-        (await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw", senderName: "Ann" } })).body.id,
-      );
-    const c = (
-      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
-        key: ws.fullKey,
-        body: {
-          name: "Fields",
-          sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-          sendWindowStartHour: 0,
-          sendWindowEndHour: 24,
-          minGapMinutes: 1,
-          trackOpens: true,
-          trackClicks: true,
-        },
-      })
-    ).body;
-    const steps = await call(PUT_STEPS, "PUT", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: {
-        steps: [
-          {
-            stepOrder: 0,
-            subject: "Hello {{firstName}} in [{{city}}]",
-            bodyTemplate: "Hi {{firstName}}, how is [{{city}}]?",
-            bodyHtmlTemplate: '<p>Hi {{firstName}}, how is [{{city}}]? <a href="https://example.com/x">Look</a></p>',
-          },
-        ],
-      },
-    });
-    expect(steps.status, JSON.stringify(steps.body)).toBe(200);
-    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: pool } });
-    const created = await call(CREATE_LEADS, "POST", "/leads", {
-      key: ws.fullKey,
-      body: {
-        leads: [
-          { email: "has@leads.test", firstName: "Hana", customFields: { city: "Lyon" } },
-          { email: "lacks@leads.test", firstName: "Lars" },
-        ],
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const [hasId, lacksId] = created.body.leadIds as string[];
-    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds: [hasId, lacksId] } });
-    const launched = await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
-    expect(launched.body.status, JSON.stringify(launched.body)).toBe("ACTIVE");
-
-    // What preview shows for the lead without the field is what it receives.
-    const preview = await call(PREVIEW, "POST", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: {
-        subject: "Hello {{firstName}} in [{{city}}]",
-        bodyTemplate: "Hi {{firstName}}, how is [{{city}}]?",
-        stepOrder: 0,
-        leadId: lacksId,
-      },
-    });
-    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-    expect(preview.body.subject).toBe("Hello Lars in []");
+    const { campaignId, lacksId } = await launchCityCampaign();
+    await expectPreviewWithoutCity(campaignId, lacksId);
 
     const report = await sendDue(getDb(), new ManualClock(new Date()));
     expect(report).toMatchObject({ sent: 2, bounced: 0, failed: 0 });
@@ -123,27 +102,14 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
 
   it("leaves a token no lead of the campaign has as literal text (rule 1), even when other campaigns' leads have that field", async () => {
     const mbx = pool[0];
-    const c = (
-      await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
-        key: ws.fullKey,
-        body: { name: "Literal", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 },
-      })
-    ).body;
-    await call(PUT_STEPS, "PUT", "", {
-      key: ws.fullKey,
-      params: { id: c.id },
-      body: { steps: [{ stepOrder: 0, subject: "Re {{city}} {{region}}", bodyTemplate: "About {{region}} and {{city}}" }] },
-    });
-    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx] } });
     // `city` is known elsewhere in the workspace (the first campaign) but not among this campaign's leads.
-    const created = await call(CREATE_LEADS, "POST", "/leads", {
-      key: ws.fullKey,
-      body: { leads: [{ email: "solo@leads.test", customFields: { region: "Rhône" } }] },
-    });
-    const [soloId] = created.body.leadIds as string[];
-    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds: [soloId] } });
     // An unknown token blocks the launch check; force the campaign active to see what the engine does.
-    await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
+    const { campaign: c } = await launchCampaign(ws.fullKey, {
+      campaign: { name: "Literal", ...ANY_TIME },
+      steps: [{ stepOrder: 0, subject: "Re {{city}} {{region}}", bodyTemplate: "About {{region}} and {{city}}" }],
+      mailboxIds: [mbx],
+      leads: [{ email: "solo@leads.test", customFields: { region: "Rhône" } }],
+    });
     await getDb().update(campaigns).set({ status: "ACTIVE" }).where(eq(campaigns.id, c.id));
 
     const report = await sendDue(getDb(), new ManualClock(new Date(Date.now() + 10 * 60_000)), { mailboxIds: [mbx] });

@@ -8,13 +8,7 @@ import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
-import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
-import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
-import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
-import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
-import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
-import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
 import { PATCH as PATCH_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/route";
 import { scheduleDue, sendDue } from "./engine";
 import { closeAllTransports } from "./transports";
@@ -27,8 +21,11 @@ const mailboxIds: string[] = [];
 beforeAll(async () => {
   world = await startMailWorld({ domain: "sched.test", users: USERS });
   ws = await makeWorkspace();
-  for (const email of Object.keys(USERS))
-    mailboxIds.push((await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email }, body: { appPassword: "pw" } })).body.id);
+  for (const m of await connectMailboxes(
+    ws.fullKey,
+    Object.keys(USERS).map((email) => ({ email, appPassword: "pw" })),
+  ))
+    mailboxIds.push(m.id);
   await getDb().update(mailboxes).set({ dailySendCap: 1000 });
 }, 60_000);
 afterAll(async () => {
@@ -44,20 +41,13 @@ async function campaign(opts: {
   body?: Record<string, unknown>;
   steps: Record<string, unknown>[];
 }) {
-  const c = (
-    await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
-      key: ws.fullKey,
-      body: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body },
-    })
-  ).body;
-  await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps: opts.steps } });
-  await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: opts.pool } });
-  const leads = Array.from({ length: opts.leadCount }, (_, i) => ({ email: `${opts.name.toLowerCase()}${i}@leads.test` }));
-  const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads } })).body.leadIds;
-  await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
-  expect(
-    (await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } })).body.status,
-  ).toBe("ACTIVE");
+  const { campaign: c, launched } = await launchCampaign(ws.fullKey, {
+    campaign: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body },
+    steps: opts.steps,
+    mailboxIds: opts.pool,
+    leads: Array.from({ length: opts.leadCount }, (_, i) => ({ email: `${opts.name.toLowerCase()}${i}@leads.test` })),
+  });
+  expect(launched.body.status).toBe("ACTIVE");
   return c.id as string;
 }
 

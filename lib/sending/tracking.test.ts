@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { campaignLeads, emails, events, mailboxes, suppressions } from "@/db/schema";
+import { campaignLeads, emails, mailboxes, suppressions } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
-import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
-import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
-import { POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
-import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
-import { PUT as PUT_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
-import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
-import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { connectMailboxes, launchCampaign, workspaceEvents } from "@/test/campaign-setup";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as TIMESERIES } from "@/app/api/v1/campaigns/[id]/timeseries/route";
 import { GET as TRENDS } from "@/app/api/v1/campaigns/sent-trends/route";
@@ -46,20 +40,13 @@ async function launch(
   settings: Record<string, unknown>,
   steps: Record<string, unknown>[],
 ) {
-  const mbx = (
-    await call(CONNECT, "PUT", "", { key: ws.fullKey, params: { email: "tia@track.test" }, body: { appPassword: "pw", senderName: "Tia" } })
-  ).body;
-  const c = (
-    await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
-      key: ws.fullKey,
-      body: { name: `T${Math.random()}`, minGapMinutes: 0, ...settings },
-    })
-  ).body;
-  await call(PUT_STEPS, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { steps } });
-  await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: c.id }, body: { mailboxIds: [mbx.id] } });
-  const leadIds = (await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: leadsIn } })).body.leadIds;
-  await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { leadIds } });
-  await call(STATUS, "PATCH", "", { key: ws.fullKey, params: { id: c.id }, body: { status: "ACTIVE", confirm: true } });
+  const [mbx] = await connectMailboxes(ws.fullKey, [{ email: "tia@track.test", appPassword: "pw", senderName: "Tia" }]);
+  const { campaign: c, leadIds } = await launchCampaign(ws.fullKey, {
+    campaign: { name: `T${Math.random()}`, minGapMinutes: 0, ...settings },
+    steps,
+    mailboxIds: [mbx.id],
+    leads: leadsIn,
+  });
   return { c, mbx, leadIds };
 }
 
@@ -73,6 +60,104 @@ async function drain(n = 20) {
 
 const req = (url: string, method = "GET") => new Request(url, { method });
 const params = (token: string) => ({ params: Promise.resolve({ token }) });
+
+type EmailRow = typeof emails.$inferSelect;
+
+/** The tracking pixel's and the click redirect's tokens in the email's HTML, and its List-Unsubscribe header. */
+function trackingLinks(wire: (typeof world.smtp.received)[number]) {
+  const html = String(wire.parsed.html); // decoded from quoted-printable
+  const pixel = /src="http:\/\/localhost:\d+\/t\/o\/([^"]+)"/.exec(html)!;
+  expect(pixel).not.toBeNull();
+  const link = /href="http:\/\/localhost:\d+\/t\/c\/([^"?]+)\?url=([^"]+)"/.exec(html)!;
+  expect(decodeURIComponent(link[2].replace(/&amp;/g, "&"))).toBe("https://example.com/a?x=1&y=2");
+  const head = wire.raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " "); // unfolded header block
+  const listUnsubscribe = /^List-Unsubscribe: (.*)$/m.exec(head)?.[1] ?? "";
+  expect(listUnsubscribe).toMatch(/^<http:\/\/localhost:\d+\/u\/eml_[^>]+>$/);
+  expect(/^List-Unsubscribe-Post: (.*)$/m.exec(head)?.[1]).toBe("List-Unsubscribe=One-Click");
+  return { pixelToken: pixel[1], linkToken: link[1], listUnsubscribe };
+}
+
+/** Opens: two fetches, one event; a forged token still gets a pixel and records nothing. */
+async function expectOneOpen(pixelToken: string, olive: EmailRow, campaignId: string) {
+  for (let i = 0; i < 2; i++) {
+    const res = await OPEN(req("http://localhost/t/o/x"), params(pixelToken));
+    expect(res.headers.get("content-type")).toBe("image/gif");
+  }
+  expect(await OPEN(req("http://localhost/t/o/x"), params(`${olive.id}.forged`)).then((r) => r.status)).toBe(200); // still a pixel, records nothing
+  const opened = await workspaceEvents(ws.workspaceId, "email.opened");
+  expect(opened).toHaveLength(1);
+  expect(opened[0].data).toMatchObject({
+    sendEventId: olive.id,
+    leadEmail: "olive@x.test",
+    mailboxEmail: "tia@track.test",
+    campaignId,
+  });
+}
+
+/** Clicks: the signed URL redirects; another URL on the same token does not; two clicks, one event. */
+async function expectSignedClicks(linkToken: string) {
+  const url = "https://example.com/a?x=1&y=2";
+  const ok = await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent(url)}`), params(linkToken));
+  expect([ok.status, ok.headers.get("location")]).toEqual([302, url]);
+  const evil = await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent("https://evil.test/")}`), params(linkToken));
+  expect(evil.status).toBe(404);
+  await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent(url)}`), params(linkToken));
+  const clicked = await workspaceEvents(ws.workspaceId, "email.clicked");
+  expect(clicked).toHaveLength(1);
+  expect(clicked[0].data).toMatchObject({ url, clickedAt: expect.any(String) });
+}
+
+/** Stats: leads once, over leadsContacted; variants per step; the list, the time series and the trends agree. */
+async function expectTrackedStats(campaignId: string) {
+  const stats = (await call(STATS, "GET", "", { key: ws.readKey, params: { id: campaignId } })).body;
+  expect(stats).toMatchObject({
+    sentCount: 2,
+    leadsContacted: 2,
+    openedCount: 1,
+    openedRate: 0.5,
+    clickedCount: 1,
+    clickedRate: 0.5,
+    bouncedCount: 0,
+    opensTracked: true,
+    clicksTracked: true,
+  });
+  expect(stats.variants).toEqual([
+    expect.objectContaining({ stepOrder: 0, variantGroup: "A", sent: 2, opened: 1, clicked: 1 }),
+    expect.objectContaining({ stepOrder: 1, variantGroup: null, sent: 0 }),
+  ]);
+  const list = (await call(LIST_CAMPAIGNS, "GET", "/campaigns", { key: ws.readKey })).body.find((x: any) => x.id === campaignId);
+  expect(list).toMatchObject({ sentCount: 2, openedCount: 1 });
+  const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: ws.readKey, params: { id: campaignId } })).body;
+  expect(ts.series.map((d: any) => [d.date, d.sent])).toEqual([
+    ["2026-11-01", 0],
+    ["2026-11-02", 0],
+    ["2026-11-03", 2],
+  ]);
+  const trends = (await call(TRENDS, "GET", "/campaigns/sent-trends?days=2", { key: ws.readKey })).body;
+  expect(trends).toEqual({ dates: ["2026-11-02", "2026-11-03"], trends: { [campaignId]: [0, 2] } });
+  expect((await call(TRENDS, "GET", "/campaigns/sent-trends?days=91", { key: ws.readKey })).status).toBe(400);
+}
+
+const suppressedCount = async (email: string) => (await getDb().select().from(suppressions).where(eq(suppressions.value, email))).length;
+
+/** Unsubscribe: GET asks, POST (one-click) suppresses, stops the sequence, fires lead.unsubscribed; a bad token is 404. */
+async function expectOneClickUnsubscribe(listUnsubscribe: string, olive: EmailRow, campaignId: string, leadId: string) {
+  const token = /\/u\/([^>]+)>/.exec(listUnsubscribe)![1];
+  const page = await UNSUB_PAGE(req("http://localhost/u/x"), params(token));
+  expect(await page.text()).toContain('<form method="post">');
+  expect(await suppressedCount("olive@x.test")).toBe(0);
+  const done = await UNSUB(req("http://localhost/u/x", "POST"), params(token));
+  expect(await done.text()).toContain("You are unsubscribed");
+  expect(await suppressedCount("olive@x.test")).toBe(1);
+  const [cl] = await getDb()
+    .select()
+    .from(campaignLeads)
+    .where(and(eq(campaignLeads.campaignId, campaignId), eq(campaignLeads.leadId, leadId)));
+  expect(cl.status).toBe("UNSUBSCRIBED");
+  const unsub = await workspaceEvents(ws.workspaceId, "lead.unsubscribed");
+  expect(unsub.map((e) => e.data)).toEqual([{ replyId: null, leadId, leadEmail: "olive@x.test", source: "link" }]);
+  expect((await UNSUB(req("http://localhost/u/x", "POST"), params(`${olive.id}.bad`))).status).toBe(404);
+}
 
 describe("tracking, unsubscribe and stats", () => {
   it("tracks the first open and click, redirects only to the email's own URL, and one-click unsubscribes", async () => {
@@ -97,97 +182,12 @@ describe("tracking, unsubscribe and stats", () => {
     const sent = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     expect(sent.map((e) => e.status)).toEqual(["SENT", "SENT"]);
     const olive = sent.find((e) => e.leadEmail === "olive@x.test")!;
-    const wire = world.smtp.received.find((r) => r.to[0] === "olive@x.test")!;
-    const html = String(wire.parsed.html); // decoded from quoted-printable
-    const pixel = /src="http:\/\/localhost:\d+\/t\/o\/([^"]+)"/.exec(html)!;
-    expect(pixel).not.toBeNull();
-    const link = /href="http:\/\/localhost:\d+\/t\/c\/([^"?]+)\?url=([^"]+)"/.exec(html)!;
-    expect(decodeURIComponent(link[2].replace(/&amp;/g, "&"))).toBe("https://example.com/a?x=1&y=2");
-    const head = wire.raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " "); // unfolded header block
-    const listUnsubscribe = /^List-Unsubscribe: (.*)$/m.exec(head)?.[1] ?? "";
-    expect(listUnsubscribe).toMatch(/^<http:\/\/localhost:\d+\/u\/eml_[^>]+>$/);
-    expect(/^List-Unsubscribe-Post: (.*)$/m.exec(head)?.[1]).toBe("List-Unsubscribe=One-Click");
+    const { pixelToken, linkToken, listUnsubscribe } = trackingLinks(world.smtp.received.find((r) => r.to[0] === "olive@x.test")!);
 
-    // Opens: two fetches, one event.
-    for (let i = 0; i < 2; i++) {
-      const res = await OPEN(req("http://localhost/t/o/x"), params(pixel[1]));
-      expect(res.headers.get("content-type")).toBe("image/gif");
-    }
-    expect(await OPEN(req("http://localhost/t/o/x"), params(`${olive.id}.forged`)).then((r) => r.status)).toBe(200); // still a pixel, records nothing
-    const opened = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.opened")));
-    expect(opened).toHaveLength(1);
-    expect(opened[0].data).toMatchObject({
-      sendEventId: olive.id,
-      leadEmail: "olive@x.test",
-      mailboxEmail: "tia@track.test",
-      campaignId: c.id,
-    });
-
-    // Clicks: the signed URL redirects; another URL on the same token does not.
-    const url = "https://example.com/a?x=1&y=2";
-    const ok = await CLICK(req(`http://localhost/t/c/${link[1]}?url=${encodeURIComponent(url)}`), params(link[1]));
-    expect([ok.status, ok.headers.get("location")]).toEqual([302, url]);
-    const evil = await CLICK(req(`http://localhost/t/c/${link[1]}?url=${encodeURIComponent("https://evil.test/")}`), params(link[1]));
-    expect(evil.status).toBe(404);
-    await CLICK(req(`http://localhost/t/c/${link[1]}?url=${encodeURIComponent(url)}`), params(link[1]));
-    const clicked = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.clicked")));
-    expect(clicked).toHaveLength(1);
-    expect(clicked[0].data).toMatchObject({ url, clickedAt: expect.any(String) });
-
-    // Stats: leads once, over leadsContacted; variants per step.
-    const stats = (await call(STATS, "GET", "", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(stats).toMatchObject({
-      sentCount: 2,
-      leadsContacted: 2,
-      openedCount: 1,
-      openedRate: 0.5,
-      clickedCount: 1,
-      clickedRate: 0.5,
-      bouncedCount: 0,
-      opensTracked: true,
-      clicksTracked: true,
-    });
-    expect(stats.variants).toEqual([
-      expect.objectContaining({ stepOrder: 0, variantGroup: "A", sent: 2, opened: 1, clicked: 1 }),
-      expect.objectContaining({ stepOrder: 1, variantGroup: null, sent: 0 }),
-    ]);
-    const list = (await call(LIST_CAMPAIGNS, "GET", "/campaigns", { key: ws.readKey })).body.find((x: any) => x.id === c.id);
-    expect(list).toMatchObject({ sentCount: 2, openedCount: 1 });
-    const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: ws.readKey, params: { id: c.id } })).body;
-    expect(ts.series.map((d: any) => [d.date, d.sent])).toEqual([
-      ["2026-11-01", 0],
-      ["2026-11-02", 0],
-      ["2026-11-03", 2],
-    ]);
-    const trends = (await call(TRENDS, "GET", "/campaigns/sent-trends?days=2", { key: ws.readKey })).body;
-    expect(trends).toEqual({ dates: ["2026-11-02", "2026-11-03"], trends: { [c.id]: [0, 2] } });
-    expect((await call(TRENDS, "GET", "/campaigns/sent-trends?days=91", { key: ws.readKey })).status).toBe(400);
-
-    // Unsubscribe: GET asks, POST (one-click) suppresses, stops the sequence, fires lead.unsubscribed.
-    const token = /\/u\/([^>]+)>/.exec(listUnsubscribe)![1];
-    const page = await UNSUB_PAGE(req("http://localhost/u/x"), params(token));
-    expect(await page.text()).toContain('<form method="post">');
-    expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "olive@x.test"))).length).toBe(0);
-    const done = await UNSUB(req("http://localhost/u/x", "POST"), params(token));
-    expect(await done.text()).toContain("You are unsubscribed");
-    expect((await getDb().select().from(suppressions).where(eq(suppressions.value, "olive@x.test"))).length).toBe(1);
-    const [cl] = await getDb()
-      .select()
-      .from(campaignLeads)
-      .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.leadId, leadIds[0])));
-    expect(cl.status).toBe("UNSUBSCRIBED");
-    const unsub = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "lead.unsubscribed")));
-    expect(unsub.map((e) => e.data)).toEqual([{ replyId: null, leadId: leadIds[0], leadEmail: "olive@x.test", source: "link" }]);
-    expect((await UNSUB(req("http://localhost/u/x", "POST"), params(`${olive.id}.bad`))).status).toBe(404);
+    await expectOneOpen(pixelToken, olive, c.id);
+    await expectSignedClicks(linkToken);
+    await expectTrackedStats(c.id);
+    await expectOneClickUnsubscribe(listUnsubscribe, olive, c.id, leadIds[0]);
   });
 
   it("pauses a mailbox whose bounce rate passes 1.8% with at least 2 bounces, firing mailbox.bounce_spike once", async () => {
@@ -207,10 +207,7 @@ describe("tracking, unsubscribe and stats", () => {
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "tia@track.test"));
     expect(m.autoPausedAt).not.toBeNull();
     expect(m.autoPauseReason).toContain("above 1.8%");
-    const spikes = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "mailbox.bounce_spike")));
+    const spikes = await workspaceEvents(ws.workspaceId, "mailbox.bounce_spike");
     expect(spikes).toHaveLength(1);
     expect(spikes[0].data).toMatchObject({ mailboxEmail: "tia@track.test", threshold: 0.018, bouncedCount: 2, action: "paused" });
     // Paused: the leads still waiting get nothing.
@@ -226,10 +223,7 @@ describe("tracking, unsubscribe and stats", () => {
       smtpResponse: expect.stringContaining("User unknown"),
       mailboxEmail: "tia@track.test",
     });
-    const bouncedEvents = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "email.bounced")));
+    const bouncedEvents = await workspaceEvents(ws.workspaceId, "email.bounced");
     expect(bouncedEvents.map((e) => (e.data as any).bounceType)).toEqual(["HARD", "HARD"]);
   });
 });
