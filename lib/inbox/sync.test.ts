@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails, events, mailboxes, replies, suppressions } from "@/db/schema";
-import { ManualClock } from "@/lib/clock";
+import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { sendDue } from "@/lib/sending/engine";
 import { closeAllTransports } from "@/lib/sending/transports";
-import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { call, makeWorkspace, sessionCookie, type TestWorkspace } from "@/test/helpers";
 import { startMailWorld } from "@/test/mail-setup";
 import { appendMessages, hardBounceReport } from "@/test/mail-messages";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
@@ -27,11 +27,9 @@ import { GET as SUMMARY } from "@/app/api/v1/replies/summary/route";
 import { GET as UNMATCHED } from "@/app/api/v1/replies/unmatched/route";
 import { PATCH as STAR } from "@/app/api/v1/replies/[id]/star/route";
 import { PATCH as REMIND } from "@/app/api/v1/replies/[id]/remind/route";
-import { systemClock, useClock } from "@/lib/clock";
 import { POST as SEND } from "@/app/api/v1/replies/[id]/send/route";
 import { POST as RETRY } from "@/app/api/v1/replies/sent/[id]/retry/route";
 import { sendQueuedReplies } from "./send-reply";
-import { sessionCookie } from "@/test/helpers";
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
 let ws: TestWorkspace;
@@ -46,9 +44,7 @@ afterAll(async () => {
   await world.close();
 });
 
-async function append(raw: string, folder = "INBOX") {
-  await appendMessages(world.imap, { username: "ann@inbox.test", password: "pw" }, [raw], folder);
-}
+const append = (raw: string, folder = "INBOX") => appendMessages(world.imap, { username: "ann@inbox.test", password: "pw" }, [raw], folder);
 
 function message(o: { from: string; subject: string; body: string; inReplyTo?: string; headers?: string; id: string }) {
   return [
@@ -99,7 +95,6 @@ describe("IMAP reply sync", () => {
     const sent = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     expect(sent).toHaveLength(4);
     const msgId = (to: string) => sent.find((e) => e.leadEmail === to)!.messageId;
-
     await append(
       message({
         id: "r1",
