@@ -5,10 +5,14 @@ import { PUT as PUT_STEPS } from "../app/api/v1/campaigns/[id]/steps/route";
 import { POST as CREATE_CAMPAIGN } from "../app/api/v1/campaigns/route";
 import { POST as CREATE_LEADS } from "../app/api/v1/leads/route";
 import { PUT as CONNECT } from "../app/api/v1/mailboxes/by-email/[email]/route";
+import { afterAll, beforeAll } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { events } from "../db/schema";
-import { call } from "./helpers";
+import { systemClock, useClock } from "../lib/clock";
+import { closeAllTransports } from "../lib/sending/transports";
+import { call, makeWorkspace, type TestWorkspace } from "./helpers";
+import { startMailWorld } from "./mail-setup";
 
 /**
  * The API calls a test makes to get a campaign sending: connect mailboxes, create the campaign with its
@@ -91,4 +95,27 @@ export function workspaceEvents(workspaceId: string, event: string) {
     .select()
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
+}
+
+export interface MailSuite {
+  world: Awaited<ReturnType<typeof startMailWorld>>;
+  ws: TestWorkspace;
+}
+
+/**
+ * The mail peers and a workspace for a test file: started before its tests (filled into the returned
+ * object then); after them the clock is the system's again, the SMTP transports and the peers are closed.
+ */
+export function mailSuite(opts: Parameters<typeof startMailWorld>[0]): MailSuite {
+  const suite = {} as MailSuite;
+  beforeAll(async () => {
+    suite.world = await startMailWorld(opts);
+    suite.ws = await makeWorkspace();
+  }, 60_000);
+  afterAll(async () => {
+    useClock(systemClock);
+    closeAllTransports();
+    await suite.world.close();
+  });
+  return suite;
 }

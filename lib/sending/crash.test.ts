@@ -1,26 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails } from "@/db/schema";
-import { makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { startMailWorld } from "@/test/mail-setup";
-import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
+import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
 
-let world: Awaited<ReturnType<typeof startMailWorld>>;
-let ws: TestWorkspace;
 const bin = path.resolve(import.meta.dirname, "../../bin/outreach.mjs");
 
-beforeAll(async () => {
-  world = await startMailWorld({
-    domain: "crash.test",
-    users: { "a@crash.test": "pw", "b@crash.test": "pw", "c@crash.test": "pw" },
-    dataDelayMs: 120,
-  });
-  ws = await makeWorkspace();
-}, 60_000);
-afterAll(() => world.close());
+const suite = mailSuite({
+  domain: "crash.test",
+  users: { "a@crash.test": "pw", "b@crash.test": "pw", "c@crash.test": "pw" },
+  dataDelayMs: 120,
+});
 
 function startWorker(): ChildProcess {
   // The real sidecar, as `outreach worker` runs it, on this test's database.
@@ -31,10 +23,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Three mailboxes sending 30 leads two steps, any day, without gaps. */
 async function launchCrashCampaign(): Promise<string> {
   const pool = await connectMailboxes(
-    ws.fullKey,
+    suite.ws.fullKey,
     ["a", "b", "c"].map((e) => ({ email: `${e}@crash.test`, appPassword: "pw" })),
   );
-  const { campaign } = await launchCampaign(ws.fullKey, {
+  const { campaign } = await launchCampaign(suite.ws.fullKey, {
     campaign: { name: "Crash", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] },
     steps: [
       { stepOrder: 0, subject: "Hi {{firstName}}", bodyTemplate: "Hello" },
@@ -51,9 +43,9 @@ async function crashWhileSending(rounds: number): Promise<number> {
   let kills = 0;
   for (let round = 0; round < rounds; round++) {
     const w = startWorker();
-    const before = world.smtp.received.length;
+    const before = suite.world.smtp.received.length;
     const deadline = Date.now() + 15_000;
-    while (world.smtp.received.length === before && Date.now() < deadline) await sleep(25);
+    while (suite.world.smtp.received.length === before && Date.now() < deadline) await sleep(25);
     await sleep(50 + Math.floor(Math.random() * 300));
     w.kill("SIGKILL");
     kills++;
@@ -86,7 +78,7 @@ describe("at most once, across crashes", () => {
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, campaignId));
     // The sink: no (lead, step) received twice.
     const seen = new Map<string, number>();
-    for (const r of world.smtp.received) {
+    for (const r of suite.world.smtp.received) {
       const key = `${r.to[0]}|${r.parsed.subject?.startsWith("Re:") ? 1 : 0}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
     }
@@ -96,14 +88,14 @@ describe("at most once, across crashes", () => {
     for (const r of rows) perStep.set(`${r.leadEmail}|${r.stepOrder}`, (perStep.get(`${r.leadEmail}|${r.stepOrder}`) ?? 0) + 1);
     expect([...perStep.values()].every((n) => n === 1)).toBe(true);
     expect(rows.every((r) => r.status === "SENT" || r.status === "SENDING")).toBe(true);
-    expect(world.smtp.received.length).toBeGreaterThanOrEqual(rows.filter((r) => r.status === "SENT").length);
-    expect(world.smtp.received.length).toBeLessThanOrEqual(rows.length);
+    expect(suite.world.smtp.received.length).toBeGreaterThanOrEqual(rows.filter((r) => r.status === "SENT").length);
+    expect(suite.world.smtp.received.length).toBeLessThanOrEqual(rows.length);
     // No lost state: every lead finished its sequence (its two steps recorded, sent or stuck in SENDING).
     const leadsLeft = await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, campaignId));
     expect(leadsLeft.every((l) => l.status === "COMPLETED")).toBe(true);
     expect(rows.length).toBe(60);
     console.log(
-      `crash test: ${rows.filter((r) => r.status === "SENDING").length} emails were cut off mid-send; the sink got ${world.smtp.received.length} of 60`,
+      `crash test: ${rows.filter((r) => r.status === "SENDING").length} emails were cut off mid-send; the sink got ${suite.world.smtp.received.length} of 60`,
     );
   }, 180_000);
 });

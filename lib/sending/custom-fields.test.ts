@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaigns, emails } from "@/db/schema";
 import { ManualClock } from "@/lib/clock";
-import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { startMailWorld } from "@/test/mail-setup";
-import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
+import { call } from "@/test/helpers";
+import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
 import { POST as PREVIEW } from "@/app/api/v1/campaigns/[id]/steps/preview/route";
 import { sendDue } from "./engine";
-import { closeAllTransports } from "./transports";
 
-let world: Awaited<ReturnType<typeof startMailWorld>>;
-let ws: TestWorkspace;
 const pool: string[] = [];
 
-beforeAll(async () => {
-  world = await startMailWorld({ domain: "fields.test", users: { "ann@fields.test": "pw", "bob@fields.test": "pw" } });
-  ws = await makeWorkspace();
-}, 60_000);
-afterAll(async () => {
-  closeAllTransports();
-  await world.close();
-});
+const suite = mailSuite({ domain: "fields.test", users: { "ann@fields.test": "pw", "bob@fields.test": "pw" } });
 
 const ANY_TIME = { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 };
 const SUBJECT = "Hello {{firstName}} in [{{city}}]";
@@ -29,12 +18,12 @@ const BODY = "Hi {{firstName}}, how is [{{city}}]?";
 
 /** Both mailboxes in the pool of a tracked campaign whose step uses {{city}}, which only the first of its two leads has. */
 async function launchCityCampaign() {
-  for (const m of await connectMailboxes(ws.fullKey, [
+  for (const m of await connectMailboxes(suite.ws.fullKey, [
     { email: "ann@fields.test", appPassword: "pw", senderName: "Ann" },
     { email: "bob@fields.test", appPassword: "pw", senderName: "Ann" },
   ]))
     pool.push(m.id);
-  const { campaign, leadIds, stepsResponse, leadsResponse, launched } = await launchCampaign(ws.fullKey, {
+  const { campaign, leadIds, stepsResponse, leadsResponse, launched } = await launchCampaign(suite.ws.fullKey, {
     campaign: { name: "Fields", ...ANY_TIME, trackOpens: true, trackClicks: true },
     steps: [
       {
@@ -60,7 +49,7 @@ async function launchCityCampaign() {
 /** What preview shows for the lead without the field is what it receives. */
 async function expectPreviewWithoutCity(campaignId: string, lacksId: string) {
   const preview = await call(PREVIEW, "POST", "", {
-    key: ws.fullKey,
+    key: suite.ws.fullKey,
     params: { id: campaignId },
     body: { subject: SUBJECT, bodyTemplate: BODY, stepOrder: 0, leadId: lacksId },
   });
@@ -76,7 +65,7 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
     const report = await sendDue(getDb(), new ManualClock(new Date()));
     expect(report).toMatchObject({ sent: 2, bounced: 0, failed: 0 });
 
-    const wire = (to: string) => world.smtp.received.find((r) => r.to.includes(to))!;
+    const wire = (to: string) => suite.world.smtp.received.find((r) => r.to.includes(to))!;
     const has = wire("has@leads.test");
     const lacks = wire("lacks@leads.test");
     expect(has.parsed.subject).toBe("Hello Hana in [Lyon]");
@@ -104,7 +93,7 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
     const mbx = pool[0];
     // `city` is known elsewhere in the workspace (the first campaign) but not among this campaign's leads.
     // An unknown token blocks the launch check; force the campaign active to see what the engine does.
-    const { campaign: c } = await launchCampaign(ws.fullKey, {
+    const { campaign: c } = await launchCampaign(suite.ws.fullKey, {
       campaign: { name: "Literal", ...ANY_TIME },
       steps: [{ stepOrder: 0, subject: "Re {{city}} {{region}}", bodyTemplate: "About {{region}} and {{city}}" }],
       mailboxIds: [mbx],
@@ -114,7 +103,7 @@ describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => 
 
     const report = await sendDue(getDb(), new ManualClock(new Date(Date.now() + 10 * 60_000)), { mailboxIds: [mbx] });
     expect(report).toMatchObject({ sent: 1 });
-    const r = world.smtp.received.find((x) => x.to.includes("solo@leads.test"))!;
+    const r = suite.world.smtp.received.find((x) => x.to.includes("solo@leads.test"))!;
     expect(r.parsed.subject).toBe("Re {{city}} Rhône");
     expect(r.parsed.text).toContain("About Rhône and {{city}}");
   });

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails, mailboxes, suppressions } from "@/db/schema";
-import { ManualClock, systemClock, useClock } from "@/lib/clock";
-import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { startMailWorld } from "@/test/mail-setup";
-import { connectMailboxes, launchCampaign, workspaceEvents } from "@/test/campaign-setup";
+import { ManualClock, useClock } from "@/lib/clock";
+import { call } from "@/test/helpers";
+import { connectMailboxes, launchCampaign, workspaceEvents, mailSuite } from "@/test/campaign-setup";
 import { PATCH as PATCH_MAILBOX } from "@/app/api/v1/mailboxes/[id]/route";
 import { sendDue } from "./engine";
-import { closeAllTransports } from "./transports";
 
-let world: Awaited<ReturnType<typeof startMailWorld>>;
-let ws: TestWorkspace;
 const clock = new ManualClock(new Date("2026-11-02T00:00:00Z")); // a Monday
 const START_AT = "2026-11-03T00:00:00Z";
 const BOB_BREAKS_AT = new Date("2026-11-03T09:00:00Z"); // an hour into the first sending day, with work left
@@ -29,30 +25,22 @@ const LEADS = [
   ...Array.from({ length: 16 }, (_, i) => ({ email: `bulk${i}@leads.test`, firstName: `B${i}`, timezone: "Europe/Paris" })),
 ];
 
-beforeAll(async () => {
-  world = await startMailWorld({
-    domain: "acme.test",
-    users: { "ann@acme.test": "pw-ann", "bob@acme.test": "pw-bob" },
-    rejectRecipients: ["hard@bounce.test"],
-  });
-  ws = await makeWorkspace();
-}, 60_000);
-afterAll(async () => {
-  useClock(systemClock);
-  closeAllTransports();
-  await world.close();
+const suite = mailSuite({
+  domain: "acme.test",
+  users: { "ann@acme.test": "pw-ann", "bob@acme.test": "pw-bob" },
+  rejectRecipients: ["hard@bounce.test"],
 });
 
 type EmailRow = typeof emails.$inferSelect;
 
 /** Ann (capped at 5 a day) and Bob in the pool of an A/B campaign with one follow-up, launched for LEADS. */
 async function launchWeek() {
-  const [ann, bob] = await connectMailboxes(ws.fullKey, [
+  const [ann, bob] = await connectMailboxes(suite.ws.fullKey, [
     { email: "ann@acme.test", appPassword: "pw-ann", senderName: "Ann" },
     { email: "bob@acme.test", appPassword: "pw-bob", senderName: "Bob" },
   ]);
-  await call(PATCH_MAILBOX, "PATCH", "", { key: ws.fullKey, params: { id: ann.id }, body: { dailySendCap: 5 } });
-  const { campaign, leadIds, added, launched } = await launchCampaign(ws.fullKey, {
+  await call(PATCH_MAILBOX, "PATCH", "", { key: suite.ws.fullKey, params: { id: ann.id }, body: { dailySendCap: 5 } });
+  const { campaign, leadIds, added, launched } = await launchCampaign(suite.ws.fullKey, {
     campaign: { name: "Week", startAt: START_AT, dailyNewLeadCap: 10, minGapMinutes: 9 },
     steps: [
       { stepOrder: 0, variantGroup: "A", subject: "Idea for {{firstName}}", bodyTemplate: "Hi {{firstName}}, A" },
@@ -74,7 +62,7 @@ async function runWeek(campaignId: string, replyLeadId: string) {
   const end = new Date("2026-11-09T00:00:00Z").getTime();
   while (clock.now().getTime() < end) {
     if (!broke && clock.now() >= BOB_BREAKS_AT) {
-      world.smtp.setPassword("bob@acme.test", "changed-on-server");
+      suite.world.smtp.setPassword("bob@acme.test", "changed-on-server");
       broke = true;
     }
     await sendDue(getDb(), clock);
@@ -145,7 +133,7 @@ function expectThreadedFollowUps(rows: EmailRow[], annId: string) {
       expect(second.mailboxId).toBe(first.mailboxId);
       expect(second.subject).toBe(`Re: ${first.subject}`);
       expect(second.createdAt.getTime() - first.createdAt.getTime()).toBeGreaterThanOrEqual(24 * 3600_000);
-      const wire = world.smtp.received.find((r) => `<${r.parsed.messageId?.replace(/^<|>$/g, "")}>` === second.messageId)!;
+      const wire = suite.world.smtp.received.find((r) => `<${r.parsed.messageId?.replace(/^<|>$/g, "")}>` === second.messageId)!;
       expect(wire.parsed.inReplyTo).toBe(first.messageId);
       expect(wire.parsed.references).toContain(first.messageId);
       expect(wire.parsed.subject).toBe(`Re: ${first.subject}`);
@@ -168,7 +156,7 @@ async function expectStops(rows: EmailRow[], bobId: string) {
   expect(rows.filter((r) => r.mailboxId === bobId && r.status === "SENT" && r.createdAt > BOB_BREAKS_AT)).toEqual([]);
   const [bobRow] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, bobId));
   expect(bobRow.loginFailingSince).not.toBeNull();
-  expect((await workspaceEvents(ws.workspaceId, "mailbox.disconnected")).length).toBe(1);
+  expect((await workspaceEvents(suite.ws.workspaceId, "mailbox.disconnected")).length).toBe(1);
 }
 
 describe("a week of sending with the fake clock", () => {
@@ -178,7 +166,7 @@ describe("a week of sending with the fake clock", () => {
 
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, campaignId));
     const byMessageId = new Map(rows.map((r) => [r.messageId, r]));
-    const received = world.smtp.received.filter((r) =>
+    const received = suite.world.smtp.received.filter((r) =>
       byMessageId.has(r.parsed.messageId ? `<${r.parsed.messageId.replace(/^<|>$/g, "")}>` : ""),
     );
     const sent = rows.filter((r) => r.status === "SENT");
@@ -190,7 +178,7 @@ describe("a week of sending with the fake clock", () => {
     expectThreadedFollowUps(rows, ann.id);
     await expectStops(rows, bob.id);
     // Every send fired email.sent with the 6.2 fields.
-    const sentEvents = await workspaceEvents(ws.workspaceId, "email.sent");
+    const sentEvents = await workspaceEvents(suite.ws.workspaceId, "email.sent");
     expect(sentEvents.length).toBe(sent.length);
     expect(sentEvents[0].data).toMatchObject({
       sendEventId: expect.stringMatching(/^eml_/),

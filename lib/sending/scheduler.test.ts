@@ -1,37 +1,28 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
 import { DateTime } from "luxon";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
-import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { startMailWorld } from "@/test/mail-setup";
-import { connectMailboxes, launchCampaign } from "@/test/campaign-setup";
+import { call } from "@/test/helpers";
+import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
 import { PATCH as PATCH_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/route";
 import { scheduleDue, sendDue } from "./engine";
-import { closeAllTransports } from "./transports";
 
 const USERS = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}@sched.test`, "pw"]));
-let world: Awaited<ReturnType<typeof startMailWorld>>;
-let ws: TestWorkspace;
 const mailboxIds: string[] = [];
 
+const suite = mailSuite({ domain: "sched.test", users: USERS });
 beforeAll(async () => {
-  world = await startMailWorld({ domain: "sched.test", users: USERS });
-  ws = await makeWorkspace();
   for (const m of await connectMailboxes(
-    ws.fullKey,
+    suite.ws.fullKey,
     Object.keys(USERS).map((email) => ({ email, appPassword: "pw" })),
   ))
     mailboxIds.push(m.id);
   await getDb().update(mailboxes).set({ dailySendCap: 1000 });
 }, 60_000);
-afterAll(async () => {
-  closeAllTransports();
-  await world.close();
-});
 
 /** An ACTIVE campaign sending any day and hour, with `leadCount` leads spread over `pool`. */
 async function campaign(opts: {
@@ -41,7 +32,7 @@ async function campaign(opts: {
   body?: Record<string, unknown>;
   steps: Record<string, unknown>[];
 }) {
-  const { campaign: c, launched } = await launchCampaign(ws.fullKey, {
+  const { campaign: c, launched } = await launchCampaign(suite.ws.fullKey, {
     campaign: { name: opts.name, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 1, ...opts.body },
     steps: opts.steps,
     mailboxIds: opts.pool,
@@ -50,6 +41,19 @@ async function campaign(opts: {
   expect(launched.body.status).toBe("ACTIVE");
   return c.id as string;
 }
+
+/** A first email and a follow-up `delayHours` after it. */
+const firstAndFollowUp = (delayHours: number) => [
+  { stepOrder: 0, subject: "First", bodyTemplate: "One" },
+  { stepOrder: 1, bodyTemplate: "Two", delayHoursAfterPrevious: delayHours },
+];
+
+/** The campaign's leads still waiting on their first email. */
+const waitingOnFirstStep = (campaignId: string) =>
+  getDb()
+    .select()
+    .from(campaignLeads)
+    .where(and(eq(campaignLeads.campaignId, campaignId), eq(campaignLeads.nextStepOrder, 0)));
 
 describe("the set-based scheduler", () => {
   it("keeps dailyNewLeadCap when several workers schedule first emails of one campaign at the same moment", async () => {
@@ -69,10 +73,7 @@ describe("the set-based scheduler", () => {
     const rows = await getDb().select().from(emails).where(eq(emails.campaignId, id));
     expect(rows.map((r) => r.status)).toEqual(["SENDING", "SENDING"]);
     // The four leads not sent are still waiting on step 0, and every mailbox without work was released.
-    const waiting = await getDb()
-      .select()
-      .from(campaignLeads)
-      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const waiting = await waitingOnFirstStep(id);
     expect(waiting).toHaveLength(10);
     const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
     expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.mailbox.id).sort());
@@ -103,7 +104,7 @@ describe("the set-based scheduler", () => {
       for (const v of variants) {
         const rows = Array.from({ length: 60 }, (_, i) => ({
           id: newId("eml"),
-          workspaceId: ws.workspaceId,
+          workspaceId: suite.ws.workspaceId,
           mailboxId: mailboxIds[0],
           leadEmail: `past${i}@old.test`,
           campaignId: id,
@@ -122,7 +123,7 @@ describe("the set-based scheduler", () => {
           .values(
             answered.map((e) => ({
               id: newId("rep"),
-              workspaceId: ws.workspaceId,
+              workspaceId: suite.ws.workspaceId,
               mailboxId: mailboxIds[0],
               emailId: e.id,
               messageId: `<${randomUUID()}@old.test>`,
@@ -154,10 +155,7 @@ describe("the set-based scheduler", () => {
       pool: [mbx],
       leadCount: 6,
       body: { dailyNewLeadCap: 1, defaultTimezone: "Europe/Berlin", sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 1 },
-      steps: [
-        { stepOrder: 0, subject: "First", bodyTemplate: "One" },
-        { stepOrder: 1, bodyTemplate: "Two", delayHoursAfterPrevious: 0 },
-      ],
+      steps: firstAndFollowUp(0),
     });
     const clock = new ManualClock(new Date(Date.now() + 3 * 3600_000));
     const pass = async () => {
@@ -174,22 +172,18 @@ describe("the set-based scheduler", () => {
     const sent = await getDb().select().from(emails).where(eq(emails.campaignId, id));
     expect(sent.map((e) => e.stepOrder).sort()).toEqual([0, 1]);
     expect(new Set(sent.map((e) => e.leadId)).size).toBe(1);
-    const waiting = await getDb()
-      .select()
-      .from(campaignLeads)
-      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const waiting = await waitingOnFirstStep(id);
     expect(waiting).toHaveLength(5);
     const berlinMidnight = DateTime.fromJSDate(clock.now(), { zone: "Europe/Berlin" }).startOf("day").plus({ days: 1 }).toJSDate();
     for (const w of waiting) expect(w.nextSendAt?.toISOString()).toBe(berlinMidnight.toISOString());
 
     // Raising the cap makes them due again at once, and they go out (one per pass).
     useClock(clock);
-    expect((await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { dailyNewLeadCap: 10 } })).status).toBe(200);
+    expect((await call(PATCH_CAMPAIGN, "PATCH", "", { key: suite.ws.fullKey, params: { id }, body: { dailyNewLeadCap: 10 } })).status).toBe(
+      200,
+    );
     useClock(systemClock);
-    const after = await getDb()
-      .select()
-      .from(campaignLeads)
-      .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.nextStepOrder, 0)));
+    const after = await waitingOnFirstStep(id);
     expect(after.every((w) => w.nextSendAt === null)).toBe(true);
     expect(await pass()).toMatchObject({ sent: 1 });
   });
@@ -201,23 +195,28 @@ describe("the set-based scheduler", () => {
       pool: [mbx],
       leadCount: 2,
       body: { defaultTimezone: "UTC", sendWindowStartHour: 0, sendWindowEndHour: 24 },
-      steps: [
-        { stepOrder: 0, subject: "First", bodyTemplate: "One" },
-        { stepOrder: 1, bodyTemplate: "Two", delayHoursAfterPrevious: 48 },
-      ],
+      steps: firstAndFollowUp(48),
     });
     const clock = new ManualClock(new Date("2026-12-01T12:00:00Z"));
     expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 1 });
     clock.advance(2 * 60_000);
     // A window that is closed now (13:00–14:00 UTC): the second lead is deferred to 13:00.
     useClock(clock);
-    await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 13, sendWindowEndHour: 14 } });
+    await call(PATCH_CAMPAIGN, "PATCH", "", {
+      key: suite.ws.fullKey,
+      params: { id },
+      body: { sendWindowStartHour: 13, sendWindowEndHour: 14 },
+    });
     expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 0 });
     const rows = async () =>
       new Map((await getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id))).map((r) => [r.nextStepOrder, r]));
     expect((await rows()).get(0)?.nextSendAt?.toISOString()).toBe("2026-12-01T13:00:00.000Z");
     // Back to all day: due at once, and sent; the follow-up still waits its 48 hours.
-    await call(PATCH_CAMPAIGN, "PATCH", "", { key: ws.fullKey, params: { id }, body: { sendWindowStartHour: 0, sendWindowEndHour: 24 } });
+    await call(PATCH_CAMPAIGN, "PATCH", "", {
+      key: suite.ws.fullKey,
+      params: { id },
+      body: { sendWindowStartHour: 0, sendWindowEndHour: 24 },
+    });
     useClock(systemClock);
     expect((await rows()).get(0)?.nextSendAt).toBeNull();
     expect(await sendDue(getDb(), clock, { mailboxIds: [mbx] })).toMatchObject({ sent: 1 });

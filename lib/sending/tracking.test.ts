@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails, mailboxes, suppressions } from "@/db/schema";
-import { ManualClock, systemClock, useClock } from "@/lib/clock";
-import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { startMailWorld } from "@/test/mail-setup";
-import { connectMailboxes, launchCampaign, workspaceEvents } from "@/test/campaign-setup";
+import { ManualClock, useClock } from "@/lib/clock";
+import { call } from "@/test/helpers";
+import { connectMailboxes, launchCampaign, workspaceEvents, mailSuite } from "@/test/campaign-setup";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as TIMESERIES } from "@/app/api/v1/campaigns/[id]/timeseries/route";
 import { GET as TRENDS } from "@/app/api/v1/campaigns/sent-trends/route";
@@ -15,24 +14,13 @@ import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
 import { GET as UNSUB_PAGE, POST as UNSUB } from "@/app/u/[token]/route";
 import { sendDue } from "./engine";
-import { closeAllTransports } from "./transports";
 
-let world: Awaited<ReturnType<typeof startMailWorld>>;
-let ws: TestWorkspace;
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z")); // Tuesday
 
-beforeAll(async () => {
-  world = await startMailWorld({
-    domain: "track.test",
-    users: { "tia@track.test": "pw" },
-    rejectRecipients: ["gone1@x.test", "gone2@x.test"],
-  });
-  ws = await makeWorkspace();
-}, 60_000);
-afterAll(async () => {
-  useClock(systemClock);
-  closeAllTransports();
-  await world.close();
+const suite = mailSuite({
+  domain: "track.test",
+  users: { "tia@track.test": "pw" },
+  rejectRecipients: ["gone1@x.test", "gone2@x.test"],
 });
 
 async function launch(
@@ -40,8 +28,8 @@ async function launch(
   settings: Record<string, unknown>,
   steps: Record<string, unknown>[],
 ) {
-  const [mbx] = await connectMailboxes(ws.fullKey, [{ email: "tia@track.test", appPassword: "pw", senderName: "Tia" }]);
-  const { campaign: c, leadIds } = await launchCampaign(ws.fullKey, {
+  const [mbx] = await connectMailboxes(suite.ws.fullKey, [{ email: "tia@track.test", appPassword: "pw", senderName: "Tia" }]);
+  const { campaign: c, leadIds } = await launchCampaign(suite.ws.fullKey, {
     campaign: { name: `T${Math.random()}`, minGapMinutes: 0, ...settings },
     steps,
     mailboxIds: [mbx.id],
@@ -64,7 +52,7 @@ const params = (token: string) => ({ params: Promise.resolve({ token }) });
 type EmailRow = typeof emails.$inferSelect;
 
 /** The tracking pixel's and the click redirect's tokens in the email's HTML, and its List-Unsubscribe header. */
-function trackingLinks(wire: (typeof world.smtp.received)[number]) {
+function trackingLinks(wire: (typeof suite.world.smtp.received)[number]) {
   const html = String(wire.parsed.html); // decoded from quoted-printable
   const pixel = /src="http:\/\/localhost:\d+\/t\/o\/([^"]+)"/.exec(html)!;
   expect(pixel).not.toBeNull();
@@ -84,7 +72,7 @@ async function expectOneOpen(pixelToken: string, olive: EmailRow, campaignId: st
     expect(res.headers.get("content-type")).toBe("image/gif");
   }
   expect(await OPEN(req("http://localhost/t/o/x"), params(`${olive.id}.forged`)).then((r) => r.status)).toBe(200); // still a pixel, records nothing
-  const opened = await workspaceEvents(ws.workspaceId, "email.opened");
+  const opened = await workspaceEvents(suite.ws.workspaceId, "email.opened");
   expect(opened).toHaveLength(1);
   expect(opened[0].data).toMatchObject({
     sendEventId: olive.id,
@@ -102,14 +90,14 @@ async function expectSignedClicks(linkToken: string) {
   const evil = await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent("https://evil.test/")}`), params(linkToken));
   expect(evil.status).toBe(404);
   await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent(url)}`), params(linkToken));
-  const clicked = await workspaceEvents(ws.workspaceId, "email.clicked");
+  const clicked = await workspaceEvents(suite.ws.workspaceId, "email.clicked");
   expect(clicked).toHaveLength(1);
   expect(clicked[0].data).toMatchObject({ url, clickedAt: expect.any(String) });
 }
 
 /** Stats: leads once, over leadsContacted; variants per step; the list, the time series and the trends agree. */
 async function expectTrackedStats(campaignId: string) {
-  const stats = (await call(STATS, "GET", "", { key: ws.readKey, params: { id: campaignId } })).body;
+  const stats = (await call(STATS, "GET", "", { key: suite.ws.readKey, params: { id: campaignId } })).body;
   expect(stats).toMatchObject({
     sentCount: 2,
     leadsContacted: 2,
@@ -125,17 +113,17 @@ async function expectTrackedStats(campaignId: string) {
     expect.objectContaining({ stepOrder: 0, variantGroup: "A", sent: 2, opened: 1, clicked: 1 }),
     expect.objectContaining({ stepOrder: 1, variantGroup: null, sent: 0 }),
   ]);
-  const list = (await call(LIST_CAMPAIGNS, "GET", "/campaigns", { key: ws.readKey })).body.find((x: any) => x.id === campaignId);
+  const list = (await call(LIST_CAMPAIGNS, "GET", "/campaigns", { key: suite.ws.readKey })).body.find((x: any) => x.id === campaignId);
   expect(list).toMatchObject({ sentCount: 2, openedCount: 1 });
-  const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: ws.readKey, params: { id: campaignId } })).body;
+  const ts = (await call(TIMESERIES, "GET", "/campaigns/x/timeseries?days=3", { key: suite.ws.readKey, params: { id: campaignId } })).body;
   expect(ts.series.map((d: any) => [d.date, d.sent])).toEqual([
     ["2026-11-01", 0],
     ["2026-11-02", 0],
     ["2026-11-03", 2],
   ]);
-  const trends = (await call(TRENDS, "GET", "/campaigns/sent-trends?days=2", { key: ws.readKey })).body;
+  const trends = (await call(TRENDS, "GET", "/campaigns/sent-trends?days=2", { key: suite.ws.readKey })).body;
   expect(trends).toEqual({ dates: ["2026-11-02", "2026-11-03"], trends: { [campaignId]: [0, 2] } });
-  expect((await call(TRENDS, "GET", "/campaigns/sent-trends?days=91", { key: ws.readKey })).status).toBe(400);
+  expect((await call(TRENDS, "GET", "/campaigns/sent-trends?days=91", { key: suite.ws.readKey })).status).toBe(400);
 }
 
 const suppressedCount = async (email: string) => (await getDb().select().from(suppressions).where(eq(suppressions.value, email))).length;
@@ -154,7 +142,7 @@ async function expectOneClickUnsubscribe(listUnsubscribe: string, olive: EmailRo
     .from(campaignLeads)
     .where(and(eq(campaignLeads.campaignId, campaignId), eq(campaignLeads.leadId, leadId)));
   expect(cl.status).toBe("UNSUBSCRIBED");
-  const unsub = await workspaceEvents(ws.workspaceId, "lead.unsubscribed");
+  const unsub = await workspaceEvents(suite.ws.workspaceId, "lead.unsubscribed");
   expect(unsub.map((e) => e.data)).toEqual([{ replyId: null, leadId, leadEmail: "olive@x.test", source: "link" }]);
   expect((await UNSUB(req("http://localhost/u/x", "POST"), params(`${olive.id}.bad`))).status).toBe(404);
 }
@@ -182,7 +170,7 @@ describe("tracking, unsubscribe and stats", () => {
     const sent = await getDb().select().from(emails).where(eq(emails.campaignId, c.id));
     expect(sent.map((e) => e.status)).toEqual(["SENT", "SENT"]);
     const olive = sent.find((e) => e.leadEmail === "olive@x.test")!;
-    const { pixelToken, linkToken, listUnsubscribe } = trackingLinks(world.smtp.received.find((r) => r.to[0] === "olive@x.test")!);
+    const { pixelToken, linkToken, listUnsubscribe } = trackingLinks(suite.world.smtp.received.find((r) => r.to[0] === "olive@x.test")!);
 
     await expectOneOpen(pixelToken, olive, c.id);
     await expectSignedClicks(linkToken);
@@ -207,14 +195,14 @@ describe("tracking, unsubscribe and stats", () => {
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "tia@track.test"));
     expect(m.autoPausedAt).not.toBeNull();
     expect(m.autoPauseReason).toContain("above 1.8%");
-    const spikes = await workspaceEvents(ws.workspaceId, "mailbox.bounce_spike");
+    const spikes = await workspaceEvents(suite.ws.workspaceId, "mailbox.bounce_spike");
     expect(spikes).toHaveLength(1);
     expect(spikes[0].data).toMatchObject({ mailboxEmail: "tia@track.test", threshold: 0.018, bouncedCount: 2, action: "paused" });
     // Paused: the leads still waiting get nothing.
     const after = rows.length;
     await drain(5);
     expect((await getDb().select().from(emails).where(eq(emails.campaignId, c.id))).length).toBe(after);
-    const log = (await call(ACTIVITY, "GET", "/campaigns/x/activity?status=BOUNCED", { key: ws.readKey, params: { id: c.id } })).body;
+    const log = (await call(ACTIVITY, "GET", "/campaigns/x/activity?status=BOUNCED", { key: suite.ws.readKey, params: { id: c.id } })).body;
     expect(log.total).toBe(2);
     expect(log.emails[0]).toMatchObject({
       status: "BOUNCED",
@@ -223,7 +211,7 @@ describe("tracking, unsubscribe and stats", () => {
       smtpResponse: expect.stringContaining("User unknown"),
       mailboxEmail: "tia@track.test",
     });
-    const bouncedEvents = await workspaceEvents(ws.workspaceId, "email.bounced");
+    const bouncedEvents = await workspaceEvents(suite.ws.workspaceId, "email.bounced");
     expect(bouncedEvents.map((e) => (e.data as any).bounceType)).toEqual(["HARD", "HARD"]);
   });
 });
