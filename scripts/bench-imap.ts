@@ -948,7 +948,6 @@ async function main() {
       `replies stored ${fmt(storedTotal)} (${intents.map((x) => `${x.intent} ${x.n}${x.matched !== x.n ? ` (${x.matched} matched)` : ""}`).join(", ")}); email.replied events ${evReplied}; campaign leads REPLIED ${replied}; bare read ${fmt(bareBytes / 1024)} KiB`,
     );
     say("");
-    const verdict = (r: number) => (r >= TARGET ? "PASS" : "BELOW TARGET");
     printJudged([{ judged, target: TARGET }]);
     say(`blocks (job ÷ bare): ${seq.ratios.map((r) => r.toFixed(2)).join(" ")}`);
     if (conc)
