@@ -10,16 +10,16 @@ import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
-  ...Object.values(leadRoutes),
-  ...Object.values(tagRoutes),
-  ...Object.values(suppressionRoutes),
-  ...Object.values(timezoneRoutes),
-  ...Object.values(campaignRoutes),
-  ...Object.values(mailboxRoutes),
-  ...Object.values(domainRoutes),
-  ...Object.values(inboxRoutes),
-  ...Object.values(aiRoutes),
-  ...Object.values(crmRoutes),
-  ...Object.values(webhookRoutes),
-  ...Object.values(accountRoutes),
-] as RouteDef[];
+  leadRoutes,
+  tagRoutes,
+  suppressionRoutes,
+  timezoneRoutes,
+  campaignRoutes,
+  mailboxRoutes,
+  domainRoutes,
+  inboxRoutes,
+  aiRoutes,
+  crmRoutes,
+  webhookRoutes,
+  accountRoutes,
+].flatMap((group) => Object.values(group) as RouteDef[]);

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { defineRoute } from "../route";
+import { pagedListResponse } from "./paged";
 import {
   bulkDeleteBody,
   bulkPatchBody,
@@ -21,10 +21,7 @@ export const leadRoutes = {
     access: "read",
     query: listLeadsQuery,
     summary: "List leads, newest first (stable order: paging returns each lead once)",
-    response: {
-      description: "`{ leads, page, limit, total }`",
-      schema: z.object({ leads: z.array(leadSchema), page: z.number(), limit: z.number(), total: z.number() }),
-    },
+    response: pagedListResponse("leads", leadSchema),
   }),
   create: defineRoute({
     method: "POST",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
+import { pagedListResponse } from "./paged";
 import { createTagBody, tagSchema } from "../../tags/tags";
 import { addSuppressionsBody, listSuppressionsQuery, suppressionSchema } from "../../suppressions/suppressions";
 
@@ -39,10 +40,7 @@ export const suppressionRoutes = {
     access: "read",
     query: listSuppressionsQuery,
     summary: "The suppression list (addresses and domains never emailed)",
-    response: {
-      description: "`{ suppressions, page, limit, total }`",
-      schema: z.object({ suppressions: z.array(suppressionSchema), page: z.number(), limit: z.number(), total: z.number() }),
-    },
+    response: pagedListResponse("suppressions", suppressionSchema),
   }),
   add: defineRoute({
     method: "POST",
