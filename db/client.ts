@@ -1,3 +1,4 @@
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -94,8 +95,37 @@ function preparingClient(client: postgres.Sql, maxParams: number): postgres.Sql 
   });
 }
 
+/**
+ * postgres.js leaves Nagle's algorithm on, so a small write after a larger one (a Sync after a big
+ * Bind, the statements of a pipelined transaction) can wait ~40 ms for the server's delayed ACK. The
+ * pool's TCP connections are opened here with TCP_NODELAY instead (same host and port as the URL, the
+ * connect timeout kept); a Unix-socket URL (`?host=/path`) is left to postgres.js.
+ */
+function noDelaySocket(timeoutSeconds: number) {
+  return (o: { host: string[]; port: number[]; path?: string | false }) =>
+    new Promise<Socket>((resolve, reject) => {
+      const s = o.path ? connect(o.path) : connect({ host: o.host[0], port: o.port[0], noDelay: true });
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(Object.assign(new Error(`connect to ${o.host[0]}:${o.port[0]} timed out`), { code: "CONNECT_TIMEOUT" }));
+      }, timeoutSeconds * 1000);
+      s.once("connect", () => {
+        clearTimeout(timer);
+        s.off("error", fail);
+        resolve(s);
+      });
+      const fail = (e: Error) => {
+        clearTimeout(timer);
+        reject(e);
+      };
+      s.once("error", fail);
+    });
+}
+
 export function createDb(url: string, max = Number(process.env.DB_POOL_MAX ?? 10)): Db {
-  const client = postgres(url, { max, onnotice: () => {}, idle_timeout: 60 });
+  // `socket` is a postgres.js option its type declarations leave out.
+  const socketOption = { socket: noDelaySocket(30) };
+  const client = postgres(url, { max, onnotice: () => {}, idle_timeout: 60, connect_timeout: 30, ...socketOption });
   const maxParams = prepareMaxParams();
   return drizzle(maxParams > 0 ? preparingClient(client, maxParams) : client, { schema }) as Db;
 }
