@@ -55,6 +55,42 @@ const waitingOnFirstStep = (campaignId: string) =>
     .from(campaignLeads)
     .where(and(eq(campaignLeads.campaignId, campaignId), eq(campaignLeads.nextStepOrder, 0)));
 
+/** History: 60 sends of each variant; A got 20 replies from people (and B 30 automatic ones, which are not a result). */
+async function seedVariantHistory(campaignId: string) {
+  const variants = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
+  for (const v of variants) {
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      id: newId("eml"),
+      workspaceId: suite.ws.workspaceId,
+      mailboxId: mailboxIds[0],
+      leadEmail: `past${i}@old.test`,
+      campaignId,
+      stepId: v.id,
+      stepOrder: 0,
+      variantGroup: v.variantGroup,
+      messageId: `<${randomUUID()}@sched.test>`,
+      subject: "old",
+      status: "SENT" as const,
+      createdAt: new Date(Date.now() - 86_400_000 * 3),
+    }));
+    await getDb().insert(emails).values(rows);
+    const answered = v.variantGroup === "A" ? rows.slice(0, 20) : rows.slice(0, 30);
+    await getDb()
+      .insert(replies)
+      .values(
+        answered.map((e) => ({
+          id: newId("rep"),
+          workspaceId: suite.ws.workspaceId,
+          mailboxId: mailboxIds[0],
+          emailId: e.id,
+          messageId: `<${randomUUID()}@old.test>`,
+          receivedAt: new Date(),
+          isAutoReply: v.variantGroup === "B",
+        })),
+      );
+  }
+}
+
 describe("the set-based scheduler", () => {
   it("keeps dailyNewLeadCap when several workers schedule first emails of one campaign at the same moment", async () => {
     const id = await campaign({
@@ -99,39 +135,7 @@ describe("the set-based scheduler", () => {
         body: { abVariantOptimization: optimise, minGapMinutes: 1 },
         steps,
       });
-      const variants = await getDb().select().from(campaignSteps).where(eq(campaignSteps.campaignId, id));
-      // History: 60 sends of each variant; A got 20 replies from people (and B 30 automatic ones, which are not a result).
-      for (const v of variants) {
-        const rows = Array.from({ length: 60 }, (_, i) => ({
-          id: newId("eml"),
-          workspaceId: suite.ws.workspaceId,
-          mailboxId: mailboxIds[0],
-          leadEmail: `past${i}@old.test`,
-          campaignId: id,
-          stepId: v.id,
-          stepOrder: 0,
-          variantGroup: v.variantGroup,
-          messageId: `<${randomUUID()}@sched.test>`,
-          subject: "old",
-          status: "SENT" as const,
-          createdAt: new Date(Date.now() - 86_400_000 * 3),
-        }));
-        await getDb().insert(emails).values(rows);
-        const answered = v.variantGroup === "A" ? rows.slice(0, 20) : rows.slice(0, 30);
-        await getDb()
-          .insert(replies)
-          .values(
-            answered.map((e) => ({
-              id: newId("rep"),
-              workspaceId: suite.ws.workspaceId,
-              mailboxId: mailboxIds[0],
-              emailId: e.id,
-              messageId: `<${randomUUID()}@old.test>`,
-              receivedAt: new Date(),
-              isAutoReply: v.variantGroup === "B",
-            })),
-          );
-      }
+      await seedVariantHistory(id);
       for (let i = 0; i < 24; i++) {
         expect(await sendDue(getDb(), clock, { mailboxIds: [mailboxIds[0]] })).toMatchObject({ sent: 1 });
         clock.advance(2 * 60_000);
@@ -147,7 +151,9 @@ describe("the set-based scheduler", () => {
     expect(results.Random.A).toBeGreaterThan(0);
     expect(results.Random.B).toBeGreaterThan(0);
   });
+});
 
+describe("the set-based scheduler: leads deferred by the campaign's settings", () => {
   it("defers first emails past a full dailyNewLeadCap to the campaign's next day, so follow-ups behind them go on; raising the cap undoes the wait", async () => {
     const mbx = mailboxIds[1];
     const id = await campaign({
