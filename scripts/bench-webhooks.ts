@@ -342,7 +342,7 @@ async function main() {
         throw new Error(
           `${step}: ${done} DELIVERED on the first attempt, ${pending} not DELIVERED, ${undispatched} events not dispatched (expected ${N}/0/0)`,
         );
-      await check(step, await receiver!.collect(), ids, hook.secret);
+      await check(step, await receiver!.collect(), ids, hook.secret, "kept");
       return { r: { side: "job", n: N, ms, rate: (N * 1000) / ms, loops, ...c }, ids };
     };
 
