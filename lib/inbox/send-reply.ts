@@ -307,7 +307,8 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
     .from(messageFiles)
     .innerJoin(files, eq(files.id, messageFiles.fileId))
     .where(eq(messageFiles.replyId, r.id));
-  const header = `---------- Forwarded message ---------\nFrom: ${r.from ? `${r.from.name ? `${r.from.name} ` : ""}<${r.from.address}>` : "unknown"}\nDate: ${r.receivedAt.toUTCString()}\nSubject: ${r.subject}\n\n`;
+  const from = r.from ? `${r.from.name ? `${r.from.name} ` : ""}<${r.from.address}>` : "unknown";
+  const header = `---------- Forwarded message ---------\nFrom: ${from}\nDate: ${r.receivedAt.toUTCString()}\nSubject: ${r.subject}\n\n`;
   const text = `${input.body ? `${input.body}\n\n` : ""}${header}${r.textBody}`;
   const messageId = newMessageId(m.email);
   try {
@@ -317,9 +318,7 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
       envelope: { from: m.email, to: [to.address] },
       subject: /^fwd?:/i.test(r.subject) ? r.subject : `Fwd: ${r.subject}`,
       text,
-      html: r.htmlBody
-        ? `${input.body ? `<p>${input.body.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</p>` : ""}<pre>${header.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!)}</pre>${r.htmlBody}`
-        : undefined,
+      html: r.htmlBody ? `${input.body ? `<p>${escapeText(input.body)}</p>` : ""}<pre>${escapeText(header)}</pre>${r.htmlBody}` : undefined,
       messageId,
       attachments: attached.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data })),
     });
@@ -328,4 +327,9 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
     throw new UpstreamError(err.message, { smtpResponseCode: err.responseCode ?? null });
   }
   return { forwarded: true, to: to.address, messageId, sentAt: ctx.clock.now().toISOString() };
+}
+
+/** Text into HTML: the three characters that would change its meaning there. */
+function escapeText(text: string): string {
+  return text.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
 }

@@ -178,7 +178,8 @@ export const campaignRoutes = {
     summary: "Forecast by the send rules: first emails and follow-ups per mailbox per day, and when the next leads get their next step",
     response: {
       description:
-        "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`",
+        "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], " +
+        "mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`",
     },
   }),
   activity: defineRoute({

@@ -124,7 +124,9 @@ export const inboxRoutes = {
     bodyLimit: SEND_REPLY_BODY_LIMIT,
     errors: [502],
     summary:
-      "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; background: 202 `{ queued, status: SENDING, sentReplyId }`. Through an API key only people already in the conversation (403 otherwise)",
+      "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; " +
+      "background: 202 `{ queued, status: SENDING, sentReplyId }`. " +
+      "Through an API key only people already in the conversation (403 otherwise)",
     response: { description: "See summary" },
   }),
   forward: defineRoute({

@@ -128,7 +128,9 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
     where ${sameLead(v)} and ${cl.mailboxId} = ${v.col("mailboxId")} and ${cl.nextStepOrder} = ${v.col("expected")}
     returning ${cl.campaignId}, ${cl.leadId}`;
   const e = emails;
-  const insert = sql`insert into ${e} (${names(e.id, e.workspaceId, e.mailboxId, e.leadId, e.leadEmail, e.campaignId, e.stepId, e.stepOrder, e.variantGroup, e.messageId, e.subject, e.status, e.createdAt)})
+  const columns = names(e.id, e.workspaceId, e.mailboxId, e.leadId, e.leadEmail, e.campaignId, e.stepId, e.stepOrder);
+  const more = names(e.variantGroup, e.messageId, e.subject, e.status, e.createdAt);
+  const insert = sql`insert into ${e} (${columns}, ${more})
     select ${sql.join(
       EMAIL_FIELDS.map((k) => v.col(k)),
       sql`, `,
