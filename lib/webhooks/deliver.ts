@@ -87,14 +87,17 @@ export async function deliverDue(db: DbOrTx, clock: Clock, opts: DeliverOptions 
   for (let claims = 0; claims < (opts.batches ?? 1); ) {
     // Claim the next batch once this one is down to two windows not yet started.
     await tasks[tasks.length - 3 * IN_FLIGHT];
+    // Asked before the claim: when the dispatch had finished by then, the claim saw all it committed;
+    // asked after, a commit landing during the claim would end the turn without its deliveries.
+    const moreComing = more();
     const rows = await claimDue(db, clock.now(), limit);
-    if (rows.length === 0 && more()) {
+    if (rows.length === 0 && moreComing) {
       await pause(10); // nothing committed yet, but more is coming: not a batch; look again shortly
       continue;
     }
     claims++;
     for (const row of rows) tasks.push(window(() => attempt(row)));
-    if (rows.length < limit && !more()) break;
+    if (rows.length < limit && !moreComing) break;
   }
   await Promise.all(tasks);
   hand();
