@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
@@ -10,19 +9,9 @@ import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startSmtpPeer } from "../test/peers/smtp";
 import { E2E_CAMPAIGN_SENDER, E2E_MAILBOX, E2E_REFUSED_RECIPIENT, E2E_STATS_SENDER } from "./support/session";
+import { freePort } from "../test/peers/ports";
 
 const root = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,23 +1,14 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { removeDataDir } from "../test/checkout";
 import { signInAsOwner } from "./support/session";
+import { freePort } from "../test/peers/ports";
 
 const root = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,21 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@/lib/webhooks/signing";
+import { freePort } from "../test/peers/ports";
 
 let child: ChildProcess;
 let port: number;
 const secret = "whsec_example";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   port = await freePort();

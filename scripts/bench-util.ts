@@ -14,7 +14,7 @@ import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { createRequire } from "node:module";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -22,6 +22,8 @@ import { pipeline } from "node:stream/promises";
 import postgres from "postgres";
 import type { Db } from "../db/client";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded";
+import { freePort } from "../test/peers/ports";
+export { freePort };
 
 export const say = (s = "") => process.stdout.write(s + "\n");
 
@@ -48,17 +50,6 @@ export function runBench(name: string, main: () => Promise<void>): void {
       process.exit(1);
     },
   );
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface ThrowawayPostgres {

@@ -1,20 +1,10 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, runCli } from "@/test/checkout";
 import { startDnsPeer } from "@/test/peers/dns";
 import { startHttpPeer } from "@/test/peers/http";
 import { startSmtpPeer } from "@/test/peers/smtp";
 import { runDoctor, type Check } from "./doctor";
-
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort as closedPort } from "@/test/peers/ports";
 
 type Peers = {
   dns: Awaited<ReturnType<typeof startDnsPeer>>;

@@ -16,22 +16,13 @@ import {
   waitForOutput,
   type User,
 } from "@/test/checkout";
+import { freePort } from "@/test/peers/ports";
 
 const cleanup: string[] = [];
 // Removing the hard-linked checkouts (tens of thousands of links each) can take a while on a busy machine.
 afterAll(() => {
   for (const d of cleanup) removeTree(d);
 }, 300_000);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A folder where root may place the parts the `postgres` user needs (fresh per test, so a copy is seen). */
 function runtimeFolder(): string {
