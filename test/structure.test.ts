@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Rules of the code's shape (issue 12) that no behaviour test would notice breaking: the domain code
+ * does not reach into the HTTP edge or the job drivers, raw query results are never force-cast, and
+ * no module grows past what a reader can hold.
+ */
+const lib = path.resolve(import.meta.dirname, "..", "lib");
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) sources(p, out);
+    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+const files = sources(lib).map((p) => ({ rel: path.relative(lib, p), text: readFileSync(p, "utf8") }));
+
+describe("the shape of lib/", () => {
+  it("has domain modules that import neither lib/api nor inngest/", () => {
+    const offenders = files
+      .filter((f) => !f.rel.startsWith(`api${path.sep}`))
+      .filter((f) => /from "(\.\.\/)+(api|inngest)\/|from "@\/(lib\/api|inngest)\//.test(f.text))
+      .map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("casts no query result with `as unknown as` (db/bulk.ts selectRows is the one typed place)", () => {
+    expect(files.filter((f) => f.text.includes("as unknown as")).map((f) => f.rel)).toEqual([]);
+  });
+
+  it("has no module over 400 lines and no line over 200 characters", () => {
+    expect(files.filter((f) => f.text.split("\n").length > 400).map((f) => f.rel)).toEqual([]);
+    expect(files.filter((f) => f.text.split("\n").some((l) => l.length > 200)).map((f) => f.rel)).toEqual([]);
+  });
+});
