@@ -35,10 +35,15 @@ import { systemCtx } from "../lib/ctx";
  * of 10 awaited together), BENCH_PROFILE=1 (statement log + extra diagnostic
  * phases: safeRequest alone and attemptDelivery alone, without dispatch/claim), BENCH_CPU_PROFILE=1
  * (V8 CPU profile of the measured phases, summarised per side as µs of this process's CPU per delivery;
- * the raw .cpuprofile files are written to the temp folder).
+ * the raw .cpuprofile files are written to the temp folder), BENCH_PROCS=1 (Linux: CPU time per delivery of
+ * this process, Postgres and the receiver, from /proc), BENCH_EXPLAIN=<ms> (auto_explain: the plans of
+ * statements slower than that, with actual rows and timings, to bench-webhooks-plans.log in the temp folder).
  */
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import {
   abbaPlan,
   benchWorkspace,
@@ -210,6 +215,67 @@ const printProfile = (step: string, deliveries: number) =>
 const cpuProfile = new CpuProfiler(CPU_PROFILE, ["job", "bare"] as const);
 
 // ---------------------------------------------------------------------------------------------
+// Process-tree CPU (BENCH_PROCS=1, Linux): CPU time of this process, Postgres and the receiver per phase, from /proc.
+
+const PROCS = process.env.BENCH_PROCS === "1";
+/** BENCH_EXPLAIN=<ms>: the plans of statements that took longer, with their timings, appended to PLANS_FILE. */
+const EXPLAIN_MS = intEnv("BENCH_EXPLAIN", 0);
+const PLANS_FILE = path.join(tmpdir(), "bench-webhooks-plans.log");
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU ms by kind (this process, postgres, receiver/other children) of this process and its descendants. */
+function treeCpu(): Record<string, number> {
+  const rows: { pid: number; ppid: number; comm: string; ms: number }[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const f = stat.slice(close + 2).split(" ");
+      rows.push({
+        pid: Number(d),
+        ppid: Number(f[1]),
+        comm: stat.slice(stat.indexOf("(") + 1, close),
+        ms: (Number(f[11]) + Number(f[12])) * TICK_MS,
+      });
+    } catch {
+      /* gone */
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (!mine.has(r.pid) && mine.has(r.ppid)) grew = !!mine.add(r.pid);
+  }
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    if (!mine.has(r.pid)) continue;
+    const kind = r.pid === process.pid ? "this" : r.comm.startsWith("postgres") ? "postgres" : "children";
+    out[kind] = (out[kind] ?? 0) + r.ms;
+  }
+  return out;
+}
+
+const procTotals = new Map<string, { n: number; cpu: Record<string, number> }>();
+function procMeter(side: string, n: number): () => void {
+  if (!PROCS) return () => {};
+  const a = treeCpu();
+  return () => {
+    const b = treeCpu();
+    const t = procTotals.get(side) ?? { n: 0, cpu: {} };
+    t.n += n;
+    for (const k of Object.keys(b)) t.cpu[k] = (t.cpu[k] ?? 0) + b[k] - (a[k] ?? 0);
+    procTotals.set(side, t);
+  };
+}
+function printProcs(): void {
+  for (const [side, t] of procTotals)
+    say(
+      `  ${side}: ${Object.entries(t.cpu)
+        .map(([k, ms]) => `${k} ${fmt((ms * 1000) / t.n)} µs`)
+        .join(", ")} of CPU per delivery (BENCH_PROCS=1)`,
+    );
+}
 
 interface PhaseResult {
   side: "job" | "bare" | "fresh";
@@ -225,12 +291,25 @@ interface PhaseResult {
 
 async function main() {
   const bench = await startBenchEnvironment("bench:webhooks", {
-    onServerLog: statements.onServerLog,
+    onServerLog: (line) => {
+      statements.onServerLog(line);
+      if (EXPLAIN_MS) appendFileSync(PLANS_FILE, `${line}\n`);
+    },
     logStatements: PROFILE,
     env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1", DNS_SERVERS: undefined },
   });
   let receiver: Receiver | undefined;
   try {
+    if (EXPLAIN_MS) {
+      // Before the app's pool connects: its sessions load auto_explain and log the plans of slow statements.
+      for (const set of [
+        "session_preload_libraries = 'auto_explain'",
+        `auto_explain.log_min_duration = '${EXPLAIN_MS}ms'`,
+        "auto_explain.log_analyze = on",
+      ])
+        await bench.sql.unsafe(`alter database bench set ${set}`);
+      say(`statement plans (auto_explain, over ${EXPLAIN_MS} ms) go to ${PLANS_FILE}`);
+    }
     const { systemClock } = await import("@/lib/clock");
     const { emitEvent } = await import("@/lib/events/emit");
     const { createWebhook } = await import("@/lib/webhooks/webhooks");
@@ -318,6 +397,7 @@ async function main() {
       let loops = 0;
       let idle = 0;
       if (step !== "warmup") await cpuProfile.start();
+      const procs = procMeter(step === "warmup" ? "warmup job" : "job", N);
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       while (delivered < N) {
@@ -331,6 +411,7 @@ async function main() {
       }
       const ms = elapsedMs(start);
       const c = cpu();
+      procs();
       if (step !== "warmup") await cpuProfile.stop("job", N);
       statements.step = "idle";
       const [{ pending, done, undispatched }] = await adminSql`
@@ -351,12 +432,14 @@ async function main() {
       statements.step = step;
       const profiled = step !== "warmup" && side === "bare";
       if (profiled) await cpuProfile.start();
+      const procs = procMeter(step === "warmup" ? "warmup bare" : side, bareItems.length);
       const cpu = cpuMeter();
       const start = process.hrtime.bigint();
       const agent = side === "bare" ? keptAgent : false;
       await runConcurrently(bareItems, IN_FLIGHT, BARE_MODE, (it) => bareSignedPost(receiver!.port, bareSecret, it, agent));
       const ms = elapsedMs(start);
       const c = cpu();
+      procs();
       if (profiled) await cpuProfile.stop("bare", bareItems.length);
       statements.step = "idle";
       const ids = new Set(bareItems.map((i) => i.eventId));
@@ -412,6 +495,7 @@ async function main() {
           timeoutMs: 10_000,
           body: it.body,
           maxBody: 1024,
+          keepAlive: true, // as the job's send does
           headers: {
             "Content-Type": "application/json",
             "User-Agent": "Outreach-Webhooks/1",
@@ -428,7 +512,7 @@ async function main() {
         await fn();
         const ms = elapsedMs(start);
         const got = await receiver!.collect();
-        if (verify) await check(label, got, verify, secret);
+        if (verify) await check(label, got, verify, secret, "kept"); // every path here keeps its connections
         diag.push([label, `${fmt((n * 1000) / ms)} /s`, `${fmt((ms * 1000) / n)} µs each`]);
       };
       const ids = new Set(bareItems.map((i) => i.eventId));
@@ -501,6 +585,7 @@ async function main() {
     );
     say("");
     printJudged([{ judged, target: TARGET }]);
+    printProcs();
     if (PROFILE) {
       say("\n(BENCH_PROFILE=1: every statement is logged, which slows the job side; read the ratio above as pessimistic.)");
       await sleep(300); // let the last log lines arrive
