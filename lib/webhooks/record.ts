@@ -1,5 +1,5 @@
-import { and, lt, ne } from "drizzle-orm";
-import { bulkUpdate } from "../../db/bulk";
+import { and, lt, ne, sql } from "drizzle-orm";
+import { anyOf, recordset } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { webhookDeliveries } from "../../db/schema";
 import type { SendResult, Target } from "./send";
@@ -24,7 +24,6 @@ export function afterAttempt(d: Attempted, w: Pick<Target, "retryAttempts">, r: 
     attempts,
     status,
     nextAttemptAt: finished ? null : new Date(now.getTime() + backoffMs(attempts)),
-    leasedUntil: null,
     lastStatusCode: r.statusCode,
     lastResponse: r.response,
     lastError: r.error,
@@ -34,9 +33,33 @@ export function afterAttempt(d: Attempted, w: Pick<Target, "retryAttempts">, r: 
 
 export type Outcome = ReturnType<typeof afterAttempt>;
 
-/** Records many attempts in one statement (and releases their leases). */
+const d = webhookDeliveries;
+const shape = {
+  id: d.id,
+  attempts: d.attempts,
+  status: d.status,
+  nextAttemptAt: d.nextAttemptAt,
+  lastStatusCode: d.lastStatusCode,
+  lastResponse: d.lastResponse,
+  lastError: d.lastError,
+  lastAttemptAt: d.lastAttemptAt,
+};
+
+/**
+ * Records many attempts in one statement (and releases their leases). The rows are also found by id
+ * through the primary key (`id = any(…)`): joined to the recordset alone, the planner expects 100
+ * rows from it and hashes the whole delivery log instead — a scan that grows with the 30-day log.
+ */
 export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void> {
-  await bulkUpdate(db, webhookDeliveries, "id", rows);
+  if (rows.length === 0) return;
+  const v = recordset("v", shape, rows);
+  await db.execute(sql`
+    update ${d} set ${sql.identifier(d.attempts.name)} = ${v.col("attempts")}, ${sql.identifier(d.status.name)} = ${v.col("status")},
+      ${sql.identifier(d.nextAttemptAt.name)} = ${v.col("nextAttemptAt")}, ${sql.identifier(d.leasedUntil.name)} = null,
+      ${sql.identifier(d.lastStatusCode.name)} = ${v.col("lastStatusCode")}, ${sql.identifier(d.lastResponse.name)} = ${v.col("lastResponse")},
+      ${sql.identifier(d.lastError.name)} = ${v.col("lastError")}, ${sql.identifier(d.lastAttemptAt.name)} = ${v.col("lastAttemptAt")}
+    from ${v.from}
+    where ${d.id} = ${v.col("id")} and ${d.id} = ${anyOf(rows.map((r) => r.id))}`);
 }
 
 /** The delivery log is kept for 30 days (spec 6.5 rule 3). */
