@@ -1,9 +1,10 @@
 import type { DbOrTx } from "../../db/client";
 import type { Clock } from "../clock";
 import type { JobCtx } from "../ctx";
-import type { Logger } from "../log";
-import { deliverDue } from "./deliver";
-import { DISPATCH_BATCH, dispatchEvents } from "./dispatch";
+import { type Logger, stderrLogger } from "../log";
+import { claimInto } from "./deliver";
+import { dispatchEvents } from "./dispatch";
+import { DeliveryWindow } from "./window";
 
 export interface TurnReport {
   events: number;
@@ -12,31 +13,36 @@ export interface TurnReport {
   delivered: number;
 }
 
-/** Dispatch transactions per turn: up to 5 × 500 events. */
-const DISPATCH_ROUNDS = 5;
+/** Events dispatched per transaction in a turn (leased, straight into the window), and at most per turn. */
+const TURN_DISPATCH_BATCH = 100;
+const TURN_DISPATCH_MAX = 2_500;
+/** Claims per turn of due deliveries (retries, leases run out, deliveries made without a lease). */
+const TURN_CLAIMS = 10;
+const CLAIM_LIMIT = 100;
 
 /**
- * One turn of the webhook job: new outbox events become deliveries while due deliveries go out — the
- * two overlap (they touch different rows: dispatch inserts deliveries its transaction has not yet
- * committed; delivery claims committed ones).
+ * One turn of the webhook job: due deliveries are claimed while new outbox events become deliveries,
+ * and both go out through one window (10 in flight). The deliveries a dispatch makes are leased to this
+ * turn as they are inserted and sent once it commits: they need no claim. Each producer adds its next
+ * batch when the window is down to its low water, so a lease is not spent waiting behind thousands.
  */
-export async function webhookTurn(db: DbOrTx, clock: Clock, log?: Logger): Promise<TurnReport> {
+export async function webhookTurn(db: DbOrTx, clock: Clock, log: Logger = stderrLogger): Promise<TurnReport> {
+  const w = new DeliveryWindow(db, clock, log);
   const dispatched = { events: 0, deliveries: 0 };
-  let dispatching = true;
-  const dispatch = (async () => {
-    try {
-      for (let i = 0; i < DISPATCH_ROUNDS; i++) {
-        const d = await dispatchEvents(db, clock);
-        dispatched.events += d.events;
-        dispatched.deliveries += d.deliveries;
-        if (d.events < DISPATCH_BATCH) break;
-      }
-    } finally {
-      dispatching = false;
+  const dispatch = async () => {
+    while (dispatched.events < TURN_DISPATCH_MAX) {
+      await w.room();
+      const d = await dispatchEvents(db, clock, TURN_DISPATCH_BATCH, { lease: true });
+      w.add(d.leased);
+      dispatched.events += d.events;
+      dispatched.deliveries += d.deliveries;
+      if (d.events < TURN_DISPATCH_BATCH) return;
     }
-  })();
-  const s = await deliverDue(db, clock, { batches: 10, more: () => dispatching, log });
-  await dispatch;
+  };
+  // A failed claim or dispatch ends the turn with its error, after what was already added went out.
+  const settled = await Promise.allSettled([claimInto(w, db, clock, CLAIM_LIMIT, TURN_CLAIMS), dispatch()]);
+  const s = await w.finish();
+  for (const r of settled) if (r.status === "rejected") throw r.reason;
   return { ...dispatched, ...s };
 }
 

@@ -1,0 +1,101 @@
+import type { DbOrTx } from "../../db/client";
+import type { Clock } from "../clock";
+import { pLimit } from "../concurrency";
+import { GroupCommit } from "../jobs/group-commit";
+import type { Logger } from "../log";
+import type { Claimed } from "./claim";
+import { afterAttempt, type Outcome, recordAttempts } from "./record";
+import { send, signingSecrets } from "./send";
+
+/** Requests in flight at once, across all receivers: one slow receiver holds one lane, not the others. */
+export const IN_FLIGHT = 10;
+/** Outcomes recorded per statement at most, while requests are still in flight. */
+const RECORD_BATCH = 50;
+const RECORD_WAIT_MS = 20;
+/** A producer adds its next batch once no more than this many deliveries wait or are in flight. */
+const LOW_WATER = 3 * IN_FLIGHT;
+
+/**
+ * The sending window of one job turn: leased deliveries go in (from claims, or straight from the
+ * dispatch that made them), at most 10 requests are in flight, and outcomes are written in group
+ * commits while others are still out. Producers wait for `room()` before adding a batch, so the window
+ * stays full without deliveries waiting long on their lease.
+ */
+export class DeliveryWindow {
+  readonly report = { attempted: 0, delivered: 0 };
+  private readonly limit = pLimit(IN_FLIGHT);
+  private readonly tasks: Promise<void>[] = [];
+  /** Deliveries added and not yet attempted to the end, and the producers waiting for that to fall. */
+  private open = 0;
+  private waiting: (() => void)[] = [];
+  /** Decrypted once per webhook per window. */
+  private readonly secrets = new Map<string, string[]>();
+  private readonly outcomes: GroupCommit<Outcome[]>;
+  // Outcomes go to the group commit RECORD_BATCH at a time, or RECORD_WAIT_MS after the first one
+  // waiting, or when the window empties: one UPDATE per answer would cost Postgres a statement per
+  // delivery while answers arrive faster than it writes them; the wait bounds what a crash forgets
+  // (those deliveries are sent again when their lease runs out).
+  private buffered: Outcome[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    db: DbOrTx,
+    private readonly clock: Clock,
+    log: Logger,
+  ) {
+    this.outcomes = new GroupCommit<Outcome[]>(
+      (groups) => recordAttempts(db, groups.flat()),
+      // The rows keep their lease: they are sent again once it runs out (same event id).
+      (error, groups) => log.error("webhook outcomes not recorded", { error, deliveries: groups.flat().map((r) => r.id) }),
+    );
+  }
+
+  add(rows: Claimed[]): void {
+    this.open += rows.length;
+    for (const row of rows) this.tasks.push(this.limit(() => this.attempt(row)));
+  }
+
+  /** Resolves once at most LOW_WATER deliveries are waiting or in flight. */
+  room(): Promise<void> {
+    if (this.open <= LOW_WATER) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private done(): void {
+    if (--this.open > LOW_WATER || this.waiting.length === 0) return;
+    const ready = this.waiting;
+    this.waiting = [];
+    for (const resolve of ready) resolve();
+  }
+
+  /** Waits for every delivery added so far and for their outcomes to be written. */
+  async finish(): Promise<{ attempted: number; delivered: number }> {
+    await Promise.all(this.tasks);
+    this.hand();
+    await this.outcomes.flush();
+    return this.report;
+  }
+
+  private async attempt(c: Claimed): Promise<void> {
+    try {
+      const now = this.clock.now();
+      let s = this.secrets.get(c.webhookId);
+      if (!s) this.secrets.set(c.webhookId, (s = signingSecrets(c.target, now)));
+      const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now), now);
+      this.report.attempted++;
+      if (outcome.status === "DELIVERED") this.report.delivered++;
+      this.buffered.push(outcome);
+      if (this.buffered.length >= RECORD_BATCH || this.limit.activeCount + this.limit.pendingCount <= 1) this.hand();
+      else this.timer ??= setTimeout(() => this.hand(), RECORD_WAIT_MS);
+    } finally {
+      this.done();
+    }
+  }
+
+  private hand(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffered.length) this.outcomes.add(this.buffered);
+    this.buffered = [];
+  }
+}
