@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
+import { campaignLeads, campaignSteps, emails, mailboxes, replies, suppressions } from "@/db/schema";
 import { DateTime } from "luxon";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
@@ -113,6 +113,37 @@ describe("the set-based scheduler", () => {
     expect(waiting).toHaveLength(10);
     const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
     expect(leased.map((m) => m.id).sort()).toEqual(scheduled.map((w) => w.mailbox.id).sort());
+    await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
+    await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
+  });
+
+  it("a pass cut into rounds run two at a time considers each mailbox once: one released with nothing to send is not claimed again in the same pass", async () => {
+    const pool = mailboxIds.slice(0, 4);
+    const id = await campaign({ name: "Rounds", pool, leadCount: 12, steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }] });
+    const rows = await getDb()
+      .select({ leadEmail: sql<string>`(select email from leads where id = ${campaignLeads.leadId})`, mailboxId: campaignLeads.mailboxId })
+      .from(campaignLeads)
+      .where(eq(campaignLeads.campaignId, id))
+      .orderBy(campaignLeads.seq);
+    // The first mailbox's first two due leads are suppressed: its round stops them and finds nothing to send.
+    const first = rows.filter((r) => r.mailboxId === pool[0]);
+    expect(first.length).toBeGreaterThanOrEqual(3);
+    await getDb()
+      .insert(suppressions)
+      .values(
+        first.slice(0, 2).map((r) => ({ id: newId("sup"), workspaceId: suite.ws.workspaceId, kind: "email" as const, value: r.leadEmail })),
+      );
+    const clock = new ManualClock(new Date(Date.now() + 120_000));
+    const pass = await scheduleDue(getDb(), clock, { mailboxLimit: 8, roundSize: 1 });
+    // Four rounds of one mailbox, a fifth finds none; the first mailbox is not claimed again for its third lead.
+    expect(pass.claimed).toBe(4);
+    expect(pass.work.map((w) => w.mailbox.id).sort()).toEqual(pool.slice(1).sort());
+    const leased = await getDb().select({ id: mailboxes.id }).from(mailboxes).where(sql`${mailboxes.sendLeaseUntil} is not null`);
+    expect(leased.map((m) => m.id).sort()).toEqual(pool.slice(1).sort());
+    // The next pass sends the first mailbox's third lead.
+    await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
+    const next = await scheduleDue(getDb(), clock, { mailboxLimit: 1, mailboxIds: [pool[0]] });
+    expect(next.work.map((w) => w.lead.email)).toEqual([first[2].leadEmail]);
     await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
     await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
   });

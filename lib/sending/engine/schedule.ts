@@ -11,32 +11,68 @@ import type { DueLead, Release, SendLead, SendOptions, Work } from "./types";
 import { pickVariant } from "./variants";
 
 /**
+ * Mailboxes claimed per statement round when a pass may claim more, and how many such rounds run at
+ * once. A large pass (5,000 mailboxes) is cut into chunks run on two connections, like two workers
+ * would (SKIP LOCKED keeps them apart; a campaign's new-lead cap is re-counted under its lock):
+ * Postgres works on one chunk while this process decides the other, instead of each waiting.
+ */
+const ROUND = 1000;
+const LANES = 2;
+
+/**
  * The scheduler: claims the mailboxes that may send now (leases, SKIP LOCKED), reads what the rules
  * need, decides (decide.ts, pure), and commits the chosen emails as SENDING (Message-ID fixed, lead
- * moved to its next step). A fixed number of statements whatever the number of mailboxes. Mailboxes
- * that get nothing are released; the others stay leased until the sender records them.
+ * moved to its next step). A fixed number of statements per chunk of mailboxes. Mailboxes that get
+ * nothing are released; the others stay leased until the sender records them.
  */
 export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<{ claimed: number; work: Work[] }> {
-  const now = clock.now();
-  if (opts.mailboxIds && opts.mailboxIds.length === 0) return { claimed: 0, work: [] };
-  const claim = await claimDue(db, now, opts.mailboxLimit ?? 1000, opts.mailboxIds);
-  if (claim.mailboxIds.length === 0) return { claimed: 0, work: [] };
-  const { facts, rows } = await readPass(db, claim, now);
-  const plan = decide(facts);
-  const idle = plan.mailboxes.flatMap((d): Release[] => (d.kind === "release" ? [{ id: d.mailbox.id, at: d.until }] : []));
-  // Mailboxes with nothing to send are released while the sends are claimed (independent rows).
-  const [work] = await Promise.all([
-    prepareWork(db, plan, rows, now).then((w) => commitSends(db, plan.leads, w, now)),
-    releaseMailboxes(db, idle),
-  ]);
-  // A mailbox whose pick was lost (lead deleted, or changed since the read) is released too.
-  const busy = new Set(work.map((w) => w.mailbox.id));
-  const lost = plan.mailboxes.filter((d) => d.kind === "send" && !busy.has(d.mailbox.id));
+  const limit = opts.mailboxLimit ?? 1000;
+  const size = opts.roundSize ?? ROUND;
+  const rounds: Round[] = [];
+  if (opts.mailboxIds || limit <= size) rounds.push(await scheduleRound(db, clock.now(), limit, opts.mailboxIds));
+  else await Promise.all(Array.from({ length: LANES }, () => lane(db, clock, { limit, size }, rounds)));
+  // Released only once every round has claimed: a mailbox released earlier could be claimed again
+  // by a later round of the same pass.
   await releaseMailboxes(
     db,
-    lost.map((d) => ({ id: d.mailbox.id, at: null })),
+    rounds.flatMap((r) => r.releases),
   );
-  return { claimed: claim.mailboxIds.length, work };
+  return { claimed: rounds.reduce((n, r) => n + r.claimed, 0), work: rounds.flatMap((r) => r.work) };
+}
+
+/** What one round claimed and committed, and the mailboxes it leaves to release (nothing to send, or a pick lost). */
+interface Round {
+  claimed: number;
+  work: Work[];
+  releases: Release[];
+}
+
+/** One lane: rounds of up to `size` mailboxes until the pass's limit is reached or a round comes back short. */
+async function lane(db: DbOrTx, clock: Clock, pass: { limit: number; size: number }, rounds: Round[]): Promise<void> {
+  const { limit, size } = pass;
+  const asked = (k: number) => Math.min(size, limit - k * size);
+  const drained = () => rounds.some((r, k) => r.claimed < asked(k));
+  while (rounds.length * size < limit && !drained()) {
+    const k = rounds.length;
+    rounds[k] = { claimed: asked(k), work: [], releases: [] }; // taken: the other lane moves on to the next round
+    rounds[k] = await scheduleRound(db, clock.now(), asked(k));
+  }
+}
+
+/** One round of the scheduler over at most `limit` mailboxes (or exactly `only`). */
+async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Round> {
+  if (only && only.length === 0) return { claimed: 0, work: [], releases: [] };
+  const claim = await claimDue(db, now, limit, only);
+  if (claim.mailboxIds.length === 0) return { claimed: 0, work: [], releases: [] };
+  const { facts, rows } = await readPass(db, claim, now);
+  const plan = decide(facts);
+  const work = await commitSends(db, plan.leads, await prepareWork(db, plan, rows, now), now);
+  // Mailboxes with nothing to send, and those whose pick was lost (lead deleted, or changed since the read).
+  const busy = new Set(work.map((w) => w.mailbox.id));
+  const releases = plan.mailboxes.flatMap((d): Release[] =>
+    d.kind === "release" ? [{ id: d.mailbox.id, at: d.until }] : busy.has(d.mailbox.id) ? [] : [{ id: d.mailbox.id, at: null }],
+  );
+  return { claimed: claim.mailboxIds.length, work, releases };
 }
 
 /** Everything decide needs besides the claim: one round of independent reads, then the new-lead counts if any cap. */
