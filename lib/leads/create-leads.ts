@@ -1,9 +1,9 @@
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { normalizeEmail } from "../emails";
-import { newId } from "../ids";
 import { suppressedAmong } from "../suppressions/check";
 import { isValidTimezone } from "../timezones";
 import { emptyLead, mergeLead, type LeadPatch, type LeadState } from "./merge";
+import { leadIdSource } from "./lead-ids";
 import type { CreateLeadsResult, LeadInput } from "./schemas";
 import { findLeadsByEmails, insertLeadRows, lockWorkspaceLeads, updateLeadRows } from "./store";
 
@@ -43,6 +43,7 @@ function normalizeItems(items: LeadInput[], result: CreateLeadsResult): Valid[] 
 function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLeads, result: CreateLeadsResult): Touched[] {
   const touched = new Map<string, Touched>();
   const suppressedSeen = new Set<string>();
+  const newLeadId = leadIdSource(valid.length - existing.size);
   for (const v of valid) {
     const key = v.email.toLowerCase();
     if (suppressed.has(key)) {
@@ -57,7 +58,7 @@ function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLea
       const found = existing.get(key);
       entry = found
         ? { id: found.id, state: found.state, isNew: false, changed: false }
-        : { id: newId("lead"), state: emptyLead(v.email), isNew: true, changed: true };
+        : { id: newLeadId(), state: emptyLead(v.email), isNew: true, changed: true };
       touched.set(key, entry);
     }
     const { next, changed } = mergeLead(entry.state, v.patch);
