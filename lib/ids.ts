@@ -22,7 +22,13 @@ export type IdPrefix =
   | "eev"
   | "rep"
   | "srp"
-  | "mfl";
+  | "mfl"
+  | "wum"
+  | "plt"
+  | "plb"
+  | "plr"
+  | "blj"
+  | "alr";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 

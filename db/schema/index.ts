@@ -6,3 +6,4 @@ export * from "./sending";
 export * from "./campaigns";
 export * from "./webhooks";
 export * from "./inbox";
+export * from "./deliverability";

@@ -66,6 +66,8 @@ export const mailboxes = pgTable(
     assumedWarm: boolean("assumed_warm").notNull().default(false),
     warmupGroup: text("warmup_group"),
     warmupStatus: warmupStatusEnum("warmup_status").notNull().default("OFF"),
+    /** A seed of its workspace: receives placement probes and warmup, never sends campaign email. */
+    isSeed: boolean("is_seed").notNull().default(false),
     /** Health (spec 2.8): set and cleared by the periodic check. */
     loginFailingSince: timestamp("login_failing_since", { withTimezone: true }),
     loginError: text("login_error"),

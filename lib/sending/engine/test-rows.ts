@@ -31,6 +31,7 @@ export function mailbox(id: string, over: Partial<Mailbox> = {}): Mailbox {
     assumedWarm: false,
     warmupGroup: null,
     warmupStatus: "OFF",
+    isSeed: false,
     loginFailingSince: null,
     loginError: null,
     readFailingSince: null,
