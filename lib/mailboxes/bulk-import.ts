@@ -89,8 +89,9 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
           signatureHtml: item.signatureHtml === undefined ? undefined : item.signatureHtml || null,
           dailySendCap: item.dailySendCap,
           warmupGroup: item.warmupGroup === undefined ? undefined : item.warmupGroup || null,
+          isSeed: item.isSeed,
         },
-        ["senderName", "signatureHtml", "dailySendCap", "warmupGroup"],
+        ["senderName", "signatureHtml", "dailySendCap", "warmupGroup", "isSeed"],
       );
       await addMailboxTags(ctx.db, ctx.workspaceId, row.id, tagIds);
       saved.push({ index, row, created });

@@ -54,7 +54,7 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
   const now = ctx.clock.now();
   const set: Partial<MailboxInsert> = { updatedAt: now };
   for (const f of ["senderName", "signatureHtml", "warmupGroup"] as const) if (input[f] !== undefined) set[f] = input[f] || null;
-  for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm"] as const)
+  for (const f of ["dailySendCap", "sendingEnabled", "assumedWarm", "isSeed"] as const)
     if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
   if (input.sendingEnabled === true) {
     set.autoPausedAt = null;

@@ -28,6 +28,7 @@ export const importItem = z.object({
   dailySendCap: z.number().int().min(0).max(10_000).optional(),
   signatureHtml: z.string().max(20_000).nullable().optional(),
   warmupGroup: z.string().trim().max(100).nullable().optional(),
+  isSeed: z.boolean().optional().describe("A seed receives placement probes and warmup and never sends campaign email"),
   tagIds: z.array(z.string().max(100)).max(100).optional(),
 });
 export type ImportItem = z.infer<typeof importItem>;
@@ -45,6 +46,7 @@ export const patchMailboxBody = z
     sendingEnabled: z.boolean().optional(),
     assumedWarm: z.boolean().optional(),
     warmupGroup: z.string().trim().max(100).nullable().optional(),
+    isSeed: z.boolean().optional().describe("A seed receives placement probes and warmup and never sends campaign email"),
     smtpHost: host.optional(),
     smtpPort: port.optional(),
     smtpSecurity: securitySchema.optional(),
@@ -87,6 +89,22 @@ export const listMailboxesQuery = pageQuery({ defaultLimit: 5000, maxLimit: 5000
   email: z.string().max(320).optional().describe("Case-insensitive address match"),
 });
 
+/** The ramp of a mailbox's warmup (decisions, Second batch). */
+export const warmupSchema = z.object({
+  dayIndex: z.number().int().describe("UTC days of active warmup so far (day 0 is the first)"),
+  startingVolume: z.number().int(),
+  dailyIncrease: z.number().int(),
+  targetVolume: z.number().int(),
+  replyRateMinPct: z.number().int(),
+  replyRateMaxPct: z.number().int(),
+  todayTarget: z.number().int().describe("min(startingVolume + dayIndex × dailyIncrease, targetVolume)"),
+  sentToday: z.number().int().describe("Warmup emails this mailbox started today (UTC)"),
+  repliedToday: z.number().int().describe("Answers its warmup emails got today (UTC)"),
+  startedAt: z.string(),
+  pausedAt: z.string().nullable(),
+});
+export type WarmupView = z.infer<typeof warmupSchema>;
+
 export const HEALTH_STATUSES = ["HEALTHY", "UNCHECKED", "LOGIN_FAILING", "READ_FAILING", "AUTO_PAUSED", "PAUSED"] as const;
 
 export const mailboxSchema = z.object({
@@ -112,7 +130,9 @@ export const mailboxSchema = z.object({
   sendingEnabled: z.boolean(),
   assumedWarm: z.boolean(),
   warmupGroup: z.string().nullable(),
-  warmupStatus: z.string(),
+  warmupStatus: z.enum(["OFF", "EARLY", "RAMPING", "STEADY", "PAUSED", "AUTO_PAUSED"]),
+  warmup: warmupSchema.nullable().describe("The warmup ramp; null when warmup was never started"),
+  isSeed: z.boolean(),
   healthStatus: z.enum(HEALTH_STATUSES),
   loginError: z.string().nullable(),
   readError: z.string().nullable(),

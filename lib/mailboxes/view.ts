@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { domains, mailboxTags, mailboxes, tags } from "../../db/schema";
-import type { MailboxView } from "./schemas";
+import { warmupViews } from "../warmup/view";
+import type { MailboxView, WarmupView } from "./schemas";
 
 export type MailboxRow = typeof mailboxes.$inferSelect;
 
@@ -17,7 +18,14 @@ export function healthStatus(m: MailboxRow, now: Date): MailboxView["healthStatu
   return "HEALTHY";
 }
 
-function view(m: MailboxRow, domain: string, tagList: MailboxView["tags"], now: Date): MailboxView {
+interface ViewParts {
+  domain: string;
+  tags: MailboxView["tags"];
+  warmup: WarmupView | null;
+}
+
+function view(m: MailboxRow, parts: ViewParts, now: Date): MailboxView {
+  const { domain, tags: tagList } = parts;
   return {
     id: m.id,
     email: m.email,
@@ -42,6 +50,8 @@ function view(m: MailboxRow, domain: string, tagList: MailboxView["tags"], now: 
     assumedWarm: m.assumedWarm,
     warmupGroup: m.warmupGroup,
     warmupStatus: m.warmupStatus,
+    warmup: parts.warmup,
+    isSeed: m.isSeed,
     healthStatus: healthStatus(m, now),
     loginError: m.loginError,
     readError: m.readError,
@@ -56,7 +66,7 @@ function view(m: MailboxRow, domain: string, tagList: MailboxView["tags"], now: 
 export async function mailboxViews(db: DbOrTx, rows: MailboxRow[], now: Date): Promise<MailboxView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [doms, tagRows] = await Promise.all([
+  const [doms, tagRows, warmups] = await Promise.all([
     db
       .select({ id: domains.id, domain: domains.domain })
       .from(domains)
@@ -67,12 +77,19 @@ export async function mailboxViews(db: DbOrTx, rows: MailboxRow[], now: Date): P
       .innerJoin(tags, eq(tags.id, mailboxTags.tagId))
       .where(inArray(mailboxTags.mailboxId, ids))
       .orderBy(asc(tags.name)),
+    warmupViews(db, ids, now),
   ]);
   const domainById = new Map(doms.map((d) => [d.id, d.domain]));
   const tagsBy = new Map<string, MailboxView["tags"]>();
   for (const t of tagRows)
     (tagsBy.get(t.mailboxId) ?? tagsBy.set(t.mailboxId, []).get(t.mailboxId)!).push({ id: t.id, name: t.name, color: t.color });
-  return rows.map((r) => view(r, domainById.get(r.domainId) ?? r.email.split("@")[1], tagsBy.get(r.id) ?? [], now));
+  return rows.map((r) =>
+    view(
+      r,
+      { domain: domainById.get(r.domainId) ?? r.email.split("@")[1], tags: tagsBy.get(r.id) ?? [], warmup: warmups.get(r.id) ?? null },
+      now,
+    ),
+  );
 }
 
 export async function findMailbox(db: DbOrTx, workspaceId: string, id: string): Promise<MailboxRow | undefined> {

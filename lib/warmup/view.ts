@@ -1,0 +1,60 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client";
+import { mailboxWarmups, warmupMessages } from "../../db/schema";
+import type { WarmupView } from "../mailboxes/schemas";
+import { todayTarget, utcDate } from "./ramp";
+
+export type WarmupRow = typeof mailboxWarmups.$inferSelect;
+
+/**
+ * Today's warmup counts of some mailboxes (UTC day): the emails each sent in its own conversations,
+ * and the answers those conversations got from partners.
+ */
+export async function warmupCountsToday(
+  db: DbOrTx,
+  mailboxIds: string[],
+  now: Date,
+): Promise<Map<string, { sent: number; replied: number }>> {
+  const out = new Map<string, { sent: number; replied: number }>();
+  if (mailboxIds.length === 0) return out;
+  const w = warmupMessages;
+  const rows = await db
+    .select({
+      mailboxId: w.warmingMailboxId,
+      sent: sql<number>`(count(*) filter (where ${w.fromMailboxId} = ${w.warmingMailboxId}))::int`,
+      replied: sql<number>`(count(*) filter (where ${w.fromMailboxId} <> ${w.warmingMailboxId} and ${w.status} = 'SENT'))::int`,
+    })
+    .from(w)
+    .where(and(inArray(w.warmingMailboxId, mailboxIds), eq(w.day, utcDate(now)), sql`${w.status} in ('SENDING', 'SENT')`))
+    .groupBy(w.warmingMailboxId);
+  for (const r of rows) out.set(r.mailboxId, { sent: r.sent, replied: r.replied });
+  return out;
+}
+
+/** The `warmup` object of each mailbox row (decisions, Second batch); a mailbox never started has none. */
+export async function warmupViews(db: DbOrTx, mailboxIds: string[], now: Date): Promise<Map<string, WarmupView>> {
+  const out = new Map<string, WarmupView>();
+  if (mailboxIds.length === 0) return out;
+  const [rows, counts] = await Promise.all([
+    db.select().from(mailboxWarmups).where(inArray(mailboxWarmups.mailboxId, mailboxIds)),
+    warmupCountsToday(db, mailboxIds, now),
+  ]);
+  for (const r of rows) out.set(r.mailboxId, warmupView(r, counts.get(r.mailboxId)));
+  return out;
+}
+
+export function warmupView(r: WarmupRow, today: { sent: number; replied: number } = { sent: 0, replied: 0 }): WarmupView {
+  return {
+    dayIndex: r.dayIndex,
+    startingVolume: r.startingVolume,
+    dailyIncrease: r.dailyIncrease,
+    targetVolume: r.targetVolume,
+    replyRateMinPct: r.replyRateMinPct,
+    replyRateMaxPct: r.replyRateMaxPct,
+    todayTarget: todayTarget(r, r.dayIndex),
+    sentToday: today.sent,
+    repliedToday: today.replied,
+    startedAt: r.startedAt.toISOString(),
+    pausedAt: r.pausedAt?.toISOString() ?? null,
+  };
+}
