@@ -2,7 +2,7 @@ import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { normalizeEmail } from "../emails";
 import { suppressedAmong } from "../suppressions/check";
 import { isValidTimezone } from "../timezones";
-import { emptyLead, mergeLead, type LeadPatch, type LeadState } from "./merge";
+import { emptyLead, mergeInto, type LeadPatch, type LeadState } from "./merge";
 import { leadIdSource } from "./lead-ids";
 import type { CreateLeadsResult, LeadInput } from "./schemas";
 import { findLeadsByEmails, insertLeadRows, lockWorkspaceLeads, updateLeadRows } from "./store";
@@ -23,15 +23,18 @@ function normalizeItems(items: LeadInput[], result: CreateLeadsResult): Valid[] 
       result.invalidEmails.push({ index, email: String(item.email ?? ""), reason: n.reason });
       return;
     }
-    const { email: _e, ...patch } = item;
-    if (patch.timezone && !isValidTimezone(patch.timezone.trim())) {
+    // The item is the patch as it is (the merge reads only lead fields, so `email` in it is ignored);
+    // it is copied only to drop an unknown timezone, which leaves the caller's parsed body untouched.
+    let patch: LeadPatch = item;
+    if (item.timezone && !isValidTimezone(item.timezone.trim())) {
       result.warnings.push({
         index,
         email: n.email,
         field: "timezone",
-        message: `Unknown timezone "${patch.timezone}" was skipped; use an IANA name such as Europe/Berlin`,
+        message: `Unknown timezone "${item.timezone}" was skipped; use an IANA name such as Europe/Berlin`,
       });
-      delete patch.timezone;
+      const { timezone: _t, ...rest } = item;
+      patch = rest;
     }
     valid.push({ index, email: n.email, patch });
   });
@@ -39,7 +42,10 @@ function normalizeItems(items: LeadInput[], result: CreateLeadsResult): Valid[] 
   return valid;
 }
 
-/** Step 2: merge in order; an address repeated in the batch merges into the same lead. */
+/**
+ * Step 2: merge in order; an address repeated in the batch merges into the same lead. The states are
+ * this call's own (new ones, or read for it), so they are merged in place.
+ */
 function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLeads, result: CreateLeadsResult): Touched[] {
   const touched = new Map<string, Touched>();
   const suppressedSeen = new Set<string>();
@@ -61,9 +67,7 @@ function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLea
         : { id: newLeadId(), state: emptyLead(v.email), isNew: true, changed: true };
       touched.set(key, entry);
     }
-    const { next, changed } = mergeLead(entry.state, v.patch);
-    entry.state = next;
-    entry.changed ||= changed;
+    if (mergeInto(entry.state, v.patch)) entry.changed = true;
     result.leads.push({ email: entry.state.email, id: entry.id, status: entry.isNew ? "created" : "updated" });
     result.leadIds.push(entry.id);
   }

@@ -52,37 +52,48 @@ function clean(v: string | null | undefined): string | null {
  */
 export function mergeLead(base: LeadState, patch: LeadPatch): { next: LeadState; changed: boolean } {
   const next: LeadState = { ...base, customFields: { ...base.customFields } };
+  const changed = mergeInto(next, patch);
+  return { next, changed };
+}
+
+/**
+ * mergeLead's rules applied to `state` itself, for a caller that owns it (a batch merging into states it
+ * built or read for this call): no copy of the lead per patch. Returns whether the state changed.
+ */
+export function mergeInto(state: LeadState, patch: LeadPatch): boolean {
   let changed = false;
   for (const f of LEAD_TEXT_FIELDS) {
     if (!(f in patch)) continue;
     const v = clean(patch[f]);
-    if (v !== next[f]) {
-      next[f] = v;
+    if (v !== state[f]) {
+      state[f] = v;
       changed = true;
     }
   }
   if ("timezone" in patch) {
     const v = clean(patch.timezone);
-    if (v !== next.timezone) {
-      next.timezone = v;
+    if (v !== state.timezone) {
+      state.timezone = v;
       changed = true;
     }
   }
-  if (patch.verificationStatus && patch.verificationStatus !== next.verificationStatus) {
-    next.verificationStatus = patch.verificationStatus;
+  if (patch.verificationStatus && patch.verificationStatus !== state.verificationStatus) {
+    state.verificationStatus = patch.verificationStatus;
     changed = true;
   }
-  for (const [k, raw] of Object.entries(patch.customFields ?? {})) {
-    const v = raw === null ? "" : String(raw);
-    if (v === "") {
-      if (k in next.customFields) {
-        delete next.customFields[k];
+  if (patch.customFields) {
+    for (const [k, raw] of Object.entries(patch.customFields)) {
+      const v = raw === null ? "" : String(raw);
+      if (v === "") {
+        if (k in state.customFields) {
+          delete state.customFields[k];
+          changed = true;
+        }
+      } else if (state.customFields[k] !== v) {
+        state.customFields[k] = v;
         changed = true;
       }
-    } else if (next.customFields[k] !== v) {
-      next.customFields[k] = v;
-      changed = true;
     }
   }
-  return { next, changed };
+  return changed;
 }
