@@ -4,6 +4,7 @@ import type { Address } from "../../../db/schema";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../../ai/provider";
 import { loadAiSettings } from "../../ai/settings";
 import { mapLimit } from "../../concurrency";
+import { placementProbeIds } from "../../placement/probes";
 import { randomBytes } from "node:crypto";
 import { classify, type Intent, isAutomatic } from "../classify";
 import { addresses, clean, isWarmup, refsOf } from "./parse";
@@ -64,13 +65,19 @@ function prepare(mb: Mailbox, it: Received): PreparedReply | undefined {
 }
 
 /**
- * Decides what each received message is before anything is stored: warmup traffic and our own
- * messages are dropped; automatic replies are decided by the rules, an unsubscribe request always by
+ * Decides what each received message is before anything is stored: warmup traffic, placement probes
+ * and our own messages are dropped; automatic replies are decided by the rules, an unsubscribe request always by
  * the rules, a person's other reply by the AI provider when configured and enabled (a failing provider
  * falls back to the rules, so classification never blocks ingestion).
  */
 export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[], ai?: AiSwitch): Promise<PreparedReply[]> {
-  const out = items.flatMap((it) => prepare(mb, it) ?? []);
+  const prepared = items.flatMap((it) => prepare(mb, it) ?? []);
+  // Placement probes a seed receives are the service's own test mail, never a reply (decisions: seed pool).
+  const probes = await placementProbeIds(
+    db,
+    prepared.map((p) => p.messageId),
+  );
+  const out = probes.size ? prepared.filter((p) => !probes.has(p.messageId)) : prepared;
   const forAi = out.filter((p) => !p.automatic && p.intent !== "UNSUBSCRIBE_REQUEST");
   if (forAi.length && aiProvider() !== builtInProvider && (await aiEnabled(db, mb, ai))) {
     await mapLimit(forAi, AI_CONCURRENCY, async (p) => {
