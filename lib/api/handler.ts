@@ -98,6 +98,7 @@ async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
   const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
   const nul = mayHoldNul ? nulPath(json, "") : undefined;
   if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
+  if (def.bodyCheck?.(json)) return json;
   const r = def.body.safeParse(json);
   if (!r.success) throw validationErrorFromZod(r.error, "body");
   return r.data;

@@ -23,6 +23,12 @@ export interface RouteDef<
   credential?: "any" | "session";
   query?: Q;
   body?: B;
+  /**
+   * Recognises the route's common well-formed body without running `body` (a big body's zod parse is
+   * costly): true only for a body that `body` would return unchanged, which is then used as it is.
+   * Anything else is parsed by `body` as usual, so errors and stripping stay zod's.
+   */
+  bodyCheck?: (body: unknown) => boolean;
   /** Body size limit in bytes (default 5 MB). */
   bodyLimit?: number;
   /** A tighter limit on top of the credential's (e.g. test sends): points per window. */

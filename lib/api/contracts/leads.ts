@@ -10,6 +10,7 @@ import {
   patchLeadBody,
   tagRef,
 } from "../../leads/schemas";
+import { isPlainCreateLeadsBody } from "../../leads/input-check";
 
 const tag = "Leads";
 
@@ -29,6 +30,7 @@ export const leadRoutes = {
     tag,
     access: "write",
     body: createLeadsBody,
+    bodyCheck: isPlainCreateLeadsBody,
     summary: "Create or merge up to 1,000 leads by email",
     response: {
       description: "Per-lead results in the order sent, counts, suppressed and invalid addresses, warnings",
