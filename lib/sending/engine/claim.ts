@@ -43,12 +43,12 @@ function leadDue(now: Date): SQL {
 }
 
 /**
- * A mailbox that may send now (on, login working, not paused, its gap passed) and has due work. The
+ * A mailbox that may send now (on, not a seed, login working, not paused, its gap passed) and has due work. The
  * due-work test is a scalar subquery so it runs as one index probe per mailbox (an EXISTS would be
  * turned into a join over every due lead).
  */
 function mailboxDue(now: Date): SQL {
-  return sql`${mailboxes.sendingEnabled} and ${mailboxes.loginFailingSince} is null and ${mailboxes.autoPausedAt} is null
+  return sql`${mailboxes.sendingEnabled} and not ${mailboxes.isSeed} and ${mailboxes.loginFailingSince} is null and ${mailboxes.autoPausedAt} is null
     and (${mailboxes.nextSendAt} is null or ${mailboxes.nextSendAt} <= ${at(now)})
     and (select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${mailboxes.id} and ${leadDue(now)} limit 1) is not null`;
 }
