@@ -7,6 +7,7 @@ import { leadRoutes } from "./leads";
 import { webhookRoutes } from "./webhooks";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
+import { warmupRoutes } from "./warmup";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -16,6 +17,7 @@ export const allRoutes: RouteDef[] = [
   timezoneRoutes,
   campaignRoutes,
   mailboxRoutes,
+  warmupRoutes,
   domainRoutes,
   inboxRoutes,
   aiRoutes,
