@@ -1,5 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { anyOf, type RowOf, recordset, selectRows } from "../../db/bulk";
+import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { leadDomains, leads } from "../../db/schema";
 import type { LeadState } from "./merge";
@@ -18,25 +18,39 @@ const FIELDS = {
   customFields: leads.customFields,
   verificationStatus: leads.verificationStatus,
 };
-type Fields = typeof FIELDS;
-type FieldKey = keyof Fields & string;
-const FIELD_KEYS = Object.keys(FIELDS) as FieldKey[];
+type FieldKey = keyof typeof FIELDS & string;
 
-/** One row of the recordset, written out field by field: one object shape for every row, which JSON.stringify writes fastest. */
-function toRecord(id: string, s: LeadState): RowOf<Fields> {
-  return {
-    id,
-    email: s.email,
-    firstName: s.firstName,
-    lastName: s.lastName,
-    companyName: s.companyName,
-    companyDomain: s.companyDomain,
-    phoneNumber: s.phoneNumber,
-    jobTitle: s.jobTitle,
-    timezone: s.timezone,
-    customFields: s.customFields,
-    verificationStatus: s.verificationStatus,
-  };
+/**
+ * The written fields in the order a row travels in: each lead goes as a JSON array of their values, not
+ * an object — no field names repeated in every row (~40% of a 1,000-lead insert's bytes), so
+ * JSON.stringify here and the server's jsonb parse have less to do. The server reads them by position.
+ */
+const ROW_KEYS = [
+  "id",
+  "email",
+  "firstName",
+  "lastName",
+  "companyName",
+  "companyDomain",
+  "phoneNumber",
+  "jobTitle",
+  "timezone",
+  "customFields",
+  "verificationStatus",
+] as const satisfies readonly FieldKey[];
+type RowKey = (typeof ROW_KEYS)[number];
+
+const toRow = (id: string, s: LeadState) => ROW_KEYS.map((k) => (k === "id" ? id : s[k]));
+
+/** The rows as `r(v, n)`: `r.v` one lead's array, `r.n` its position (from 1), for a FROM. */
+const rowsOf = (rows: { id: string; state: LeadState }[]) =>
+  sql`jsonb_array_elements(${JSON.stringify(rows.map((r) => toRow(r.id, r.state)))}::jsonb) with ordinality as r(v, n)`;
+
+/** Field `key` of the current row, as its column's type. */
+function field(key: RowKey): SQL {
+  const i = ROW_KEYS.indexOf(key);
+  const type = FIELDS[key].getSQLType();
+  return sql.raw(type === "jsonb" ? `r.v->${i}` : `(r.v->>${i})::${type}`);
 }
 
 /** The address domain of an address column or field, written as leads_esp_class_domain_idx indexes it. */
@@ -44,68 +58,41 @@ const domainOf = (email: SQL | typeof leads.email) => sql`lower(split_part(${ema
 
 const column = (key: FieldKey) => sql.identifier(FIELDS[key].name);
 
-/**
- * Many leads in one statement: the rows travel as one JSON parameter and are expanded by
- * jsonb_to_recordset, which keeps a 1,000-lead import to a single round trip.
- */
+/** Many leads in one statement: the rows travel as one JSON parameter, so a 1,000-lead import is a single round trip. */
 export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
-  const v = recordset(
-    "v",
-    { ...FIELDS, ord: "int" },
-    rows.map((r, ord) => Object.assign(toRecord(r.id, r.state), { ord })),
-  );
   const at = sql`${now.toISOString()}::timestamptz`;
-  const fields = FIELD_KEYS.filter((k) => k !== "customFields");
   const into = sql.join(
-    [
-      ...fields.map(column),
-      ...[leads.customFields, leads.workspaceId, leads.espClass, leads.createdAt, leads.updatedAt].map((c) => sql.identifier(c.name)),
-    ],
+    [...ROW_KEYS.map(column), ...[leads.workspaceId, leads.espClass, leads.createdAt, leads.updatedAt].map((c) => sql.identifier(c.name))],
     sql`, `,
   );
-  const picks = sql.join(
-    [
-      ...fields.map((k) => v.col(k)),
-      sql`coalesce(${v.col("customFields")}, '{}'::jsonb)`,
-      sql`${workspaceId}`,
-      sql`coalesce(d.esp_class, 'UNKNOWN')`,
-      at,
-      at,
-    ],
-    sql`, `,
-  );
+  const picks = sql.join([...ROW_KEYS.map(field), sql`${workspaceId}`, sql`coalesce(d.esp_class, 'UNKNOWN')`, at, at], sql`, `);
   // Insertion order is the `seq` order: keep the order the leads were sent in. A lead at an address
   // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (esp-class.ts).
   await db.execute(sql`
     insert into ${leads} (${into})
     select ${picks}
-    from ${v.from}
-    left join ${leadDomains} d on d.domain = ${domainOf(v.col("email"))}
-    order by ${v.col("ord")}`);
+    from ${rowsOf(rows)}
+    left join ${leadDomains} d on d.domain = ${domainOf(field("email"))}
+    order by r.n`);
 }
 
 /** Writes the rows' fields; a lead whose address moves to another domain takes that domain's cached ESP class (or UNKNOWN). */
 export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
-  const v = recordset(
-    "v",
-    FIELDS,
-    rows.map((r) => toRecord(r.id, r.state)),
-  );
-  const sets = FIELD_KEYS.filter((k) => k !== "id").map((k) =>
-    k === "customFields" ? sql`${column(k)} = coalesce(${v.col(k)}, '{}'::jsonb)` : sql`${column(k)} = ${v.col(k)}`,
-  );
-  const sameDomain = sql`${domainOf(leads.email)} = ${domainOf(v.col("email"))}`;
+  const sets = ROW_KEYS.filter((k) => k !== "id").map((k) => sql`${column(k)} = ${field(k)}`);
+  const sameDomain = sql`${domainOf(leads.email)} = ${domainOf(field("email"))}`;
   sets.push(
     sql`${sql.identifier(leads.espClass.name)} = case when ${sameDomain} then ${leads.espClass} else coalesce(d.esp_class, 'UNKNOWN') end`,
   );
   sets.push(sql`${sql.identifier(leads.updatedAt.name)} = ${now.toISOString()}::timestamptz`);
+  // The ids are sent once more as a list, so the planner finds the rows by primary key rather than by
+  // hashing every lead of the workspace.
   await db.execute(sql`
     update ${leads} set ${sql.join(sets, sql`, `)}
-    from ${v.from}
-    left join ${leadDomains} d on d.domain = ${domainOf(v.col("email"))}
-    where ${leads.id} = ${v.col("id")} and ${leads.workspaceId} = ${workspaceId} and ${leads.id} = ${anyOf(rows.map((r) => r.id))}`);
+    from ${rowsOf(rows)}
+    left join ${leadDomains} d on d.domain = ${domainOf(field("email"))}
+    where ${leads.id} = ${field("id")} and ${leads.workspaceId} = ${workspaceId} and ${leads.id} = ${anyOf(rows.map((r) => r.id))}`);
 }
 
 type StoredLead = { id: string; state: LeadState };
