@@ -1,4 +1,6 @@
-import { resolveA, resolveMx, resolveTxt } from "../net/dns";
+import { mapLimit } from "../concurrency";
+import { resolveMx, resolveTxt } from "../net/dns";
+import { addressesOf, DNSBL_CONCURRENCY, type DnsblTargetType, dnsblZones, lookupDnsbl } from "./dnsbl";
 
 export type CheckStatus = "PASS" | "WARN" | "FAIL" | "MISSING" | "UNCHECKED";
 export interface CheckResult {
@@ -170,50 +172,52 @@ export async function checkMx(domain: string): Promise<CheckResult & { hosts: st
   };
 }
 
-function zones(envName: string, fallback: string): string[] {
-  return (process.env[envName] ?? fallback)
-    .split(",")
-    .map((z) => z.trim())
-    .filter(Boolean);
+/** One target's blocklist verdict in a domain check: listed somewhere, clean on every zone, or not known. */
+export interface BlacklistTargetVerdict {
+  target: string;
+  type: DnsblTargetType;
+  listedOn: { zone: string; answer: string }[];
+  /** Every zone answered and none listed it: a check that may close an earlier BLACKLISTED alert. */
+  clean: boolean;
 }
 
-/** A DNSBL answers 127.0.0.2–127.0.0.254 for a listing; 127.255.255.x are its own errors (e.g. refused). */
-function isListing(addr: string): boolean {
-  return /^127\.0\.[01]\.\d+$/.test(addr) && addr !== "127.0.0.1";
-}
-
+/**
+ * The domain against the domain zones and the addresses of `hostsToCheck` against the IP zones,
+ * through the look-up code the blacklist jobs use (./dnsbl). `verdicts` (per target) are what the
+ * domain check raises and resolves BLACKLISTED alerts from; they are not stored with the check.
+ */
 export async function checkBlacklists(
   domain: string,
   hostsToCheck: string[],
-): Promise<CheckResult & { listings: { zone: string; target: string; answer: string }[] }> {
-  const domainZones = zones("DNSBL_DOMAIN_ZONES", "dbl.spamhaus.org,multi.uribl.com,multi.surbl.org");
-  const ipZones = zones("DNSBL_IP_ZONES", "zen.spamhaus.org,bl.spamcop.net,b.barracudacentral.org");
-  const ips = new Set<string>();
-  for (const h of hostsToCheck.slice(0, 5)) {
-    const a = await resolveA(h);
-    if (a.ok) for (const ip of a.records.slice(0, 2)) ips.add(ip);
-  }
+): Promise<CheckResult & { listings: { zone: string; target: string; answer: string }[]; verdicts: BlacklistTargetVerdict[] }> {
+  const zones = dnsblZones();
+  const ips = await addressesOf(hostsToCheck.slice(0, 5));
   const queries = [
-    ...domainZones.map((zone) => ({ zone, target: domain, name: `${domain}.${zone}` })),
-    ...[...ips].flatMap((ip) => ipZones.map((zone) => ({ zone, target: ip, name: `${ip.split(".").reverse().join(".")}.${zone}` }))),
+    ...zones.domain.map((zone) => ({ zone, target: domain, type: "domain" as const })),
+    ...ips.flatMap((ip) => zones.ip.map((zone) => ({ zone, target: ip, type: "ip" as const }))),
   ];
-  const answers = await Promise.all(queries.map(async (q) => ({ ...q, a: await resolveA(q.name) })));
-  const listings = answers.flatMap((q) =>
-    q.a.ok ? q.a.records.filter(isListing).map((answer) => ({ zone: q.zone, target: q.target, answer })) : [],
-  );
-  const addresses = ips.size ? ` and ${[...ips].join(", ")}` : "";
-  const checked = `${domainZones.length} domain and ${ipZones.length} IP blocklists for ${domain}${addresses}`;
+  const answers = await mapLimit(queries, DNSBL_CONCURRENCY, async (q) => ({ ...q, a: await lookupDnsbl(q.target, q.type, q.zone) }));
+  const listings = answers.flatMap((q) => (q.a.listed && q.a.answer ? [{ zone: q.zone, target: q.target, answer: q.a.answer }] : []));
+  const targets = [{ target: domain, type: "domain" as const }, ...ips.map((ip) => ({ target: ip, type: "ip" as const }))];
+  const verdicts = targets.map(({ target, type }) => {
+    const mine = answers.filter((q) => q.target === target);
+    const listedOn = mine.flatMap((q) => (q.a.listed && q.a.answer ? [{ zone: q.zone, answer: q.a.answer }] : []));
+    return { target, type, listedOn, clean: mine.length > 0 && mine.every((q) => !q.a.listed && !q.a.failed) };
+  });
+  const addresses = ips.length ? ` and ${ips.join(", ")}` : "";
+  const checked = `${zones.domain.length} domain and ${zones.ip.length} IP blocklists for ${domain}${addresses}`;
   if (listings.length) {
     return {
       status: "FAIL",
       record: null,
       listings,
+      verdicts,
       reason:
         `Listed on ${listings.map((l) => `${l.zone} (${l.target})`).join(", ")}. ` +
         "Mail from listed domains or servers lands in spam; request delisting from each list.",
     };
   }
-  if (answers.length && answers.every((q) => !q.a.ok))
-    return { status: "WARN", record: null, listings, reason: `Could not query the blocklists (${checked}).` };
-  return { status: "PASS", record: null, listings, reason: `Not listed (checked ${checked}).` };
+  if (answers.length && answers.every((q) => q.a.failed))
+    return { status: "WARN", record: null, listings, verdicts, reason: `Could not query the blocklists (${checked}).` };
+  return { status: "PASS", record: null, listings, verdicts, reason: `Not listed (checked ${checked}).` };
 }

@@ -8,6 +8,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
 import { claimStale } from "../jobs/claim";
 import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./checks";
+import { blacklistAlerts, domainCheckVerdicts, domainDnsAlert } from "./domain-alerts";
 
 export const listDomainsQuery = pageQuery({ defaultLimit: 2000, maxLimit: 2000 });
 export const domainIdsBody = z.object({ domainIds: z.array(z.string().max(100)).min(1).max(500, "at most 500 domains per call") });
@@ -98,6 +99,7 @@ export async function patchDomain(ctx: Ctx, id: string, input: z.infer<typeof pa
 /**
  * Reads SPF, DKIM, DMARC, MX and blocklists from real DNS (DNS_SERVERS) and stores each status with
  * its reason and the check time. What "right" means depends on the providers of the domain's mailboxes.
+ * Raises or resolves the domain's DNS_FAILING and BLACKLISTED alerts (./domain-alerts).
  */
 export async function runDomainCheck(db: DbOrTx, d: DomainRow, now: Date): Promise<DomainRow> {
   const boxes = await db
@@ -113,7 +115,9 @@ export async function runDomainCheck(db: DbOrTx, d: DomainRow, now: Date): Promi
     checkMx(d.domain),
   ]);
   // Hosted providers' shared IPs say nothing about this domain; a domain's own servers do.
-  const blacklist = await checkBlacklists(d.domain, [...customSmtpHosts, ...(providers.length ? [] : mx.hosts)]);
+  const { verdicts, ...blacklist } = await checkBlacklists(d.domain, [...customSmtpHosts, ...(providers.length ? [] : mx.hosts)]);
+  await domainDnsAlert(db, d, { spf, dkim, dmarc, mx }, now);
+  await blacklistAlerts(db, d.workspaceId, domainCheckVerdicts(d.domain, verdicts), now);
   const [updated] = await db
     .update(domains)
     .set({

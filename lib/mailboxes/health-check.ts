@@ -8,7 +8,8 @@ import { claimStale } from "../jobs/claim";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { imapConfigOf, smtpConfigOf } from "./credentials";
-import type { MailboxRow } from "./view";
+import { READ_FAILING_AFTER_MS, type MailboxRow } from "./view";
+import { raiseAlert, readFailingAlert, reconcileMailboxAlerts, resolveAlert } from "../deliverability/alerts";
 
 export function checkIntervalMs(): number {
   const s = Number(process.env.MAILBOX_CHECK_INTERVAL_S ?? 300);
@@ -74,12 +75,31 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
       set.readError = null;
     }
     if (Object.keys(set).length) await tx.update(mailboxes).set(set).where(eq(mailboxes.id, cur.id));
+    await healthAlerts(tx, cur, { ...cur, ...set }, now);
   });
   return { smtp, imap };
 }
 
-/** The periodic login check: due mailboxes, 25 at a time, at most 500 a run. */
+/**
+ * LOGIN_FAILING and READ_FAILING alerts (decisions, Second batch) follow the mailbox's state as this
+ * check leaves it: raised (or refreshed) while the login fails — READ_FAILING only after spec 2.8's 30
+ * minutes — and resolved when this check clears the failure. A mailbox the user paused reports nothing
+ * (spec 2.8). Failures cleared elsewhere (PATCH) are closed by the job's reconcile pass.
+ */
+async function healthAlerts(db: DbOrTx, before: MailboxRow, m: MailboxRow, now: Date): Promise<void> {
+  const userPaused = !m.sendingEnabled && !m.autoPausedAt;
+  if (m.loginFailingSince && !userPaused) {
+    const message = `${m.email}: SMTP login refused: ${m.loginError ?? "unknown error"}`;
+    await raiseAlert(db, { workspaceId: m.workspaceId, kind: "LOGIN_FAILING", subject: m.id, mailboxId: m.id, message }, now);
+  } else if (before.loginFailingSince && !m.loginFailingSince) await resolveAlert(db, m.workspaceId, "LOGIN_FAILING", m.id, now);
+  const readFailing = m.readFailingSince && now.getTime() - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS;
+  if (readFailing && !userPaused) await raiseAlert(db, readFailingAlert(m), now);
+  else if (before.readFailingSince && !m.readFailingSince) await resolveAlert(db, m.workspaceId, "READ_FAILING", m.id, now);
+}
+
+/** The periodic login check: due mailboxes, 25 at a time, at most 500 a run; first, mailbox alerts whose condition ended are closed. */
 export async function runMailboxHealthChecks({ db, clock }: JobCtx) {
+  await reconcileMailboxAlerts(db, clock.now());
   let checked = 0;
   let failing = 0;
   for (;;) {

@@ -1,6 +1,7 @@
 import type { RouteDef } from "../route";
 import { accountRoutes } from "./account";
 import { campaignRoutes } from "./campaigns";
+import { deliverabilityRoutes } from "./deliverability";
 import { aiRoutes, crmRoutes } from "./ai-crm";
 import { inboxRoutes } from "./inbox";
 import { leadRoutes } from "./leads";
@@ -24,4 +25,5 @@ export const allRoutes: RouteDef[] = [
   crmRoutes,
   webhookRoutes,
   accountRoutes,
+  deliverabilityRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);

@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
-import { imapState, mailboxes } from "../../../db/schema";
+import { alerts, imapState, mailboxes } from "../../../db/schema";
+import { currentClock } from "../../clock";
+import { raiseReadFailing } from "../../deliverability/alerts";
+import { READ_FAILING_AFTER_MS } from "../../mailboxes/view";
 import { ImapBackoffError } from "../connections";
 
 /** A mailbox whose sync keeps failing is tried again after at most this long (or its connection's backoff, if longer). */
@@ -35,7 +38,7 @@ const col = (c: { name: string }) => sql.identifier(c.name);
 export async function recordSyncFailure(db: DbOrTx, now: Date, mailboxId: string, e: unknown, backoffMs: number): Promise<void> {
   const floorMs = Math.max(pollIntervalMs(), backoffMs);
   const at = now.toISOString();
-  await selectRows(
+  const rows = await selectRows<{ since: string | Date | null }>(
     db,
     sql`
     with old as (
@@ -55,18 +58,26 @@ export async function recordSyncFailure(db: DbOrTx, now: Date, mailboxId: string
     select ${mailboxId}::text, 'INBOX', '', 0, ${at}::timestamptz
       + greatest(${floorMs}::float8 * interval '1 millisecond', least(${at}::timestamptz - f.since, ${MAX_RETRY_MS}::float8 * interval '1 millisecond'))
     from flagged f
-    on conflict (${col(imapState.mailboxId)}, ${col(imapState.folder)}) do update set ${col(imapState.leasedUntil)} = excluded.${col(imapState.leasedUntil)}`,
+    on conflict (${col(imapState.mailboxId)}, ${col(imapState.folder)}) do update set ${col(imapState.leasedUntil)} = excluded.${col(imapState.leasedUntil)}
+    returning (select since from flagged) as since`,
   );
+  // READ_FAILING is an alert only after spec 2.8's 30 minutes; until then it is just a retry.
+  const since = rows[0]?.since;
+  if (since && now.getTime() - new Date(since).getTime() >= READ_FAILING_AFTER_MS) await raiseReadFailing(db, mailboxId, now);
 }
 
-/** A sync that worked after failures: readable again, no retry time. */
-export async function recordSyncRecovered(db: DbOrTx, mailboxId: string): Promise<void> {
+/** A sync that worked after failures: readable again (its READ_FAILING alert resolved), no retry time. */
+export async function recordSyncRecovered(db: DbOrTx, mailboxId: string, now: Date = currentClock().now()): Promise<void> {
   await selectRows(
     db,
     sql`
     with readable as (
       update ${mailboxes} set ${col(mailboxes.readFailingSince)} = null, ${col(mailboxes.readError)} = null
       where ${mailboxes.id} = ${mailboxId} and ${mailboxes.readFailingSince} is not null
+    ),
+    resolved as (
+      update ${alerts} set ${col(alerts.resolvedAt)} = ${now.toISOString()}::timestamptz
+      where ${alerts.mailboxId} = ${mailboxId} and ${alerts.kind} = 'READ_FAILING' and ${alerts.resolvedAt} is null
     )
     update ${imapState} set ${col(imapState.leasedUntil)} = null
     where ${imapState.mailboxId} = ${mailboxId} and ${imapState.folder} = 'INBOX' and ${imapState.leasedUntil} is not null`,

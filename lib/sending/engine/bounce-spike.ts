@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { emails, mailboxes } from "../../../db/schema";
+import { raiseAlert } from "../../deliverability/alerts";
 import { emitEvent } from "../../events/emit";
 import type { Mailbox } from "./types";
 
@@ -27,6 +28,12 @@ export async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date): Promi
   if (!cur || cur.autoPausedAt) return;
   const reason = `Bounce rate ${(rate * 100).toFixed(1)}% (${r.bounced} of ${r.sent} in 30 days) is above 1.8%`;
   await tx.update(mailboxes).set({ autoPausedAt: now, autoPauseReason: reason }).where(eq(mailboxes.id, m.id));
+  // Resolved when the pause is lifted (the mailbox health job's reconcile pass, lib/deliverability/alerts).
+  await raiseAlert(
+    tx,
+    { workspaceId: m.workspaceId, kind: "BOUNCE_SPIKE", subject: m.id, mailboxId: m.id, message: `${m.email} paused: ${reason}` },
+    now,
+  );
   await emitEvent(
     tx,
     m.workspaceId,

@@ -1,0 +1,117 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { selectRows } from "../../db/bulk";
+import type { DbOrTx } from "../../db/client";
+import { alerts, domains, emails, mailboxes, placementResults, placementTests } from "../../db/schema";
+import { requireAccess, type Ctx } from "../ctx";
+import { healthStatus } from "../mailboxes/view";
+
+/** GET /deliverability/overview (decisions, Second batch: Deliverability). */
+
+const DAY_MS = 24 * 3600_000;
+const WARMING = new Set(["EARLY", "RAMPING", "STEADY"]);
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** Mailboxes by state: `healthy` HEALTHY, `paused` by the user or by bounces, `failing` login or reading; `warming` by warmup status. */
+async function mailboxCounts(ctx: Ctx, now: Date) {
+  const rows = await ctx.db.select().from(mailboxes).where(eq(mailboxes.workspaceId, ctx.workspaceId));
+  const counts = { total: rows.length, healthy: 0, warming: 0, paused: 0, failing: 0 };
+  for (const m of rows) {
+    const h = healthStatus(m, now);
+    if (h === "HEALTHY") counts.healthy++;
+    else if (h === "PAUSED" || h === "AUTO_PAUSED") counts.paused++;
+    else if (h === "LOGIN_FAILING" || h === "READ_FAILING") counts.failing++;
+    if (WARMING.has(m.warmupStatus)) counts.warming++;
+  }
+  return counts;
+}
+
+/** Domains: `failing` when SPF, DKIM, DMARC or MX is FAIL or MISSING; `blacklisted` when its last check or an open BLACKLISTED alert says so. */
+async function domainCounts(ctx: Ctx) {
+  const bad = (c: AnyPgColumn) => sql`${c} in ('FAIL', 'MISSING')`;
+  const [r] = await selectRows<{ total: number; failing: number; blacklisted: number }>(
+    ctx.db,
+    sql`select count(*)::int as total,
+        count(*) filter (where ${bad(domains.spfStatus)} or ${bad(domains.dkimStatus)} or ${bad(domains.dmarcStatus)} or ${bad(domains.mxStatus)})::int
+          as failing,
+        count(*) filter (where ${domains.blacklistStatus} = 'FAIL' or exists (
+          select 1 from ${alerts} where ${alerts.workspaceId} = ${ctx.workspaceId} and ${alerts.kind} = 'BLACKLISTED'
+            and ${alerts.resolvedAt} is null and ${alerts.domain} = ${domains.domain}))::int as blacklisted
+      from ${domains} where ${domains.workspaceId} = ${ctx.workspaceId}`,
+  );
+  return r;
+}
+
+/** Bounced over sent (SENT + BOUNCED) campaign email created since `since`; null when none was sent. Warmup mail is not in `emails`. */
+export async function bounceRateSince(db: DbOrTx, workspaceId: string, since: Date, mailboxId?: string) {
+  const [r] = await selectRows<{ sent: number; bounced: number }>(
+    db,
+    sql`select count(*) filter (where ${emails.status} in ('SENT', 'BOUNCED'))::int as sent,
+          count(*) filter (where ${emails.status} = 'BOUNCED')::int as bounced
+        from ${emails}
+        where ${emails.workspaceId} = ${workspaceId} and ${emails.campaignId} is not null and ${emails.createdAt} >= ${ts(since)}
+          ${mailboxId ? sql`and ${emails.mailboxId} = ${mailboxId}` : sql``}`,
+  );
+  return { sent: r.sent, bounced: r.bounced, rate: r.sent > 0 ? r.bounced / r.sent : null };
+}
+
+/** Placement probes of the last 30 days that landed in spam, over those that landed at all (MISSING and PENDING left out). */
+async function spamRate(ctx: Ctx, since: Date): Promise<number | null> {
+  const [r] = await selectRows<{ inbox: number; spam: number }>(
+    ctx.db,
+    sql`select count(*) filter (where r.placement = 'INBOX')::int as inbox, count(*) filter (where r.placement = 'SPAM')::int as spam
+      from ${placementResults} r join ${placementTests} t on t.id = r.test_id
+      where t.workspace_id = ${ctx.workspaceId} and t.created_at >= ${ts(since)}`,
+  );
+  return r.inbox + r.spam > 0 ? r.spam / (r.inbox + r.spam) : null;
+}
+
+/** A placement test's summary (the numbers of `placement.completed`). */
+export async function placementSummaries(db: DbOrTx, where: SQL | undefined, limit: number) {
+  const rows = await db
+    .select({ t: placementTests, email: mailboxes.email })
+    .from(placementTests)
+    .innerJoin(mailboxes, eq(mailboxes.id, placementTests.mailboxId))
+    .where(where)
+    .orderBy(desc(placementTests.seq))
+    .limit(limit);
+  return rows.map(({ t, email }) => ({
+    id: t.id,
+    batchId: t.batchId,
+    mailboxId: t.mailboxId,
+    mailboxEmail: email,
+    status: t.status,
+    seedCount: t.seedCount,
+    inboxCount: t.inboxCount,
+    spamCount: t.spamCount,
+    missingCount: t.missingCount,
+    createdAt: t.createdAt.toISOString(),
+    completedAt: t.completedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function deliverabilityOverview(ctx: Ctx) {
+  requireAccess(ctx, "read");
+  const now = ctx.clock.now();
+  const [mbx, doms, bounce, spam, [open], [last]] = await Promise.all([
+    mailboxCounts(ctx, now),
+    domainCounts(ctx),
+    bounceRateSince(ctx.db, ctx.workspaceId, new Date(now.getTime() - 7 * DAY_MS)),
+    spamRate(ctx, new Date(now.getTime() - 30 * DAY_MS)),
+    selectRows<{ open: number; unacknowledged: number }>(
+      ctx.db,
+      sql`select count(*)::int as open, count(*) filter (where ${alerts.acknowledgedAt} is null)::int as unacknowledged
+        from ${alerts} where ${alerts.workspaceId} = ${ctx.workspaceId} and ${alerts.resolvedAt} is null`,
+    ),
+    placementSummaries(ctx.db, and(eq(placementTests.workspaceId, ctx.workspaceId)), 1),
+  ]);
+  return {
+    mailboxes: mbx,
+    domains: doms,
+    bounceRate7d: bounce.rate,
+    spamRate30d: spam,
+    openAlerts: open.open,
+    unacknowledgedAlerts: open.unacknowledged,
+    lastPlacement: last ?? null,
+  };
+}
