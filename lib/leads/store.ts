@@ -1,4 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { leadDomains, leads } from "../../db/schema";
@@ -58,41 +59,56 @@ const domainOf = (email: SQL | typeof leads.email) => sql`lower(split_part(${ema
 
 const column = (key: FieldKey) => sql.identifier(FIELDS[key].name);
 
+const dialect = new PgDialect();
+
+/** A fragment without parameters, rendered to text once: drizzle would build it again for every statement. */
+const rendered = (fragment: SQL) => sql.raw(dialect.sqlToQuery(fragment).sql);
+
+const ROW_DOMAIN = rendered(domainOf(field("email")));
+const ROW_ID = rendered(field("id"));
+const INSERT_COLUMNS = rendered(
+  sql.join(
+    [...ROW_KEYS.map(column), ...[leads.workspaceId, leads.espClass, leads.createdAt, leads.updatedAt].map((c) => sql.identifier(c.name))],
+    sql`, `,
+  ),
+);
+const INSERT_FIELDS = rendered(sql.join(ROW_KEYS.map(field), sql`, `));
+const UPDATE_SETS = rendered(
+  sql.join(
+    [
+      ...ROW_KEYS.filter((k) => k !== "id").map((k) => sql`${column(k)} = ${field(k)}`),
+      // A lead whose address moves to another domain takes that domain's cached ESP class (or UNKNOWN).
+      sql`${sql.identifier(leads.espClass.name)} = case when ${domainOf(leads.email)} = ${domainOf(field("email"))}
+        then ${leads.espClass} else coalesce(d.esp_class, 'UNKNOWN') end`,
+    ],
+    sql`, `,
+  ),
+);
+
 /** Many leads in one statement: the rows travel as one JSON parameter, so a 1,000-lead import is a single round trip. */
 export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const into = sql.join(
-    [...ROW_KEYS.map(column), ...[leads.workspaceId, leads.espClass, leads.createdAt, leads.updatedAt].map((c) => sql.identifier(c.name))],
-    sql`, `,
-  );
-  const picks = sql.join([...ROW_KEYS.map(field), sql`${workspaceId}`, sql`coalesce(d.esp_class, 'UNKNOWN')`, at, at], sql`, `);
+  const at = now.toISOString();
   // Insertion order is the `seq` order: keep the order the leads were sent in. A lead at an address
   // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (esp-class.ts).
   await db.execute(sql`
-    insert into ${leads} (${into})
-    select ${picks}
+    insert into ${leads} (${INSERT_COLUMNS})
+    select ${INSERT_FIELDS}, ${workspaceId}, coalesce(d.esp_class, 'UNKNOWN'), ${at}::timestamptz, ${at}::timestamptz
     from ${rowsOf(rows)}
-    left join ${leadDomains} d on d.domain = ${domainOf(field("email"))}
+    left join ${leadDomains} d on d.domain = ${ROW_DOMAIN}
     order by r.n`);
 }
 
 /** Writes the rows' fields; a lead whose address moves to another domain takes that domain's cached ESP class (or UNKNOWN). */
 export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id: string; state: LeadState }[], now: Date) {
   if (rows.length === 0) return;
-  const sets = ROW_KEYS.filter((k) => k !== "id").map((k) => sql`${column(k)} = ${field(k)}`);
-  const sameDomain = sql`${domainOf(leads.email)} = ${domainOf(field("email"))}`;
-  sets.push(
-    sql`${sql.identifier(leads.espClass.name)} = case when ${sameDomain} then ${leads.espClass} else coalesce(d.esp_class, 'UNKNOWN') end`,
-  );
-  sets.push(sql`${sql.identifier(leads.updatedAt.name)} = ${now.toISOString()}::timestamptz`);
   // The ids are sent once more as a list, so the planner finds the rows by primary key rather than by
   // hashing every lead of the workspace.
   await db.execute(sql`
-    update ${leads} set ${sql.join(sets, sql`, `)}
+    update ${leads} set ${UPDATE_SETS}, ${sql.identifier(leads.updatedAt.name)} = ${now.toISOString()}::timestamptz
     from ${rowsOf(rows)}
-    left join ${leadDomains} d on d.domain = ${domainOf(field("email"))}
-    where ${leads.id} = ${field("id")} and ${leads.workspaceId} = ${workspaceId} and ${leads.id} = ${anyOf(rows.map((r) => r.id))}`);
+    left join ${leadDomains} d on d.domain = ${ROW_DOMAIN}
+    where ${leads.id} = ${ROW_ID} and ${leads.workspaceId} = ${workspaceId} and ${leads.id} = ${anyOf(rows.map((r) => r.id))}`);
 }
 
 type StoredLead = { id: string; state: LeadState };
