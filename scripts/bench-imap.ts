@@ -301,7 +301,6 @@ async function main() {
     const { noDelay, sidecarConnections } = await import("@/lib/inbox/connections");
     sidecar = sidecarConnections;
     const { simpleParser } = await import("mailparser");
-    const { WARMUP_HEADER, hasWarmupHeader } = await import("@/lib/mail/warmup");
     const { MAX_MESSAGE_BYTES } = syncModule;
     const db = bench.dbm.getDb();
     const adminSql = bench.sql;
@@ -524,11 +523,23 @@ async function main() {
       const got: number[] = [];
       for (const folder of ["Junk", "Sent"]) await c.status(folder, { uidNext: true, uidValidity: true });
       await c.mailboxOpen("INBOX", { readOnly: true });
-      // Sizes and the warmup marker first: a message over 25 MB or warmup traffic is not downloaded.
-      const wanted: number[] = [];
-      for await (const msg of c.fetch(`${bareLast[i] + 1}:*`, { uid: true, size: true, headers: [WARMUP_HEADER] }, { uid: true })) {
-        if (msg.uid > bareLast[i] && (msg.size ?? 0) <= MAX_MESSAGE_BYTES && !hasWarmupHeader(msg.headers)) wanted.push(msg.uid);
+      // Sizes and Message-IDs first: a message over 25 MB, or the service's own mail (warmup, placement
+      // probes, known by Message-ID in one look-up), is not downloaded.
+      const listed: { uid: number; id: string | null }[] = [];
+      for await (const msg of c.fetch(`${bareLast[i] + 1}:*`, { uid: true, size: true, headers: ["message-id"] }, { uid: true })) {
+        const id = /^message-id:\s*(<[^>\r\n]+>)/im.exec(msg.headers?.toString("latin1") ?? "")?.[1] ?? null;
+        if (msg.uid > bareLast[i] && (msg.size ?? 0) <= MAX_MESSAGE_BYTES) listed.push({ uid: msg.uid, id });
       }
+      const ids = listed.flatMap((x) => (x.id ? [x.id] : []));
+      const service = new Set(
+        ids.length
+          ? (
+              await bareSql`select message_id from warmup_messages where message_id = any(${ids})
+                union all select message_id from placement_results where message_id = any(${ids})`
+            ).map((r) => r.message_id as string)
+          : [],
+      );
+      const wanted = listed.filter((x) => !x.id || !service.has(x.id)).map((x) => x.uid);
       const now = new Date();
       const rows: Record<string, unknown>[] = [];
       for await (const msg of c.fetch(wanted.join(","), { uid: true, source: true }, { uid: true })) {

@@ -1,4 +1,5 @@
 import type { JobDef } from "../../lib/jobs/registry";
+import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";
 import { domainCheckJob } from "./domain-checks";
 import { inboxSyncJob } from "./inbox-sync";
@@ -6,6 +7,7 @@ import { leadEspClassJob } from "./lead-esp-class";
 import { mailboxHealthJob } from "./mailbox-health";
 import { replySendJob } from "./reply-send";
 import { sendCampaignEmailsJob } from "./send-campaign-emails";
+import { warmupJob } from "./warmup";
 import { webhookDispatchJob } from "./webhook-deliveries";
 
 /**
@@ -23,4 +25,6 @@ export const jobs: JobDef[] = [
   domainCheckJob,
   leadEspClassJob,
   webhookDispatchJob,
+  blacklistCheckJob,
+  warmupJob,
 ];

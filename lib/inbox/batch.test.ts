@@ -5,12 +5,22 @@ import { and, eq, inArray } from "drizzle-orm";
 import { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { getDb } from "@/db/client";
-import { campaignLeads, campaigns, emails, events, imapState, leads, replies, sentReplies, suppressions } from "@/db/schema";
+import {
+  campaignLeads,
+  campaigns,
+  emails,
+  events,
+  imapState,
+  leads,
+  replies,
+  sentReplies,
+  suppressions,
+  warmupMessages,
+} from "@/db/schema";
 import { encryptSecret } from "@/lib/crypto/secretbox";
 import { ManualClock } from "@/lib/clock";
 import { memoryLogger } from "@/lib/log";
 import { newId } from "@/lib/ids";
-import { WARMUP_HEADER, warmupToken } from "@/lib/mail/warmup";
 import { makeWorkspace } from "@/test/helpers";
 import { insertMailbox } from "@/test/factories";
 import { appendMessages, hardBounceReport } from "@/test/mail-messages";
@@ -49,6 +59,32 @@ function mail(o: { id: string; from?: string; subject?: string; body: string; in
     o.body,
     "",
   ].join("\n");
+}
+
+/**
+ * Records Message-IDs as warmup mail sent to `to` by a partner mailbox of its workspace, as the warmup
+ * job does before its SMTP conversation: the receiving side knows warmup mail by nothing else.
+ */
+async function recordWarmup(to: { id: string; workspaceId: string; email: string }, ids: string[]) {
+  const peer = await insertMailbox(to.workspaceId, `peer-${randomBytes(3).toString("hex")}@warm.test`);
+  await getDb()
+    .insert(warmupMessages)
+    .values(
+      ids.map((id) => ({
+        id: newId("wum"),
+        workspaceId: to.workspaceId,
+        fromMailboxId: peer.id,
+        toMailboxId: to.id,
+        toEmail: to.email,
+        warmingMailboxId: peer.id,
+        conversationId: id,
+        messageId: `<${id}@sender.test>`,
+        subject: "Catching up",
+        bodyText: "Warmup says hello.",
+        status: "SENT" as const,
+        day: "2026-11-02",
+      })),
+    );
 }
 
 /** A workspace, a mailbox on the IMAP peer, campaigns, leads with a SENT campaign email each and ACTIVE campaign leads. */
@@ -193,15 +229,10 @@ describe("reply sync in batches", () => {
         "",
       ].join("\n"),
       mail({ id: "b9", body: "Nobody signed this." }),
-      mail({
-        id: "w1",
-        from: "peer@warm.test",
-        subject: "Quick question",
-        headers: [`${WARMUP_HEADER}: ${warmupToken()}`],
-        body: "Warmup traffic.",
-      }),
+      mail({ id: "w1", from: "peer@warm.test", subject: "Quick question", body: "Warmup traffic." }),
       mail({ id: "b10", from: "someone@nowhere.test", subject: "Hello", body: "A stranger writes." }),
     ]);
+    await recordWarmup(mbx, ["w1"]);
     const log = memoryLogger();
     const { result, bodyFetches, fetchedUids } = await countBodyFetches(() =>
       syncMailbox(systemCtx(undefined, { db: getDb(), clock, log }), mbx),
@@ -276,14 +307,15 @@ describe("reply sync in batches", () => {
   it("keeps warmup traffic out of every folder it reads (INBOX, spam, Sent) without downloading it, and out of direct ingestion", async () => {
     const { mbx, lead } = await world("bo@batch.test", [{ email: "lee@warm-lead.test", campaign: "A" }]);
     const warm = (id: string, from: string, to = "Bo <bo@batch.test>") =>
-      mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello.", headers: [`${WARMUP_HEADER}: ${warmupToken()}`] });
-    // Even from a lead's address, even threaded to a campaign email: the marker wins.
-    // A forged marker (the header without this installation's MAC) hides nothing: that message is a reply.
+      mail({ id, from, to, subject: "Re: Catching up", body: "Warmup says hello." });
+    // Known by the Message-ID recorded when it was sent: even from a lead's address, the record wins.
+    await recordWarmup(mbx, ["wi1", "wj1", "ws1", "wd1", "wd2"]);
+    // A marker header hides nothing (warmup mail carries none): that message is a reply.
     const forged = mail({
       id: "forged1",
       from: "lee@warm-lead.test",
       body: "Trying to hide.",
-      headers: [`${WARMUP_HEADER}: ${warmupToken().replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAA")}`],
+      headers: ["X-Outreach-Warmup: abcdefgh.AAAAAAAAAAAAAAAAAAAAAA"],
     });
     const inbox = await append("bo@batch.test", [
       warm("wi1", "lee@warm-lead.test"),

@@ -15,7 +15,7 @@ import { type IngestResult, storeReplies } from "./store";
 export { type AiSwitch, type Mailbox, type PreparedReply, prepareReplies, type Received } from "./intent";
 export { type Match, matchReplies } from "./match";
 export { ingestOwnMessages } from "./own";
-export { isWarmup, PARSE_OPTIONS, parseSource } from "./parse";
+export { PARSE_OPTIONS, parseSource } from "./parse";
 export { planReplies, type ReplyPlan } from "./plan";
 export { type FolderState, type IngestResult, saveFolderState, storeReplies, writeReplies } from "./store";
 

@@ -4,10 +4,10 @@ import type { Address } from "../../../db/schema";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../../ai/provider";
 import { loadAiSettings } from "../../ai/settings";
 import { mapLimit } from "../../concurrency";
-import { placementProbeIds } from "../../placement/probes";
+import { serviceMailIds } from "../../warmup/known";
 import { randomBytes } from "node:crypto";
 import { classify, type Intent, isAutomatic } from "../classify";
-import { addresses, clean, isWarmup, refsOf } from "./parse";
+import { addresses, clean, refsOf } from "./parse";
 
 /** The mailbox a message was read from. */
 export type Mailbox = { id: string; workspaceId: string; email: string };
@@ -42,7 +42,6 @@ const AI_CONCURRENCY = 4;
 /** A received message's fields, cleaned; its intent by the rules (the provider may change it after). */
 function prepare(mb: Mailbox, it: Received): PreparedReply | undefined {
   const m = it.parsed;
-  if (isWarmup(m)) return undefined;
   const from = addresses(m.from)[0] ?? null;
   if (from && from.address === mb.email.toLowerCase()) return undefined; // our own message
   // Without a Message-ID: one made from where it was read (a random token when handed over directly).
@@ -72,12 +71,12 @@ function prepare(mb: Mailbox, it: Received): PreparedReply | undefined {
  */
 export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[], ai?: AiSwitch): Promise<PreparedReply[]> {
   const prepared = items.flatMap((it) => prepare(mb, it) ?? []);
-  // Placement probes a seed receives are the service's own test mail, never a reply (decisions: seed pool).
-  const probes = await placementProbeIds(
+  // Warmup mail and placement probes are the service's own, never a reply (decisions: warmup network, seed pool).
+  const ours = await serviceMailIds(
     db,
     prepared.map((p) => p.messageId),
   );
-  const out = probes.size ? prepared.filter((p) => !probes.has(p.messageId)) : prepared;
+  const out = ours.size ? prepared.filter((p) => !ours.has(p.messageId)) : prepared;
   const forAi = out.filter((p) => !p.automatic && p.intent !== "UNSUBSCRIBE_REQUEST");
   if (forAi.length && aiProvider() !== builtInProvider && (await aiEnabled(db, mb, ai))) {
     await mapLimit(forAi, AI_CONCURRENCY, async (p) => {

@@ -7,7 +7,8 @@ import type { Clock } from "../../clock";
 import { newId } from "../../ids";
 import { storeMessageFiles } from "../files";
 import type { Mailbox } from "./intent";
-import { addresses, clean, dateOf, isWarmup, refsOf, unique } from "./parse";
+import { serviceMailIds } from "../../warmup/known";
+import { addresses, clean, dateOf, refsOf, unique } from "./parse";
 
 /** A Sent-folder message with the fields its matching reads. */
 type Own = { m: ParsedMail; messageId: string | undefined; refs: string[]; to: Address[] };
@@ -16,7 +17,7 @@ type Conversation = { leadId: string; replyId: string | null };
 
 /** The Message-IDs among `ids` we sent ourselves from this mailbox: campaign emails and replies from the app. */
 async function ourMessageIds(db: DbOrTx, mb: Mailbox, ids: string[]): Promise<Set<string>> {
-  const [sent, answered] = await Promise.all([
+  const [sent, answered, service] = await Promise.all([
     db
       .select({ id: emails.messageId })
       .from(emails)
@@ -25,8 +26,9 @@ async function ourMessageIds(db: DbOrTx, mb: Mailbox, ids: string[]): Promise<Se
       .select({ id: sentReplies.messageId })
       .from(sentReplies)
       .where(and(eq(sentReplies.mailboxId, mb.id), sql`${sentReplies.messageId} = ${anyOf(ids)}`)),
+    serviceMailIds(db, ids),
   ]);
-  return new Set([...sent, ...answered].map((r) => r.id));
+  return new Set([...[...sent, ...answered].map((r) => r.id), ...service]);
 }
 
 /** By the thread headers: a reply of the lead's this answers, else one of our campaign emails it follows. */
@@ -115,13 +117,13 @@ export async function ingestOwnMessages(db: DbOrTx, clock: Clock, mb: Mailbox, m
     refs: refsOf(m),
     to: addresses(m.to),
   }));
-  const ids = unique(items.flatMap((i) => (i.messageId && !isWarmup(i.m) ? [i.messageId] : [])));
+  const ids = unique(items.flatMap((i) => (i.messageId ? [i.messageId] : [])));
   if (!ids.length) return out;
   const known = await ourMessageIds(db, mb, ids);
   const todo: number[] = [];
   const seen = new Set<string>();
   items.forEach((it, i) => {
-    if (!it.messageId || isWarmup(it.m) || known.has(it.messageId) || seen.has(it.messageId)) return;
+    if (!it.messageId || known.has(it.messageId) || seen.has(it.messageId)) return;
     seen.add(it.messageId);
     todo.push(i);
   });

@@ -1,6 +1,5 @@
 import { type AddressObject, type ParsedMail, simpleParser } from "mailparser";
 import type { Address } from "../../../db/schema";
-import { hasWarmupHeader } from "../../mail/warmup";
 
 /** textAsHtml (a linkified copy of the text) is never used: not generating it halves the parse time. */
 export const PARSE_OPTIONS = { skipTextToHtml: true, skipTextLinks: true } as const;
@@ -40,11 +39,6 @@ export function refsOf(m: ParsedMail): string[] {
 /** The message's own Date, or `now` when it has none or an unreadable one. */
 export function dateOf(m: ParsedMail, now: Date): Date {
   return m.date && !Number.isNaN(m.date.getTime()) ? m.date : now;
-}
-
-/** Warmup traffic (issue 6) never appears in the inbox: such a message is not stored, counted or kept unmatched. */
-export function isWarmup(m: ParsedMail): boolean {
-  return hasWarmupHeader(m.headers as Map<string, unknown>);
 }
 
 export const unique = <T>(xs: T[]): T[] => [...new Set(xs)];

@@ -1,5 +1,4 @@
 import type { ImapFlow } from "imapflow";
-import { hasWarmupHeader, WARMUP_HEADER } from "../../mail/warmup";
 
 /** Received files kept: 25 MB per message (spec 8); a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -43,12 +42,22 @@ export async function unchangedSince(client: ImapFlow, path: string, state: { ui
 export interface Listed {
   uid: number;
   size: number;
+  /** Its Message-ID header (cleaned), when it has one. */
+  messageId: string | null;
+  /** The service's own mail (warmup, placement probe): known by its Message-ID, never downloaded as mail. */
   warmup: boolean;
+}
+
+/** `<id@host>` from a fetched header block (`Message-ID: <…>`, possibly folded), or null. */
+function messageIdOf(headers: Buffer | undefined): string | null {
+  if (!headers) return null;
+  const m = /^message-id:\s*(<[^>\r\n]+>)/im.exec(headers.toString("latin1").replace(/\r?\n[ \t]+/g, " "));
+  return m ? m[1].trim() : null;
 }
 
 /**
  * Opens a folder (read-only) and lists its messages after `lastUid` of the same UIDVALIDITY (all of
- * them when it changed): one UID FETCH of sizes and the warmup marker, none when SELECT's UIDNEXT
+ * them when it changed): one UID FETCH of sizes and Message-IDs, none when SELECT's UIDNEXT
  * says nothing is new.
  */
 export async function listNew(
@@ -61,8 +70,8 @@ export async function listNew(
   const lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
   const listed: Listed[] = [];
   if (box.exists > 0 && !(typeof box.uidNext === "number" && box.uidNext - 1 <= lastUid)) {
-    for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, headers: [WARMUP_HEADER] }, { uid: true })) {
-      if (msg.uid > lastUid) listed.push({ uid: msg.uid, size: msg.size ?? 0, warmup: hasWarmupHeader(msg.headers) });
+    for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, headers: ["message-id"] }, { uid: true })) {
+      if (msg.uid > lastUid) listed.push({ uid: msg.uid, size: msg.size ?? 0, messageId: messageIdOf(msg.headers), warmup: false });
     }
     listed.sort((a, b) => a.uid - b.uid);
   }

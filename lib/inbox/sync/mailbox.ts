@@ -6,7 +6,9 @@ import { imapClient } from "../../mail/imap";
 import { imapConfigOf } from "../../mailboxes/credentials";
 import { type ImapConnections, noDelay } from "../connections";
 import { parseDsn } from "../dsn";
-import { type AiSwitch, isWarmup, type Mailbox, parseSource, prepareReplies, saveFolderState } from "../ingest";
+import { serviceMailIds } from "../../warmup/known";
+import { receiveWarmup } from "../../warmup/receive";
+import { type AiSwitch, type Mailbox, parseSource, prepareReplies, saveFolderState } from "../ingest";
 import { commitBatch, type Item, type SyncCtx, type Totals } from "./commit";
 import { batches, type Folder, fetchSources, foldersOf, type Listed, listNew, unchangedSince, wanted } from "./fetch";
 
@@ -28,7 +30,7 @@ async function itemsOf(
   for (const uid of uids) {
     const src = sources.get(uid);
     const parsed = src && (await parseSource(src)); // malformed beyond parsing: passed over
-    if (!parsed || isWarmup(parsed)) continue;
+    if (!parsed) continue;
     if (folder.kind === "sent") items.push({ uid, kind: "own", parsed });
     else {
       const dsn = parseDsn(parsed);
@@ -83,6 +85,30 @@ async function syncFolder(
   }
 }
 
+/**
+ * The service's own mail among the listed messages (warmup emails and answers, placement probes), known
+ * by Message-ID before anything is downloaded: never downloaded as mail. Warmup mail addressed to this
+ * mailbox is handled as the warmup network's receiving side (seen, flagged, out of spam, answered);
+ * a failure there is logged and leaves the sync of the rest alone.
+ */
+async function serviceMail(ctx: SyncCtx, client: ImapFlow, mb: Mailbox, folder: Folder, listed: Listed[]): Promise<void> {
+  const ids = listed.flatMap((x) => (x.messageId ? [x.messageId] : []));
+  if (!ids.length) return;
+  const ours = await serviceMailIds(ctx.db, ids);
+  if (!ours.size) return;
+  const found: { uid: number; messageId: string }[] = [];
+  for (const x of listed)
+    if (x.messageId && ours.has(x.messageId)) {
+      x.warmup = true;
+      found.push({ uid: x.uid, messageId: x.messageId });
+    }
+  try {
+    await receiveWarmup(ctx.db, ctx.clock.now(), client, mb, folder, found);
+  } catch (e) {
+    ctx.log?.error("warmup receive failed", { mailboxId: mb.id, folder: folder.path, error: String(e) });
+  }
+}
+
 /** A folder synced before with nothing new: not opened; INBOX still records the sync time. */
 async function markSynced(ctx: SyncCtx, mb: Mailbox, folder: Folder): Promise<void> {
   if (folder.path !== "INBOX") return;
@@ -131,6 +157,7 @@ export async function readMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = 
         continue;
       }
       const found = await listNew(client, folder.path, state);
+      await serviceMail(ctx, client, mb, folder, found.listed);
       if (found.listed.length) await syncFolder(ctx, client, mb, folder, found, ai, { totals, queue });
       else {
         const at = { mailboxId: m.id, folder: folder.path, uidValidity: found.uidValidity, lastUid: found.lastUid };
