@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { urlToHttpOptions } from "node:url";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { addressProblem, allowList, bareHost, resolveAll, type AllowList } from "./ssrf";
 
@@ -41,6 +42,51 @@ function guardedLookup(allow: AllowList): LookupFunction {
   };
 }
 
+/** What a request needs of its URL under an allow list, worked out once per URL (see `target`). */
+interface Target {
+  host: string;
+  hostAllowed: boolean;
+  /** Why an IP-literal host may not be reached (the connect-time guard would refuse it too). */
+  problem: string | undefined;
+  isHttps: boolean;
+  /** node:http's options for the URL (urlToHttpOptions), without method, headers or agent. */
+  base: http.RequestOptions;
+  lookup: LookupFunction | undefined;
+}
+
+/**
+ * Targets by URL, per allow list. Parsing the URL, checking an IP literal and building its options
+ * cost ~15 µs a request, and the webhook job sends thousands to the same few URLs. Only what follows
+ * from the URL text and the allow list is kept: the address a name resolves to is checked by the
+ * filtering agent and `guardedLookup` on every connection, as before. Bounded: cleared past its size.
+ */
+const targets = new WeakMap<AllowList, Map<string, Target>>();
+const MAX_TARGETS = 1_000;
+const lookups = new WeakMap<AllowList, LookupFunction>();
+
+function target(rawUrl: string, allow: AllowList): Target {
+  let byUrl = targets.get(allow);
+  if (!byUrl) targets.set(allow, (byUrl = new Map()));
+  let t = byUrl.get(rawUrl);
+  if (t) return t;
+  const url = new URL(rawUrl);
+  const host = bareHost(url);
+  const hostAllowed = allow.hosts.has(host);
+  let lookup = lookups.get(allow);
+  if (!lookup) lookups.set(allow, (lookup = guardedLookup(allow)));
+  t = {
+    host,
+    hostAllowed,
+    problem: !hostAllowed && /^[\d.]+$|:/.test(host) ? addressProblem(host, allow) : undefined,
+    isHttps: url.protocol === "https:",
+    base: urlToHttpOptions(url),
+    lookup: hostAllowed ? undefined : lookup,
+  };
+  if (byUrl.size >= MAX_TARGETS) byUrl.clear();
+  byUrl.set(rawUrl, t);
+  return t;
+}
+
 /**
  * The one client for outbound HTTP (webhooks, crawls): the SSRF guard at connect time, no redirects
  * (a 3xx is returned, never followed), a hard timeout, and a bounded body read.
@@ -58,20 +104,13 @@ export function safeRequest(
   },
 ): Promise<SafeResponse> {
   const allow = opts.allow ?? allowList();
-  const url = new URL(rawUrl);
-  const host = bareHost(url);
-  const hostAllowed = allow.hosts.has(host);
-  if (!hostAllowed && /^[\d.]+$|:/.test(host)) {
-    const p = addressProblem(host, allow);
-    if (p) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${host}: ${p}`));
-  }
-  const isHttps = url.protocol === "https:";
-  const agent = agentFor(allow, hostAllowed, isHttps, opts.keepAlive ?? false);
+  const t = target(rawUrl, allow);
+  if (t.problem) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${t.host}: ${t.problem}`));
+  const agent = agentFor(allow, t.hostAllowed, t.isHttps, opts.keepAlive ?? false);
   const maxBody = opts.maxBody ?? 1024;
   return new Promise<SafeResponse>((resolve, reject) => {
-    const req = (isHttps ? https : http).request(
-      url,
-      { method: opts.method ?? "GET", headers: opts.headers, agent, lookup: hostAllowed ? undefined : guardedLookup(allow) },
+    const req = (t.isHttps ? https : http).request(
+      { ...t.base, method: opts.method ?? "GET", headers: opts.headers, agent, lookup: t.lookup },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -105,8 +144,12 @@ export function safeRequest(
  * when it opens, so a reused one was checked too, and DNS changes reach new connections.
  */
 const agents = new Map<string, RequestFilteringHttpAgent | RequestFilteringHttpsAgent>();
+/** An allow list's networks as text, once per list (the agents' key; written per request it cost ~3 µs). */
+const cidrKeys = new WeakMap<AllowList, string>();
 function agentFor(allow: AllowList, hostAllowed: boolean, isHttps: boolean, keepAlive: boolean) {
-  const key = `${isHttps}|${hostAllowed}|${keepAlive}|${allow.cidrs.map(([a, b]) => `${a}/${b}`).join(",")}`;
+  let cidrs = cidrKeys.get(allow);
+  if (cidrs === undefined) cidrKeys.set(allow, (cidrs = allow.cidrs.map(([a, b]) => `${a}/${b}`).join(",")));
+  const key = `${isHttps}|${hostAllowed}|${keepAlive}|${cidrs}`;
   let agent = agents.get(key);
   if (!agent) {
     // Single addresses go in as plain IPs: the agent compares those as strings, but parses every CIDR

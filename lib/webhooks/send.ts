@@ -1,7 +1,7 @@
 import type { webhooks } from "../../db/schema";
 import { decryptSecret } from "../crypto/secretbox";
 import { OutboundError, safeRequest } from "../net/http";
-import { signatureHeader } from "./signing";
+import { type SigningKey, signatureHeader } from "./signing";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -35,7 +35,7 @@ export function signingSecrets(w: Pick<WebhookRow, "secretEnc" | "previousSecret
 }
 
 /** The six headers of a delivery (spec 6.3), signed over the exact body at `now`. */
-export function deliveryHeaders(d: Sendable, secrets: string[], now: Date): Record<string, string> {
+export function deliveryHeaders(d: Sendable, secrets: SigningKey[], now: Date): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     "Content-Type": "application/json",
@@ -51,7 +51,7 @@ export function deliveryHeaders(d: Sendable, secrets: string[], now: Date): Reco
  * One POST of a delivery through the SSRF-safe client: any 2xx within the timeout is success, a
  * redirect is a failure and is not followed. Never throws: a failure is the result.
  */
-export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, secrets: string[], now: Date): Promise<SendResult> {
+export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, secrets: SigningKey[], now: Date): Promise<SendResult> {
   try {
     const res = await safeRequest(w.url, {
       method: "POST",

@@ -1,12 +1,20 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
+
+/** A signing secret, or its key object (made once with signingKey when many requests use it). */
+export type SigningKey = string | KeyObject;
+
+/** The secret as an HMAC key object: a string key is turned into one by every createHmac. */
+export function signingKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, "utf8"));
+}
 
 /** `v1=` value: hex HMAC-SHA256 of `<timestamp>.<raw body>` (spec 6.3). */
-export function signature(secret: string, timestamp: number, body: string): string {
+export function signature(secret: SigningKey, timestamp: number, body: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
 
 /** The X-Service-Signature header: one `v1=` per signing secret (two during a rotation). */
-export function signatureHeader(secrets: string[], timestamp: number, body: string): string {
+export function signatureHeader(secrets: SigningKey[], timestamp: number, body: string): string {
   return secrets.map((s) => `v1=${signature(s, timestamp, body)}`).join(",");
 }
 

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import type { DbOrTx } from "../../db/client";
 import type { Clock } from "../clock";
 import { pLimit } from "../concurrency";
@@ -6,6 +7,7 @@ import type { Logger } from "../log";
 import type { Claimed } from "./claim";
 import { afterAttempt, type Outcome, recordAttempts } from "./record";
 import { send, signingSecrets } from "./send";
+import { signingKey } from "./signing";
 
 /** Requests in flight at once, across all receivers: one slow receiver holds one lane, not the others. */
 export const IN_FLIGHT = 10;
@@ -28,8 +30,8 @@ export class DeliveryWindow {
   /** Deliveries added and not yet attempted to the end, and the producers waiting for that to fall. */
   private open = 0;
   private waiting: (() => void)[] = [];
-  /** Decrypted once per webhook per window. */
-  private readonly secrets = new Map<string, string[]>();
+  /** Decrypted once per webhook per window, as HMAC key objects. */
+  private readonly keys = new Map<string, KeyObject[]>();
   private readonly outcomes: GroupCommit<Outcome[]>;
   // Outcomes go to the group commit RECORD_BATCH at a time, or RECORD_WAIT_MS after the first one
   // waiting, or when the window empties: one UPDATE per answer would cost Postgres a statement per
@@ -79,8 +81,8 @@ export class DeliveryWindow {
   private async attempt(c: Claimed): Promise<void> {
     try {
       const now = this.clock.now();
-      let s = this.secrets.get(c.webhookId);
-      if (!s) this.secrets.set(c.webhookId, (s = signingSecrets(c.target, now)));
+      let s = this.keys.get(c.webhookId);
+      if (!s) this.keys.set(c.webhookId, (s = signingSecrets(c.target, now).map(signingKey)));
       const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now), now);
       this.report.attempted++;
       if (outcome.status === "DELIVERED") this.report.delivered++;
