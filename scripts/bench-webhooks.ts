@@ -223,7 +223,7 @@ const EXPLAIN_MS = intEnv("BENCH_EXPLAIN", 0);
 const PLANS_FILE = path.join(tmpdir(), "bench-webhooks-plans.log");
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** CPU ms by kind (this process, postgres, receiver/other children) of this process and its descendants. */
+/** CPU ms by kind (this process, postgres, receiver/other children) of this process and its descendants, and this process's read/write calls. */
 function treeCpu(): Record<string, number> {
   const rows: { pid: number; ppid: number; comm: string; ms: number }[] = [];
   for (const d of readdirSync("/proc")) {
@@ -247,7 +247,12 @@ function treeCpu(): Record<string, number> {
     grew = false;
     for (const r of rows) if (!mine.has(r.pid) && mine.has(r.ppid)) grew = !!mine.add(r.pid);
   }
-  const out: Record<string, number> = {};
+  // This process's read and write system calls (each write to Postgres or the receiver wakes it).
+  const io = readFileSync("/proc/self/io", "utf8");
+  const out: Record<string, number> = {
+    "reads#": Number(/syscr: (\d+)/.exec(io)?.[1] ?? 0),
+    "writes#": Number(/syscw: (\d+)/.exec(io)?.[1] ?? 0),
+  };
   for (const r of rows) {
     if (!mine.has(r.pid)) continue;
     const kind = r.pid === process.pid ? "this" : r.comm.startsWith("postgres") ? "postgres" : "children";
@@ -272,8 +277,8 @@ function printProcs(): void {
   for (const [side, t] of procTotals)
     say(
       `  ${side}: ${Object.entries(t.cpu)
-        .map(([k, ms]) => `${k} ${fmt((ms * 1000) / t.n)} µs`)
-        .join(", ")} of CPU per delivery (BENCH_PROCS=1)`,
+        .map(([k, v]) => (k.endsWith("#") ? `${k.slice(0, -1)} ${(v / t.n).toFixed(2)}` : `${k} ${fmt((v * 1000) / t.n)} µs`))
+        .join(", ")} per delivery (CPU; this process's system calls) (BENCH_PROCS=1)`,
     );
 }
 
