@@ -5,6 +5,7 @@ import { domainCheckJob } from "./domain-checks";
 import { inboxSyncJob } from "./inbox-sync";
 import { leadEspClassJob } from "./lead-esp-class";
 import { mailboxHealthJob } from "./mailbox-health";
+import { placementTestsJob } from "./placement-tests";
 import { replySendJob } from "./reply-send";
 import { sendCampaignEmailsJob } from "./send-campaign-emails";
 import { warmupJob } from "./warmup";
@@ -25,6 +26,7 @@ export const jobs: JobDef[] = [
   domainCheckJob,
   leadEspClassJob,
   webhookDispatchJob,
+  placementTestsJob,
   blacklistCheckJob,
   warmupJob,
 ];

@@ -5,6 +5,7 @@ import { deliverabilityRoutes } from "./deliverability";
 import { aiRoutes, crmRoutes } from "./ai-crm";
 import { inboxRoutes } from "./inbox";
 import { leadRoutes } from "./leads";
+import { placementRoutes } from "./placement";
 import { webhookRoutes } from "./webhooks";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
@@ -25,5 +26,6 @@ export const allRoutes: RouteDef[] = [
   crmRoutes,
   webhookRoutes,
   accountRoutes,
+  placementRoutes,
   deliverabilityRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
