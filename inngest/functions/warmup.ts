@@ -5,6 +5,6 @@ import { runWarmup } from "../../lib/warmup/job";
 export const warmupJob: JobDef = {
   name: "warmup",
   cron: "* * * * *",
-  everyMs: 15_000,
+  everyMs: 1_000,
   run: runWarmup,
 };

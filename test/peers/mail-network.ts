@@ -18,6 +18,8 @@ export interface MailNetworkOptions {
   gmail?: string[];
   /** Labels a Gmail account's copy gets (e.g. ["\\Inbox", "CATEGORY_PROMOTIONS"]). */
   labels?: (recipient: string, raw: string) => string[];
+  /** A slow server: the reply to DATA waits this long (widens the window a crash can hit mid-send). */
+  dataDelayMs?: number;
 }
 
 export interface Delivered {
@@ -103,7 +105,8 @@ export async function startMailNetwork(opts: MailNetworkOptions) {
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
+      stream.on("end", async () => {
+        if (opts.dataDelayMs) await new Promise((r) => setTimeout(r, opts.dataDelayMs));
         const raw = Buffer.concat(chunks).toString("utf8");
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
         for (const r of session.envelope.rcptTo) deliver(from, r.address, raw);
