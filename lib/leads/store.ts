@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
@@ -113,12 +113,20 @@ export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id
 
 type StoredLead = { id: string; state: LeadState };
 
+/** The merge-owned fields under their LeadState names, rendered once like the statements above. */
+const SELECT_STORED = rendered(
+  sql`select ${sql.join(
+    ROW_KEYS.map((k) => sql`${column(k)} as ${sql.identifier(k)}`),
+    sql`, `,
+  )} from ${leads}`,
+);
+
 async function lockedLeads(db: DbOrTx, workspaceId: string, where: SQL): Promise<StoredLead[]> {
-  const rows = await db
-    .select(FIELDS)
-    .from(leads)
-    .where(and(eq(leads.workspaceId, workspaceId), where))
-    .for("update");
+  // Pick: a mapped copy of the interface, which selectRows' Record<string, unknown> bound accepts.
+  const rows = await selectRows<{ id: string } & Pick<LeadState, keyof LeadState>>(
+    db,
+    sql`${SELECT_STORED} where ${leads.workspaceId} = ${workspaceId} and ${where} for update`,
+  );
   return rows.map(({ id, ...state }) => ({ id, state: { ...state, customFields: state.customFields ?? {} } }));
 }
 
