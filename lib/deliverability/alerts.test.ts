@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE as DELETE_DOMAIN } from "@/app/api/v1/domains/[id]/route";
 import { PATCH } from "@/app/api/v1/mailboxes/[id]/route";
 import { PUT as CONNECT } from "@/app/api/v1/mailboxes/by-email/[email]/route";
 import { getDb } from "@/db/client";
@@ -182,5 +183,15 @@ describe("DNS_FAILING and BLACKLISTED from the domain checks", () => {
     clock.advance(MIN);
     await runDomainCheck(getDb(), await d(), clock.now());
     expect((await alertsOf("BLACKLISTED", "spammy.test")).map((x) => x.resolvedAt)).toEqual([clock.now()]);
+  });
+
+  it("closes a deleted domain's alerts", async () => {
+    const id = await ensureDomain(getDb(), ws.workspaceId, "gone.test");
+    const [d] = await getDb().select().from(domains).where(eq(domains.id, id));
+    await runDomainCheck(getDb(), d, clock.now());
+    expect((await alertsOf("DNS_FAILING", "gone.test"))[0].resolvedAt).toBeNull();
+    clock.advance(MIN);
+    expect((await call(DELETE_DOMAIN, "DELETE", "", { key: ws.fullKey, params: { id } })).status).toBe(200);
+    expect((await alertsOf("DNS_FAILING", "gone.test"))[0].resolvedAt).toEqual(clock.now());
   });
 });

@@ -1,4 +1,6 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
+import { alerts } from "../../db/schema";
 import { raiseAlert, resolveAlert } from "../deliverability/alerts";
 import type { BlacklistTargetVerdict, CheckResult } from "./checks";
 
@@ -68,4 +70,13 @@ export async function blacklistAlerts(db: DbOrTx, workspaceId: string, verdicts:
 /** A domain check's per-target verdicts, as alert verdicts of that sending domain. */
 export function domainCheckVerdicts(domain: string, verdicts: BlacklistTargetVerdict[]): BlacklistVerdict[] {
   return verdicts.map((v) => ({ ...v, sendingDomain: domain }));
+}
+
+/** A deleted domain's open alerts (DNS_FAILING, BLACKLISTED of it and its addresses) are closed: nobody can act on them any more. */
+export async function resolveDomainAlerts(db: DbOrTx, workspaceId: string, names: string[], now: Date): Promise<void> {
+  if (names.length === 0) return;
+  await db
+    .update(alerts)
+    .set({ resolvedAt: now })
+    .where(and(eq(alerts.workspaceId, workspaceId), inArray(alerts.domain, names), isNull(alerts.resolvedAt)));
 }

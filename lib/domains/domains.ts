@@ -8,7 +8,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
 import { claimStale } from "../jobs/claim";
 import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./checks";
-import { blacklistAlerts, domainCheckVerdicts, domainDnsAlert } from "./domain-alerts";
+import { blacklistAlerts, domainCheckVerdicts, domainDnsAlert, resolveDomainAlerts } from "./domain-alerts";
 
 export const listDomainsQuery = pageQuery({ defaultLimit: 2000, maxLimit: 2000 });
 export const domainIdsBody = z.object({ domainIds: z.array(z.string().max(100)).min(1).max(500, "at most 500 domains per call") });
@@ -169,6 +169,7 @@ export async function deleteDomain(ctx: Ctx, id: string) {
   const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(mailboxes).where(eq(mailboxes.domainId, id));
   if (n > 0) throw new ConflictError(`${d.domain} still has ${n} mailbox(es); delete them first`, { mailboxes: n });
   await ctx.db.delete(domains).where(eq(domains.id, id));
+  await resolveDomainAlerts(ctx.db, ctx.workspaceId, [d.domain], ctx.clock.now());
   return { deleted: true, id };
 }
 
@@ -177,7 +178,11 @@ export async function bulkDeleteDomains(ctx: Ctx, ids: string[]) {
   const { rows, notFound } = await domainsAmong(ctx, ids);
   const inUse = await mailboxCounts(ctx.db, rows);
   const deletable = rows.filter((r) => !inUse.has(r.id)).map((r) => r.id);
-  if (deletable.length) await ctx.db.delete(domains).where(inArray(domains.id, deletable));
+  if (deletable.length) {
+    await ctx.db.delete(domains).where(inArray(domains.id, deletable));
+    const names = rows.filter((r) => deletable.includes(r.id)).map((r) => r.domain);
+    await resolveDomainAlerts(ctx.db, ctx.workspaceId, names, ctx.clock.now());
+  }
   return {
     deleted: deletable.length,
     notFound,
