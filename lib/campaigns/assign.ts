@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import { anyOf, recordset, selectRows, valuesOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignMailboxes, mailboxes } from "../../db/schema";
 import { canSend, type PoolMailbox } from "./eligibility";
+import { type SpamClasses, spamClasses } from "./placement-spam";
 
 export type AssignResult = "assigned" | "no_eligible_mailbox" | "seg_blocked";
 
@@ -10,21 +11,32 @@ export type AssignResult = "assigned" | "no_eligible_mailbox" | "seg_blocked";
  * Picks the pool mailbox with the fewest leads of this campaign (balanced by load), honouring ESP
  * matching (decisions.md): PREFER takes a mailbox of the lead's provider class when one exists, STRICT
  * only such a mailbox (`seg_blocked` when the pool has none). A lead of class UNKNOWN matches any.
- * `load` is updated in place so a batch stays balanced.
+ * Under PREFER a mailbox whose latest placement test landed in spam for the lead's class is passed
+ * over while another can take the lead (placement-spam.ts). `load` is updated in place so a batch
+ * stays balanced.
  */
 export function pickMailbox(
   eligible: PoolMailbox[],
   load: Map<string, number>,
   espMatching: "OFF" | "PREFER" | "STRICT",
   leadEspClass: string,
+  spam?: SpamClasses,
 ): { result: AssignResult; mailboxId: string | null } {
   if (eligible.length === 0) return { result: "no_eligible_mailbox", mailboxId: null };
   let candidates = eligible;
+  if (espMatching === "PREFER" && spam?.size && leadEspClass !== "UNKNOWN") {
+    const inbox = eligible.filter((m) => !spam.get(m.id)?.has(leadEspClass));
+    if (inbox.length) candidates = inbox;
+  }
   if (espMatching !== "OFF" && leadEspClass !== "UNKNOWN") {
-    const same = eligible.filter((m) => m.espClass === leadEspClass);
+    const same = candidates.filter((m) => m.espClass === leadEspClass);
     if (same.length) candidates = same;
     else if (espMatching === "STRICT") return { result: "seg_blocked", mailboxId: null };
   }
+  return leastLoaded(candidates, load);
+}
+
+function leastLoaded(candidates: PoolMailbox[], load: Map<string, number>): { result: AssignResult; mailboxId: string | null } {
   let best = candidates[0];
   for (const m of candidates) if ((load.get(m.id) ?? 0) < (load.get(best.id) ?? 0)) best = m;
   load.set(best.id, (load.get(best.id) ?? 0) + 1);
@@ -52,19 +64,10 @@ export interface EspRematchResult {
  */
 export async function rematchEspClass(db: DbOrTx, leadIds: string[]): Promise<EspRematchResult> {
   if (leadIds.length === 0) return { moved: 0, unassigned: 0 };
-  return db.transaction((tx) => rematchIn(tx, leadIds));
-}
-
-async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResult> {
-  const targets = await selectRows<{
-    campaign_id: string;
-    lead_id: string;
-    mailbox_id: string;
-    esp_class: string;
-    esp_matching: "PREFER" | "STRICT";
-  }>(
-    db,
-    sql`
+  return db.transaction((tx) =>
+    rematchIn(
+      tx,
+      sql`
       select cl.campaign_id, cl.lead_id, cl.mailbox_id, l.esp_class, c.esp_matching
       from ${valuesOf(leadIds)} as x(id)
       join leads l on l.id = x.id
@@ -74,7 +77,37 @@ async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResul
       where c.esp_matching <> 'OFF' and cl.status = 'ACTIVE' and cl.first_emailed_at is null
         and l.esp_class <> 'UNKNOWN' and m.esp_class <> l.esp_class::text
       order by cl.campaign_id, cl.seq`,
+    ),
   );
+}
+
+/**
+ * Placement feeds sending: once a mailbox's latest placement test lands in spam for some provider
+ * classes, its PREFER campaigns' leads of those classes that it has not emailed yet move to a pool
+ * mailbox that does not (picked as reassign does; none such: they stay). Run when a test completes.
+ */
+export async function rematchForPlacement(db: DbOrTx, mailboxId: string): Promise<EspRematchResult> {
+  return db.transaction(async (tx) => {
+    const classes = [...((await spamClasses(tx, [mailboxId])).get(mailboxId) ?? [])];
+    if (classes.length === 0) return { moved: 0, unassigned: 0 };
+    return rematchIn(
+      tx,
+      sql`
+      select cl.campaign_id, cl.lead_id, cl.mailbox_id, l.esp_class, c.esp_matching
+      from campaign_leads cl
+      join leads l on l.id = cl.lead_id
+      join campaigns c on c.id = cl.campaign_id
+      where cl.mailbox_id = ${mailboxId} and c.esp_matching = 'PREFER' and cl.status = 'ACTIVE'
+        and cl.first_emailed_at is null and l.esp_class::text = ${anyOf(classes)}
+      order by cl.campaign_id, cl.seq`,
+    );
+  });
+}
+
+type RematchTarget = { campaign_id: string; lead_id: string; mailbox_id: string; esp_class: string; esp_matching: "PREFER" | "STRICT" };
+
+async function rematchIn(db: DbOrTx, targetsQuery: SQL): Promise<EspRematchResult> {
+  const targets = await selectRows<RematchTarget>(db, targetsQuery);
   if (targets.length === 0) return { moved: 0, unassigned: 0 };
   const campaignIds = [...new Set(targets.map((t) => t.campaign_id))].sort();
   // The campaign rows are locked as adding and reassigning lock them, so their loads stay balanced.
@@ -95,6 +128,10 @@ async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResul
   const eligible = new Map<string, PoolMailbox[]>(campaignIds.map((id) => [id, []]));
   for (const r of poolRows) if (canSend(r.m)) eligible.get(r.campaignId)!.push(r.m);
   const loads = new Map<string, Map<string, number>>(campaignIds.map((id) => [id, new Map()]));
+  const spam = await spamClasses(
+    db,
+    poolRows.map((r) => r.m.id),
+  );
   for (const r of loadRows) loads.get(r.campaignId)!.set(r.mailboxId!, r.n);
 
   const changes: { campaign_id: string; lead_id: string; old: string; new: string | null }[] = [];
@@ -103,7 +140,7 @@ async function rematchIn(db: DbOrTx, leadIds: string[]): Promise<EspRematchResul
     if (pool.length === 0) continue;
     const load = loads.get(t.campaign_id)!;
     load.set(t.mailbox_id, Math.max(0, (load.get(t.mailbox_id) ?? 1) - 1));
-    const pick = pickMailbox(pool, load, t.esp_matching, t.esp_class);
+    const pick = pickMailbox(pool, load, t.esp_matching, t.esp_class, spam);
     if (pick.mailboxId === t.mailbox_id) continue;
     changes.push({ campaign_id: t.campaign_id, lead_id: t.lead_id, old: t.mailbox_id, new: pick.mailboxId });
   }

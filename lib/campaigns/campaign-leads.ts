@@ -8,6 +8,7 @@ import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";
 import { suppressedAmong } from "../suppressions/check";
 import { pickMailbox } from "./assign";
+import { spamClasses } from "./placement-spam";
 import { findCampaign } from "./campaigns";
 import { canSend, poolMailboxes } from "./eligibility";
 import type { listCampaignLeadsQuery } from "./schemas";
@@ -51,6 +52,13 @@ export async function addLeadsToCampaign(ctx: Ctx, campaignId: string, leadIds: 
       ).map((r) => [r.leadId, r.mailboxId]),
     );
     const eligible = (await poolMailboxes(tx, c.id)).filter(canSend);
+    const spam =
+      c.espMatching === "PREFER"
+        ? await spamClasses(
+            tx,
+            eligible.map((m) => m.id),
+          )
+        : undefined;
     const load = await loadByMailbox(tx, c.id);
     const now = ctx.clock.now();
     const results: { leadId: string; email: string | null; result: string; mailboxId: string | null; error?: string }[] = [];
@@ -70,7 +78,7 @@ export async function addLeadsToCampaign(ctx: Ctx, campaignId: string, leadIds: 
         results.push({ leadId: id, email: lead.email, result: "suppressed", mailboxId: null });
         continue;
       }
-      const pick = pickMailbox(eligible, load, c.espMatching, lead.espClass);
+      const pick = pickMailbox(eligible, load, c.espMatching, lead.espClass, spam);
       results.push({ leadId: id, email: lead.email, result: pick.result, mailboxId: pick.mailboxId });
       rows.push({ workspaceId: ctx.workspaceId, campaignId: c.id, leadId: id, mailboxId: pick.mailboxId, addedAt: now });
       already.set(id, pick.mailboxId);
@@ -152,6 +160,7 @@ export async function reassignLeads(ctx: Ctx, campaignId: string, input: { leadI
     const pool = await poolMailboxes(tx, c.id);
     const eligible = pool.filter(canSend);
     const eligibleIds = eligible.map((m) => m.id);
+    const spam = c.espMatching === "PREFER" ? await spamClasses(tx, eligibleIds) : undefined;
     let targets: { leadId: string; mailboxId: string | null; firstEmailedAt: Date | null; espClass: string }[];
     let more = false;
     let notInCampaign: string[] = [];
@@ -196,7 +205,7 @@ export async function reassignLeads(ctx: Ctx, campaignId: string, input: { leadI
         continue;
       }
       if (t.mailboxId) load.set(t.mailboxId, Math.max(0, (load.get(t.mailboxId) ?? 1) - 1));
-      const pick = pickMailbox(eligible, load, c.espMatching, t.espClass);
+      const pick = pickMailbox(eligible, load, c.espMatching, t.espClass, spam);
       if (!pick.mailboxId) {
         leftUnassigned++;
         if (t.mailboxId)

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { campaignLeads, type campaigns } from "../../db/schema";
 import { canSend, isWarming, poolMailboxes } from "./eligibility";
+import { spamClasses, spamFor } from "./placement-spam";
 import { campaignLeadsForCheck, checkVariables, stepsOf } from "./variables";
 
 export interface LaunchEntry {
@@ -45,6 +46,24 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
   const warming = pool.filter((m) => canSend(m) && isWarming(m));
   if (warming.length)
     warnings.push({ code: "WARMING_MAILBOXES", message: `${mailboxList(warming)} still in early warmup: ${firstFive(warming)}.` });
+  if (campaign.espMatching === "PREFER") {
+    const spam = await spamClasses(
+      db,
+      sendable.map((m) => m.id),
+    );
+    const inSpam = sendable.filter((m) => spam.has(m.id));
+    if (inSpam.length)
+      warnings.push({
+        code: "PLACEMENT_SPAM",
+        message:
+          `${mailboxList(inSpam)} landed in spam in the latest placement test: ` +
+          `${inSpam
+            .slice(0, 5)
+            .map((m) => `${m.email} (${spamFor(spam, m.id).join(", ")})`)
+            .join(", ")}. ` +
+          "They get no leads of those providers in this campaign until a later test is clean.",
+      });
+  }
   const cannot = pool.filter((m) => !canSend(m));
   if (cannot.length && sendable.length)
     warnings.push({ code: "MAILBOXES_CANNOT_SEND", message: `${mailboxList(cannot)} cannot send yet: ${firstFive(cannot)}.` });

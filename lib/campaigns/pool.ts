@@ -9,6 +9,7 @@ import { healthStatus } from "../mailboxes/view";
 import { loadByMailbox } from "./campaign-leads";
 import { findCampaign } from "./campaigns";
 import { canSend, mailboxesByIds, poolMailboxes } from "./eligibility";
+import { spamClasses, spamFor } from "./placement-spam";
 import type { poolSelectBody } from "./schemas";
 
 /** Leads on a mailbox that is no longer in the pool: reassign moves those not yet emailed (spec 4.8). */
@@ -36,6 +37,10 @@ export async function getPool(ctx: Ctx, campaignId: string) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const [pool, load] = await Promise.all([poolMailboxes(ctx.db, c.id), loadByMailbox(ctx.db, c.id)]);
+  const spam = await spamClasses(
+    ctx.db,
+    pool.map((m) => m.id),
+  );
   const now = ctx.clock.now();
   const rows = pool.map((m) => {
     const assignedLeads = load.get(m.id) ?? 0;
@@ -49,6 +54,8 @@ export async function getPool(ctx: Ctx, campaignId: string) {
       canSend: canSend(m),
       assignedLeads,
       activelySending: c.status === "ACTIVE" && canSend(m) && assignedLeads > 0,
+      // Provider classes its latest placement test landed in spam for: PREFER campaigns give it none of those leads.
+      spamFor: spamFor(spam, m.id),
     };
   });
   return {
