@@ -13,16 +13,19 @@ import { Switch } from "@/components/ui/switch";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { usePaging } from "@/components/ui/use-paging";
 import { useSelection } from "@/components/ui/use-selection";
+import { WarmupPanel } from "@/components/warmup/warmup-panel";
+import { WarmupToggle } from "@/components/warmup/warmup-toggle";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
 import { apiRequest } from "./api";
 import { BulkCapDialog } from "./bulk-cap-dialog";
+import { BulkResumeWarmupDialog } from "./bulk-resume-warmup-dialog";
 import { ConnectDialog } from "./connect-dialog";
 import { DeleteMailboxDialog } from "./delete-dialog";
 import { MailboxEditDialog } from "./edit-dialog";
 import { HealthBadge } from "./health-badge";
 import { MailboxImportDialog } from "./import-dialog";
 import { IssuesBanner, IssuesError } from "./issues-banner";
-import { providerLabel, WARMUP } from "./labels";
+import { providerLabel } from "./labels";
 import { useMailboxes, useMailboxIssues } from "./queries";
 import { TestSendDialog } from "./test-send-dialog";
 
@@ -30,7 +33,7 @@ const PAGE_SIZES = [25, 50, 100, 200];
 const COLUMNS = 10;
 
 /** Which row dialog is open, and for which mailbox. */
-type RowAction = { kind: "test" | "edit" | "delete"; mailbox: MailboxView };
+type RowAction = { kind: "test" | "edit" | "delete" | "warmup"; mailbox: MailboxView };
 
 export function MailboxesView() {
   const queryClient = useQueryClient();
@@ -44,6 +47,7 @@ export function MailboxesView() {
   const [connecting, setConnecting] = useState(false);
   const [importing, setImporting] = useState(false);
   const [settingCap, setSettingCap] = useState(false);
+  const [resumingWarmup, setResumingWarmup] = useState(false);
   const [notice, setNotice] = useState<string>();
 
   const toggleSending = useMutation({
@@ -71,6 +75,11 @@ export function MailboxesView() {
           {selection.size > 0 && (
             <Button variant="secondary" onClick={() => setSettingCap(true)}>
               Set daily cap ({selection.size})
+            </Button>
+          )}
+          {selection.size > 0 && (
+            <Button variant="secondary" onClick={() => setResumingWarmup(true)}>
+              Resume warmup ({selection.size})
             </Button>
           )}
           <Button variant="secondary" onClick={() => setImporting(true)}>
@@ -110,7 +119,6 @@ export function MailboxesView() {
         </THead>
         <TBody>
           {rows.map((m) => {
-            const warmup = WARMUP[m.warmupStatus] ?? { label: m.warmupStatus, tone: "gray" as const };
             return (
               <Tr key={m.id}>
                 <SelectTd label={m.email} checked={selection.has(m.id)} onToggle={() => selection.toggle(m.id)} />
@@ -135,7 +143,7 @@ export function MailboxesView() {
                   />
                 </Td>
                 <Td>
-                  <Badge tone={warmup.tone}>{warmup.label}</Badge>
+                  <WarmupToggle mailbox={m} />
                 </Td>
                 <Td>
                   <div className="flex flex-wrap gap-1">
@@ -154,6 +162,14 @@ export function MailboxesView() {
                     aria-label={`Test send from ${m.email}`}
                   >
                     Test send
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => setAction({ kind: "warmup", mailbox: m })}
+                    aria-label={`Warmup details of ${m.email}`}
+                  >
+                    Warmup
                   </Button>
                   <Button variant="ghost" size="sm" onClick={() => setAction({ kind: "edit", mailbox: m })} aria-label={`Edit ${m.email}`}>
                     Edit
@@ -199,6 +215,18 @@ export function MailboxesView() {
           }}
         />
       )}
+      {resumingWarmup && (
+        <BulkResumeWarmupDialog
+          mailboxIds={selection.ids}
+          onClose={() => setResumingWarmup(false)}
+          onDone={(message) => {
+            setResumingWarmup(false);
+            selection.clear();
+            setNotice(message);
+          }}
+        />
+      )}
+      {action?.kind === "warmup" && <WarmupPanel key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
       {action?.kind === "test" && <TestSendDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />}
       {action?.kind === "edit" && (
         <MailboxEditDialog key={action.mailbox.id} mailbox={action.mailbox} onClose={() => setAction(undefined)} />
