@@ -12,6 +12,7 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import type { ApiKeyView } from "@/lib/auth/api-keys";
 import { NewKeyBox } from "./new-key-box";
+import { SettingsNav } from "./settings-nav";
 
 const KEYS = ["apiKeys"];
 
@@ -77,7 +78,10 @@ export function ApiKeys() {
       <div>
         <p className="text-sm text-gray-500">Settings</p>
         <h1 className="text-xl font-semibold text-gray-900">API keys</h1>
-        <p className="mt-1 max-w-2xl text-sm text-gray-600">
+        <div className="my-3">
+          <SettingsNav active="api-keys" />
+        </div>
+        <p className="max-w-2xl text-sm text-gray-600">
           Send a key as <code className="rounded bg-gray-100 px-1">Authorization: Bearer &lt;key&gt;</code>. A key acts with your role in
           this workspace. Read-only keys may call read routes only. See the{" "}
           <Link className="text-indigo-700 hover:underline" href="/docs/api">
