@@ -1,7 +1,7 @@
 import { and, lt, ne, sql } from "drizzle-orm";
-import { anyOf, recordset } from "../../db/bulk";
+import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import { webhookDeliveries } from "../../db/schema";
+import { deliveryStatusEnum, webhookDeliveries } from "../../db/schema";
 import type { SendResult, Target } from "./send";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -34,32 +34,27 @@ export function afterAttempt(d: Attempted, w: Pick<Target, "retryAttempts">, r: 
 export type Outcome = ReturnType<typeof afterAttempt>;
 
 const d = webhookDeliveries;
-const shape = {
-  id: d.id,
-  attempts: d.attempts,
-  status: d.status,
-  nextAttemptAt: d.nextAttemptAt,
-  lastStatusCode: d.lastStatusCode,
-  lastResponse: d.lastResponse,
-  lastError: d.lastError,
-  lastAttemptAt: d.lastAttemptAt,
-};
+const col = (c: { name: string }) => sql.identifier(c.name);
 
 /**
- * Records many attempts in one statement (and releases their leases). The rows are also found by id
- * through the primary key (`id = any(…)`): joined to the recordset alone, the planner expects 100
- * rows from it and hashes the whole delivery log instead — a scan that grows with the 30-day log.
+ * Records many attempts in one statement (and releases their leases). Each outcome travels as a JSON
+ * array [id, attempts, status, next attempt, status code, response, error, attempted at] in one
+ * parameter. The rows are found by id through the primary key (`id = any(…)`): joined to the JSON
+ * rows alone, the planner expects 100 of them and hashes the whole delivery log instead — a scan
+ * that grows with the 30-day log.
  */
 export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void> {
   if (rows.length === 0) return;
-  const v = recordset("v", shape, rows);
+  const json = JSON.stringify(
+    rows.map((o) => [o.id, o.attempts, o.status, o.nextAttemptAt, o.lastStatusCode, o.lastResponse, o.lastError, o.lastAttemptAt]),
+  );
+  const r = sql.raw("r");
   await db.execute(sql`
-    update ${d} set ${sql.identifier(d.attempts.name)} = ${v.col("attempts")}, ${sql.identifier(d.status.name)} = ${v.col("status")},
-      ${sql.identifier(d.nextAttemptAt.name)} = ${v.col("nextAttemptAt")}, ${sql.identifier(d.leasedUntil.name)} = null,
-      ${sql.identifier(d.lastStatusCode.name)} = ${v.col("lastStatusCode")}, ${sql.identifier(d.lastResponse.name)} = ${v.col("lastResponse")},
-      ${sql.identifier(d.lastError.name)} = ${v.col("lastError")}, ${sql.identifier(d.lastAttemptAt.name)} = ${v.col("lastAttemptAt")}
-    from ${v.from}
-    where ${d.id} = ${v.col("id")} and ${d.id} = ${anyOf(rows.map((r) => r.id))}`);
+    update ${d} set ${col(d.attempts)} = (${r}->>1)::int, ${col(d.status)} = (${r}->>2)::${sql.identifier(deliveryStatusEnum.enumName)},
+      ${col(d.nextAttemptAt)} = (${r}->>3)::timestamptz, ${col(d.leasedUntil)} = null, ${col(d.lastStatusCode)} = (${r}->>4)::int,
+      ${col(d.lastResponse)} = ${r}->>5, ${col(d.lastError)} = ${r}->>6, ${col(d.lastAttemptAt)} = (${r}->>7)::timestamptz
+    from jsonb_array_elements(${json}::jsonb) as ${r}
+    where ${d.id} = ${r}->>0 and ${d.id} = ${anyOf(rows.map((o) => o.id))}`);
 }
 
 /** The delivery log is kept for 30 days (spec 6.5 rule 3). */

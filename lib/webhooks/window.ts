@@ -1,7 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { DbOrTx } from "../../db/client";
 import type { Clock } from "../clock";
-import { pLimit } from "../concurrency";
 import { GroupCommit } from "../jobs/group-commit";
 import type { Logger } from "../log";
 import type { Claimed } from "./claim";
@@ -25,11 +24,16 @@ const LOW_WATER = 3 * IN_FLIGHT;
  */
 export class DeliveryWindow {
   readonly report = { attempted: 0, delivered: 0 };
-  private readonly limit = pLimit(IN_FLIGHT);
-  private readonly tasks: Promise<void>[] = [];
-  /** Deliveries added and not yet attempted to the end, and the producers waiting for that to fall. */
+  /** Deliveries not yet started (from `head` on), how many are in flight, and how many of both. */
+  private queue: Claimed[] = [];
+  private head = 0;
+  private active = 0;
   private open = 0;
+  /** Producers waiting for room, and finish() waiting for the window to empty. */
   private waiting: (() => void)[] = [];
+  private drained: (() => void) | undefined;
+  /** The first attempt that threw (it cannot, short of a bug): finish() rethrows it. */
+  private failure: { error: unknown } | undefined;
   /** Decrypted once per webhook per window, as HMAC key objects. */
   private readonly keys = new Map<string, KeyObject[]>();
   private readonly outcomes: GroupCommit<Outcome[]>;
@@ -54,7 +58,23 @@ export class DeliveryWindow {
 
   add(rows: Claimed[]): void {
     this.open += rows.length;
-    for (const row of rows) this.tasks.push(this.limit(() => this.attempt(row)));
+    for (const row of rows) this.queue.push(row);
+    this.pump();
+  }
+
+  /** Starts queued deliveries while fewer than IN_FLIGHT are out (a plain queue: no promise per waiting task). */
+  private pump(): void {
+    while (this.active < IN_FLIGHT && this.head < this.queue.length) {
+      const row = this.queue[this.head++];
+      this.active++;
+      this.attempt(row).catch((error) => {
+        this.failure ??= { error };
+      });
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    }
   }
 
   /** Resolves once at most LOW_WATER deliveries are waiting or in flight. */
@@ -64,7 +84,11 @@ export class DeliveryWindow {
   }
 
   private done(): void {
-    if (--this.open > LOW_WATER || this.waiting.length === 0) return;
+    this.active--;
+    this.open--;
+    this.pump();
+    if (this.open === 0) this.drained?.();
+    if (this.open > LOW_WATER || this.waiting.length === 0) return;
     const ready = this.waiting;
     this.waiting = [];
     for (const resolve of ready) resolve();
@@ -72,7 +96,8 @@ export class DeliveryWindow {
 
   /** Waits for every delivery added so far and for their outcomes to be written. */
   async finish(): Promise<{ attempted: number; delivered: number }> {
-    await Promise.all(this.tasks);
+    if (this.open > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    if (this.failure) throw this.failure.error;
     this.hand();
     await this.outcomes.flush();
     return this.report;
@@ -87,7 +112,7 @@ export class DeliveryWindow {
       this.report.attempted++;
       if (outcome.status === "DELIVERED") this.report.delivered++;
       this.buffered.push(outcome);
-      if (this.buffered.length >= RECORD_BATCH || this.limit.activeCount + this.limit.pendingCount <= 1) this.hand();
+      if (this.buffered.length >= RECORD_BATCH || this.open <= 1) this.hand();
       else this.timer ??= setTimeout(() => this.hand(), RECORD_WAIT_MS);
     } finally {
       this.done();
