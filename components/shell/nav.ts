@@ -4,6 +4,7 @@ export const NAV_ITEMS = [
   { href: "/campaigns", label: "Campaigns" },
   { href: "/mailboxes", label: "Mailboxes" },
   { href: "/domains", label: "Domains" },
+  { href: "/deliverability", label: "Deliverability" },
   { href: "/inbox", label: "Inbox" },
   { href: "/analytics", label: "Analytics" },
   { href: "/webhooks", label: "Webhooks" },
