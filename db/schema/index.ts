@@ -7,3 +7,4 @@ export * from "./campaigns";
 export * from "./webhooks";
 export * from "./inbox";
 export * from "./deliverability";
+export * from "./oauth";
