@@ -91,8 +91,8 @@ export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id
   const at = now.toISOString();
   // Insertion order is the `seq` order: keep the order the leads were sent in. A lead at an address
   // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (esp-class.ts).
-  await db.execute(sql`
-    insert into ${leads} (${INSERT_COLUMNS})
+  // The text starts with its verb: BENCH_PROFILE=1's statement log names a statement by its first line.
+  await db.execute(sql`insert into ${leads} (${INSERT_COLUMNS})
     select ${INSERT_FIELDS}, ${workspaceId}, coalesce(d.esp_class, 'UNKNOWN'), ${at}::timestamptz, ${at}::timestamptz
     from ${rowsOf(rows)}
     left join ${leadDomains} d on d.domain = ${ROW_DOMAIN}
@@ -104,8 +104,7 @@ export async function updateLeadRows(db: DbOrTx, workspaceId: string, rows: { id
   if (rows.length === 0) return;
   // The ids are sent once more as a list, so the planner finds the rows by primary key rather than by
   // hashing every lead of the workspace.
-  await db.execute(sql`
-    update ${leads} set ${UPDATE_SETS}, ${sql.identifier(leads.updatedAt.name)} = ${now.toISOString()}::timestamptz
+  await db.execute(sql`update ${leads} set ${UPDATE_SETS}, ${sql.identifier(leads.updatedAt.name)} = ${now.toISOString()}::timestamptz
     from ${rowsOf(rows)}
     left join ${leadDomains} d on d.domain = ${ROW_DOMAIN}
     where ${leads.id} = ${ROW_ID} and ${leads.workspaceId} = ${workspaceId} and ${leads.id} = ${anyOf(rows.map((r) => r.id))}`);
