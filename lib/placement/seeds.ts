@@ -114,6 +114,11 @@ async function workspaceSeeds(db: DbOrTx, workspaceId: string, except: string): 
 export async function seedsFor(db: DbOrTx, workspaceId: string, sender: { id: string; email: string }): Promise<Seed[]> {
   const own = await workspaceSeeds(db, workspaceId, sender.id);
   const seen = new Set([sender.email.toLowerCase(), ...own.map((s) => s.email)]);
-  const pool = (await loadSeedPool()).filter((s) => !seen.has(s.email) && seen.add(s.email));
+  const pool: Seed[] = [];
+  for (const s of await loadSeedPool()) {
+    if (seen.has(s.email)) continue; // the sender, a workspace seed, or the file listing an address twice
+    seen.add(s.email);
+    pool.push(s);
+  }
   return [...own, ...pool].sort((a, b) => a.email.localeCompare(b.email));
 }

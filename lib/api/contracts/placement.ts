@@ -18,6 +18,8 @@ export const placementRoutes = {
     access: "write",
     body: createPlacementBody,
     errors: [404, 409],
+    // Each call mails every seed: a tighter limit than the key's, as for test sends.
+    extraLimit: { name: "placement-test", points: 10, durationSeconds: 60 },
     summary:
       "Send a probe from a mailbox to every seed (the workspace's isSeed mailboxes and SEED_POOL_FILE) and read where it lands. " +
       "NO_SEED_POOL at once without seeds; 409 for a seed or a mailbox whose login is failing",
