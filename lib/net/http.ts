@@ -49,9 +49,11 @@ interface Target {
   /** Why an IP-literal host may not be reached (the connect-time guard would refuse it too). */
   problem: string | undefined;
   isHttps: boolean;
-  /** node:http's options for the URL (urlToHttpOptions), without method, headers or agent. */
-  base: http.RequestOptions;
+  /** node:http's options for the URL (from urlToHttpOptions), without method, headers or agent. */
+  base: Pick<http.RequestOptions, "protocol" | "hostname" | "port" | "path" | "auth">;
   lookup: LookupFunction | undefined;
+  /** The agents this URL goes through, plain and keep-alive (agentFor's, looked up once). */
+  agents: [http.Agent | undefined, http.Agent | undefined];
 }
 
 /**
@@ -79,12 +81,19 @@ function target(rawUrl: string, allow: AllowList): Target {
     hostAllowed,
     problem: !hostAllowed && /^[\d.]+$|:/.test(host) ? addressProblem(host, allow) : undefined,
     isHttps: url.protocol === "https:",
-    base: urlToHttpOptions(url),
+    base: httpOptions(url),
     lookup: hostAllowed ? undefined : lookup,
+    agents: [undefined, undefined],
   };
   if (byUrl.size >= MAX_TARGETS) byUrl.clear();
   byUrl.set(rawUrl, t);
   return t;
+}
+
+/** The fields of urlToHttpOptions that node:http reads, as a plain object (it returns a prototype-less one). */
+function httpOptions(url: URL): Target["base"] {
+  const o = urlToHttpOptions(url);
+  return { protocol: o.protocol, hostname: o.hostname, port: o.port, path: o.path, auth: o.auth };
 }
 
 /**
@@ -106,11 +115,22 @@ export function safeRequest(
   const allow = opts.allow ?? allowList();
   const t = target(rawUrl, allow);
   if (t.problem) return Promise.reject(new OutboundError("blocked", `Refused to connect to ${t.host}: ${t.problem}`));
-  const agent = agentFor(allow, t.hostAllowed, t.isHttps, opts.keepAlive ?? false);
+  const keep = opts.keepAlive ? 1 : 0;
+  const agent = (t.agents[keep] ??= agentFor(allow, t.hostAllowed, t.isHttps, keep === 1));
   const maxBody = opts.maxBody ?? 1024;
   return new Promise<SafeResponse>((resolve, reject) => {
     const req = (t.isHttps ? https : http).request(
-      { ...t.base, method: opts.method ?? "GET", headers: opts.headers, agent, lookup: t.lookup },
+      {
+        protocol: t.base.protocol,
+        hostname: t.base.hostname,
+        port: t.base.port,
+        path: t.base.path,
+        auth: t.base.auth,
+        method: opts.method ?? "GET",
+        headers: opts.headers,
+        agent,
+        lookup: t.lookup,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -62,13 +62,14 @@ export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, se
       keepAlive: true,
       headers: deliveryHeaders(d, secrets, now),
     });
-    const result = { statusCode: res.status, response: res.body };
-    if (res.status >= 200 && res.status < 300) return { ...result, delivered: true, error: null };
-    if (res.status >= 300 && res.status < 400) {
-      const error = `Redirect (${res.status}) to ${res.headers.location ?? "?"} not followed`;
-      return { ...result, delivered: false, error };
+    const statusCode = res.status;
+    const response = res.body;
+    if (statusCode >= 200 && statusCode < 300) return { delivered: true, statusCode, response, error: null };
+    if (statusCode >= 300 && statusCode < 400) {
+      const error = `Redirect (${statusCode}) to ${res.headers.location ?? "?"} not followed`;
+      return { delivered: false, statusCode, response, error };
     }
-    return { ...result, delivered: false, error: `Receiver answered ${res.status}` };
+    return { delivered: false, statusCode, response, error: `Receiver answered ${statusCode}` };
   } catch (e) {
     return { delivered: false, statusCode: null, error: failureMessage(e, w.timeoutMs), response: null };
   }
