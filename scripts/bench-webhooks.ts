@@ -5,11 +5,11 @@ import { systemCtx } from "../lib/ctx";
  *
  *  - Job:  N events sit in the outbox (emitted with emitEvent, one transaction per 100 events, before
  *          the clock starts: emitting belongs to the domain change that fires the event, not to the
- *          job). Timed: the job's own turn, webhookTurn (dispatchEvents and deliverDue overlapping, as
- *          webhookDispatchJob runs them), called back to back (systemClock) until all N deliveries are
- *          DELIVERED — i.e. outbox rows → deliveries, claim with a lease, sign, POST through
- *          safeRequest (SSRF guard, kept connections with TCP_NODELAY) with at most 10 in flight, the window kept full
- *          across claims, results recorded in group commits.
+ *          job). Timed: the job's own turn, webhookTurn (claims of due deliveries and dispatch of new
+ *          events overlapping, as webhookDispatchJob runs them), called back to back (systemClock) until
+ *          all N deliveries are DELIVERED — i.e. outbox rows → deliveries made with a lease (or claimed
+ *          with one), sign, POST through safeRequest (SSRF guard, kept connections with TCP_NODELAY) with
+ *          at most 10 in flight, the window kept full across batches, results recorded in group commits.
  *  - Bare: the same N bodies (the exact bytes the warm-up job phase delivered), HMAC-SHA256 signed
  *          with node:crypto per request with the same six headers, POSTed with node:http.request at
  *          most 10 in flight (deliverDue's window is 10). No database. The best a bare client can do:
@@ -567,7 +567,7 @@ async function main() {
         ["measure", "value", "time", "CPU (this process; all cores)"],
         [
           [
-            "job: dispatchEvents + deliverDue",
+            "job: webhookTurn (dispatch, claims, sends, records)",
             `${fmt(median(jobs.map((p) => p.rate)))} deliveries/s`,
             `${fmt((median(jobs.map((p) => p.ms)) * 1000) / N)} µs each`,
             cpuOf(jobs),
