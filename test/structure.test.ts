@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -36,5 +37,22 @@ describe("the shape of lib/", () => {
   it("has no module over 400 lines and no line over 200 characters", () => {
     expect(files.filter((f) => f.text.split("\n").length > 400).map((f) => f.rel)).toEqual([]);
     expect(files.filter((f) => f.text.split("\n").some((l) => l.length > 200)).map((f) => f.rel)).toEqual([]);
+  });
+
+  it("has no function over 80 lines", () => {
+    const long: string[] = [];
+    for (const f of files) {
+      const src = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
+      const visit = (n: ts.Node) => {
+        if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
+          const first = src.getLineAndCharacterOfPosition(n.getStart()).line;
+          const last = src.getLineAndCharacterOfPosition(n.getEnd()).line;
+          if (last - first + 1 > 80) long.push(`${f.rel}:${first + 1} (${last - first + 1} lines)`);
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(src);
+    }
+    expect(long).toEqual([]);
   });
 });

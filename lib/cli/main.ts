@@ -61,9 +61,10 @@ export interface CliDeps {
   startWorker(log: (line: string) => void): { stop(): Promise<void> };
 }
 
-async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
-  const [command, sub] = argv;
-  const { values } = parseArgs({
+type Values = ReturnType<typeof parseCli>["values"];
+
+function parseCli(argv: string[], command: string | undefined) {
+  return parseArgs({
     args: argv.slice(command === "api-key" ? 2 : 1),
     options: {
       email: { type: "string" },
@@ -79,6 +80,11 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
     },
     strict: true,
   });
+}
+
+async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
+  const [command, sub] = argv;
+  const { values } = parseCli(argv, command);
   if (!command || values.help || command === "help") {
     process.stdout.write(HELP + "\n");
     return;
@@ -86,63 +92,73 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
   switch (command) {
     case "start":
     case "serve":
-    case "dev": {
-      // The port first: nothing is announced or started when it is taken.
-      const port = webPort();
-      await checkPortFree(port);
-      await prepareDatabase();
-      if (command !== "dev") await ensureBuild();
-      await checkPortFree(port); // the build takes minutes: check again before announcing
-      await printFirstRun();
-      const web = spawnNext(command === "dev" ? "dev" : "start", port);
-      return supervise(web, command === "serve" ? undefined : startWorker(log));
-    }
+    case "dev":
+      return startApp(command, startWorker);
     case "worker": {
       await prepareDatabase();
       return supervise(undefined, startWorker(log));
     }
-    case "doctor": {
-      const ports = values["smtp-ports"]?.split(",").map((p) => Number(p.trim()));
-      if (ports?.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
-        throw new StartupError("--smtp-ports must be a comma list of port numbers");
-      process.exitCode = await runDoctor({ json: values.json, smtpHost: values["smtp-host"], smtpPorts: ports });
-      break;
-    }
+    case "doctor":
+      return doctor(values);
     case "migrate": {
       const url = await prepareDatabase();
       output(values.json, { migrated: true }, `migrations applied (${url.replace(/:[^:@/]+@/, ":***@")})`);
       break;
     }
-    case "setup": {
-      if (!values.email || !values.password) throw new Error("setup needs --email and --password");
-      await prepareDatabase();
-      const r = await setupWorkspace(getDb(), { email: values.email, password: values.password, workspaceName: values.workspace });
-      output(
-        values.json,
-        { userId: r.userId, workspaceId: r.workspaceId },
-        `user ${r.userId}${r.createdUser ? " (created)" : ""}, workspace ${r.workspaceId}${r.createdWorkspace ? " (created)" : ""}`,
-      );
-      break;
-    }
-    case "api-key": {
-      if (sub !== "create") throw new Error("usage: outreach api-key create --workspace ID_OR_NAME --scope read|full");
-      if (!values.workspace) throw new Error("api-key create needs --workspace");
-      if (values.scope !== "read" && values.scope !== "full") throw new Error("--scope must be read or full");
-      const expiresAt = values.expires ? new Date(values.expires) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error("--expires must be an ISO date-time");
-      await prepareDatabase();
-      const ws = await findWorkspace(values.workspace);
-      const k = await issueApiKey(
-        getDb(),
-        { workspaceId: ws.id, userId: ws.ownerId, scope: values.scope, name: values.name, expiresAt },
-        new Date(),
-      );
-      output(values.json, { id: k.id, key: k.key, scope: k.scope }, `${k.key}\n(id ${k.id}, scope ${k.scope}; shown once — store it now)`);
-      break;
-    }
+    case "setup":
+      return setup(values);
+    case "api-key":
+      return createApiKey(sub, values);
     default:
       throw new StartupError(`unknown command "${command}" — run \`outreach help\` for the list`);
   }
+}
+
+/** start, serve, dev: the web server (and the worker beside it, but for serve). */
+async function startApp(command: "start" | "serve" | "dev", startWorker: CliDeps["startWorker"]): Promise<void> {
+  // The port first: nothing is announced or started when it is taken.
+  const port = webPort();
+  await checkPortFree(port);
+  await prepareDatabase();
+  if (command !== "dev") await ensureBuild();
+  await checkPortFree(port); // the build takes minutes: check again before announcing
+  await printFirstRun();
+  const web = spawnNext(command === "dev" ? "dev" : "start", port);
+  return supervise(web, command === "serve" ? undefined : startWorker(log));
+}
+
+async function doctor(values: Values): Promise<void> {
+  const ports = values["smtp-ports"]?.split(",").map((p) => Number(p.trim()));
+  if (ports?.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+    throw new StartupError("--smtp-ports must be a comma list of port numbers");
+  process.exitCode = await runDoctor({ json: values.json, smtpHost: values["smtp-host"], smtpPorts: ports });
+}
+
+async function setup(values: Values): Promise<void> {
+  if (!values.email || !values.password) throw new Error("setup needs --email and --password");
+  await prepareDatabase();
+  const r = await setupWorkspace(getDb(), { email: values.email, password: values.password, workspaceName: values.workspace });
+  output(
+    values.json,
+    { userId: r.userId, workspaceId: r.workspaceId },
+    `user ${r.userId}${r.createdUser ? " (created)" : ""}, workspace ${r.workspaceId}${r.createdWorkspace ? " (created)" : ""}`,
+  );
+}
+
+async function createApiKey(sub: string | undefined, values: Values): Promise<void> {
+  if (sub !== "create") throw new Error("usage: outreach api-key create --workspace ID_OR_NAME --scope read|full");
+  if (!values.workspace) throw new Error("api-key create needs --workspace");
+  if (values.scope !== "read" && values.scope !== "full") throw new Error("--scope must be read or full");
+  const expiresAt = values.expires ? new Date(values.expires) : null;
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error("--expires must be an ISO date-time");
+  await prepareDatabase();
+  const ws = await findWorkspace(values.workspace);
+  const k = await issueApiKey(
+    getDb(),
+    { workspaceId: ws.id, userId: ws.ownerId, scope: values.scope, name: values.name, expiresAt },
+    new Date(),
+  );
+  output(values.json, { id: k.id, key: k.key, scope: k.scope }, `${k.key}\n(id ${k.id}, scope ${k.scope}; shown once — store it now)`);
 }
 
 /** One line for a person: the message alone (the stack only with OUTREACH_DEBUG=1). */
