@@ -28,7 +28,8 @@ export type IdPrefix =
   | "plb"
   | "plr"
   | "blj"
-  | "alr";
+  | "alr"
+  | "oaf";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 

@@ -7,6 +7,8 @@ export interface ImapConfig {
   security: Security;
   username: string;
   password: string;
+  /** An OAuth mailbox's bearer token: logs in with XOAUTH2 (AUTHENTICATE) instead of the password. */
+  accessToken?: string;
 }
 
 export class ImapError extends Error {
@@ -24,7 +26,7 @@ export function imapClient(cfg: ImapConfig): ImapFlow {
     port: cfg.port,
     secure: cfg.security === "SSL",
     doSTARTTLS: cfg.security === "STARTTLS" ? true : cfg.security === "NONE" ? false : undefined,
-    auth: { user: cfg.username, pass: cfg.password },
+    auth: cfg.accessToken ? { user: cfg.username, accessToken: cfg.accessToken } : { user: cfg.username, pass: cfg.password },
     logger: false,
     connectionTimeout: Number(process.env.IMAP_CONNECT_TIMEOUT_MS ?? 15_000),
     greetingTimeout: 15_000,

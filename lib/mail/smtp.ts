@@ -8,6 +8,8 @@ export interface SmtpConfig {
   security: Security;
   username: string;
   password: string;
+  /** An OAuth mailbox's bearer token: logs in with XOAUTH2 instead of the password. */
+  accessToken?: string;
 }
 
 export type SmtpFailureKind = "auth" | "unreachable" | "rejected";
@@ -53,7 +55,9 @@ export function smtpTransport(cfg: SmtpConfig, opts: { pool?: boolean } = {}) {
     secure: cfg.security === "SSL",
     requireTLS: cfg.security === "STARTTLS",
     ignoreTLS: cfg.security === "NONE",
-    auth: { user: cfg.username, pass: cfg.password },
+    auth: cfg.accessToken
+      ? { type: "OAuth2", user: cfg.username, accessToken: cfg.accessToken }
+      : { user: cfg.username, pass: cfg.password },
     connectionTimeout: Number(process.env.SMTP_CONNECT_TIMEOUT_MS ?? 15_000),
     greetingTimeout: 15_000,
     socketTimeout: 60_000,

@@ -1,6 +1,10 @@
+import type { DbOrTx } from "../../db/client";
+import type { Clock } from "../clock";
 import { decryptSecret } from "../crypto/secretbox";
-import type { ImapConfig } from "../mail/imap";
-import type { SmtpConfig } from "../mail/smtp";
+import { ImapError, type ImapConfig } from "../mail/imap";
+import { SmtpError, type SmtpConfig } from "../mail/smtp";
+import { OAuthError } from "../oauth/http";
+import { accessTokenFor } from "../oauth/tokens";
 import type { MailboxRow } from "./view";
 
 /** The SMTP or IMAP side of a mailbox's credentials. */
@@ -22,8 +26,88 @@ export function loginOf<P extends Protocol>(m: Pick<MailboxRow, LoginColumns<P>>
 export const smtpConfigOf = (m: Pick<MailboxRow, LoginColumns<"smtp">>): SmtpConfig => loginOf(m, "smtp");
 export const imapConfigOf = (m: Pick<MailboxRow, LoginColumns<"imap">>): ImapConfig => loginOf(m, "imap");
 
+/** Where an OAuth login gets its token: the database (the grant row, locked for a refresh) and the clock expiry is judged by. */
+export interface LoginEnv {
+  db: DbOrTx;
+  clock: Clock;
+}
+
+type LoginRow<P extends Protocol> = Pick<MailboxRow, "id" | "authType" | LoginColumns<P>>;
+
+/**
+ * The login to use now: a password mailbox's saved one (as loginOf), an OAuth mailbox's with a valid
+ * access token (refreshed when near expiry, or when `refused` names the token a server just turned
+ * down). A provider refusing the refresh comes out as the protocol's own `auth` error, with the
+ * provider's words, so every caller records it as it records a refused password (LOGIN_FAILING).
+ */
+export async function loginFor<P extends Protocol>(
+  env: LoginEnv,
+  m: LoginRow<P>,
+  p: P,
+  refused?: string,
+): Promise<SmtpConfig & ImapConfig> {
+  if (m.authType !== "OAUTH") return loginOf(m, p);
+  const row = m as LoginRow<Protocol>;
+  let accessToken: string;
+  try {
+    accessToken = await accessTokenFor(env.db, env.clock, m.id, refused);
+  } catch (e) {
+    if (!(e instanceof OAuthError)) throw e;
+    const kind = e.kind === "unreachable" ? "unreachable" : "auth";
+    throw p === "smtp" ? new SmtpError(kind, e.message) : new ImapError(kind, e.message);
+  }
+  return {
+    host: row[`${p}Host`],
+    port: row[`${p}Port`],
+    security: row[`${p}Security`],
+    username: row[`${p}Username`],
+    password: "",
+    accessToken,
+  };
+}
+
+/** A server's refusal of the login (SMTP 535/EAUTH, IMAP AUTHENTICATE/LOGIN failed), however the error reached us. */
+export function isAuthRefusal(e: unknown): boolean {
+  if (e instanceof SmtpError || e instanceof ImapError) return e.kind === "auth";
+  const err = e as { code?: string; responseCode?: number; authenticationFailed?: boolean } | undefined;
+  return err?.code === "EAUTH" || err?.responseCode === 535 || err?.authenticationFailed === true;
+}
+
+/**
+ * Runs `fn` with the mailbox's login. For an OAuth mailbox whose token the server refused, once more
+ * with a fresh token (it may have been revoked early or expired on the server's clock); a refusal of
+ * the fresh one is the caller's to record. A password mailbox runs once, as before.
+ */
+export async function withLogin<P extends Protocol, T>(
+  env: LoginEnv,
+  m: LoginRow<P>,
+  p: P,
+  fn: (cfg: SmtpConfig & ImapConfig) => Promise<T>,
+): Promise<T> {
+  const cfg = await loginFor(env, m, p);
+  if (m.authType !== "OAUTH") return fn(cfg);
+  try {
+    return await fn(cfg);
+  } catch (e) {
+    if (!isAuthRefusal(e)) throw e;
+    return fn(await loginFor(env, m, p, cfg.accessToken));
+  }
+}
+
 /** Plain-English remedies for the issue kinds of spec 2.8, specific to the provider where it helps. */
-export function fixFor(kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED", provider: string, email: string): string {
+export function fixFor(
+  kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED",
+  provider: string,
+  email: string,
+  authType = "PASSWORD",
+): string {
+  if (kind !== "AUTO_PAUSED" && authType === "OAUTH") {
+    const name = provider === "MICROSOFT" ? "Microsoft" : "Google";
+    return (
+      `${name} no longer accepts the consent given for ${email} (it was revoked, the password was reset or the account was disabled). ` +
+      `Reconnect this mailbox: Mailboxes → Connect ${name}, and sign in as ${email}. Its history and warmup are kept.`
+    );
+  }
   if (kind === "AUTO_PAUSED") {
     return (
       "Too many of its emails bounced, so it was paused to protect the domain. Verify or remove the bouncing leads, " +

@@ -28,7 +28,14 @@ export async function mailboxIssues(ctx: Ctx) {
     const userPaused = !m.sendingEnabled && !m.autoPausedAt;
     if (userPaused) continue;
     const add = (kind: Kind, since: Date, detail: string | null) =>
-      issues.push({ mailboxId: m.id, email: m.email, kind, since: since.toISOString(), detail, fix: fixFor(kind, m.provider, m.email) });
+      issues.push({
+        mailboxId: m.id,
+        email: m.email,
+        kind,
+        since: since.toISOString(),
+        detail,
+        fix: fixFor(kind, m.provider, m.email, m.authType),
+      });
     if (m.loginFailingSince) add("LOGIN_FAILING", m.loginFailingSince, m.loginError);
     if (m.readFailingSince && now - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS)
       add("READ_FAILING", m.readFailingSince, m.readError);

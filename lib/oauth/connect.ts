@@ -1,0 +1,101 @@
+import type { DbOrTx } from "../../db/client";
+import { mailboxOauth } from "../../db/schema";
+import { type Ctx, withTransaction } from "../ctx";
+import { encryptSecret } from "../crypto/secretbox";
+import { PROVIDERS, providerOverride } from "../mail/providers";
+import { addMailboxTags, checkTags, upsertMailbox } from "../mailboxes/connect";
+import { checkMailbox } from "../mailboxes/health-check";
+import { findMailbox, type MailboxRow, mailboxViews } from "../mailboxes/view";
+import type { TokenResponse } from "./http";
+import type { OAuthIdentity } from "./identity";
+import type { OAuthApp } from "./providers";
+import { forgetAccessToken } from "./tokens";
+
+/** What the user chose for the mailbox when starting the consent (kept on the flow row). */
+export interface ConnectOptions {
+  senderName?: string;
+  warmupGroup?: string;
+  tagIds?: string[];
+}
+
+const DEFAULT_LIFETIME_S = 3600;
+
+/** Tags deleted while the user was at the provider are dropped rather than failing a consent already given. */
+async function liveTags(db: DbOrTx, workspaceId: string, tagIds: string[] | undefined): Promise<string[]> {
+  if (!tagIds?.length) return [];
+  return checkTags(db, workspaceId, tagIds).catch(() => []);
+}
+
+/**
+ * Saves an OAuth-connected mailbox: created, or — the same address again — its login replaced by the new
+ * grant with its history and warmup kept (upsertMailbox; a mailbox whose login was failing emits
+ * `mailbox.reconnected`). Hosts are the provider's (or MAIL_PROVIDERS_FILE's for the address domain);
+ * there is no password, so the password columns hold a sealed empty string.
+ */
+export async function saveOAuthMailbox(
+  ctx: Ctx,
+  app: OAuthApp,
+  who: OAuthIdentity,
+  tokens: TokenResponse & { refresh_token: string },
+  options: ConnectOptions,
+): Promise<{ row: MailboxRow; created: boolean }> {
+  const domain = who.email.slice(who.email.lastIndexOf("@") + 1);
+  const settings = providerOverride(domain) ?? PROVIDERS[app.id];
+  const none = encryptSecret("");
+  const now = ctx.clock.now();
+  const tagIds = await liveTags(ctx.db, ctx.workspaceId, options.tagIds);
+  const grant = {
+    workspaceId: ctx.workspaceId,
+    provider: app.id,
+    subject: who.subject,
+    tenantId: who.tenantId,
+    scopes: tokens.scope ?? app.scopes.join(" "),
+    refreshTokenEnc: encryptSecret(tokens.refresh_token),
+    accessTokenEnc: encryptSecret(tokens.access_token),
+    accessExpiresAt: new Date(now.getTime() + (tokens.expires_in ?? DEFAULT_LIFETIME_S) * 1000),
+    refreshedAt: now,
+    lastError: null,
+    lastErrorAt: null,
+    revokedAt: null,
+    updatedAt: now,
+  };
+  const saved = await withTransaction(ctx, async (tx, txCtx) => {
+    const values = {
+      email: who.email,
+      provider: app.id,
+      espClass: app.id,
+      authType: "OAUTH" as const,
+      smtpHost: settings.smtpHost,
+      smtpPort: settings.smtpPort,
+      smtpSecurity: settings.smtpSecurity,
+      smtpUsername: who.email,
+      smtpPasswordEnc: none,
+      imapHost: settings.imapHost,
+      imapPort: settings.imapPort,
+      imapSecurity: settings.imapSecurity,
+      imapUsername: who.email,
+      imapPasswordEnc: none,
+      senderName: options.senderName || undefined,
+      warmupGroup: options.warmupGroup || undefined,
+    };
+    const out = await upsertMailbox(txCtx, who.email, values, ["senderName", "warmupGroup"]);
+    await tx
+      .insert(mailboxOauth)
+      .values({ mailboxId: out.row.id, ...grant, createdAt: now })
+      .onConflictDoUpdate({ target: mailboxOauth.mailboxId, set: grant });
+    return out;
+  });
+  forgetAccessToken(saved.row.id);
+  await addMailboxTags(ctx.db, ctx.workspaceId, saved.row.id, tagIds);
+  return saved;
+}
+
+/**
+ * The connected mailbox as the API shows it, after the same login check every mailbox gets (so it
+ * arrives HEALTHY, or LOGIN_FAILING with the server's reason, e.g. SMTP AUTH turned off for it).
+ */
+export async function checkedView(ctx: Ctx, row: MailboxRow) {
+  await checkMailbox(ctx.db, ctx.clock, row).catch((error) => ctx.log.error("oauth: first check failed", { mailboxId: row.id, error }));
+  const fresh = await findMailbox(ctx.db, ctx.workspaceId, row.id);
+  return (await mailboxViews(ctx.db, [fresh ?? row], ctx.clock.now()))[0];
+}
