@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import { anyOf, selectRows } from "../../db/bulk";
+import { type SQL, sql } from "drizzle-orm";
+import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { events as ev, webhookDeliveries as d, webhooks } from "../../db/schema";
 import type { Clock } from "../clock";
 import { type Claimed, LEASE_MS } from "./claim";
 import type { Target } from "./send";
+import { twoStepTransaction } from "./two-step";
 
 /** Events fanned out per transaction. */
 export const DISPATCH_BATCH = 500;
@@ -22,8 +23,15 @@ export interface Dispatched {
   leased: Claimed[];
 }
 
-type EventRow = { id: string; workspaceId: string; event: string; data: Record<string, unknown>; createdAt: Date | string };
-type Hook = Target & { id: string; workspaceId: string; events: string[] };
+type EventRow = { id: string; workspaceId: string; event: string; data: Record<string, unknown>; createdAt: string };
+/** A webhook as the batch's JSON carries it (its timestamp as text). */
+type HookRow = Omit<Target, "previousSecretExpiresAt"> & {
+  id: string;
+  workspaceId: string;
+  events: string[];
+  previousSecretExpiresAt: string | null;
+};
+type BatchRow = { events: EventRow[]; hooks: HookRow[] };
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 const IDS_PER_DRAW = 64;
@@ -46,45 +54,40 @@ function deliveryIds(): () => string {
   };
 }
 
-/** The oldest undispatched events, locked (SKIP LOCKED) for this transaction. */
-function lockBatch(tx: DbOrTx, limit: number): Promise<EventRow[]> {
-  return selectRows<EventRow>(
-    tx,
-    sql`select ${ev.id} as "id", ${ev.workspaceId} as "workspaceId", ${ev.event} as "event", ${ev.data} as "data", ${ev.createdAt} as "createdAt"
-    from ${ev} where ${ev.dispatchedAt} is null order by ${ev.createdAt} limit ${limit} for update skip locked`,
-  );
+/**
+ * The oldest undispatched events, locked (SKIP LOCKED) for this transaction, and the active webhooks of
+ * their workspaces: one statement, one row of two JSON arrays.
+ */
+function lockBatch(limit: number): SQL {
+  const w = webhooks;
+  return sql`with b as (
+      select ${ev.id} as "id", ${ev.workspaceId} as "workspaceId", ${ev.event} as "event", ${ev.data} as "data", ${ev.createdAt} as "createdAt"
+      from ${ev} where ${ev.dispatchedAt} is null order by ${ev.createdAt} limit ${limit} for update skip locked)
+    select coalesce((select json_agg(b order by b."createdAt", b."id") from b), '[]') as "events",
+      coalesce((select json_agg(h) from (
+        select ${w.id} as "id", ${w.workspaceId} as "workspaceId", ${w.events} as "events", ${w.url} as "url", ${w.timeoutMs} as "timeoutMs",
+          ${w.retryAttempts} as "retryAttempts", ${w.secretEnc} as "secretEnc", ${w.previousSecretEnc} as "previousSecretEnc",
+          ${w.previousSecretExpiresAt} as "previousSecretExpiresAt"
+        from ${w} where ${w.active} and ${w.workspaceId} in (select "workspaceId" from b)) as h), '[]') as "hooks"`;
 }
 
-function activeHooks(tx: DbOrTx, workspaceIds: string[]): Promise<Hook[]> {
-  return tx
-    .select({
-      id: webhooks.id,
-      workspaceId: webhooks.workspaceId,
-      events: webhooks.events,
-      url: webhooks.url,
-      timeoutMs: webhooks.timeoutMs,
-      retryAttempts: webhooks.retryAttempts,
-      secretEnc: webhooks.secretEnc,
-      previousSecretEnc: webhooks.previousSecretEnc,
-      previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
-    })
-    .from(webhooks)
-    .where(and(sql`${webhooks.workspaceId} = ${anyOf(workspaceIds)}`, eq(webhooks.active, true)));
+function hookOf(h: HookRow): Target & { id: string; workspaceId: string; events: string[] } {
+  return { ...h, previousSecretExpiresAt: h.previousSecretExpiresAt === null ? null : new Date(h.previousSecretExpiresAt) };
 }
 
 /**
  * The deliveries in one statement: each row travels as a JSON array [id, workspace, webhook, event id,
  * event, body] in one parameter; the times are the same for all.
  */
-async function insertDeliveries(tx: DbOrTx, rows: string[][], now: Date, leasedUntil: Date | null): Promise<void> {
+function insertDeliveries(rows: string[][], now: Date, leasedUntil: Date | null): SQL {
   const r = sql.raw("r");
-  await tx.execute(sql`
+  return sql`
     insert into ${d} (${sql.identifier(d.id.name)}, ${sql.identifier(d.workspaceId.name)}, ${sql.identifier(d.webhookId.name)},
       ${sql.identifier(d.eventId.name)}, ${sql.identifier(d.event.name)}, ${sql.identifier(d.body.name)},
       ${sql.identifier(d.nextAttemptAt.name)}, ${sql.identifier(d.leasedUntil.name)}, ${sql.identifier(d.createdAt.name)})
     select ${r}->>0, ${r}->>1, ${r}->>2, ${r}->>3, ${r}->>4, ${r}->>5, ${now.toISOString()}::timestamptz,
       ${leasedUntil?.toISOString() ?? null}::timestamptz, ${now.toISOString()}::timestamptz
-    from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as ${r}`);
+    from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as ${r}`;
 }
 
 /**
@@ -99,10 +102,11 @@ export async function dispatchEvents(
   limit = DISPATCH_BATCH,
   opts: { lease?: boolean } = {},
 ): Promise<Dispatched> {
-  return db.transaction(async (tx) => {
-    const batch = await lockBatch(tx, limit);
-    if (batch.length === 0) return { events: 0, deliveries: 0, leased: [] };
-    const hooks = await activeHooks(tx, [...new Set(batch.map((e) => e.workspaceId))]);
+  // Two round trips: the batch and its webhooks, then the deliveries, the events marked and COMMIT.
+  return twoStepTransaction<BatchRow, Dispatched>(db, lockBatch(limit), (found) => {
+    const batch = found[0]?.events ?? [];
+    if (batch.length === 0) return { statements: [], result: { events: 0, deliveries: 0, leased: [] } };
+    const hooks = (found[0]?.hooks ?? []).map(hookOf);
     const now = clock.now();
     const newId = deliveryIds();
     const rows: string[][] = [];
@@ -116,11 +120,11 @@ export async function dispatchEvents(
         if (opts.lease) leased.push({ id, eventId: e.id, event: e.event, body, attempts: 0, isTest: false, webhookId: w.id, target: w });
       }
     }
-    if (rows.length) await insertDeliveries(tx, rows, now, opts.lease ? new Date(now.getTime() + LEASE_MS) : null);
-    await tx
-      .update(ev)
-      .set({ dispatchedAt: now })
-      .where(sql`${ev.id} = ${anyOf(batch.map((e) => e.id))}`);
-    return { events: batch.length, deliveries: rows.length, leased };
+    const marked = sql`update ${ev} set ${sql.identifier(ev.dispatchedAt.name)} = ${now.toISOString()}::timestamptz
+      where ${ev.id} = ${anyOf(batch.map((e) => e.id))}`;
+    const statements = rows.length
+      ? [insertDeliveries(rows, now, opts.lease ? new Date(now.getTime() + LEASE_MS) : null), marked]
+      : [marked];
+    return { statements, result: { events: batch.length, deliveries: rows.length, leased } };
   });
 }
