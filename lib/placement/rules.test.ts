@@ -83,7 +83,7 @@ describe("placement rules", () => {
     );
     const [seed] = await loadSeedPool(good);
     expect(seed).toMatchObject({ email: "s@pool.test", provider: "OTHER", mailboxId: null });
-    expect(seed.imap()).toEqual({ host: "h", port: 143, security: "STARTTLS", username: "S@Pool.test", password: "pw" });
+    expect(await seed.imap()).toEqual({ host: "h", port: 143, security: "STARTTLS", username: "S@Pool.test", password: "pw" });
     expect(await loadSeedPool("")).toEqual([]);
     await expect(loadSeedPool(path.join(dir, "absent.json"))).rejects.toThrow(SeedPoolError);
     await expect(loadSeedPool(write("broken.json", "[{"))).rejects.toThrow(/could not be read as JSON/);

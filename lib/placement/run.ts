@@ -5,11 +5,10 @@ import { mailboxes, placementResults, placementTests } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
 import type { ImapConfig } from "../mail/imap";
-import { imapConfigOf } from "../mailboxes/credentials";
 import { finishTest } from "./finish";
 import { type Found, findProbes } from "./imap-find";
 import { tally } from "./rules";
-import { loadSeedPool, type Seed } from "./seeds";
+import { loadSeedPool, type Seed, seedOfMailbox } from "./seeds";
 
 /** A claimed test is ours this long: past a pass's reads (each seed bounded by IMAP timeouts), short enough after a crash. */
 const LEASE_MS = 5 * 60_000;
@@ -38,7 +37,7 @@ async function claimTests(db: DbOrTx, now: Date): Promise<Claimed[]> {
 }
 
 /** Each pending seed's IMAP login: a workspace seed's from its mailbox row, a pool seed's from SEED_POOL_FILE (read now). */
-async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, () => ImapConfig>> {
+async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, () => Promise<ImapConfig>>> {
   const ids = [...new Set(pending.flatMap((p) => (p.seedMailboxId ? [p.seedMailboxId] : [])))];
   const rows = ids.length ? await ctx.db.select().from(mailboxes).where(inArray(mailboxes.id, ids)) : [];
   let pool: Seed[] = [];
@@ -48,8 +47,8 @@ async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, ()
       return [];
     });
   }
-  const logins = new Map<string, () => ImapConfig>();
-  for (const m of rows) logins.set(m.id, () => imapConfigOf(m));
+  const logins = new Map<string, () => Promise<ImapConfig>>();
+  for (const m of rows) logins.set(m.id, seedOfMailbox(ctx, m).imap);
   for (const s of pool) logins.set(`pool:${s.email}`, s.imap);
   return logins;
 }
@@ -66,10 +65,8 @@ async function readSeeds(ctx: JobCtx, pending: Pending[]): Promise<Map<string, F
     const login = logins.get(key);
     if (!login) return; // a pool seed gone from the file, a seed mailbox deleted: MISSING at the deadline
     try {
-      const hits = await findProbes(
-        login(),
-        rows.map((r) => r.messageId),
-      );
+      const ids = rows.map((r) => r.messageId);
+      const hits = await findProbes(await login(), ids);
       for (const r of rows) {
         const f = hits.get(r.messageId);
         if (f) found.set(r.id, f);

@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
-import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import type { ImapConfig } from "../mail/imap";
 import { espClassOf, PROVIDERS, providerFromAddressDomain } from "../mail/providers";
-import { imapConfigOf } from "../mailboxes/credentials";
+import { type LoginEnv, loginFor } from "../mailboxes/credentials";
 
 /**
  * The seeds a placement probe goes to (decisions, Second batch: seed pool): the workspace's own
@@ -37,7 +36,8 @@ export interface Seed {
   email: string;
   provider: string;
   mailboxId: string | null;
-  imap: () => ImapConfig;
+  /** The login to read it with now (an OAuth seed mailbox's token is fetched or refreshed on the call). */
+  imap: () => Promise<ImapConfig>;
 }
 
 /** SEED_POOL_FILE is set but unreadable or invalid: said plainly, with the file and the item at fault. */
@@ -58,7 +58,7 @@ function poolSeed(s: PoolItem): Seed {
     email: s.email.toLowerCase(),
     provider: poolProvider(s),
     mailboxId: null,
-    imap: () => ({
+    imap: async () => ({
       host: s.imapHost,
       port: s.imapPort,
       security: s.imapSecurity ?? (s.imapPort === 143 ? "STARTTLS" : "SSL"),
@@ -94,25 +94,30 @@ export async function loadSeedPool(file = process.env.SEED_POOL_FILE): Promise<S
 }
 
 /** The workspace's seed mailboxes (all but `except`, the sender), as seeds. */
-async function workspaceSeeds(db: DbOrTx, workspaceId: string, except: string): Promise<Seed[]> {
-  const rows = await db
+async function workspaceSeeds(env: LoginEnv, workspaceId: string, except: string): Promise<Seed[]> {
+  const rows = await env.db
     .select()
     .from(mailboxes)
     .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.isSeed, true), ne(mailboxes.id, except)));
-  return rows.map((m) => ({
+  return rows.map((m) => seedOfMailbox(env, m));
+}
+
+/** A workspace seed mailbox as a seed: its ESP class, read with its own login (password or OAuth). */
+export function seedOfMailbox(env: LoginEnv, m: typeof mailboxes.$inferSelect): Seed {
+  return {
     email: m.email.toLowerCase(),
     provider: m.espClass === "UNKNOWN" ? "OTHER" : m.espClass,
     mailboxId: m.id,
-    imap: () => imapConfigOf(m),
-  }));
+    imap: () => loginFor(env, m, "imap"),
+  };
 }
 
 /**
  * The seeds a probe from `sender` goes to: the workspace's seed mailboxes, then the pool's seeds at
  * other addresses; never the sender's own address. Ordered by address so a test's grid is stable.
  */
-export async function seedsFor(db: DbOrTx, workspaceId: string, sender: { id: string; email: string }): Promise<Seed[]> {
-  const own = await workspaceSeeds(db, workspaceId, sender.id);
+export async function seedsFor(env: LoginEnv, workspaceId: string, sender: { id: string; email: string }): Promise<Seed[]> {
+  const own = await workspaceSeeds(env, workspaceId, sender.id);
   const seen = new Set([sender.email.toLowerCase(), ...own.map((s) => s.email)]);
   const pool: Seed[] = [];
   for (const s of await loadSeedPool()) {

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from "../errors";
 import { newId } from "../ids";
 import { newMessageId } from "../mail/message-id";
 import { classifySmtpError, type SmtpError, smtpTransport } from "../mail/smtp";
-import { smtpConfigOf } from "../mailboxes/credentials";
+import { type LoginEnv, loginFor } from "../mailboxes/credentials";
 import { findMailbox, type MailboxRow } from "../mailboxes/view";
 import { emitCompleted, finishTest } from "./finish";
 import { placementWaitMs } from "./rules";
@@ -59,18 +59,26 @@ async function finishedAtOnce(ctx: Ctx, row: NewTest): Promise<Started> {
   return { id: row.id, batchId: row.batchId, status: row.status as Started["status"], seedCount: 0 };
 }
 
+type Probe = { seed: Seed; messageId: string };
+
 /**
  * Sends the probes, one per seed with its own Message-ID, over one SMTP connection, in seed order. A
- * login refused or a server unreachable ends the run: the seeds not tried get the same error.
+ * login refused (an OAuth mailbox's token refresh refused included) or a server unreachable ends the
+ * run: the seeds not tried get the same error. Returns the failures by Message-ID.
  */
-async function sendProbes(m: MailboxRow, probes: { seed: Seed; messageId: string }[], content: { subject: string; text: string }) {
+async function sendProbes(env: LoginEnv, m: MailboxRow, probes: Probe[], content: { subject: string; text: string }) {
   const failed = new Map<string, string>();
-  const transport = smtpTransport(smtpConfigOf(m), { pool: true });
   let fatal: SmtpError | undefined;
+  let transport: ReturnType<typeof smtpTransport> | undefined;
+  try {
+    transport = smtpTransport(await loginFor(env, m, "smtp"), { pool: true });
+  } catch (e) {
+    fatal = classifySmtpError(e);
+  }
   try {
     for (const p of probes) {
-      if (fatal) {
-        failed.set(p.messageId, fatal.message);
+      if (fatal || !transport) {
+        failed.set(p.messageId, fatal?.message ?? "SMTP unavailable");
         continue;
       }
       try {
@@ -89,7 +97,7 @@ async function sendProbes(m: MailboxRow, probes: { seed: Seed; messageId: string
       }
     }
   } finally {
-    transport.close();
+    transport?.close();
   }
   return failed;
 }
@@ -117,7 +125,7 @@ export async function startPlacementTest(ctx: Ctx, input: CreatePlacementInput):
   };
   let seeds: Seed[];
   try {
-    seeds = await seedsFor(ctx.db, ctx.workspaceId, m);
+    seeds = await seedsFor(ctx, ctx.workspaceId, m);
   } catch (e) {
     if (!(e instanceof SeedPoolError)) throw e;
     ctx.log.error("placement: seed pool unusable", { error: e.message });
@@ -140,7 +148,7 @@ export async function startPlacementTest(ctx: Ctx, input: CreatePlacementInput):
       })),
     );
   });
-  const failed = await sendProbes(m, probes, content);
+  const failed = await sendProbes(ctx, m, probes, content);
   return recordSends(ctx, row, probes, failed);
 }
 
