@@ -12,7 +12,7 @@ type Mailbox = Pick<MailboxView, "id" | "email" | "warmupStatus">;
 export function WarmupBadge({ status }: { status: WarmupStatus }) {
   const w = WARMUP[status] ?? { label: status, tone: "gray" as const };
   return (
-    <span data-testid="warmup-status" data-status={status}>
+    <span data-testid="warmup-status" data-status={status} className="whitespace-nowrap">
       <Badge tone={w.tone}>{w.label}</Badge>
     </span>
   );
