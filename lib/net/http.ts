@@ -152,9 +152,11 @@ export function safeRequest(
       if (/not allowed/.test(e.message)) return reject(new OutboundError("blocked", e.message));
       reject(new OutboundError("network", e.message));
     });
-    // One write with a known length (no chunked encoding).
-    if (opts.body !== undefined) req.setHeader("Content-Length", Buffer.byteLength(opts.body));
-    req.end(opts.body);
+    // One write with a known length (no chunked encoding). A string body goes as bytes: node:http
+    // would otherwise concatenate it to the header text (~6 µs a request for a webhook's body).
+    const body = typeof opts.body === "string" ? Buffer.from(opts.body, "utf8") : opts.body;
+    if (body !== undefined) req.setHeader("Content-Length", body.length);
+    req.end(body);
   });
 }
 
