@@ -5,8 +5,8 @@ import type { DbOrTx } from "../../db/client";
 import { campaignLeads, campaignSteps, leads, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError, UpstreamError } from "../errors";
-import { SmtpError, sendSmtp } from "../mail/smtp";
-import { smtpConfigOf } from "../mailboxes/credentials";
+import { SmtpError } from "../mail/smtp";
+import { sendSmtpAs } from "../mailboxes/credentials";
 import { renderStep, type RenderLead, type StepTemplate } from "../templates/render";
 import { stepFiles } from "./attachments";
 import { findCampaign, type CampaignRow } from "./campaigns";
@@ -169,7 +169,7 @@ export async function testSendStep(
   const attachments = await stepFiles(ctx.db, s.id);
   const body = `${r.text}\n${r.html ?? ""}`;
   try {
-    const info = await sendSmtp(smtpConfigOf(m), {
+    const info = await sendSmtpAs(ctx, m, {
       from: { name: m.senderName, address: m.email },
       to: input.to,
       subject: r.subject,

@@ -11,8 +11,7 @@ import { decodeBase64, storeFile } from "../files/files";
 import { newId } from "../ids";
 import { newMessageId } from "../mail/message-id";
 import { classifySmtpError } from "../mail/smtp";
-import { smtpConfigOf } from "../mailboxes/credentials";
-import { pooledTransport } from "../sending/transports";
+import { sendPooledAs } from "../sending/transports";
 import type { addressInput, sendReplyBody } from "./schemas";
 
 /** A background reply still SENDING after this long shows as FAILED and may be retried (spec 3.2, 8). */
@@ -64,7 +63,7 @@ async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailbox
   let error: string | null = null;
   let code: string | null = null;
   try {
-    const info = await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
+    const info = await sendPooledAs({ db, clock }, m, {
       from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
       to: row.to.map(fmt),
       cc: row.cc.length ? row.cc.map(fmt) : undefined,
@@ -312,7 +311,7 @@ export async function forwardReply(ctx: Ctx, replyId: string, input: { to: z.inf
   const text = `${input.body ? `${input.body}\n\n` : ""}${header}${r.textBody}`;
   const messageId = newMessageId(m.email);
   try {
-    await pooledTransport(m.id, smtpConfigOf(m)).sendMail({
+    await sendPooledAs(ctx, m, {
       from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
       to: to.name ? { name: to.name, address: to.address } : to.address,
       envelope: { from: m.email, to: [to.address] },

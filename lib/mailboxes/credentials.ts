@@ -2,7 +2,7 @@ import type { DbOrTx } from "../../db/client";
 import type { Clock } from "../clock";
 import { decryptSecret } from "../crypto/secretbox";
 import { ImapError, type ImapConfig } from "../mail/imap";
-import { SmtpError, type SmtpConfig } from "../mail/smtp";
+import { type OutgoingMessage, SmtpError, type SmtpConfig, sendSmtp } from "../mail/smtp";
 import { OAuthError } from "../oauth/http";
 import { accessTokenFor } from "../oauth/tokens";
 import type { MailboxRow } from "./view";
@@ -32,7 +32,7 @@ export interface LoginEnv {
   clock: Clock;
 }
 
-type LoginRow<P extends Protocol> = Pick<MailboxRow, "id" | "authType" | LoginColumns<P>>;
+export type LoginRow<P extends Protocol> = Pick<MailboxRow, "id" | "authType" | LoginColumns<P>>;
 
 /**
  * The login to use now: a password mailbox's saved one (as loginOf), an OAuth mailbox's with a valid
@@ -136,4 +136,9 @@ export function fixFor(
     `The mail server refused the login for ${email}. Check the SMTP username and password (or create a new app password) ` +
     "and update the mailbox. Nothing sends from it until then."
   );
+}
+
+/** One message over the mailbox's own SMTP login (password or XOAUTH2), as sendSmtp sends it. */
+export function sendSmtpAs(env: LoginEnv, m: LoginRow<"smtp">, msg: OutgoingMessage): Promise<{ messageId: string; response: string }> {
+  return withLogin(env, m, "smtp", (cfg) => sendSmtp(cfg, msg));
 }

@@ -7,7 +7,7 @@ import { emitDisconnected, emitReconnected } from "./events";
 import { claimStale } from "../jobs/claim";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
-import { imapConfigOf, smtpConfigOf } from "./credentials";
+import { withLogin } from "./credentials";
 import { READ_FAILING_AFTER_MS, type MailboxRow } from "./view";
 import { raiseAlert, readFailingAlert, reconcileMailboxAlerts, resolveAlert } from "../deliverability/alerts";
 
@@ -24,7 +24,7 @@ async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<MailboxRo
   const ids = await claimStale(
     db,
     { id: mailboxes.id, checkedAt: mailboxes.lastCheckedAt },
-    { now, before: new Date(now.getTime() - checkIntervalMs()), orEqual: true, limit, where: eq(mailboxes.authType, "PASSWORD") },
+    { now, before: new Date(now.getTime() - checkIntervalMs()), orEqual: true, limit },
   );
   if (ids.length === 0) return [];
   return db.select().from(mailboxes).where(inArray(mailboxes.id, ids));
@@ -49,7 +49,13 @@ async function probe(fn: () => Promise<void>): Promise<Outcome> {
  * An IMAP failure starts the READ_FAILING clock; it is reported after 30 minutes.
  */
 export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Promise<{ smtp: Outcome; imap: Outcome }> {
-  const [smtp, imap] = await Promise.all([probe(() => verifySmtpLogin(smtpConfigOf(m))), probe(() => verifyImapLogin(imapConfigOf(m)))]);
+  // An OAuth mailbox logs in with its current token (refreshed when near expiry or refused): a revoked
+  // consent fails here like a refused password, with the provider's reason.
+  const env = { db, clock };
+  const [smtp, imap] = await Promise.all([
+    probe(() => withLogin(env, m, "smtp", verifySmtpLogin)),
+    probe(() => withLogin(env, m, "imap", verifyImapLogin)),
+  ]);
   const now = clock.now();
   await db.transaction(async (tx) => {
     // Re-read under lock: the state may have changed while we were talking to the servers.

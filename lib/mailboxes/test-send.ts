@@ -1,7 +1,7 @@
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError, UpstreamError } from "../errors";
-import { SmtpError, sendSmtp } from "../mail/smtp";
-import { smtpConfigOf } from "./credentials";
+import { SmtpError } from "../mail/smtp";
+import { sendSmtpAs } from "./credentials";
 import { findMailbox } from "./view";
 
 /**
@@ -16,7 +16,7 @@ export async function testSendMailbox(ctx: Ctx, id: string, input: { to: string;
   const subject = input.subject?.trim() || `Test email from ${m.email}`;
   const text = input.body ?? `This is a test email sent by Outreach from ${m.email} to check that the mailbox can send.`;
   try {
-    const info = await sendSmtp(smtpConfigOf(m), { from: { name: m.senderName, address: m.email }, to: input.to, subject, text });
+    const info = await sendSmtpAs(ctx, m, { from: { name: m.senderName, address: m.email }, to: input.to, subject, text });
     return { sent: true, messageId: info.messageId, response: info.response, sentAt: ctx.clock.now().toISOString() };
   } catch (e) {
     if (e instanceof SmtpError) {

@@ -3,7 +3,9 @@ import net from "node:net";
 import type { Transporter } from "nodemailer";
 import SMTPPool from "nodemailer/lib/smtp-pool";
 import SMTPTransport from "nodemailer/lib/smtp-transport";
+import type Mail from "nodemailer/lib/mailer";
 import { type SmtpConfig, smtpTransport } from "../mail/smtp";
+import { type LoginEnv, type LoginRow, withLogin } from "../mailboxes/credentials";
 
 type SocketOptions = { host?: string; port?: number; connectionTimeout?: number };
 
@@ -57,6 +59,14 @@ export function pooledTransport(mailboxId: string, cfg: SmtpConfig): Transporter
   const t = withNoDelay(smtpTransport(cfg, { pool: true }));
   pools.set(mailboxId, { key, t });
   return t;
+}
+
+/**
+ * One message over the mailbox's pooled connection, logged in as the mailbox: its password, or XOAUTH2
+ * with a current token (a refreshed token changes the pool's key, so the next send opens a new pool).
+ */
+export function sendPooledAs(env: LoginEnv, m: LoginRow<"smtp">, mail: Mail.Options) {
+  return withLogin(env, m, "smtp", (cfg) => pooledTransport(m.id, cfg).sendMail(mail));
 }
 
 export function dropTransport(mailboxId: string): void {

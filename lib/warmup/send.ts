@@ -6,8 +6,7 @@ import { mapLimit } from "../concurrency";
 import { newId } from "../ids";
 import type { Logger } from "../log";
 import { newMessageId } from "../mail/message-id";
-import { sendSmtp } from "../mail/smtp";
-import { smtpConfigOf } from "../mailboxes/credentials";
+import { sendSmtpAs } from "../mailboxes/credentials";
 import type { MailboxRow } from "../mailboxes/view";
 import { newConversation } from "./content";
 import { todayTarget, utcDate } from "./ramp";
@@ -121,7 +120,7 @@ async function partnersOf(db: DbOrTx, senders: MailboxRow[]): Promise<Map<string
 /** Sends one warmup row over the sender's SMTP and records the outcome (SENT, or FAILED with the error). */
 export async function deliverWarmup(db: DbOrTx, row: MessageRow, from: MailboxRow, now: () => Date): Promise<boolean> {
   try {
-    await sendSmtp(smtpConfigOf(from), {
+    await sendSmtpAs({ db, clock: { now } }, from, {
       from: { name: from.senderName, address: from.email },
       to: row.toEmail,
       subject: row.subject,

@@ -13,7 +13,13 @@ export interface ReceivedMail {
  * A real SMTP server for tests: accepts logins from `users`, refuses others with 535, refuses the
  * recipients listed in `rejectRecipients` with 550, and keeps what it received.
  */
-export async function startSmtpPeer(opts: { users: Record<string, string>; rejectRecipients?: string[]; dataDelayMs?: number }) {
+export async function startSmtpPeer(opts: {
+  users: Record<string, string>;
+  rejectRecipients?: string[];
+  dataDelayMs?: number;
+  /** Offers XOAUTH2 and asks this whether a bearer token logs the user in (an OAuth peer's check). */
+  xoauth2?: (user: string, accessToken: string) => boolean;
+}) {
   const received: ReceivedMail[] = [];
   const users = { ...opts.users };
   const reject = new Set((opts.rejectRecipients ?? []).map((r) => r.toLowerCase()));
@@ -21,9 +27,15 @@ export async function startSmtpPeer(opts: { users: Record<string, string>; rejec
     secure: false,
     disabledCommands: ["STARTTLS"],
     allowInsecureAuth: true,
-    authMethods: ["PLAIN", "LOGIN"],
+    authMethods: opts.xoauth2 ? ["PLAIN", "LOGIN", "XOAUTH2"] : ["PLAIN", "LOGIN"],
     logger: false,
     onAuth(auth, _session, cb) {
+      if (auth.method === "XOAUTH2") {
+        const user = String(auth.username);
+        if (opts.xoauth2?.(user, String(auth.accessToken))) return cb(null, { user });
+        // Gmail's refusal: a 334 with the JSON error, then 535 once the client answers it.
+        return cb(null, { data: { status: "401", schemes: "bearer", scope: "https://mail.google.com/" } });
+      }
       // Like real providers, the login name is matched case-insensitively.
       const user = Object.keys(users).find((u) => u.toLowerCase() === String(auth.username).toLowerCase());
       if (user && users[user] === auth.password) return cb(null, { user });

@@ -10,6 +10,7 @@ import { webhookRoutes } from "./webhooks";
 import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 import { warmupRoutes } from "./warmup";
+import { oauthRoutes } from "./oauth";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -19,6 +20,7 @@ export const allRoutes: RouteDef[] = [
   timezoneRoutes,
   campaignRoutes,
   mailboxRoutes,
+  oauthRoutes,
   warmupRoutes,
   domainRoutes,
   inboxRoutes,

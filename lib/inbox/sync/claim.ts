@@ -25,7 +25,6 @@ async function claimDue(db: DbOrTx, now: Date) {
       .leftJoin(imapState, and(eq(imapState.mailboxId, mailboxes.id), eq(imapState.folder, "INBOX")))
       .where(
         and(
-          eq(mailboxes.authType, "PASSWORD"),
           or(isNull(imapState.lastSyncAt), lte(imapState.lastSyncAt, due)),
           or(isNull(mailboxes.readFailingSince), lte(imapState.leasedUntil, now)),
         ),

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { ImapFlow } from "imapflow";
 import { imapState, type mailboxes } from "../../../db/schema";
 import { loadAiSettings } from "../../ai/settings";
-import { imapClient } from "../../mail/imap";
-import { imapConfigOf } from "../../mailboxes/credentials";
+import { type ImapConfig, imapClient } from "../../mail/imap";
+import { withLogin } from "../../mailboxes/credentials";
 import { type ImapConnections, noDelay } from "../connections";
 import { parseDsn } from "../dsn";
 import { serviceMailIds } from "../../warmup/known";
@@ -140,7 +140,7 @@ type SyncOpts = {
 export async function readMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = {}): Promise<{ done: Promise<Totals> }> {
   const { db, clock } = ctx;
   const { pool } = opts;
-  const client = pool ? await pool.get(m.id, imapConfigOf(m)) : await connectOnce(m);
+  const client = await withLogin(ctx, m, "imap", (cfg) => (pool ? pool.get(m.id, cfg) : connectOnce(cfg)));
   const totals: Totals = { fetched: 0, stored: 0, bounces: 0, sent: 0 };
   const mb = { id: m.id, workspaceId: m.workspaceId, email: m.email };
   // Read once per mailbox sync, and only when a reply is to be classified by the AI provider.
@@ -188,8 +188,8 @@ export async function syncMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = 
 }
 
 /** A connection for one sync, without the sidecar's pool (logged out after). */
-async function connectOnce(m: MailboxRow): Promise<ImapFlow> {
-  const client = imapClient(imapConfigOf(m));
+async function connectOnce(cfg: ImapConfig): Promise<ImapFlow> {
+  const client = imapClient(cfg);
   client.on("error", () => {});
   await client.connect();
   noDelay(client);

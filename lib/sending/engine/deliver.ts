@@ -3,7 +3,7 @@ import type { Clock } from "../../clock";
 import { mapLimit } from "../../concurrency";
 import { stderrLogger } from "../../log";
 import { classifySmtpError } from "../../mail/smtp";
-import { smtpConfigOf } from "../../mailboxes/credentials";
+import { type LoginEnv, withLogin } from "../../mailboxes/credentials";
 import { classifySendError, type SendOutcome } from "../bounce";
 import { dropTransport, pooledTransport } from "../transports";
 import { Recorder, recordRefusal } from "./record";
@@ -25,10 +25,11 @@ function outcomeOf(o: SendOutcome): Exclude<Outcome, { status: "SENT" }> {
  * recipient is classified from the server's answer; a thrown error from its code and text, and a
  * connection that failed for any reason other than a refusal is dropped from the pool.
  */
-export async function smtpSend(w: Work): Promise<{ outcome: Outcome; body: SentBody }> {
+export async function smtpSend(w: Work, env: LoginEnv): Promise<{ outcome: Outcome; body: SentBody }> {
   const { mail, body } = composeMessage(w);
   try {
-    const info = await pooledTransport(w.mailbox.id, smtpConfigOf(w.mailbox)).sendMail(mail);
+    // An OAuth mailbox's token is part of the pool's key: a refreshed token opens a new pool.
+    const info = await withLogin(env, w.mailbox, "smtp", (cfg) => pooledTransport(w.mailbox.id, cfg).sendMail(mail));
     if (!info.rejected.length) return { outcome: { status: "SENT" }, body };
     return { outcome: outcomeOf(classifySendError(undefined, String(info.response))), body };
   } catch (e) {
@@ -51,7 +52,7 @@ export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: Send
   const recorder = new Recorder(db, log, Math.min(concurrency, work.length));
   await mapLimit(work, concurrency, async (w) => {
     try {
-      const { outcome, body } = await smtpSend(w);
+      const { outcome, body } = await smtpSend(w, { db, clock });
       const done = clock.now();
       // Pacing: the least gap between two emails of this mailbox, plus up to half of it again as jitter.
       const next = new Date(done.getTime() + w.campaign.minGapMinutes * 60_000 * (1 + Math.random() * 0.5));

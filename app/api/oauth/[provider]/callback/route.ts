@@ -1,0 +1,46 @@
+import { sessionUserId } from "@/lib/api/credentials";
+import { errorResponse } from "@/lib/api/errors";
+import { systemCtx } from "@/lib/ctx";
+import { appUrl } from "@/lib/env";
+import { AppError, NotFoundError } from "@/lib/errors";
+import { checkedView } from "@/lib/oauth/connect";
+import { finishConsent } from "@/lib/oauth/flow";
+import { parseProvider } from "@/lib/oauth/providers";
+
+/** Back to the dashboard's mailbox list with what happened, which it shows as a notice. */
+function toDashboard(params: Record<string, string>): Response {
+  const url = new URL(`${appUrl()}/mailboxes`);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return new Response(null, { status: 303, headers: { location: url.toString(), "cache-control": "no-store" } });
+}
+
+/**
+ * GET /api/oauth/<provider>/callback: where Google or Microsoft sends the browser after the consent.
+ * A browser is redirected to /mailboxes with `oauth=connected` or `oauth=error&message=…`; a client
+ * asking for JSON gets the mailbox row plus `created` (201 created, 200 replaced) or the error object.
+ * Never a 500 for what the provider or the browser sent: every refusal names its reason.
+ */
+export async function GET(req: Request, routeCtx: { params: Promise<{ provider: string }> }): Promise<Response> {
+  const json = (req.headers.get("accept") ?? "").includes("application/json");
+  const q = new URL(req.url).searchParams;
+  try {
+    const provider = parseProvider((await routeCtx.params).provider);
+    if (!provider) throw new NotFoundError("OAuth provider (google or microsoft)");
+    const input = {
+      code: q.get("code") ?? undefined,
+      state: q.get("state") ?? undefined,
+      error: q.get("error") ?? undefined,
+      errorDescription: q.get("error_description") ?? undefined,
+      sessionUserId: await sessionUserId(req),
+    };
+    const { ctx, row, created } = await finishConsent(systemCtx(), provider, input);
+    const view = await checkedView(ctx, row);
+    if (json) return Response.json({ ...view, created }, { status: created ? 201 : 200 });
+    return toDashboard({ oauth: "connected", email: view.email, created: created ? "1" : "0" });
+  } catch (e) {
+    if (json) return errorResponse(e);
+    if (!(e instanceof AppError)) console.error("[oauth] callback failed", e);
+    const message = e instanceof AppError ? e.message : "Connecting the mailbox failed unexpectedly; try again";
+    return toDashboard({ oauth: "error", message });
+  }
+}
