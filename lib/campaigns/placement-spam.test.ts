@@ -9,6 +9,7 @@ import { createCampaignWithSteps } from "@/test/campaign-setup";
 import { PUT as PUT_POOL, GET as GET_POOL } from "@/app/api/v1/campaigns/[id]/mailboxes/route";
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/route";
+import { finishTest } from "@/lib/placement/finish";
 import { rematchForPlacement } from "./assign";
 
 let ws: TestWorkspace;
@@ -16,8 +17,12 @@ beforeAll(async () => {
   ws = await makeWorkspace();
 });
 
-/** A completed placement test of `mailboxId` with one result per [provider, placement]. */
-async function placement(mailboxId: string, results: [string, "INBOX" | "SPAM" | "MISSING"][]) {
+/** A placement test of `mailboxId` (COMPLETED unless said) with one result per [provider, placement]. */
+async function placement(
+  mailboxId: string,
+  results: [string, "INBOX" | "SPAM" | "MISSING"][],
+  status: "COMPLETED" | "RUNNING" = "COMPLETED",
+) {
   const id = newId("plt");
   await getDb()
     .insert(placementTests)
@@ -26,7 +31,7 @@ async function placement(mailboxId: string, results: [string, "INBOX" | "SPAM" |
       workspaceId: ws.workspaceId,
       batchId: newId("plb"),
       mailboxId,
-      status: "COMPLETED",
+      status,
       subject: "s",
       bodyText: "b",
       deadlineAt: new Date(),
@@ -43,6 +48,7 @@ async function placement(mailboxId: string, results: [string, "INBOX" | "SPAM" |
         placement: p,
       })),
     );
+  return id;
 }
 
 async function googleLeads(n: number, tag: string): Promise<string[]> {
@@ -111,5 +117,37 @@ describe("placement feeds sending (PREFER campaigns)", () => {
     expect(await rematchForPlacement(getDb(), g1.id)).toEqual({ moved: 0, unassigned: 0 });
     const [row] = await getDb().select().from(campaignLeads).where(eq(campaignLeads.leadId, after[0]));
     expect(row.mailboxId).toBe(g1.id);
+  });
+
+  it("a placement test that completes in spam moves the mailbox's unsent PREFER leads of that class at once", async () => {
+    const a = await insertMailbox(ws.workspaceId, "a@acme-m.test", { espClass: "MICROSOFT" });
+    const b = await insertMailbox(ws.workspaceId, "b@acme-m.test", { espClass: "MICROSOFT" });
+    const { campaign } = await createCampaignWithSteps(ws.fullKey, { name: "Finish", espMatching: "PREFER" }, [
+      { stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" },
+    ]);
+    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: campaign.id }, body: { mailboxIds: [a.id, b.id] } });
+    const rows = Array.from({ length: 4 }, (_, i) => ({
+      id: newId("lead"),
+      workspaceId: ws.workspaceId,
+      email: `o${i}@outlook-co.test`,
+      espClass: "MICROSOFT" as const,
+    }));
+    await getDb().insert(leads).values(rows);
+    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: campaign.id }, body: { leadIds: rows.map((r) => r.id) } });
+    const test = await placement(
+      a.id,
+      [
+        ["MICROSOFT", "SPAM"],
+        ["MICROSOFT", "MISSING"],
+      ],
+      "RUNNING",
+    );
+    expect(await finishTest(getDb(), test, "COMPLETED", new Date())).toBe(true);
+    expect(
+      await mailboxOf(
+        campaign.id,
+        rows.map((r) => r.id),
+      ),
+    ).toEqual([b.id, b.id, b.id, b.id]);
   });
 });

@@ -4,6 +4,7 @@ import { mailboxes, placementResults, placementTests } from "../../db/schema";
 import { raiseAlert, resolveAlert } from "../deliverability/alerts";
 import { emitEvent } from "../events/emit";
 import { inboxPct, isDrop, tally } from "./rules";
+import { rematchForPlacement } from "../campaigns/assign";
 
 export type TestRow = typeof placementTests.$inferSelect;
 export type FinalStatus = "COMPLETED" | "FAILED" | "NO_SEED_POOL";
@@ -68,7 +69,8 @@ async function judgeDrop(tx: DbOrTx, t: TestRow, now: Date): Promise<void> {
 
 /**
  * Finishes a RUNNING test once: its counts from the results, the status, `placement.completed` and,
- * for a COMPLETED test, the PLACEMENT_DROP judgement — one transaction. The status guard makes a second
+ * for a COMPLETED test, the PLACEMENT_DROP judgement and the move of PREFER leads it now lands in spam
+ * for (lib/campaigns/placement-spam.ts) — one transaction. The status guard makes a second
  * caller (a worker whose lease ran out, the POST racing the job) a no-op. Returns whether it finished it.
  */
 export async function finishTest(db: DbOrTx, testId: string, status: FinalStatus, now: Date, error?: string): Promise<boolean> {
@@ -84,7 +86,11 @@ export async function finishTest(db: DbOrTx, testId: string, status: FinalStatus
       .returning();
     if (!t) return false;
     await emitCompleted(tx, t, now);
-    if (status === "COMPLETED") await judgeDrop(tx, t, now);
+    if (status === "COMPLETED") {
+      await judgeDrop(tx, t, now);
+      // Placement feeds sending: PREFER campaigns' unsent leads of the classes it now lands in spam for move off it.
+      await rematchForPlacement(tx, t.mailboxId);
+    }
     return true;
   });
 }
