@@ -2,12 +2,13 @@ import { eq, sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mailboxWarmups, warmupDays, warmupMessages } from "../../db/schema";
+import { warmupView } from "../warmup/view";
 
 /**
  * A mailbox's warmup for GET /deliverability/mailboxes/<id>: the ramp shaped as decisions' `warmup`
- * object, and its last 30 UTC days. `sent` counts the conversations it started (depth 0, SENDING or
- * SENT) on its day; `replied` the answers it received in its own ramp's conversations, on the UTC day
- * they reached it (read over IMAP, or sent when not read yet); `target` is the day's ramp target.
+ * object (lib/warmup/view.ts), and its last 30 UTC days counted as the row's sentToday and
+ * repliedToday are — `sent`, the emails it sent in its own warmup conversations; `replied`, the
+ * answers those got — and `target`, the day's ramp target.
  */
 
 const DAY_MS = 24 * 3600_000;
@@ -20,18 +21,17 @@ export interface WarmupDay {
   replied: number;
 }
 
+/** Per UTC day: what warmupCountsToday (lib/warmup/view.ts) counts for today, over the series. */
 async function dailyCounts(db: DbOrTx, mailboxId: string, from: string) {
   const w = warmupMessages;
   return selectRows<{ date: string; sent: number; replied: number }>(
     db,
-    sql`select date, sum(sent)::int as sent, sum(replied)::int as replied from (
-        select ${w.day}::text as date, 1 as sent, 0 as replied from ${w}
-        where ${w.fromMailboxId} = ${mailboxId} and ${w.depth} = 0 and ${w.status} in ('SENDING', 'SENT') and ${w.day} >= ${from}::date
-        union all
-        select (coalesce(${w.receivedAt}, ${w.sentAt}) at time zone 'UTC')::date::text, 0, 1 from ${w}
-        where ${w.toMailboxId} = ${mailboxId} and ${w.warmingMailboxId} = ${mailboxId} and ${w.depth} > 0 and ${w.status} = 'SENT'
-          and coalesce(${w.receivedAt}, ${w.sentAt}) >= ${`${from}T00:00:00Z`}::timestamptz) x
-      group by date`,
+    sql`select ${w.day}::text as date,
+          (count(*) filter (where ${w.fromMailboxId} = ${w.warmingMailboxId}))::int as sent,
+          (count(*) filter (where ${w.fromMailboxId} <> ${w.warmingMailboxId} and ${w.status} = 'SENT'))::int as replied
+        from ${w}
+        where ${w.warmingMailboxId} = ${mailboxId} and ${w.day} >= ${from}::date and ${w.status} in ('SENDING', 'SENT')
+        group by ${w.day}`,
   );
 }
 
@@ -57,18 +57,5 @@ export async function warmupReport(db: DbOrTx, mailboxId: string, now: Date) {
   if (!w) return null;
   const daily = await warmupSeries(db, mailboxId, now);
   const today = daily[daily.length - 1];
-  return {
-    dayIndex: w.dayIndex,
-    startingVolume: w.startingVolume,
-    dailyIncrease: w.dailyIncrease,
-    targetVolume: w.targetVolume,
-    replyRateMinPct: w.replyRateMinPct,
-    replyRateMaxPct: w.replyRateMaxPct,
-    todayTarget: Math.min(w.startingVolume + w.dayIndex * w.dailyIncrease, w.targetVolume),
-    sentToday: today.sent,
-    repliedToday: today.replied,
-    startedAt: w.startedAt.toISOString(),
-    pausedAt: w.pausedAt?.toISOString() ?? null,
-    daily,
-  };
+  return { ...warmupView(w, { sent: today.sent, replied: today.replied }), daily };
 }
