@@ -145,6 +145,10 @@ export async function startOAuthPeer(opts: OAuthPeerOptions) {
       for (const r of refreshTokens.values()) if (r.user.email.toLowerCase() === email.toLowerCase()) r.revoked = true;
       for (const [t, a] of accessTokens) if (a.user.email.toLowerCase() === email.toLowerCase()) accessTokens.delete(t);
     },
+    /** The provider drops a user's access tokens early (the refresh token still works): servers refuse the token in hand. */
+    dropAccessTokens(email: string) {
+      for (const [t, a] of accessTokens) if (a.user.email.toLowerCase() === email.toLowerCase()) accessTokens.delete(t);
+    },
     /** Whether a bearer token logs `email` in now (the SMTP/IMAP peers' check). */
     validToken(email: string, token: string): boolean {
       const a = accessTokens.get(token);

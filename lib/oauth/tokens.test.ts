@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { mailboxOauth, mailboxes, replies } from "@/db/schema";
+import { LocalRunner } from "@/inngest/runner";
+import { ManualClock, systemClock, useClock } from "@/lib/clock";
+import { systemCtx } from "@/lib/ctx";
+import { syncMailbox } from "@/lib/inbox/sync";
+import { sendDue } from "@/lib/sending/engine";
+import { closeAllTransports } from "@/lib/sending/transports";
+import { launchCampaign, workspaceEvents } from "@/test/campaign-setup";
+import { call, makeWorkspace, sessionCookie, type TestWorkspace } from "@/test/helpers";
+import { appendMessages } from "@/test/mail-messages";
+import { consent, type OAuthWorld, startOAuthWorld } from "@/test/oauth-setup";
+import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
+import { POST as TEST_SEND } from "@/app/api/v1/mailboxes/[id]/test-send/route";
+import { mailboxHealthJob } from "@/inngest/functions/mailbox-health";
+import { accessTokenFor, forgetAccessToken } from "./tokens";
+
+const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
+const ANN = { email: "ann@goog.test", sub: "google-ann" };
+const MO = { email: "mo@ms.test", sub: "ms-mo", tenant: "contoso-tid" };
+let world: OAuthWorld;
+let ws: TestWorkspace;
+let cookie: string;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  useClock(clock);
+  process.env.MAILBOX_CHECK_INTERVAL_S = "300";
+  world = await startOAuthWorld({ now: () => clock.now(), google: "goog.test", microsoft: "ms.test" });
+  ws = await makeWorkspace();
+  cookie = await sessionCookie(ws.userId);
+  world.addImapUser(ANN);
+  world.addImapUser(MO);
+  world.google.consentAs(ANN);
+  world.microsoft.consentAs(MO);
+  ids.ann = (await consent("google", { cookie })).callback?.body.id;
+  ids.mo = (await consent("microsoft", { cookie })).callback?.body.id;
+  await getDb().update(mailboxes).set({ dailySendCap: 100 });
+}, 60_000);
+afterAll(async () => {
+  useClock(systemClock);
+  closeAllTransports();
+  await world.close();
+});
+
+const sentBy = (user: string) => world.smtp.received.filter((r) => r.user === user);
+const grantOf = async (id: string) => (await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, id)))[0];
+const runCheck = () => new LocalRunner(getDb(), clock, [mailboxHealthJob]).tick();
+const job = () => systemCtx(undefined, { db: getDb(), clock });
+
+describe("sending and reading over XOAUTH2 (issue 19)", () => {
+  it("sends a campaign email and reads the reply with the mailbox's bearer token", async () => {
+    const { launched } = await launchCampaign(ws.fullKey, {
+      campaign: { name: "OAuth", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
+      steps: [{ stepOrder: 0, subject: "Hello", bodyTemplate: "Hi there" }],
+      mailboxIds: [ids.ann],
+      leads: [{ email: "lee@leads.test" }],
+    });
+    expect(launched.body.status).toBe("ACTIVE");
+    expect(await sendDue(getDb(), clock, { mailboxIds: [ids.ann] })).toMatchObject({ sent: 1 });
+    const [sent] = sentBy("ann@goog.test");
+    expect(sent.to).toEqual(["lee@leads.test"]);
+    const reply = [
+      "From: Lee <lee@leads.test>",
+      "To: ann@goog.test",
+      "Subject: Re: Hello",
+      `In-Reply-To: ${sent.parsed.messageId}`,
+      "Message-ID: <reply-1@leads.test>",
+      "Date: Mon, 02 Nov 2026 09:05:00 +0000",
+      "",
+      "Sounds good, tell me more.",
+    ].join("\r\n");
+    await appendMessages(world.imap, { username: "ann@goog.test", password: "unused" }, [reply]);
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, ids.ann));
+    expect((await syncMailbox(job(), m)).stored).toBe(1);
+    const got = await getDb()
+      .select()
+      .from(replies)
+      .where(and(eq(replies.mailboxId, ids.ann)));
+    expect(got.map((r) => r.subject)).toEqual(["Re: Hello"]);
+  });
+
+  it("refreshes the access token before it expires, on the injectable clock", async () => {
+    const before = world.google.stats.refreshes;
+    clock.advance(54 * 60_000); // 6 minutes left: outside the 5-minute margin, the token is still used
+    expect((await call(TEST_SEND, "POST", "", { key: ws.fullKey, params: { id: ids.ann }, body: { to: "x@leads.test" } })).status).toBe(
+      200,
+    );
+    expect(world.google.stats.refreshes).toBe(before);
+    clock.advance(2 * 60_000); // 4 minutes left: replaced before any login
+    expect((await call(TEST_SEND, "POST", "", { key: ws.fullKey, params: { id: ids.ann }, body: { to: "x@leads.test" } })).status).toBe(
+      200,
+    );
+    expect(world.google.stats.refreshes).toBe(before + 1);
+    const grant = await grantOf(ids.ann);
+    expect(grant.accessExpiresAt?.getTime()).toBe(clock.now().getTime() + 3600_000);
+    expect(sentBy("ann@goog.test")).toHaveLength(3);
+  });
+
+  it("refreshes after a server refuses a token that has not expired, and sends with the new one", async () => {
+    const before = world.google.stats.refreshes;
+    world.google.dropAccessTokens("ann@goog.test");
+    const r = await call(TEST_SEND, "POST", "", { key: ws.fullKey, params: { id: ids.ann }, body: { to: "y@leads.test" } });
+    expect(r.status).toBe(200);
+    expect(world.google.stats.refreshes).toBe(before + 1);
+    // IMAP too: the sync's login is refused, retried with a fresh token, and reads.
+    world.google.dropAccessTokens("ann@goog.test");
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, ids.ann));
+    expect(await syncMailbox(job(), m)).toMatchObject({ stored: 0 });
+    expect(world.google.stats.refreshes).toBe(before + 2);
+  });
+
+  it("spends a rotating refresh token once when two workers need a new access token at the same moment", async () => {
+    clock.advance(61 * 60_000); // Mo's token has expired
+    forgetAccessToken();
+    const before = world.microsoft.stats.refreshes;
+    const [a, b] = await Promise.all([accessTokenFor(getDb(), clock, ids.mo), accessTokenFor(getDb(), clock, ids.mo)]);
+    expect(a).toBe(b);
+    expect(world.microsoft.stats.refreshes).toBe(before + 1);
+    expect(world.microsoft.validToken("mo@ms.test", a)).toBe(true);
+    // The rotated refresh token was kept: the next refresh works.
+    clock.advance(61 * 60_000);
+    expect(world.microsoft.validToken("mo@ms.test", await accessTokenFor(getDb(), clock, ids.mo))).toBe(true);
+    expect((await grantOf(ids.mo)).revokedAt).toBeNull();
+  });
+});
+
+describe("a revoked consent (issue 19)", () => {
+  it("shows LOGIN_FAILING with the provider's error and the fix, fires mailbox.disconnected once, and stops asking the provider", async () => {
+    world.microsoft.revoke("mo@ms.test");
+    clock.advance(10 * 60_000);
+    await runCheck();
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, ids.mo));
+    expect(m.loginFailingSince).not.toBeNull();
+    expect(m.loginError).toBe("Microsoft refused the token request: invalid_grant: Token has been expired or revoked.");
+    const issues = (await call(ISSUES, "GET", "", { key: ws.readKey })).body.issues;
+    const mine = issues.find((i: { mailboxId: string; kind: string }) => i.mailboxId === ids.mo && i.kind === "LOGIN_FAILING");
+    expect(mine.detail).toContain("invalid_grant");
+    expect(mine.fix).toContain("Reconnect this mailbox");
+    const refreshes = world.microsoft.stats.refused;
+    clock.advance(10 * 60_000);
+    await runCheck();
+    expect(world.microsoft.stats.refused).toBe(refreshes); // the dead grant is not retried
+    const down = (await workspaceEvents(ws.workspaceId, "mailbox.disconnected")).filter(
+      (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
+    );
+    expect(down).toHaveLength(1);
+    expect((down[0].data as { error: string }).error).toContain("invalid_grant");
+  });
+
+  it("recovers on reconnect: the same mailbox, mailbox.reconnected once, healthy at the next check", async () => {
+    world.microsoft.consentAs(MO);
+    const { callback } = await consent("microsoft", { cookie });
+    expect(callback?.status).toBe(200);
+    expect(callback?.body).toMatchObject({ id: ids.mo, healthStatus: "HEALTHY", created: false });
+    expect((await grantOf(ids.mo)).revokedAt).toBeNull();
+    clock.advance(10 * 60_000);
+    await runCheck();
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, ids.mo));
+    expect(m.loginFailingSince).toBeNull();
+    const up = (await workspaceEvents(ws.workspaceId, "mailbox.reconnected")).filter(
+      (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
+    );
+    expect(up).toHaveLength(1);
+  });
+});
