@@ -5,6 +5,7 @@ import type { DbOrTx } from "../../db/client";
 import { alerts, domains, emails, mailboxes, placementResults, placementTests } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { healthStatus } from "../mailboxes/view";
+import { completedData } from "../placement/finish";
 
 /** GET /deliverability/overview (decisions, Second batch: Deliverability). */
 
@@ -75,19 +76,10 @@ export async function placementSummaries(db: DbOrTx, where: SQL | undefined, lim
     .where(where)
     .orderBy(desc(placementTests.seq))
     .limit(limit);
-  return rows.map(({ t, email }) => ({
-    id: t.id,
-    batchId: t.batchId,
-    mailboxId: t.mailboxId,
-    mailboxEmail: email,
-    status: t.status,
-    seedCount: t.seedCount,
-    inboxCount: t.inboxCount,
-    spamCount: t.spamCount,
-    missingCount: t.missingCount,
-    createdAt: t.createdAt.toISOString(),
-    completedAt: t.completedAt?.toISOString() ?? null,
-  }));
+  return rows.map(({ t, email }) => {
+    const { testId, gmailTabs, ...summary } = completedData(t, email);
+    return { id: testId, ...summary };
+  });
 }
 
 export async function deliverabilityOverview(ctx: Ctx) {

@@ -4,6 +4,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { envelope, offsetOf, type Paging } from "../paging";
 import type { PlacementDetailView, PlacementTestView } from "./schemas";
+import { completedData } from "./finish";
 
 /** The columns a test is shown with: the test and its mailbox's address. */
 const columns = { t: placementTests, email: mailboxes.email };
@@ -11,23 +12,7 @@ type Joined = { t: typeof placementTests.$inferSelect; email: string };
 
 /** A test as the API shows it: the `placement.completed` fields (spec 6.2) with `id`, the deadline and a failure's reason. */
 function serialize({ t, email }: Joined): PlacementTestView {
-  return {
-    id: t.id,
-    testId: t.id,
-    batchId: t.batchId,
-    mailboxId: t.mailboxId,
-    mailboxEmail: email,
-    status: t.status,
-    seedCount: t.seedCount,
-    inboxCount: t.inboxCount,
-    spamCount: t.spamCount,
-    missingCount: t.missingCount,
-    gmailTabs: t.gmailTabs,
-    createdAt: t.createdAt.toISOString(),
-    completedAt: t.completedAt?.toISOString() ?? null,
-    deadlineAt: t.deadlineAt.toISOString(),
-    error: t.error,
-  };
+  return { id: t.id, ...completedData(t, email), deadlineAt: t.deadlineAt.toISOString(), error: t.error };
 }
 
 /** GET /placement-tests: `{ tests, page, limit, total }`, newest first; `mailboxId` narrows to one mailbox. */
