@@ -18,6 +18,12 @@ export const E2E_CAMPAIGN_SENDER = { email: "sender@campaigns.test", password: "
  */
 export const E2E_STATS_SENDER = { email: "stats@stats-sender.test", password: "statspassword1234" };
 
+/**
+ * Who signs in at the OAuth peer standing in for Google (oauth.spec.ts): the global setup's SMTP and
+ * IMAP peers let this address in with XOAUTH2 when the peer issued the bearer token.
+ */
+export const E2E_OAUTH_USER = { email: "owner@oauth.test", sub: "e2e-google-owner" };
+
 /** A recipient the SMTP peer refuses with 550 5.1.1 (User unknown): the campaign-stats spec's bounce. */
 export const E2E_REFUSED_RECIPIENT = "nobody@stats-e2e.example";
 
