@@ -32,10 +32,18 @@ export async function readJsonBody(req: Request, limit = DEFAULT_JSON_LIMIT): Pr
  * `\u0000` (a raw control character is malformed JSON), so a body whose text has no such escape
  * holds none — the caller can skip walking the parsed value for one.
  */
-export async function readJson(req: Request, limit = DEFAULT_JSON_LIMIT): Promise<{ value: unknown; mayHoldNul: boolean }> {
+export async function readJson(
+  req: Request,
+  limit = DEFAULT_JSON_LIMIT,
+  /** What an empty body stands for; without it an empty body is refused. */
+  empty?: unknown,
+): Promise<{ value: unknown; mayHoldNul: boolean }> {
   const bytes = await readBodyBytes(req, limit);
   const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : Buffer.from(bytes).toString("utf8");
-  if (text.trim() === "") throw new BadRequestError("A JSON body is required");
+  if (text.trim() === "") {
+    if (empty !== undefined) return { value: empty, mayHoldNul: false };
+    throw new BadRequestError("A JSON body is required");
+  }
   try {
     return { value: JSON.parse(text), mayHoldNul: text.includes("\\u0000") };
   } catch (e) {

@@ -95,7 +95,7 @@ function nulPath(value: unknown, at: string): string | undefined {
 
 async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
   if (!def.body) return undefined;
-  const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT);
+  const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT, def.bodyOptional ? {} : undefined);
   const nul = mayHoldNul ? nulPath(json, "") : undefined;
   if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
   if (def.bodyCheck?.(json)) return json;

@@ -53,7 +53,9 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
       summary: def.summary,
       description: notes.join(" "),
       parameters: [...pathParameters(def.path), ...queryParameters(def)],
-      ...(def.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(def.body, "input") } } } } : {}),
+      ...(def.body
+        ? { requestBody: { required: !def.bodyOptional, content: { "application/json": { schema: jsonSchema(def.body, "input") } } } }
+        : {}),
       responses: {
         [status]: {
           description: def.response?.description ?? "OK",

@@ -31,6 +31,8 @@ export interface RouteDef<
   bodyCheck?: (body: unknown) => boolean;
   /** Body size limit in bytes (default 5 MB). */
   bodyLimit?: number;
+  /** Every field of the body is optional: an empty request body counts as `{}` (e.g. start-warmup). */
+  bodyOptional?: boolean;
   /** A tighter limit on top of the credential's (e.g. test sends): points per window. */
   extraLimit?: { name: string; points: number; durationSeconds: number };
   /** Response description and, when useful, its schema. */

@@ -1,9 +1,9 @@
+import { idSource } from "../ids";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { normalizeEmail } from "../emails";
 import { suppressedAmong } from "../suppressions/check";
 import { isValidTimezone } from "../timezones";
 import { emptyLead, mergeInto, type LeadPatch, type LeadState } from "./merge";
-import { leadIdSource } from "./lead-ids";
 import type { CreateLeadsResult, LeadInput } from "./schemas";
 import { findLeadsByEmails, insertLeadRows, lockWorkspaceLeads, updateLeadRows } from "./store";
 
@@ -49,7 +49,7 @@ function normalizeItems(items: LeadInput[], result: CreateLeadsResult): Valid[] 
 function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLeads, result: CreateLeadsResult): Touched[] {
   const touched = new Map<string, Touched>();
   const suppressedSeen = new Set<string>();
-  const newLeadId = leadIdSource(valid.length - existing.size);
+  const newLeadId = idSource("lead", valid.length - existing.size);
   for (const v of valid) {
     const key = v.email.toLowerCase();
     if (suppressed.has(key)) {

@@ -20,6 +20,7 @@ export const warmupRoutes = {
     tag,
     access: "write",
     body: warmupSettingsBody,
+    bodyOptional: true,
     errors: [409],
     summary:
       "Start warmup at day 0 (restarts at day 0 when already warming). Missing settings: the preset for the mailbox's provider class, then 10 / +5 / 40 / 25–35 %",

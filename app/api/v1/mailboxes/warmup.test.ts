@@ -196,6 +196,15 @@ describe("warmup routes (spec 3.4, 4.11)", () => {
     expect((await post(START, "mbx_missing", "start-warmup")).status).toBe(404);
   });
 
+  it("start-warmup takes no body at all (every setting optional); a body that is not JSON is still 400", async () => {
+    const m = await insertMailbox(ws.workspaceId, "nobody@warm.test");
+    const r = await call(START, "POST", `/mailboxes/${m.id}/start-warmup`, { key: ws.fullKey, params: { id: m.id } });
+    expect(r.status).toBe(200);
+    expect(r.body.warmup).toMatchObject({ dayIndex: 0, startingVolume: 10 });
+    const bad = await call(START, "POST", `/mailboxes/${m.id}/start-warmup`, { key: ws.fullKey, params: { id: m.id }, rawBody: "{oops" });
+    expect(bad.status).toBe(400);
+  });
+
   it("isSeed is set through PATCH and shown on the row", async () => {
     const m = await insertMailbox(ws.workspaceId, "seed@warm.test");
     const r = await call(PATCH_MAILBOX, "PATCH", `/mailboxes/${m.id}`, { key: ws.fullKey, params: { id: m.id }, body: { isSeed: true } });
