@@ -4,7 +4,9 @@ import { selectRows } from "../../db/bulk";
 import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
-import { campaignStats, dailyCounts, firstOfDays, variantStats } from "./stats";
+import { countBy } from "../analytics/counts";
+import { lastUtcDays, utcDays } from "../analytics/period";
+import { campaignStats, dailySeries, variantStats } from "./stats";
 
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
 
@@ -22,30 +24,22 @@ export async function getCampaignTimeseries(ctx: Ctx, id: string, days: number) 
   return {
     campaignId: c.id,
     days,
-    series: await dailyCounts(ctx.db, { workspaceId: ctx.workspaceId, campaignId: c.id }, days, ctx.clock.now()),
+    series: await dailySeries(ctx.db, { workspaceId: ctx.workspaceId, campaignIds: [c.id], period: lastUtcDays(ctx.clock.now(), days) }),
   };
 }
 
 /** GET /campaigns/sent-trends: `{ dates, trends: { <campaignId>: number[] } }`, campaigns without a send left out. */
 export async function sentTrends(ctx: Ctx, days: number) {
   requireAccess(ctx, "read");
-  const now = ctx.clock.now();
-  const start = firstOfDays(now, days);
-  const dates = Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
-  const rows = await selectRows<{ campaign_id: string; date: string; n: number }>(
-    ctx.db,
-    sql`
-      select campaign_id, to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as date, count(*)::int as n
-      from emails
-      where workspace_id = ${ctx.workspaceId} and campaign_id is not null and status in ('SENT', 'BOUNCED')
-        and created_at >= ${start.toISOString()}::timestamptz
-      group by campaign_id, date`,
-  );
+  const period = lastUtcDays(ctx.clock.now(), days);
+  const dates = utcDays(period);
+  const counted = await countBy(ctx.db, "campaignDay", { workspaceId: ctx.workspaceId, period });
   const trends: Record<string, number[]> = {};
-  for (const r of rows) {
-    const i = dates.indexOf(r.date);
-    if (i < 0) continue;
-    (trends[r.campaign_id] ??= Array(days).fill(0))[i] += r.n;
+  for (const [key, n] of counted) {
+    const [campaignId, date] = key.split(" ");
+    const i = dates.indexOf(date);
+    if (i < 0 || n.sent === 0) continue;
+    (trends[campaignId] ??= Array(days).fill(0))[i] += n.sent;
   }
   return { dates, trends };
 }

@@ -11,6 +11,7 @@ import { domainRoutes, mailboxRoutes } from "./mailboxes";
 import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 import { warmupRoutes } from "./warmup";
 import { oauthRoutes } from "./oauth";
+import { analyticsRoutes } from "./analytics";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -30,4 +31,5 @@ export const allRoutes: RouteDef[] = [
   accountRoutes,
   placementRoutes,
   deliverabilityRoutes,
+  analyticsRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);

@@ -1,0 +1,64 @@
+import { bouncesFilter } from "../../analytics/bounces";
+import {
+  bouncesSchema,
+  domainStatsSchema,
+  mailboxStatsQuery,
+  mailboxStatsSchema,
+  overviewQuery,
+  overviewSchema,
+  seriesQuery,
+  seriesSchema,
+} from "../../analytics/schemas";
+import { defineRoute } from "../route";
+
+const tag = "Analytics";
+const period =
+  "Period: `from`/`to` (ISO date or date-time, `to` exclusive, a bare date is midnight UTC) or `days`; default 30 days, at most 366";
+
+export const analyticsRoutes = {
+  overview: defineRoute({
+    method: "GET",
+    path: "/analytics/overview",
+    tag,
+    access: "read",
+    query: overviewQuery,
+    summary: `Workspace totals of campaign email, counted as the campaign stats (spec 2.4, 4.13 rules 1–5). ${period}`,
+    response: { description: "The overview", schema: overviewSchema },
+  }),
+  timeseries: defineRoute({
+    method: "GET",
+    path: "/analytics/timeseries",
+    tag,
+    access: "read",
+    query: seriesQuery,
+    summary: "Workspace totals per UTC day, oldest first, zero days included (`days` or `from`/`to`, at most 90 days)",
+    response: { description: "`{ from, to, days }`", schema: seriesSchema },
+  }),
+  mailboxStats: defineRoute({
+    method: "GET",
+    path: "/analytics/mailbox-stats",
+    tag,
+    access: "read",
+    query: mailboxStatsQuery,
+    summary: `Per mailbox: the period's numbers (rule 6), and activity over the last 7 days whatever the period (rule 8). ${period}`,
+    response: { description: "`{ from, to, mailboxes }`", schema: mailboxStatsSchema },
+  }),
+  domainStats: defineRoute({
+    method: "GET",
+    path: "/analytics/domain-stats",
+    tag,
+    access: "read",
+    query: overviewQuery,
+    summary: `Per sending domain: the same numbers counted per domain, mailbox count, SPF/DKIM/DMARC, the best activity of its mailboxes. ${period}`,
+    response: { description: "`{ from, to, domains }`", schema: domainStatsSchema },
+  }),
+  bounces: defineRoute({
+    method: "GET",
+    path: "/analytics/bounces",
+    tag,
+    access: "read",
+    query: bouncesFilter,
+    summary: `Bounces newest first (kind hard/soft; failed = refused at send time), SMTP code and reason (null before 2 Oct 2026). ${period}`,
+    response: { description: "`{ from, to, bounces, total, page, limit }`", schema: bouncesSchema },
+  }),
+};
