@@ -4,9 +4,12 @@ import { campaignMailboxes, mailboxes } from "../../db/schema";
 
 export type PoolMailbox = typeof mailboxes.$inferSelect;
 
-/** A mailbox can send campaign email when it is on, its login works and it is not auto-paused. */
-export function canSend(m: Pick<PoolMailbox, "sendingEnabled" | "loginFailingSince" | "autoPausedAt">): boolean {
-  return m.sendingEnabled && !m.loginFailingSince && !m.autoPausedAt;
+/**
+ * A mailbox can send campaign email when it is on, its login works, it is not auto-paused and it is not
+ * a seed (seeds receive placement probes and warmup, never campaign email: decisions, seed pool).
+ */
+export function canSend(m: Pick<PoolMailbox, "sendingEnabled" | "loginFailingSince" | "autoPausedAt" | "isSeed">): boolean {
+  return m.sendingEnabled && !m.loginFailingSince && !m.autoPausedAt && !m.isSeed;
 }
 
 /** Early warmup: what WARMING_MAILBOXES warns about (decisions.md). */

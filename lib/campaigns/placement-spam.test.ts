@@ -150,4 +150,18 @@ describe("placement feeds sending (PREFER campaigns)", () => {
       ),
     ).toEqual([b.id, b.id, b.id, b.id]);
   });
+
+  it("a seed in a campaign pool gets no leads and the launch check names it among the mailboxes that cannot send", async () => {
+    const seed = await insertMailbox(ws.workspaceId, "seed@acme-s.test", { espClass: "GOOGLE", isSeed: true });
+    const sender = await insertMailbox(ws.workspaceId, "sender@acme-s.test", { espClass: "GOOGLE" });
+    const { campaign } = await createCampaignWithSteps(ws.fullKey, { name: "Seeds" }, [
+      { stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" },
+    ]);
+    await call(PUT_POOL, "PUT", "", { key: ws.fullKey, params: { id: campaign.id }, body: { mailboxIds: [seed.id, sender.id] } });
+    const ids = await googleLeads(4, "seedpool");
+    const added = await call(ADD_LEADS, "POST", "", { key: ws.fullKey, params: { id: campaign.id }, body: { leadIds: ids } });
+    expect(added.body.results.map((r: { mailboxId: string }) => r.mailboxId)).toEqual([sender.id, sender.id, sender.id, sender.id]);
+    const check = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, params: { id: campaign.id } });
+    expect(check.body.warnings).toContainEqual({ code: "MAILBOXES_CANNOT_SEND", message: expect.stringContaining("seed@acme-s.test") });
+  });
 });
