@@ -3,10 +3,7 @@ import { E2E_OAUTH_USER, signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
-// Not yet seen passing: in `E2E_COMMAND=dev` runs on a loaded machine the owner's sign-in timed out before the
-// spec reached the OAuth dialog (the global setup and first-run passed). Run it against a production build
-// (`npx playwright test e2e/oauth.spec.ts`), then turn fixme into test.
-test.fixme("Connect Google: the consent round trip at the OAuth peer adds the signed-in address as an OAuth mailbox that turns healthy; Microsoft says what to configure", async ({
+test("Connect Google: the consent round trip at the OAuth peer adds the signed-in address as an OAuth mailbox that turns healthy; Microsoft says what to configure", async ({
   page,
 }) => {
   test.setTimeout(120_000);
