@@ -8,3 +8,4 @@ export * from "./webhooks";
 export * from "./inbox";
 export * from "./deliverability";
 export * from "./oauth";
+export * from "./idempotency";
