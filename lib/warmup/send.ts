@@ -8,6 +8,7 @@ import type { Logger } from "../log";
 import { newMessageId } from "../mail/message-id";
 import { sendSmtpAs } from "../mailboxes/credentials";
 import type { MailboxRow } from "../mailboxes/view";
+import { loadSeedPool } from "../placement/seeds";
 import { newConversation } from "./content";
 import { todayTarget, utcDate } from "./ramp";
 
@@ -83,10 +84,24 @@ async function claimDueMailboxes(db: DbOrTx, now: Date): Promise<DueMailbox[]> {
   return due.filter((d) => ours.has(d.m.id)).map((d) => ({ m: d.m, w: d.w }));
 }
 
-type Partner = Pick<MailboxRow, "id" | "email" | "workspaceId" | "warmupGroup" | "isSeed" | "warmupStatus">;
+/** A partner: a mailbox of the installation (`id`), or an installation seed of SEED_POOL_FILE (`id` null). */
+type Partner = { id: string | null; email: string };
 
-/** Everyone a mailbox may warm with: warming mailboxes of its workspace and group, and its workspace's seeds. */
-async function partnersOf(db: DbOrTx, senders: MailboxRow[]): Promise<Map<string, Partner[]>> {
+/** The installation seeds of SEED_POOL_FILE; a bad file is logged and leaves them out (the placement tests report it). */
+async function poolSeeds(log?: Logger): Promise<Partner[]> {
+  try {
+    return (await loadSeedPool()).map((s) => ({ id: null, email: s.email }));
+  } catch (e) {
+    log?.error("warmup: SEED_POOL_FILE left out", { error: String(e) });
+    return [];
+  }
+}
+
+/**
+ * Everyone a mailbox may warm with: warming mailboxes of its workspace and group, its workspace's
+ * seeds, and the installation's seed pool (SEED_POOL_FILE).
+ */
+async function partnersOf(db: DbOrTx, senders: MailboxRow[], log?: Logger): Promise<Map<string, Partner[]>> {
   const out = new Map<string, Partner[]>();
   if (!senders.length) return out;
   const pool = await db
@@ -103,17 +118,18 @@ async function partnersOf(db: DbOrTx, senders: MailboxRow[]): Promise<Map<string
       sql`${mailboxes.workspaceId} = ${anyOf([...new Set(senders.map((s) => s.workspaceId))])} and ${mailboxes.loginFailingSince} is null
         and (${mailboxes.isSeed} or ${mailboxes.warmupStatus} in ('EARLY', 'RAMPING', 'STEADY'))`,
     );
-  for (const s of senders)
-    out.set(
-      s.id,
-      pool.filter(
-        (p) =>
-          p.id !== s.id &&
-          p.workspaceId === s.workspaceId &&
-          p.email.toLowerCase() !== s.email.toLowerCase() &&
-          (p.isSeed || (p.warmupGroup ?? null) === (s.warmupGroup ?? null)),
-      ),
+  const installation = await poolSeeds(log);
+  for (const s of senders) {
+    const mine = pool.filter(
+      (p) =>
+        p.id !== s.id &&
+        p.workspaceId === s.workspaceId &&
+        p.email.toLowerCase() !== s.email.toLowerCase() &&
+        (p.isSeed || (p.warmupGroup ?? null) === (s.warmupGroup ?? null)),
     );
+    const taken = new Set([s.email, ...mine.map((p) => p.email)].map((e) => e.toLowerCase()));
+    out.set(s.id, [...mine, ...installation.filter((p) => !taken.has(p.email.toLowerCase()))]);
+  }
   return out;
 }
 
@@ -184,6 +200,7 @@ export async function sendDueWarmup(db: DbOrTx, now: () => Date, log?: Logger): 
   const partners = await partnersOf(
     db,
     due.map((d) => d.m),
+    log,
   );
   await mapLimit(due, CONCURRENCY, async (d) => {
     try {

@@ -1,0 +1,98 @@
+import { and, inArray, isNull, sql } from "drizzle-orm";
+import type { ImapFlow } from "imapflow";
+import type { DbOrTx } from "../../db/client";
+import { warmupMessages } from "../../db/schema";
+import type { Logger } from "../log";
+import { imapClient } from "../mail/imap";
+import { junkFolder } from "../placement/imap-find";
+import { loadSeedPool, type Seed } from "../placement/seeds";
+
+/**
+ * The receiving side for the installation's seeds (SEED_POOL_FILE), which have no mailbox row for the
+ * inbox sync to read: warmup mail sent to one is looked for by Message-ID in its INBOX and spam folder
+ * over a short-lived connection, marked seen and flagged, moved out of spam, and recorded as received.
+ * Pool seeds do not answer (the file holds their IMAP login only). Each seed is read at most once a
+ * minute per process, and only while it has warmup mail not yet seen from the last two days.
+ */
+
+const READ_EVERY_MS = 60_000;
+const LOOK_BACK_MS = 2 * 86_400_000;
+const lastRead = new Map<string, number>();
+
+/** Opens `path` read-write and takes the given Message-IDs found there: flags them, and moves them to INBOX from spam. */
+async function takeFrom(client: ImapFlow, path: string, ids: string[], spam: boolean): Promise<string[]> {
+  const lock = await client.getMailboxLock(path);
+  try {
+    const hits: { id: string; uid: number }[] = [];
+    for (const id of ids) {
+      const uid = ((await client.search({ header: { "message-id": id } }, { uid: true })) || [])[0];
+      if (uid) hits.push({ id, uid });
+    }
+    if (!hits.length) return [];
+    const set = hits.map((h) => h.uid).join(",");
+    await client.messageFlagsAdd(set, ["\\Seen", "\\Flagged"], { uid: true });
+    if (spam) await client.messageMove(set, "INBOX", { uid: true });
+    return hits.map((h) => h.id);
+  } finally {
+    lock.release();
+  }
+}
+
+/** One pool seed: what it received of `ids`, by folder. */
+async function readSeed(seed: Seed, ids: string[]): Promise<{ inbox: string[]; spam: string[]; junk?: string }> {
+  const client = imapClient(await seed.imap());
+  client.on("error", () => {}); // reported through the failing command
+  await client.connect();
+  try {
+    const junk = junkFolder(await client.list());
+    const spam = junk ? await takeFrom(client, junk, ids, true) : [];
+    const rest = ids.filter((id) => !spam.includes(id));
+    return { inbox: await takeFrom(client, "INBOX", rest, false), spam, junk };
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+/** Reads the pool seeds that have unseen warmup mail; returns how many emails were recorded received. */
+export async function readPoolSeeds(db: DbOrTx, now: Date, log?: Logger): Promise<number> {
+  const w = warmupMessages;
+  const pending = await db
+    .select({ id: w.id, toEmail: w.toEmail, messageId: w.messageId })
+    .from(w)
+    .where(
+      and(
+        isNull(w.toMailboxId),
+        isNull(w.receivedAt),
+        sql`${w.status} = 'SENT' and ${w.sentAt} > ${new Date(now.getTime() - LOOK_BACK_MS).toISOString()}::timestamptz`,
+      ),
+    );
+  if (!pending.length) return 0;
+  const seeds = await loadSeedPool().catch(() => []);
+  let received = 0;
+  for (const seed of seeds) {
+    const key = seed.email.toLowerCase();
+    const mine = pending.filter((p) => p.toEmail.toLowerCase() === key);
+    if (!mine.length || now.getTime() - (lastRead.get(key) ?? 0) < READ_EVERY_MS) continue;
+    lastRead.set(key, now.getTime());
+    try {
+      const got = await readSeed(
+        seed,
+        mine.map((m) => m.messageId),
+      );
+      for (const [ids, folder, spam] of [
+        [got.spam, got.junk ?? "Junk", true],
+        [got.inbox, "INBOX", false],
+      ] as const) {
+        if (!ids.length) continue;
+        await db
+          .update(w)
+          .set({ receivedAt: now, receivedFolder: folder, rescuedFromSpam: spam, answered: false })
+          .where(inArray(w.messageId, [...ids]));
+        received += ids.length;
+      }
+    } catch (e) {
+      log?.error("warmup: pool seed could not be read", { seed: seed.email, error: String(e) });
+    }
+  }
+  return received;
+}
