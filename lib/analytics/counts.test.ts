@@ -14,6 +14,9 @@ import { GET as CAMPAIGN_STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as CAMPAIGN_SERIES } from "@/app/api/v1/campaigns/[id]/timeseries/route";
 import { GET as SENT_TRENDS } from "@/app/api/v1/campaigns/sent-trends/route";
 import { GET as LIST } from "@/app/api/v1/campaigns/route";
+import { GET as ANALYTICS_CSV } from "@/app/api/v1/reports/analytics.csv/route";
+import { GET as BRANDED } from "@/app/api/v1/reports/branded/route";
+import { GET as CAMPAIGNS_CSV } from "@/app/api/v1/reports/campaigns.csv/route";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
@@ -287,6 +290,40 @@ describe("one counting everywhere (issue 14)", () => {
     const trends = await get(SENT_TRENDS, "/campaigns/sent-trends?days=7", a.readKey);
     expect(trends.trends[c.id].reduce((n: number, x: number) => n + x, 0)).toBe(want.sent);
     expect(ts.series.map((d: any) => d.sent)).toEqual(trends.trends[c.id]);
+  });
+
+  it("campaigns.csv, analytics.csv and the branded report carry the same numbers", async () => {
+    // These reports hold no quoted cells, so splitting is enough to read them back.
+    const read = async (handler: any, path: string) => {
+      const r = await call(handler, "GET", path, { key: a.readKey });
+      expect(r.status).toBe(200);
+      const [head, ...rows] = (r.body as string)
+        .trimEnd()
+        .split("\r\n")
+        .map((l) => l.split(","));
+      return rows.map((row) => Object.fromEntries(head.map((h, i) => [h, row[i]])));
+    };
+    const list = (await get(LIST, "/campaigns", a.readKey)) as any[];
+    const csv = await read(CAMPAIGNS_CSV, "/reports/campaigns.csv");
+    const branded = await get(BRANDED, "/reports/branded", a.readKey);
+    for (const c of list) {
+      const row = csv.find((x) => x.id === c.id)!;
+      const fromBranded = branded.campaigns.find((x: any) => x.id === c.id);
+      for (const k of ["sentCount", "leadsContacted", "openedCount", "repliedCount", "positiveCount", "bouncedCount", "bouncedRate"]) {
+        expect([k, Number(row[k]), fromBranded[k]]).toEqual([k, c[k], c[k]]);
+      }
+      expect(row.opensTracked).toBe(String(c.opensTracked));
+    }
+    const ov = await get(OVERVIEW, "/analytics/overview", a.readKey);
+    const days = await read(ANALYTICS_CSV, "/reports/analytics.csv");
+    const total = days.pop()!;
+    expect(total.date).toBe("total");
+    expect(days).toHaveLength(31); // 30 days back from noon touch 31 UTC days
+    for (const k of ["totalSent", "leadsContacted", "totalOpened", "totalReplied", "totalPositive", "totalBounced", "replyRate"]) {
+      expect([k, Number(total[k]), branded.overview[k]]).toEqual([k, ov[k], ov[k]]);
+    }
+    expect(days.reduce((n, d) => n + Number(d.totalSent), 0)).toBe(ov.totalSent);
+    expect(branded.period).toEqual({ from: ov.from, to: ov.to });
   });
 
   it("bounces before 2 Oct 2026 have no code or reason", async () => {

@@ -11,7 +11,7 @@ import { overviewView } from "./views";
  * receive probes and warmup and never send campaign email, so they are not senders) and whether any
  * campaign tracks opens or clicks (rule 4: when none does, those numbers mean nothing).
  */
-async function workspaceFacts(ctx: Ctx) {
+export async function workspaceFacts(ctx: Ctx) {
   const [f] = await selectRows<{ leads: number; mailboxes: number; opens: boolean; clicks: boolean }>(
     ctx.db,
     sql`select

@@ -9,6 +9,8 @@ import {
   seriesQuery,
   seriesSchema,
 } from "../../analytics/schemas";
+import { brandingBody } from "../../analytics/branding";
+import { leadsCsvQuery } from "../../analytics/leads-csv";
 import { defineRoute } from "../route";
 
 const tag = "Analytics";
@@ -60,5 +62,63 @@ export const analyticsRoutes = {
     query: bouncesFilter,
     summary: `Bounces newest first (kind hard/soft; failed = refused at send time), SMTP code and reason (null before 2 Oct 2026). ${period}`,
     response: { description: "`{ from, to, bounces, total, page, limit }`", schema: bouncesSchema },
+  }),
+  campaignsCsv: defineRoute({
+    method: "GET",
+    path: "/reports/campaigns.csv",
+    tag: "Reports",
+    access: "read",
+    summary:
+      "CSV (RFC 4180, UTF-8, attachment): one row per campaign — id, name, status and every 2.4 number, counted as the campaign list",
+    response: { description: "text/csv" },
+  }),
+  leadsCsv: defineRoute({
+    method: "GET",
+    path: "/reports/leads.csv",
+    tag: "Reports",
+    access: "read",
+    role: "admin",
+    query: leadsCsvQuery,
+    summary:
+      "CSV of the matching leads (filters campaignId, tagId, status — a campaign lead status): lead fields plus one column per custom field, " +
+      "streamed; over 50,000 matching → 400 VALIDATION_ERROR",
+    response: { description: "text/csv" },
+    errors: [400, 403, 404],
+  }),
+  analyticsCsv: defineRoute({
+    method: "GET",
+    path: "/reports/analytics.csv",
+    tag: "Reports",
+    access: "read",
+    query: overviewQuery,
+    summary: `CSV of the overview's numbers, one row per UTC day of the period plus a total row equal to the overview. ${period}`,
+    response: { description: "text/csv" },
+  }),
+  branded: defineRoute({
+    method: "GET",
+    path: "/reports/branded",
+    tag: "Reports",
+    access: "read",
+    query: overviewQuery,
+    summary: `The overview and every campaign's numbers as JSON, with the workspace's branding. ${period}`,
+    response: { description: "`{ branding: { name, logoUrl, primaryColor }, period: { from, to }, overview, campaigns }`" },
+  }),
+  getBranding: defineRoute({
+    method: "GET",
+    path: "/settings/branding",
+    tag: "Reports",
+    access: "read",
+    summary: "The workspace's report branding (name defaults to the workspace's)",
+    response: { description: "`{ branding: { name, logoUrl, primaryColor } }`" },
+  }),
+  putBranding: defineRoute({
+    method: "PUT",
+    path: "/settings/branding",
+    tag: "Reports",
+    access: "write",
+    role: "admin",
+    body: brandingBody,
+    summary: "Set the report branding: name, logoUrl (http/https), primaryColor (#rrggbb); only sent fields change, null clears one",
+    response: { description: "`{ branding }`" },
   }),
 };

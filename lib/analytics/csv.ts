@@ -1,0 +1,40 @@
+import { stringify } from "csv-stringify/sync";
+
+/**
+ * A cell a spreadsheet would read as a formula (=, +, -, @) or whose leading tab / CR some
+ * spreadsheets strip before reading one, prefixed with ' so it stays text (decisions "Reports").
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export function neutralise(v: string): string {
+  return FORMULA_START.test(v) ? `'${v}` : v;
+}
+
+export type Cell = string | number | boolean | null | undefined;
+
+/**
+ * RFC 4180 text of rows: CRLF between records, fields quoted when they hold a comma, quote or line
+ * break (csv-stringify), every string cell neutralised. `header` is written first when given.
+ */
+export function csvText(rows: readonly (readonly Cell[])[], header?: readonly string[]): string {
+  const cells = rows.map((r) => r.map((v) => (typeof v === "string" ? neutralise(v) : v)));
+  return stringify(header ? [header.map(neutralise), ...cells] : cells, {
+    record_delimiter: "windows",
+    // csv-stringify quotes a field holding the record delimiter (CRLF) but not a bare LF or CR; RFC 4180
+    // readers and spreadsheets need any line break quoted.
+    quoted_match: /[\r\n]/,
+    cast: { boolean: (b) => (b ? "true" : "false") },
+  });
+}
+
+/** The response headers of a CSV download (decisions "Reports": UTF-8, an attachment). */
+export function csvHeaders(filename: string): HeadersInit {
+  return {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${filename}"`,
+    "cache-control": "no-store",
+  };
+}
+
+export function csvResponse(filename: string, text: string): Response {
+  return new Response(text, { headers: csvHeaders(filename) });
+}
