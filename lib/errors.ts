@@ -13,7 +13,9 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "UPSTREAM_ERROR"
   | "INTERNAL_ERROR"
-  | "LAUNCH_NEEDS_CONFIRMATION";
+  | "LAUNCH_NEEDS_CONFIRMATION"
+  /** The same Idempotency-Key with a different request (decisions, "Idempotency"). */
+  | "IDEMPOTENCY_MISMATCH";
 
 export class AppError extends Error {
   constructor(

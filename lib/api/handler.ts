@@ -9,6 +9,7 @@ import { DEFAULT_JSON_LIMIT, readJson } from "../body";
 import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
+import { claimIdempotencyKey, idempotencyKeyOf, recordIdempotentResponse, requestFingerprint } from "./idempotency";
 import type { RouteDef } from "./route";
 
 type Infer<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;
@@ -55,7 +56,7 @@ async function credentialAndRateStep(req: Request, now: Date): Promise<{ cred: C
   return { cred, rate: await hit(cred.rateKey, cred.ratePoints) };
 }
 
-function scopeStep(def: RouteDef, ctx: Ctx): void {
+export function scopeStep(def: RouteDef, ctx: Ctx): void {
   if (def.credential === "session" && ctx.actor.type !== "session") {
     throw new ForbiddenError("This route is for a dashboard session only; an API key cannot call it");
   }
@@ -125,30 +126,65 @@ async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, s
   return out;
 }
 
+/** The limit the fingerprint reads up to: the route's own, or for a route reading its body itself (uploads) a generous cap. */
+function fingerprintLimit(def: RouteDef): number {
+  return def.bodyLimit ?? (def.body ? DEFAULT_JSON_LIMIT : 32 * 1024 * 1024);
+}
+
+/**
+ * The steps REST and MCP share: credential → rate limit (headers into `headers`, also for a refusal)
+ * → 401. One request, one hit on the caller's counter, whichever door it came in by (spec 5.9).
+ */
+export async function edgeContext(req: Request, headers: Record<string, string>): Promise<{ ctx: Ctx; cred: Credential & { ok: true } }> {
+  const clock = currentClock();
+  const { cred, rate } = await credentialAndRateStep(req, clock.now());
+  if (rate) Object.assign(headers, rateHeaders(rate, clock.now()));
+  if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
+  if (!cred.ok) throw new UnauthorizedError(cred.reason);
+  return { ctx: { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger }, cred };
+}
+
+/**
+ * Runs the handler once per Idempotency-Key (decisions, "Idempotency"): claimed after validation (a
+ * refused body is not a result), then the response — an error response too — is stored for replay.
+ */
+async function idempotentRun(ctx: Ctx, key: string, hash: Promise<string>, run: () => Promise<Response>): Promise<Response> {
+  const claim = await claimIdempotencyKey(ctx, key, await hash);
+  if (claim.kind === "replay") return claim.response;
+  let res: Response;
+  try {
+    res = await run();
+  } catch (err) {
+    res = errorResponse(err);
+  }
+  return recordIdempotentResponse(ctx, key, res);
+}
+
 /**
  * The API edge. In order: credential → scope → rate limit (headers on every response) → body size →
- * zod → handler → error mapping. Route files stay thin: parse → call one lib verb → serialize.
+ * zod → idempotency claim → handler → error mapping. Route files stay thin: parse → call one lib verb → serialize.
  */
 export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
   def: RouteDef<Q, B>,
   handler: (args: HandlerArgs<Infer<Q>, Infer<B>>) => Promise<unknown>,
 ) {
   return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
-    let headers: Record<string, string> = {};
+    const headers: Record<string, string> = {};
     try {
-      const clock = currentClock();
-      const { cred, rate } = await credentialAndRateStep(req, clock.now());
-      if (rate) headers = rateHeaders(rate, clock.now());
-      if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
-      if (!cred.ok) throw new UnauthorizedError(cred.reason);
-      const ctx: Ctx = { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger };
+      const { ctx, cred } = await edgeContext(req, headers);
       scopeStep(def as RouteDef, ctx);
       await extraLimitStep(def as RouteDef, cred);
+      const idemKey = idempotencyKeyOf(req);
+      // Cloned before the body step reads the stream: the fingerprint is of the bytes as sent.
+      const hash = idemKey ? requestFingerprint(req.clone(), fingerprintLimit(def as RouteDef)) : undefined;
+      // A body refused by the body step below must not leave this read as an unhandled rejection.
+      hash?.catch(() => {});
       const query = queryStep(def as RouteDef, req) as Infer<Q>;
       const body = (await bodyStep(def as RouteDef, req)) as Infer<B>;
       const params = await paramsStep(routeCtx);
-      const result = await handler({ ctx, req, query, body, params });
-      return withHeaders(toResponse(result, def.response?.status), headers);
+      const run = async () => toResponse(await handler({ ctx, req, query, body, params }), def.response?.status);
+      const res = idemKey && hash ? await idempotentRun(ctx, idemKey, hash, run) : await run();
+      return withHeaders(res, headers);
     } catch (err) {
       return errorResponse(err, new Headers(headers));
     }

@@ -1,5 +1,6 @@
 import type { JobCtx } from "../ctx";
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
+import { idempotencyKeys } from "../../db/schema";
 import { selectRows } from "../../db/bulk";
 import { cleanupUploads } from "../inbox/files";
 import { cleanupDeliveries } from "../webhooks/deliver";
@@ -13,5 +14,6 @@ export async function runCleanup(ctx: JobCtx) {
   );
   const webhookDeliveriesDeleted = await cleanupDeliveries(ctx.db, ctx.clock.now());
   const uploadsDeleted = await cleanupUploads(ctx.db, ctx.clock.now());
+  await ctx.db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, ctx.clock.now())); // Idempotency-Keys live 24 h
   return { rateLimitCountersDeleted: rows.length, webhookDeliveriesDeleted, uploadsDeleted };
 }
