@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { AnalyticsView } from "@/components/analytics/analytics-view";
 
 export const metadata: Metadata = { title: "Analytics" };
 
-export default function Page() {
-  return <ComingSoon title="Analytics" about="Sends, opens, replies and bounces over time." />;
+export default function AnalyticsPage() {
+  return <AnalyticsView />;
 }
