@@ -9,3 +9,4 @@ export * from "./inbox";
 export * from "./deliverability";
 export * from "./oauth";
 export * from "./idempotency";
+export * from "./oauth-bulk";
