@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { killWorker, startWorker as spawnWorker } from "@/test/worker";
 import { describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, emails } from "@/db/schema";
 import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
-
-const bin = path.resolve(import.meta.dirname, "../../bin/outreach.mjs");
 
 const suite = mailSuite({
   domain: "crash.test",
@@ -14,10 +11,7 @@ const suite = mailSuite({
   dataDelayMs: 120,
 });
 
-function startWorker(): ChildProcess {
-  // The real sidecar, as `outreach worker` runs it, on this test's database.
-  return spawn(process.execPath, [bin, "worker"], { env: { ...process.env, WORKER_TICK_MS: "20" }, stdio: "ignore" });
-}
+const startWorker = () => spawnWorker();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Three mailboxes sending 30 leads two steps, any day, without gaps. */
@@ -47,9 +41,8 @@ async function crashWhileSending(rounds: number): Promise<number> {
     const deadline = Date.now() + 15_000;
     while (suite.world.smtp.received.length === before && Date.now() < deadline) await sleep(25);
     await sleep(50 + Math.floor(Math.random() * 300));
-    w.kill("SIGKILL");
+    await killWorker(w);
     kills++;
-    await new Promise((r) => w.once("exit", r));
     // Leases held by the dead worker run out (2 minutes); move them back instead of waiting.
     await getDb().execute(sql`update mailboxes set send_lease_until = null`);
   }
@@ -65,7 +58,7 @@ async function finishSending(campaignId: string) {
     if (n === 0 || Date.now() > deadline) break;
     await sleep(100);
   }
-  w.kill("SIGKILL");
+  await killWorker(w);
 }
 
 describe("at most once, across crashes", () => {
@@ -97,5 +90,5 @@ describe("at most once, across crashes", () => {
     console.log(
       `crash test: ${rows.filter((r) => r.status === "SENDING").length} emails were cut off mid-send; the sink got ${suite.world.smtp.received.length} of 60`,
     );
-  }, 180_000);
+  }, 300_000);
 });

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { killWorker, startWorker as spawnWorker } from "@/test/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -9,7 +8,6 @@ import { type MailNetwork, startMailNetwork } from "@/test/peers/mail-network";
 import { POST as IMPORT } from "@/app/api/v1/mailboxes/bulk-import/route";
 import { POST as START } from "@/app/api/v1/mailboxes/[id]/start-warmup/route";
 
-const bin = path.resolve(import.meta.dirname, "../../bin/outreach.mjs");
 const ACCOUNTS = ["wa@crashnet.test", "wb@crashnet.test", "wc@crashnet.test"];
 const TARGET = 12;
 let net: MailNetwork;
@@ -33,10 +31,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => net?.close());
 
-function startWorker(): ChildProcess {
-  // The real sidecar with the day's volume spread over 4 seconds.
-  return spawn(process.execPath, [bin, "worker"], { env: { ...process.env, WORKER_TICK_MS: "20", WARMUP_SPREAD_S: "4" }, stdio: "ignore" });
-}
+/** The real sidecar with the day's volume spread over 4 seconds. */
+const startWorker = () => spawnWorker({ WARMUP_SPREAD_S: "4" });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rows = () => getDb().select().from(warmupMessages).where(eq(warmupMessages.workspaceId, ws.workspaceId));
 
@@ -48,8 +44,7 @@ describe("warmup, at most once across crashes", () => {
       const deadline = Date.now() + 20_000;
       while (net.delivered.length === before && Date.now() < deadline) await sleep(20);
       await sleep(30 + Math.floor(Math.random() * 250));
-      w.kill("SIGKILL");
-      await new Promise((r) => w.once("exit", r));
+      await killWorker(w);
       // The dead worker's leases run out in minutes; move them back instead of waiting.
       await getDb().execute(sql`update mailbox_warmups set lease_until = null`);
     }
@@ -61,8 +56,7 @@ describe("warmup, at most once across crashes", () => {
       await sleep(100);
     }
     await sleep(300);
-    w.kill("SIGKILL");
-    await new Promise((r) => w.once("exit", r));
+    await killWorker(w);
 
     const all = (await rows()).filter((r) => r.depth === 0);
     // The SMTP peer got no Message-ID twice.
@@ -80,5 +74,5 @@ describe("warmup, at most once across crashes", () => {
     console.log(
       `warmup crash test: ${all.filter((r) => r.status === "SENDING").length} warmup emails cut off mid-send; the peer got ${net.delivered.length} of ${all.length}`,
     );
-  }, 180_000);
+  }, 300_000);
 });

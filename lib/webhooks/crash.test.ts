@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { killWorker, startWorker as spawnWorker } from "@/test/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { selectRows } from "@/db/bulk";
@@ -12,7 +11,6 @@ import { POST as CREATE } from "@/app/api/v1/webhooks/route";
 
 let ws: TestWorkspace;
 let receiver: Awaited<ReturnType<typeof startHttpPeer>>;
-const bin = path.resolve(import.meta.dirname, "../../bin/outreach.mjs");
 
 beforeAll(async () => {
   process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
@@ -27,12 +25,7 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-function startWorker(): ChildProcess {
-  return spawn(process.execPath, [bin, "worker"], {
-    env: { ...process.env, WORKER_TICK_MS: "20", OUTBOUND_ALLOW_HOSTS: "127.0.0.1" },
-    stdio: "ignore",
-  });
-}
+const startWorker = () => spawnWorker({ OUTBOUND_ALLOW_HOSTS: "127.0.0.1" });
 
 describe("webhook delivery across crashes", () => {
   it("kills the sidecar mid-delivery again and again and loses no event", async () => {
@@ -48,8 +41,7 @@ describe("webhook delivery across crashes", () => {
       const deadline = Date.now() + 15_000;
       while (receiver.received.length === before && Date.now() < deadline) await sleep(20);
       await sleep(100 + Math.floor(Math.random() * 300));
-      w.kill("SIGKILL");
-      await new Promise((r) => w.once("exit", r));
+      await killWorker(w);
       // The dead worker's leases would run out after a minute; let them go now instead of waiting.
       await getDb().execute(sql`update webhook_deliveries set leased_until = null where status = 'PENDING'`);
     }
@@ -64,7 +56,7 @@ describe("webhook delivery across crashes", () => {
       if ((n === 0 && e === 0) || Date.now() > deadline) break;
       await sleep(100);
     }
-    w.kill("SIGKILL");
+    await killWorker(w);
     const got = new Set(receiver.received.map((r) => r.headers["x-service-event-id"] as string));
     expect(ids.filter((id) => !got.has(id))).toEqual([]); // every event arrived at least once
     const [{ delivered }] = await selectRows<{ delivered: number }>(
@@ -73,5 +65,5 @@ describe("webhook delivery across crashes", () => {
     );
     expect(delivered).toBe(40);
     console.log(`webhook crash test: ${receiver.received.length} requests for 40 events (duplicates carry the same event id)`);
-  }, 180_000);
+  }, 300_000);
 });
