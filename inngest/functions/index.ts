@@ -5,6 +5,7 @@ import { domainCheckJob } from "./domain-checks";
 import { inboxSyncJob } from "./inbox-sync";
 import { leadEspClassJob } from "./lead-esp-class";
 import { mailboxHealthJob } from "./mailbox-health";
+import { oauthBulkJob } from "./oauth-bulk";
 import { placementTestsJob } from "./placement-tests";
 import { replySendJob } from "./reply-send";
 import { sendCampaignEmailsJob } from "./send-campaign-emails";
@@ -29,4 +30,5 @@ export const jobs: JobDef[] = [
   placementTestsJob,
   blacklistCheckJob,
   warmupJob,
+  oauthBulkJob,
 ];

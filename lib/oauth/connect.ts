@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { mailboxOauth, mailboxes } from "../../db/schema";
+import { mailboxOauth, mailboxOauthAppGrants, mailboxes } from "../../db/schema";
 import { type Ctx, withTransaction } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
 import { PROVIDERS, providerOverride } from "../mail/providers";
 import { addMailboxTags, checkTags, upsertMailbox } from "../mailboxes/connect";
 import { checkMailbox } from "../mailboxes/health-check";
 import { findMailbox, type MailboxRow, mailboxViews } from "../mailboxes/view";
+import type { AppGrantKind } from "./app-grants";
 import type { TokenResponse } from "./http";
 import type { OAuthIdentity } from "./identity";
 import type { OAuthApp } from "./providers";
@@ -31,14 +32,16 @@ async function liveTags(db: DbOrTx, workspaceId: string, tagIds: string[] | unde
  * Saves an OAuth-connected mailbox: created, or — the same address again — its login replaced by the new
  * grant with its history and warmup kept (upsertMailbox; a mailbox whose login was failing emits
  * `mailbox.reconnected`). Hosts are the provider's (or MAIL_PROVIDERS_FILE's for the address domain);
- * there is no password, so the password columns hold a sealed empty string.
+ * there is no password, so the password columns hold a sealed empty string. `appGrant`: a bulk connect's
+ * mailbox, whose tokens come from the service account or the tenant's app rather than a refresh token.
  */
 export async function saveOAuthMailbox(
   ctx: Ctx,
-  app: OAuthApp,
+  app: Pick<OAuthApp, "id" | "scopes">,
   who: OAuthIdentity,
-  tokens: TokenResponse & { refresh_token: string },
+  tokens: TokenResponse,
   options: ConnectOptions,
+  appGrant?: AppGrantKind,
 ): Promise<{ row: MailboxRow; created: boolean }> {
   const domain = who.email.slice(who.email.lastIndexOf("@") + 1);
   const settings = providerOverride(domain) ?? PROVIDERS[app.id];
@@ -51,7 +54,8 @@ export async function saveOAuthMailbox(
     subject: who.subject,
     tenantId: who.tenantId,
     scopes: tokens.scope ?? app.scopes.join(" "),
-    refreshTokenEnc: encryptSecret(tokens.refresh_token),
+    // A bulk-connected mailbox has none: its tokens are minted by its app grant (app-grants.ts).
+    refreshTokenEnc: encryptSecret(tokens.refresh_token ?? ""),
     accessTokenEnc: encryptSecret(tokens.access_token),
     accessExpiresAt: new Date(now.getTime() + (tokens.expires_in ?? DEFAULT_LIFETIME_S) * 1000),
     refreshedAt: now,
@@ -84,6 +88,13 @@ export async function saveOAuthMailbox(
       .insert(mailboxOauth)
       .values({ mailboxId: out.row.id, ...grant, createdAt: now })
       .onConflictDoUpdate({ target: mailboxOauth.mailboxId, set: grant });
+    // The newest way of connecting wins: a consent after a bulk connect gives the mailbox its own refresh token, and back.
+    if (appGrant) {
+      await tx
+        .insert(mailboxOauthAppGrants)
+        .values({ mailboxId: out.row.id, kind: appGrant, createdAt: now })
+        .onConflictDoUpdate({ target: mailboxOauthAppGrants.mailboxId, set: { kind: appGrant } });
+    } else await tx.delete(mailboxOauthAppGrants).where(eq(mailboxOauthAppGrants.mailboxId, out.row.id));
     return out;
   });
   forgetAccessToken(saved.row.id);

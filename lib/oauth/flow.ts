@@ -4,6 +4,7 @@ import { type Ctx, type JobCtx, requireAccess } from "../ctx";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError, BadRequestError, ForbiddenError } from "../errors";
 import { newId } from "../ids";
+import { finishAdminConsent } from "./admin-consent";
 import { type ConnectOptions, saveOAuthMailbox } from "./connect";
 import { OAuthError, tokenRequest } from "./http";
 import { identityOf } from "./identity";
@@ -76,6 +77,9 @@ export interface CallbackInput {
   errorDescription?: string;
   /** The signed-in dashboard user presenting the callback, if any. */
   sessionUserId?: string;
+  /** Microsoft's admin-consent answer: `admin_consent=True` and the tenant that consented. */
+  adminConsent?: string;
+  tenant?: string;
 }
 
 const refuse = (message: string) => new BadRequestError(message);
@@ -104,7 +108,7 @@ async function takeFlow(job: JobCtx, provider: OAuthProviderId, input: CallbackI
     .where(and(eq(memberships.workspaceId, flow.workspaceId), eq(memberships.userId, flow.userId)));
   if (!member) throw new ForbiddenError("The user who started connecting this mailbox is no longer in the workspace");
   const ctx: Ctx = { ...job, workspaceId: flow.workspaceId, actor: { type: "session", userId: flow.userId, role: member.role } };
-  return { ctx, verifier: decryptSecret(flow.codeVerifierEnc), options: flow.options as ConnectOptions };
+  return { ctx, verifier: decryptSecret(flow.codeVerifierEnc), options: flow.options as ConnectOptions & { adminConsent?: boolean } };
 }
 
 /** The mail scopes the app asked for must all be granted (Google lets the user untick them one by one). */
@@ -123,9 +127,12 @@ function requireMailScopes(app: OAuthApp, granted: string | undefined): void {
  * Finishes a consent: checks the state and takes its flow, exchanges the code (with the PKCE
  * verifier), reads the address from the token and saves the mailbox. Every failure is an AppError
  * (400, or 403 for the wrong user, 502 when the provider cannot be reached) with the provider's reason.
+ * An admin-consent flow records the consented tenant instead (`tenant` in the result).
  */
 export async function finishConsent(job: JobCtx, provider: OAuthProviderId, input: CallbackInput) {
   const { ctx, verifier, options } = await takeFlow(job, provider, input);
+  // An admin consent (admin-consent.ts) comes back to the same redirect URI: one URI to register per app.
+  if (options.adminConsent) return { ctx, tenant: await finishAdminConsent(ctx, input) };
   const app = oauthApp(provider);
   if (input.error) {
     const why = input.errorDescription ? `${input.error}: ${input.errorDescription.split(/\r?\n/)[0]}` : input.error;
@@ -143,7 +150,7 @@ export async function finishConsent(job: JobCtx, provider: OAuthProviderId, inpu
       throw refuse(`${app.name} sent no refresh token; remove the app's access from the account and connect again`);
     requireMailScopes(app, tokens.scope);
     const who = await identityOf(app, tokens, ctx.clock.now());
-    const { row, created } = await saveOAuthMailbox(ctx, app, who, { ...tokens, refresh_token: tokens.refresh_token }, options);
+    const { row, created } = await saveOAuthMailbox(ctx, app, who, tokens, options);
     return { ctx, row, created };
   } catch (e) {
     if (e instanceof OAuthError) {

@@ -37,9 +37,14 @@ function oauthReason(body: Record<string, unknown>, status: number): { code?: st
   return { code, text: code ? `${code}${first ? `: ${first}` : ""}` : `HTTP ${status}` };
 }
 
+/** A token endpoint: an app's (with its credentials), or Google's for a service account's JWT grant (the assertion is the credential). */
+export type TokenEndpoint = Pick<OAuthApp, "name" | "tokenUrl"> & Partial<Pick<OAuthApp, "clientId" | "clientSecret">>;
+
 /** POSTs a grant to the token endpoint with the app's credentials (client_secret_post, which both providers take). */
-export async function tokenRequest(app: OAuthApp, grant: Record<string, string>): Promise<TokenResponse> {
-  const form = new URLSearchParams({ ...grant, client_id: app.clientId, client_secret: app.clientSecret });
+export async function tokenRequest(app: TokenEndpoint, grant: Record<string, string>): Promise<TokenResponse> {
+  const creds: Record<string, string> =
+    app.clientId && app.clientSecret ? { client_id: app.clientId, client_secret: app.clientSecret } : {};
+  const form = new URLSearchParams({ ...grant, ...creds });
   let res: Response;
   try {
     res = await fetch(app.tokenUrl, {

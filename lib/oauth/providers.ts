@@ -1,5 +1,5 @@
 import { appUrl } from "../env";
-import { BadRequestError } from "../errors";
+import { BadRequestError, NotFoundError } from "../errors";
 
 export type OAuthProviderId = "GOOGLE" | "MICROSOFT";
 export const OAUTH_PROVIDERS: OAuthProviderId[] = ["GOOGLE", "MICROSOFT"];
@@ -60,6 +60,14 @@ export function missingEnv(id: OAuthProviderId): string[] {
 export function parseProvider(raw: string): OAuthProviderId | undefined {
   const up = raw.toUpperCase();
   return (OAUTH_PROVIDERS as string[]).includes(up) ? (up as OAuthProviderId) : undefined;
+}
+
+/** The provider a route's `{provider}` names (404 otherwise); `only`: a route that exists for one provider. */
+export function requireProvider(raw: string, only?: OAuthProviderId): OAuthProviderId {
+  const id = parseProvider(raw);
+  if (!id || (only && id !== only))
+    throw new NotFoundError(only ? `OAuth provider (${only.toLowerCase()} only)` : "OAuth provider (google or microsoft)");
+  return id;
 }
 
 /** Thrown when a provider's app is not configured: 400 naming the variables to set. */

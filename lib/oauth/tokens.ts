@@ -4,6 +4,7 @@ import { mailboxOauth } from "../../db/schema";
 import type { Clock } from "../clock";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError } from "../errors";
+import { appGrantOf, mintAppToken } from "./app-grants";
 import { OAuthError, tokenRequest } from "./http";
 import { oauthApp } from "./providers";
 
@@ -77,7 +78,8 @@ async function refreshLocked(db: DbOrTx, clock: Clock, mailboxId: string, refuse
     if (token && row.accessExpiresAt) return { ok: true, token, expiresAt: row.accessExpiresAt };
     if (row.revokedAt) return { ok: false, error: revokedError(row) };
     try {
-      const fresh = await refreshGrant(row);
+      const appGrant = await appGrantOf(tx, mailboxId);
+      const fresh = appGrant ? await mintAppToken(tx, row, appGrant, now) : await refreshGrant(row);
       const expiresAt = new Date(clock.now().getTime() + (fresh.expires_in ?? DEFAULT_LIFETIME_S) * 1000);
       await tx
         .update(mailboxOauth)

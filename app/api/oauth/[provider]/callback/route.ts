@@ -18,6 +18,8 @@ function toDashboard(params: Record<string, string>): Response {
  * GET /api/oauth/<provider>/callback: where Google or Microsoft sends the browser after the consent.
  * A browser is redirected to /mailboxes with `oauth=connected` or `oauth=error&message=…`; a client
  * asking for JSON gets the mailbox row plus `created` (201 created, 200 replaced) or the error object.
+ * A Microsoft admin consent lands here too: it records the tenant (`{ tenantId, consentedAt }`, or
+ * `oauth=tenant&tenant=…` for a browser).
  * Never a 500 for what the provider or the browser sent: every refusal names its reason.
  */
 export async function GET(req: Request, routeCtx: { params: Promise<{ provider: string }> }): Promise<Response> {
@@ -32,8 +34,15 @@ export async function GET(req: Request, routeCtx: { params: Promise<{ provider: 
       error: q.get("error") ?? undefined,
       errorDescription: q.get("error_description") ?? undefined,
       sessionUserId: await sessionUserId(req),
+      adminConsent: q.get("admin_consent") ?? undefined,
+      tenant: q.get("tenant") ?? undefined,
     };
-    const { ctx, row, created } = await finishConsent(systemCtx(), provider, input);
+    const done = await finishConsent(systemCtx(), provider, input);
+    if ("tenant" in done && done.tenant) {
+      if (json) return Response.json(done.tenant);
+      return toDashboard({ oauth: "tenant", tenant: done.tenant.tenantId });
+    }
+    const { ctx, row, created } = done;
     const view = await checkedView(ctx, row);
     if (json) return Response.json({ ...view, created }, { status: created ? 201 : 200 });
     return toDashboard({ oauth: "connected", email: view.email, created: created ? "1" : "0" });
