@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { mailboxes, oauthBulkJobs, oauthBulkResults } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { Ctx, JobCtx } from "../ctx";
+import { AppError } from "../errors";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { PROVIDERS, providerOverride } from "../mail/providers";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
@@ -90,7 +91,14 @@ async function connectOne(ctx: Ctx, job: Job, email: string, tenantToken: () => 
   const app = { id: job.provider, scopes: [google ? GOOGLE_MAIL_SCOPE : EXCHANGE_APP_SCOPE] };
   const who = { email, subject: email, tenantId: job.tenantId };
   const kind: AppGrantKind = google ? "SERVICE_ACCOUNT" : "APP_ONLY";
-  const { row, created } = await saveOAuthMailbox(ctx, app, who, token, job.options as ConnectOptions, kind);
+  let saved: Awaited<ReturnType<typeof saveOAuthMailbox>>;
+  try {
+    saved = await saveOAuthMailbox(ctx, app, who, token, job.options as ConnectOptions, kind);
+  } catch (e) {
+    if (e instanceof AppError) return { email, error: e.message };
+    throw e;
+  }
+  const { row, created } = saved;
   // Verified just now: counted as checked, so the periodic check does not log in again at once.
   await ctx.db.update(mailboxes).set({ lastCheckedAt: ctx.clock.now() }).where(eq(mailboxes.id, row.id));
   return { email, mailboxId: row.id, created };

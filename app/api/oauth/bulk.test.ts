@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { googleServiceAccounts, mailboxOauth, mailboxOauthAppGrants, mailboxes } from "@/db/schema";
+import { googleServiceAccounts, mailboxOauth, mailboxOauthAppGrants, mailboxes, oauthBulkJobs, oauthBulkResults } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { decryptSecret } from "@/lib/crypto/secretbox";
@@ -161,6 +161,26 @@ describe("Google Workspace domain-wide delegation (issue 19, bulk)", () => {
     expect(done.body.results.every((r: { created: boolean }) => r.created === false)).toBe(true);
     const rows = await mailboxesOf(["ann@dwd.test", "bob@dwd.test"]);
     expect(rows.map((r) => r.id).sort()).toEqual(firstIds);
+  });
+
+  it("resumes a job whose worker died holding it: once the lease runs out, only the addresses still PENDING are tried", async () => {
+    const started = await bulk("google", { emails: ["ann@dwd.test", "bob@dwd.test"] });
+    const jobId = started.body.jobId;
+    // A worker connected ann, then died with the lease.
+    await getDb()
+      .update(oauthBulkResults)
+      .set({ status: "CONNECTED", finishedAt: clock.now() })
+      .where(and(eq(oauthBulkResults.jobId, jobId), eq(oauthBulkResults.email, "ann@dwd.test")));
+    await getDb()
+      .update(oauthBulkJobs)
+      .set({ status: "RUNNING", leaseUntil: new Date(clock.now().getTime() + 60_000), done: 1, connected: 1 })
+      .where(eq(oauthBulkJobs.id, jobId));
+    expect(await run()).toEqual({ jobs: 0, addresses: 0 });
+    clock.advance(2 * 60_000);
+    const grants = world.apps.stats.jwtGrants;
+    expect(await run()).toEqual({ jobs: 1, addresses: 1 });
+    expect(world.apps.stats.jwtGrants - grants).toBe(1);
+    expect((await job("google", jobId)).body).toMatchObject({ status: "COMPLETED", total: 2, done: 2, connected: 2, failed: 0 });
   });
 
   it("is 404 from another workspace and for the other provider's path", async () => {
