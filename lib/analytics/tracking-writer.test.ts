@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { emailEvents, emails, events } from "@/db/schema";
+import { GET as CLICK } from "@/app/t/c/[token]/route";
+import { GET as OPEN } from "@/app/t/o/[token]/route";
+import { newId } from "@/lib/ids";
+import { clickToken, openToken } from "@/lib/sending/tracking";
+import { insertMailbox } from "@/test/factories";
+import { makeWorkspace } from "@/test/helpers";
+import { recordHits } from "./tracking-writer";
+
+async function oneEmail() {
+  const ws = await makeWorkspace();
+  const mbx = await insertMailbox(ws.workspaceId, `t@${randomUUID().slice(0, 8)}.test`);
+  const id = newId("eml");
+  await getDb()
+    .insert(emails)
+    .values({
+      id,
+      workspaceId: ws.workspaceId,
+      mailboxId: mbx.id,
+      leadEmail: "lead@x.test",
+      campaignId: "cmp_x",
+      messageId: `<${randomUUID()}@x.test>`,
+      subject: "s",
+      status: "SENT",
+    });
+  return { ws, id, mbx };
+}
+
+const fired = (workspaceId: string, event: string) =>
+  getDb()
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
+const req = (path: string) => new Request(`http://localhost${path}`);
+
+describe("tracking writes (issue 14, item 5)", () => {
+  it("1,000 concurrent opens of one email: every open logged, exactly one email.opened; clicks the same", async () => {
+    const { ws, id, mbx } = await oneEmail();
+    const token = openToken(id);
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, () => OPEN(req(`/t/o/${token}`), { params: Promise.resolve({ token }) })),
+    );
+    expect(new Set(answers.map((r) => `${r.status} ${r.headers.get("content-type")}`))).toEqual(new Set(["200 image/gif"]));
+    const opened = await fired(ws.workspaceId, "email.opened");
+    expect(opened).toHaveLength(1);
+    expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_x" });
+    const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
+    expect(opened[0].data.openedAt).toBe(row.openedAt!.toISOString());
+    const [{ n }] = await getDb()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(emailEvents)
+      .where(and(eq(emailEvents.emailId, id), eq(emailEvents.kind, "OPEN")));
+    expect(n).toBe(1000);
+
+    const url = "https://example.com/p?a=1";
+    const ct = clickToken(id, url);
+    const clicks = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        CLICK(req(`/t/c/${ct}?url=${encodeURIComponent(url)}`), { params: Promise.resolve({ token: ct }) }),
+      ),
+    );
+    expect(new Set(clicks.map((r) => `${r.status} ${r.headers.get("location")}`))).toEqual(new Set([`302 ${url}`]));
+    const clicked = await fired(ws.workspaceId, "email.clicked");
+    expect(clicked).toHaveLength(1);
+    expect(clicked[0].data).toMatchObject({ sendEventId: id, url, openedAt: row.openedAt!.toISOString(), clickedAt: expect.any(String) });
+  });
+
+  it("batches written at once by separate transactions still make one first open and one first click", async () => {
+    const { ws, id } = await oneEmail();
+    const at = new Date();
+    const batch = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "OPEN" as const, url: null, at }));
+    const clicks = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "CLICK" as const, url: "https://a.test/", at }));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => recordHits(getDb(), [...batch(20), ...clicks(i)])));
+    expect(results.reduce((a, r) => a + r.opened, 0)).toBe(1);
+    expect(results.reduce((a, r) => a + r.clicked, 0)).toBe(1);
+    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(1);
+    expect(await fired(ws.workspaceId, "email.clicked")).toHaveLength(1);
+    // An unknown email records nothing and does not fail the batch.
+    expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toEqual({ opened: 0, clicked: 0 });
+  });
+});
