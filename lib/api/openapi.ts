@@ -12,7 +12,7 @@ const errorSchema = {
   },
 };
 
-function jsonSchema(s: z.ZodType, io: "input" | "output") {
+export function jsonSchema(s: z.ZodType, io: "input" | "output") {
   const out = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete out.$schema;
   return out;
