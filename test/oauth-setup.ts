@@ -142,7 +142,8 @@ export async function startAppGrantPeer(opts: { now: () => Date; microsoft: { cl
     const [, tenant, action] = url.pathname.split("/");
     if (req.method === "GET" && action === "adminconsent") {
       const back = new URL(url.searchParams.get("redirect_uri") ?? "");
-      const t = tenant === "organizations" || tenant === "common" ? consentTenant : tenant;
+      // Microsoft answers with the id of the directory the admin consented in, whatever the URL named.
+      const t = consentTenant;
       consented.add(t);
       for (const [k, v] of Object.entries({ admin_consent: "True", tenant: t, state: url.searchParams.get("state") ?? "" }))
         back.searchParams.set(k, v);
@@ -212,7 +213,7 @@ export async function startAppGrantPeer(opts: { now: () => Date; microsoft: { cl
     addTenantMailbox(tenant: string, email: string) {
       tenantMailboxes.set(tenant, (tenantMailboxes.get(tenant) ?? new Set()).add(email.toLowerCase()));
     },
-    /** The tenant an admin consents for at /organizations/adminconsent. */
+    /** The tenant (directory id) of the admin who consents next. */
     consentFor(tenant: string) {
       consentTenant = tenant;
     },

@@ -5,6 +5,7 @@ import { googleServiceAccounts, mailboxOauth, mailboxOauthAppGrants, mailboxes, 
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { decryptSecret } from "@/lib/crypto/secretbox";
+import { checkMailbox } from "@/lib/mailboxes/health-check";
 import { runOAuthBulk } from "@/lib/oauth/bulk-run";
 import { accessTokenFor, forgetAccessToken } from "@/lib/oauth/tokens";
 import { closeAllTransports } from "@/lib/sending/transports";
@@ -217,6 +218,17 @@ describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () 
     const res = await CALLBACK(back, { params: Promise.resolve({ provider: "microsoft" }) });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ tenantId: "contoso-tid" });
+    // A browser (the tenant's admin, often without an Outreach account) gets a page saying so.
+    const again = await call(ADMIN_CONSENT, "POST", "", {
+      key: ws.fullKey,
+      params: { provider: "microsoft" },
+      body: { tenant: "contoso.example" },
+    });
+    expect(new URL(again.body.url).pathname).toBe("/contoso.example/adminconsent");
+    const page = await fetch(again.body.url, { redirect: "manual" });
+    const html = await CALLBACK(new Request(page.headers.get("location") ?? ""), { params: Promise.resolve({ provider: "microsoft" }) });
+    expect(html.status).toBe(200);
+    expect(await html.text()).toContain("Admin consent recorded for the Microsoft tenant <code>contoso-tid</code>");
     // The state is used once.
     const replay = await CALLBACK(new Request(back.url, { headers: { accept: "application/json" } }), {
       params: Promise.resolve({ provider: "microsoft" }),
@@ -253,5 +265,16 @@ describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () 
     expect((await job("microsoft", again.body.jobId)).body).toMatchObject({ connected: 2, failed: 0 });
     expect((await mailboxesOf(["mo@tenant.test", "li@tenant.test"])).map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
     expect((await bulk("microsoft", { emails: ["mo@tenant.test"], tenantId: "other-tid" })).status).toBe(400);
+
+    // The tenant withdraws the consent: the next check cannot get a token and shows LOGIN_FAILING with Microsoft's reason.
+    world.apps.withdraw("contoso-tid");
+    clock.advance(2 * 3600_000);
+    forgetAccessToken();
+    const [mo] = await mailboxesOf(["mo@tenant.test"]);
+    const outcome = await checkMailbox(getDb(), clock, mo);
+    expect(outcome.smtp.ok).toBe(false);
+    const [after] = await mailboxesOf(["mo@tenant.test"]);
+    expect(after.loginFailingSince).not.toBeNull();
+    expect(after.loginError).toContain("unauthorized_client: AADSTS700016");
   });
 });

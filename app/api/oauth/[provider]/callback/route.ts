@@ -14,12 +14,26 @@ function toDashboard(params: Record<string, string>): Response {
   return new Response(null, { status: 303, headers: { location: url.toString(), "cache-control": "no-store" } });
 }
 
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page a tenant's admin sees after an admin consent. Not the dashboard: the admin is often the
+ * agency's client, with no Outreach account, who was sent the link.
+ */
+function consentRecorded(tenantId: string): Response {
+  const html =
+    `<!doctype html><meta charset="utf-8"><title>Admin consent recorded</title>` +
+    `<p>Admin consent recorded for the Microsoft tenant <code>${escapeHtml(tenantId)}</code>. Its mailboxes can now be connected in bulk. ` +
+    "You can close this window.</p>";
+  return new Response(html, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}
+
 /**
  * GET /api/oauth/<provider>/callback: where Google or Microsoft sends the browser after the consent.
  * A browser is redirected to /mailboxes with `oauth=connected` or `oauth=error&message=…`; a client
  * asking for JSON gets the mailbox row plus `created` (201 created, 200 replaced) or the error object.
- * A Microsoft admin consent lands here too: it records the tenant (`{ tenantId, consentedAt }`, or
- * `oauth=tenant&tenant=…` for a browser).
+ * A Microsoft admin consent lands here too: it records the tenant (`{ tenantId, consentedAt }`, or a
+ * page saying so for a browser).
  * Never a 500 for what the provider or the browser sent: every refusal names its reason.
  */
 export async function GET(req: Request, routeCtx: { params: Promise<{ provider: string }> }): Promise<Response> {
@@ -40,7 +54,7 @@ export async function GET(req: Request, routeCtx: { params: Promise<{ provider: 
     const done = await finishConsent(systemCtx(), provider, input);
     if ("tenant" in done && done.tenant) {
       if (json) return Response.json(done.tenant);
-      return toDashboard({ oauth: "tenant", tenant: done.tenant.tenantId });
+      return consentRecorded(done.tenant.tenantId);
     }
     const { ctx, row, created } = done;
     const view = await checkedView(ctx, row);
