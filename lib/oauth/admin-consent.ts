@@ -102,6 +102,12 @@ export async function finishAdminConsent(ctx: Ctx, answer: AdminConsentAnswer) {
   return { tenantId, consentedAt: (inserted[0]?.consentedAt ?? now).toISOString() };
 }
 
+/** GET /mailboxes/oauth/microsoft/tenants. */
+export async function consentedTenants(ctx: Ctx) {
+  const rows = await listTenants(ctx.db, ctx.workspaceId);
+  return { tenants: rows.map((t) => ({ tenantId: t.tenantId, consentedAt: t.consentedAt.toISOString() })) };
+}
+
 export async function listTenants(db: DbOrTx, workspaceId: string) {
   return db.select().from(microsoftTenants).where(eq(microsoftTenants.workspaceId, workspaceId)).orderBy(microsoftTenants.consentedAt);
 }

@@ -91,3 +91,5 @@ export const adminConsentStartedSchema = z.object({
   redirectUri: z.string(),
   expiresAt: z.string(),
 });
+
+export const tenantsSchema = z.object({ tenants: z.array(z.object({ tenantId: z.string(), consentedAt: z.string() })) });

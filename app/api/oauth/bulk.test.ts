@@ -16,6 +16,7 @@ import { POST as ADMIN_CONSENT } from "@/app/api/v1/mailboxes/oauth/[provider]/a
 import { POST as BULK } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/route";
 import { GET as JOB } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]/route";
 import { POST as CANCEL } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]/cancel/route";
+import { GET as TENANTS } from "@/app/api/v1/mailboxes/oauth/[provider]/tenants/route";
 import { GET as SA_GET, PUT as SA_PUT } from "@/app/api/v1/mailboxes/oauth/[provider]/service-account/route";
 
 const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
@@ -229,6 +230,9 @@ describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () 
     const html = await CALLBACK(new Request(page.headers.get("location") ?? ""), { params: Promise.resolve({ provider: "microsoft" }) });
     expect(html.status).toBe(200);
     expect(await html.text()).toContain("Admin consent recorded for the Microsoft tenant <code>contoso-tid</code>");
+    const tenants = await call(TENANTS, "GET", "", { key: ws.readKey, params: { provider: "microsoft" } });
+    expect(tenants.body.tenants.map((t: { tenantId: string }) => t.tenantId)).toEqual(["contoso-tid"]);
+    expect((await call(TENANTS, "GET", "", { key: other.readKey, params: { provider: "microsoft" } })).body).toEqual({ tenants: [] });
     // The state is used once.
     const replay = await CALLBACK(new Request(back.url, { headers: { accept: "application/json" } }), {
       params: Promise.resolve({ provider: "microsoft" }),

@@ -10,6 +10,7 @@ import {
   serviceAccountBody,
   serviceAccountSchema,
   startConsentBody,
+  tenantsSchema,
 } from "../../oauth/schemas";
 
 const tag = "Mailboxes";
@@ -83,6 +84,15 @@ export const oauthRoutes = {
       "Microsoft only: the admin-consent URL a tenant's admin opens once; the callback records the consented tenant, whose mailboxes " +
       "can then be connected in bulk with app-only tokens",
     response: { description: "`{ url, tenant, redirectUri, expiresAt }`", schema: adminConsentStartedSchema },
+  }),
+  tenants: defineRoute({
+    method: "GET",
+    path: "/mailboxes/oauth/{provider}/tenants",
+    tag,
+    access: "read",
+    errors: [404],
+    summary: "Microsoft only: the tenants whose admin consented (recorded by the admin-consent callback), oldest first",
+    response: { description: "`{ tenants: [{ tenantId, consentedAt }] }`", schema: tenantsSchema },
   }),
   bulkStart: defineRoute({
     method: "POST",
