@@ -35,6 +35,17 @@ function pathParameters(path: string) {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
 }
 
+/** Decisions, "Idempotency": any POST may carry a key; its first response is replayed for 24 h. */
+const IDEMPOTENCY_HEADER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+  description:
+    "Makes a retry safe: the first response (status and body) is kept 24 h per key and workspace and replayed with " +
+    "`Idempotent-Replayed: true`; the same key with another body is 422 IDEMPOTENCY_MISMATCH; while the first runs, 409 CONFLICT.",
+};
+
 const ACCESS_NOTE = { read: "Access R: read-only or full-access key, or a session.", write: "Access F: full-access key or a session." };
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
@@ -48,11 +59,12 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
     if (def.extraLimit) notes.push(`Own limit: ${def.extraLimit.points} per ${def.extraLimit.durationSeconds} s.`);
     const errors = new Set([400, 401, 403, 404, 429, ...(def.errors ?? [])]);
     if (def.body) errors.add(413);
+    if (def.method === "POST") errors.add(409).add(422);
     (paths[def.path] ??= {})[def.method.toLowerCase()] = {
       tags: [def.tag],
       summary: def.summary,
       description: notes.join(" "),
-      parameters: [...pathParameters(def.path), ...queryParameters(def)],
+      parameters: [...pathParameters(def.path), ...queryParameters(def), ...(def.method === "POST" ? [IDEMPOTENCY_HEADER] : [])],
       ...(def.body
         ? { requestBody: { required: !def.bodyOptional, content: { "application/json": { schema: jsonSchema(def.body, "input") } } } }
         : {}),
@@ -72,6 +84,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
     404: "Not found, including another workspace's resource (NOT_FOUND)",
     409: "Conflict with the current state (CONFLICT)",
     413: "Body too large (PAYLOAD_TOO_LARGE)",
+    422: "The Idempotency-Key was used with a different request (IDEMPOTENCY_MISMATCH)",
     429: "Rate limited (RATE_LIMITED); see Retry-After",
     502: "An upstream operation failed (UPSTREAM_ERROR)",
   };

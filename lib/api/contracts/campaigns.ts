@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { defineRoute } from "../route";
+import { campaignSchema, campaignSettingsSchema, deletedSchema, launchReportSchema } from "./responses";
 import {
   addLeadsBody,
   attachmentBody,
@@ -38,7 +40,7 @@ export const campaignRoutes = {
     access: "read",
     query: listCampaignsQuery,
     summary: "Campaigns with stats: a plain array with X-Total-Count, X-Page, X-Limit (first page up to 500)",
-    response: { description: "Array of campaigns" },
+    response: { description: "Array of campaigns", schema: z.array(campaignSchema) },
   }),
   create: defineRoute({
     method: "POST",
@@ -47,7 +49,7 @@ export const campaignRoutes = {
     access: "write",
     body: createCampaignBody,
     summary: "Create a campaign (starts as DRAFT)",
-    response: { status: 201, description: "The campaign" },
+    response: { status: 201, description: "The campaign", schema: campaignSchema },
   }),
   get: defineRoute({
     method: "GET",
@@ -55,7 +57,7 @@ export const campaignRoutes = {
     tag,
     access: "read",
     summary: "One campaign with its settings and stats",
-    response: { description: "The campaign" },
+    response: { description: "The campaign", schema: campaignSchema },
   }),
   patch: defineRoute({
     method: "PATCH",
@@ -64,7 +66,7 @@ export const campaignRoutes = {
     access: "write",
     body: patchSettingsBody,
     summary: "Update campaign settings (only sent fields change)",
-    response: { description: "The campaign" },
+    response: { description: "The campaign", schema: campaignSchema },
   }),
   delete: defineRoute({
     method: "DELETE",
@@ -83,7 +85,7 @@ export const campaignRoutes = {
     tag,
     access: "read",
     summary: "All settings",
-    response: { description: "The settings" },
+    response: { description: "The settings", schema: campaignSettingsSchema },
   }),
   patchSettings: defineRoute({
     method: "PATCH",
@@ -92,7 +94,7 @@ export const campaignRoutes = {
     access: "write",
     body: patchSettingsBody,
     summary: "Change settings; only the sent fields change",
-    response: { description: "The campaign" },
+    response: { description: "The campaign", schema: campaignSchema },
   }),
   status: defineRoute({
     method: "PATCH",
@@ -103,7 +105,10 @@ export const campaignRoutes = {
     errors: [409],
     summary:
       "Set ACTIVE, PAUSED or ARCHIVED. ACTIVE with blockers or warming mailboxes needs confirm: true (else 409 LAUNCH_NEEDS_CONFIRMATION with the launch report)",
-    response: { description: "The campaign (plus launchReport when activated)" },
+    response: {
+      description: "The campaign (plus launchReport when activated)",
+      schema: campaignSchema.extend({ launchReport: launchReportSchema.optional() }),
+    },
   }),
   deletePreview: defineRoute({
     method: "GET",
@@ -121,7 +126,7 @@ export const campaignRoutes = {
     access: "write",
     body: duplicateBody,
     summary: "Copy steps, settings, attachments and (by default) the pool into a new DRAFT; leads are not copied",
-    response: { status: 201, description: "The new campaign" },
+    response: { status: 201, description: "The new campaign", schema: campaignSchema },
   }),
   bulkSettings: defineRoute({
     method: "PATCH",
@@ -260,7 +265,7 @@ export const campaignRoutes = {
     access: "write",
     errors: [409],
     summary: "Delete a step (409 once it has sent)",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   preview: defineRoute({
     method: "POST",
@@ -307,7 +312,7 @@ export const campaignRoutes = {
     tag: steps,
     access: "write",
     summary: "Remove a file",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   addLeads: defineRoute({
     method: "POST",

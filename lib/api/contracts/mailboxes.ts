@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
+import { deletedSchema } from "./responses";
 import { tagRef } from "../../leads/schemas";
 import {
   bulkDailyCapBody,
@@ -77,7 +78,7 @@ export const mailboxRoutes = {
     access: "write",
     errors: [409],
     summary: "Delete a mailbox (409 once it has send or reply history)",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   bulkDailyCap: defineRoute({
     method: "PATCH",
@@ -152,7 +153,7 @@ export const domainRoutes = {
     access: "write",
     errors: [409],
     summary: "Delete a domain (409 while mailboxes use it)",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   check: defineRoute({
     method: "POST",

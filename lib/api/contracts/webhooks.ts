@@ -1,4 +1,5 @@
 import { defineRoute } from "../route";
+import { deletedSchema } from "./responses";
 import { createWebhookBody, listDeliveriesQuery, patchWebhookBody } from "../../webhooks/schemas";
 
 const tag = "Webhooks";
@@ -44,7 +45,7 @@ export const webhookRoutes = {
     tag,
     access: "write",
     summary: "Delete a webhook and its delivery log",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   test: defineRoute({
     method: "POST",

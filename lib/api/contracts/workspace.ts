@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
+import { deletedSchema } from "./responses";
 import { pagedListResponse } from "./paged";
 import { createTagBody, tagSchema } from "../../tags/tags";
 import { addSuppressionsBody, listSuppressionsQuery, suppressionSchema } from "../../suppressions/suppressions";
@@ -28,7 +29,7 @@ export const tagRoutes = {
     tag: "Tags",
     access: "write",
     summary: "Delete a tag (detaches it everywhere)",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
 };
 
@@ -57,7 +58,7 @@ export const suppressionRoutes = {
     tag: "Suppressions",
     access: "write",
     summary: "Remove one entry",
-    response: { description: "`{ deleted, id }`" },
+    response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
 };
 

@@ -1,0 +1,51 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RouteDef } from "../route";
+import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { campaignRoutes } from "./campaigns";
+import { tagRoutes } from "./workspace";
+import { GET as LIST, POST as CREATE } from "@/app/api/v1/campaigns/route";
+import { GET as GET_ONE, PATCH } from "@/app/api/v1/campaigns/[id]/route";
+import { GET as SETTINGS } from "@/app/api/v1/campaigns/[id]/settings/route";
+import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { POST as DUPLICATE } from "@/app/api/v1/campaigns/[id]/duplicate/route";
+import { POST as CREATE_TAG } from "@/app/api/v1/tags/route";
+import { DELETE as DELETE_TAG } from "@/app/api/v1/tags/[tagId]/route";
+
+let ws: TestWorkspace;
+beforeAll(async () => {
+  ws = await makeWorkspace();
+});
+
+/** The real response parses with the contract's response schema, with its documented status. */
+function conforms(def: RouteDef, r: { status: number; body: unknown }) {
+  expect(r.status, JSON.stringify(r.body)).toBe(def.response?.status ?? 200);
+  const parsed = def.response?.schema?.safeParse(r.body);
+  expect(parsed?.success, JSON.stringify(parsed?.error?.issues)).toBe(true);
+}
+
+describe("response schemas describe what the routes answer", () => {
+  it("campaigns: list, create, get, patch, settings, status, duplicate", async () => {
+    const key = ws.fullKey;
+    const created = await call(CREATE, "POST", "/campaigns", { key, body: { name: "Schema" } });
+    conforms(campaignRoutes.create, created);
+    const params = { id: created.body.id };
+    conforms(campaignRoutes.list, await call(LIST, "GET", "/campaigns", { key }));
+    conforms(campaignRoutes.get, await call(GET_ONE, "GET", `/campaigns/${params.id}`, { key, params }));
+    conforms(campaignRoutes.patch, await call(PATCH, "PATCH", `/campaigns/${params.id}`, { key, params, body: { folder: "Q4" } }));
+    conforms(campaignRoutes.getSettings, await call(SETTINGS, "GET", `/campaigns/${params.id}/settings`, { key, params }));
+    conforms(
+      campaignRoutes.duplicate,
+      await call(DUPLICATE, "POST", `/campaigns/${params.id}/duplicate`, { key, params, body: { name: "Copy" } }),
+    );
+    conforms(
+      campaignRoutes.status,
+      await call(STATUS, "PATCH", `/campaigns/${params.id}/status`, { key, params, body: { status: "ARCHIVED" } }),
+    );
+  });
+
+  it("a deleted record: { deleted: true, id }", async () => {
+    const tag = await call(CREATE_TAG, "POST", "/tags", { key: ws.fullKey, body: { name: "gone" } });
+    const r = await call(DELETE_TAG, "DELETE", `/tags/${tag.body.id}`, { key: ws.fullKey, params: { tagId: tag.body.id } });
+    conforms(tagRoutes.delete, r);
+  });
+});

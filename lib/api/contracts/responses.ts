@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * Response schemas shared by several contracts. They describe what the serializers return (the
+ * OpenAPI document and a generated client read them); responses.test.ts parses real responses with them.
+ */
+
+/** Spec 2.4, the same counting everywhere a campaign's numbers appear. */
+export const campaignStatsShape = {
+  sentCount: z.number().int().describe("Emails sent (a 3-step sequence sends 3 per lead)"),
+  leadsContacted: z.number().int().describe("Leads that got at least one email"),
+  openedCount: z.number().int(),
+  openedRate: z.number().describe("Over leadsContacted"),
+  clickedCount: z.number().int(),
+  clickedRate: z.number().describe("Over leadsContacted"),
+  repliedCount: z.number().int(),
+  repliedRate: z.number().describe("Over leadsContacted"),
+  positiveCount: z.number().int(),
+  positiveRate: z.number().describe("Over leadsContacted"),
+  bouncedCount: z.number().int(),
+  bouncedRate: z.number().describe("Over sentCount"),
+  opensTracked: z.boolean().describe("When false, the open numbers are meaningless"),
+  clicksTracked: z.boolean().describe("When false, the click numbers are meaningless"),
+};
+
+/** A campaign's settings as returned (GET /campaigns/{id}/settings, and part of every campaign). */
+export const campaignSettingsSchema = z.object({
+  name: z.string(),
+  folder: z.string().nullable(),
+  sendWindowStartHour: z.number().int(),
+  sendWindowEndHour: z.number().int(),
+  sendDaysOfWeek: z.array(z.number().int()),
+  startAt: z.string().nullable(),
+  dailyNewLeadCap: z.number().int().nullable(),
+  defaultTimezone: z.string().nullable(),
+  abVariantOptimization: z.boolean(),
+  trackOpens: z.boolean(),
+  trackClicks: z.boolean(),
+  stopOnReply: z.boolean(),
+  stopOnAutoReply: z.boolean(),
+  unsubscribeHeader: z.boolean(),
+  textOnly: z.boolean(),
+  espMatching: z.enum(["OFF", "PREFER", "STRICT"]),
+  minGapMinutes: z.number(),
+});
+
+/** Spec 2.3 with the numbers of 2.4. */
+export const campaignSchema = campaignSettingsSchema.extend({
+  id: z.string().describe("`cmp_…`"),
+  status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]),
+  firstSentAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  ...campaignStatsShape,
+});
+
+const launchEntry = z.object({ code: z.string().describe("Spec 3.3 guard code"), message: z.string() });
+/** Spec 2.12. */
+export const launchReportSchema = z.object({ ready: z.boolean(), blockers: z.array(launchEntry), warnings: z.array(launchEntry) });
+
+/** The answer of a DELETE of one record. */
+export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() });
