@@ -1,0 +1,177 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/input";
+import { Progress } from "@/components/ui/progress";
+import { Textarea } from "@/components/ui/textarea";
+import { ApiError } from "@/components/api-client";
+import { apiRequest } from "./api";
+
+type ProviderId = "GOOGLE" | "MICROSOFT";
+const base = (p: ProviderId) => `/api/v1/mailboxes/oauth/${p.toLowerCase()}`;
+const get = <T,>(path: string) => apiRequest<T>(path).then((r) => r.data);
+
+/** "Not set up yet" is a 404; anything else is an error to show. */
+const noneOn404 = (e: unknown) => {
+  if (e instanceof ApiError && e.status === 404) return null;
+  throw e;
+};
+
+interface BulkJob {
+  id: string;
+  status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+  total: number;
+  done: number;
+  connected: number;
+  failed: number;
+  error: string | null;
+  results: { email: string; status: "PENDING" | "CONNECTED" | "FAILED"; error: string | null }[];
+}
+
+/** Google: the workspace's service account (paste its JSON key) and the client id a Workspace admin authorizes. */
+function GoogleSetup() {
+  const qc = useQueryClient();
+  const [key, setKey] = useState("");
+  const account = useQuery({
+    queryKey: ["oauth-service-account"],
+    queryFn: () => get<{ clientEmail: string; clientId: string | null }>(`${base("GOOGLE")}/service-account`).catch(noneOn404),
+  });
+  const save = useMutation({
+    mutationFn: () => apiRequest(`${base("GOOGLE")}/service-account`, { method: "PUT", body: { key } }),
+    onSuccess: () => {
+      setKey("");
+      qc.invalidateQueries({ queryKey: ["oauth-service-account"] });
+    },
+  });
+  return (
+    <div className="space-y-2">
+      {account.error && <Alert tone="error">{account.error.message}</Alert>}
+      {account.data ? (
+        <p className="text-sm text-gray-700" data-testid="oauth-bulk-service-account">
+          Service account <code>{account.data.clientEmail}</code>. In the Google Admin console, authorize client ID{" "}
+          <code>{account.data.clientId ?? "(see the key file)"}</code> for <code>https://mail.google.com/</code> (domain-wide delegation).
+        </p>
+      ) : (
+        <p className="text-sm text-gray-700">No service account yet: paste its JSON key (see docs/oauth.md, Bulk connecting).</p>
+      )}
+      <Field label={account.data ? "Replace the JSON key" : "Service account JSON key"}>
+        <Textarea rows={3} value={key} onChange={(e) => setKey(e.target.value)} spellCheck={false} />
+      </Field>
+      <Button variant="secondary" disabled={!key.trim() || save.isPending} onClick={() => save.mutate()}>
+        Save key
+      </Button>
+      {save.error && <Alert tone="error">{save.error.message}</Alert>}
+    </div>
+  );
+}
+
+/** Microsoft: the consented tenants, and the admin-consent link to send a tenant's admin. */
+function MicrosoftSetup() {
+  const tenants = useQuery({
+    queryKey: ["oauth-tenants"],
+    queryFn: () => get<{ tenants: { tenantId: string }[] }>(`${base("MICROSOFT")}/tenants`),
+  });
+  const link = useMutation({
+    mutationFn: () => apiRequest<{ url: string }>(`${base("MICROSOFT")}/admin-consent`, { method: "POST", body: {} }).then((r) => r.data),
+  });
+  const list = tenants.data?.tenants ?? [];
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-gray-700" data-testid="oauth-bulk-tenants">
+        {list.length ? `Consented tenants: ${list.map((t) => t.tenantId).join(", ")}.` : "No tenant has granted admin consent yet."}
+      </p>
+      <Button variant="secondary" disabled={link.isPending} onClick={() => link.mutate()}>
+        Get an admin-consent link
+      </Button>
+      {link.data && (
+        <p className="text-xs break-all text-gray-700">
+          Send this to a Global Administrator of the tenant (valid 15 minutes): <a href={link.data.url}>{link.data.url}</a>
+        </p>
+      )}
+      {link.error && <Alert tone="error">{link.error.message}</Alert>}
+    </div>
+  );
+}
+
+/** A bulk connect's progress, polled until it ends, with the reason for each address that failed. */
+function BulkProgress({ provider, jobId }: { provider: ProviderId; jobId: string }) {
+  const job = useQuery({
+    queryKey: ["oauth-bulk-job", jobId],
+    queryFn: () => get<BulkJob>(`${base(provider)}/bulk/${jobId}`),
+    refetchInterval: (q) => (q.state.data && !["QUEUED", "RUNNING"].includes(q.state.data.status) ? false : 2000),
+  });
+  const j = job.data;
+  if (!j) return job.error ? <Alert tone="error">{job.error.message}</Alert> : null;
+  const failed = j.results.filter((r) => r.status === "FAILED");
+  return (
+    <div className="space-y-2" data-testid="oauth-bulk-progress">
+      <Progress value={j.done} max={j.total} label="addresses tried" />
+      <p className="text-sm text-gray-700">
+        {j.status === "COMPLETED" ? "Done" : j.status.toLowerCase()}: {j.connected} connected, {j.failed} failed.
+      </p>
+      {j.error && <Alert tone="error">{j.error}</Alert>}
+      {failed.length > 0 && (
+        <ul className="space-y-1 text-xs text-gray-700">
+          {failed.map((r) => (
+            <li key={r.email}>
+              <code>{r.email}</code>: {r.error}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Bulk connect (issue 19): a Google Workspace domain through its service account, or a Microsoft 365
+ * tenant's mailboxes through admin consent. Each address is verified by an XOAUTH2 login before it is saved.
+ */
+export function OAuthBulkConnect() {
+  const [provider, setProvider] = useState<ProviderId>("GOOGLE");
+  const [emails, setEmails] = useState("");
+  const [senderName, setSenderName] = useState("");
+  const [jobId, setJobId] = useState<string>();
+  const start = useMutation({
+    mutationFn: () => {
+      const list = emails.split(/[\s,;]+/).filter(Boolean);
+      const body = { emails: list, ...(senderName.trim() ? { senderName: senderName.trim() } : {}) };
+      return apiRequest<{ jobId: string }>(`${base(provider)}/bulk`, { method: "POST", body }).then((r) => r.data);
+    },
+    onSuccess: (r) => setJobId(r.jobId),
+  });
+  return (
+    <div className="space-y-3">
+      <div className="flex gap-2">
+        {(["GOOGLE", "MICROSOFT"] as const).map((p) => (
+          <Button
+            key={p}
+            variant={p === provider ? "primary" : "secondary"}
+            size="sm"
+            onClick={() => {
+              setProvider(p);
+              setJobId(undefined);
+            }}
+          >
+            {p === "GOOGLE" ? "Google Workspace domain" : "Microsoft 365 tenant"}
+          </Button>
+        ))}
+      </div>
+      {provider === "GOOGLE" ? <GoogleSetup /> : <MicrosoftSetup />}
+      <Field label="Addresses (one per line)">
+        <Textarea rows={5} value={emails} onChange={(e) => setEmails(e.target.value)} spellCheck={false} />
+      </Field>
+      <Field label="Sender name (optional)">
+        <Input maxLength={200} value={senderName} onChange={(e) => setSenderName(e.target.value)} />
+      </Field>
+      <Button disabled={!emails.trim() || start.isPending} onClick={() => start.mutate()}>
+        Connect these mailboxes
+      </Button>
+      {start.error && <Alert tone="error">{start.error.message}</Alert>}
+      {jobId && <BulkProgress provider={provider} jobId={jobId} />}
+    </div>
+  );
+}
