@@ -175,6 +175,21 @@ describe("POST /api/mcp (decisions, MCP)", () => {
     await expect(tool(c, "list_campaigns")).rejects.toThrow(/RATE_LIMITED/);
   });
 
+  it("answers a bare tools/call without initialize (stateless), as docs/mcp.md's curl example sends it", async () => {
+    const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_mailbox_issues", arguments: {} } };
+    const headers = {
+      authorization: `Bearer ${ws.readKey}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const res = await POST(new Request("http://localhost/api/mcp", { method: "POST", headers, body: JSON.stringify(message) }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-RateLimit-Limit")).not.toBeNull();
+    const body = await res.json();
+    expect(body.result.isError).toBeUndefined();
+    expect(JSON.parse(body.result.content[0].text)).toHaveProperty("issues");
+  });
+
   it("answers 405 to GET and DELETE (stateless)", async () => {
     expect(GET().status).toBe(405);
     expect(DELETE().status).toBe(405);
