@@ -1,9 +1,9 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { microsoftTenants, oauthFlows } from "../../db/schema";
 import { type Ctx, requireAccess } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
-import { BadRequestError, ForbiddenError, ValidationError } from "../errors";
+import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from "../errors";
 import { newId } from "../ids";
 import { type TokenResponse, tokenRequest } from "./http";
 import { oauthApp } from "./providers";
@@ -89,6 +89,14 @@ export async function finishAdminConsent(ctx: Ctx, answer: AdminConsentAnswer) {
   if (answer.adminConsent?.toLowerCase() !== "true" || !tenantId) {
     throw new BadRequestError("Microsoft's answer does not confirm an admin consent (admin_consent=True and the tenant)");
   }
+  // Microsoft's redirect is not signed, so the tenant id in it is only as good as the browser that carries it.
+  // One app serves every workspace of the installation: a tenant another workspace recorded is never handed over.
+  const [elsewhere] = await ctx.db
+    .select({ workspaceId: microsoftTenants.workspaceId })
+    .from(microsoftTenants)
+    .where(and(eq(microsoftTenants.tenantId, tenantId), ne(microsoftTenants.workspaceId, ctx.workspaceId)))
+    .limit(1);
+  if (elsewhere) throw new ConflictError(`The Microsoft tenant ${tenantId} is already connected to another workspace of this installation`);
   const now = ctx.clock.now();
   const userId = ctx.actor.type === "system" ? null : ctx.actor.userId;
   const inserted = await ctx.db

@@ -72,7 +72,7 @@ async function connectOne(ctx: Ctx, job: Job, email: string, tenantToken: () => 
   try {
     token = google ? await delegatedToken(ctx.db, job.workspaceId, email, ctx.clock.now()) : await tenantToken();
   } catch (e) {
-    if (e instanceof OAuthError) return { email, error: e.message };
+    if (e instanceof OAuthError || e instanceof AppError) return { email, error: e.message };
     throw e;
   }
   const domain = email.slice(email.lastIndexOf("@") + 1);

@@ -230,6 +230,14 @@ describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () 
     const html = await CALLBACK(new Request(page.headers.get("location") ?? ""), { params: Promise.resolve({ provider: "microsoft" }) });
     expect(html.status).toBe(200);
     expect(await html.text()).toContain("Admin consent recorded for the Microsoft tenant <code>contoso-tid</code>");
+    // Another workspace cannot record the same tenant (the redirect naming it is not signed by Microsoft).
+    const theirs = await call(ADMIN_CONSENT, "POST", "", { key: other.fullKey, params: { provider: "microsoft" }, body: {} });
+    const theirBack = await fetch(theirs.body.url, { redirect: "manual" });
+    const taken = await CALLBACK(new Request(theirBack.headers.get("location") ?? "", { headers: { accept: "application/json" } }), {
+      params: Promise.resolve({ provider: "microsoft" }),
+    });
+    expect(taken.status).toBe(409);
+    expect((await taken.json()).code).toBe("CONFLICT");
     const tenants = await call(TENANTS, "GET", "", { key: ws.readKey, params: { provider: "microsoft" } });
     expect(tenants.body.tenants.map((t: { tenantId: string }) => t.tenantId)).toEqual(["contoso-tid"]);
     expect((await call(TENANTS, "GET", "", { key: other.readKey, params: { provider: "microsoft" } })).body).toEqual({ tenants: [] });
