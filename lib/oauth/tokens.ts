@@ -67,7 +67,9 @@ type RefreshResult = { ok: true; token: string; expiresAt: Date } | { ok: false;
  * Refreshes under `SELECT … FOR UPDATE` on the grant row: a second worker wanting the same mailbox waits
  * for the first, then finds the new token on the row and makes no call of its own — one refresh
  * token is never spent twice (Microsoft rotates them; the loser of a race would hold a dead one).
- * The outcome, failure included, is written before the lock is let go.
+ * The outcome, failure included, is written before the lock is let go. A bulk-connected mailbox has no
+ * refresh token: its app grant (a service account's JWT, a tenant's client credentials) mints the token,
+ * under the same lock so that two workers still make one request.
  */
 async function refreshLocked(db: DbOrTx, clock: Clock, mailboxId: string, refused?: string): Promise<string> {
   const result = await db.transaction(async (tx): Promise<RefreshResult> => {
