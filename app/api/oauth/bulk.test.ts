@@ -196,6 +196,34 @@ describe("Google Workspace domain-wide delegation (issue 19, bulk)", () => {
   });
 });
 
+describe("a delegated mailbox that Google stops accepting", () => {
+  it("shows LOGIN_FAILING with Google's reason, and a bulk run after the fix reconnects it", async () => {
+    world.apps.withdraw("bob@dwd.test");
+    clock.advance(2 * 3600_000);
+    forgetAccessToken();
+    const [bob] = await mailboxesOf(["bob@dwd.test"]);
+    expect((await checkMailbox(getDb(), clock, bob)).smtp.ok).toBe(false);
+    const [failing] = await mailboxesOf(["bob@dwd.test"]);
+    expect(failing.loginFailingSince).not.toBeNull();
+    expect(failing.loginError).toContain("invalid_grant: Invalid email or User ID");
+    const [revoked] = await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, bob.id));
+    expect(revoked.revokedAt).not.toBeNull();
+
+    world.apps.delegate("bob@dwd.test");
+    const again = await bulk("google", { emails: ["bob@dwd.test"] });
+    await run();
+    expect((await job("google", again.body.jobId)).body.results[0]).toMatchObject({
+      status: "CONNECTED",
+      mailboxId: bob.id,
+      created: false,
+    });
+    const [healed] = await mailboxesOf(["bob@dwd.test"]);
+    expect(healed.loginFailingSince).toBeNull();
+    const [grant] = await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, bob.id));
+    expect(grant.revokedAt).toBeNull();
+  });
+});
+
 describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () => {
   it("needs a consented tenant first (400 on tenantId)", async () => {
     const r = await bulk("microsoft", { emails: ["mo@tenant.test"] });
