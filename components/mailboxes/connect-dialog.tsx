@@ -10,6 +10,7 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { Tabs } from "@/components/ui/tabs";
 import type { ImportItem, MailboxView } from "@/lib/mailboxes/schemas";
 import { apiRequest, smtpCodeOf } from "./api";
+import { OAuthBulkConnect } from "./oauth-bulk";
 import { OAuthConnect } from "./oauth-connect";
 
 export interface BulkImportResult {
@@ -19,7 +20,7 @@ export interface BulkImportResult {
   mailboxes: MailboxView[];
 }
 
-type Tab = "oauth" | "hosted" | "own";
+type Tab = "oauth" | "bulk" | "hosted" | "own";
 
 /** Adds one mailbox: a hosted-webmail address with an app password, or any server by its SMTP/IMAP settings. */
 export function ConnectDialog({
@@ -40,6 +41,7 @@ export function ConnectDialog({
         onChange={setTab}
         tabs={[
           { id: "oauth", label: "Google / Microsoft (sign in)", content: <OAuthConnect /> },
+          { id: "bulk", label: "Many at once (Workspace / 365)", content: <OAuthBulkConnect /> },
           { id: "hosted", label: "Hosted webmail (app password)", content: <HostedForm onConnected={onConnected} /> },
           { id: "own", label: "Own SMTP/IMAP server", content: <OwnServerForm onConnected={onConnected} /> },
         ]}

@@ -100,7 +100,16 @@ export function fixFor(
   provider: string,
   email: string,
   authType = "PASSWORD",
+  /** An OAuth mailbox connected in bulk: its tokens come from a service account or the tenant's admin consent. */
+  appGrant?: "SERVICE_ACCOUNT" | "APP_ONLY",
 ): string {
+  if (kind !== "AUTO_PAUSED" && appGrant) {
+    return appGrant === "SERVICE_ACCOUNT"
+      ? `Google refuses the workspace's service account for ${email}: check its domain-wide delegation (client id and the https://mail.google.com/ scope ` +
+          "in the Admin console) and that the account exists, then run the Google bulk connect again for this address. Its history and warmup are kept."
+      : `Microsoft refuses the app-only token for ${email}: check the tenant's admin consent, the IMAP.AccessAsApp and SMTP.SendAsApp permissions and ` +
+          "the Exchange mailbox permission, then run the Microsoft bulk connect again for this address. Its history and warmup are kept.";
+  }
   if (kind !== "AUTO_PAUSED" && authType === "OAUTH") {
     const name = provider === "MICROSOFT" ? "Microsoft" : "Google";
     return (

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNotNull, or } from "drizzle-orm";
-import { mailboxes } from "../../db/schema";
+import { and, asc, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { mailboxOauthAppGrants, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { fixFor } from "./credentials";
 import { READ_FAILING_AFTER_MS } from "./view";
@@ -22,6 +22,18 @@ export async function mailboxIssues(ctx: Ctx) {
       ),
     )
     .orderBy(asc(mailboxes.seq));
+  const grants = rows.some((m) => m.authType === "OAUTH")
+    ? await ctx.db
+        .select()
+        .from(mailboxOauthAppGrants)
+        .where(
+          inArray(
+            mailboxOauthAppGrants.mailboxId,
+            rows.map((m) => m.id),
+          ),
+        )
+    : [];
+  const appGrant = new Map(grants.map((g) => [g.mailboxId, g.kind]));
   const now = ctx.clock.now().getTime();
   const issues: { mailboxId: string; email: string; kind: Kind; since: string; detail: string | null; fix: string }[] = [];
   for (const m of rows) {
@@ -34,7 +46,7 @@ export async function mailboxIssues(ctx: Ctx) {
         kind,
         since: since.toISOString(),
         detail,
-        fix: fixFor(kind, m.provider, m.email, m.authType),
+        fix: fixFor(kind, m.provider, m.email, m.authType, appGrant.get(m.id)),
       });
     if (m.loginFailingSince) add("LOGIN_FAILING", m.loginFailingSince, m.loginError);
     if (m.readFailingSince && now - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS)

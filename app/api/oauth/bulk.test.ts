@@ -18,6 +18,7 @@ import { GET as JOB } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]
 import { POST as CANCEL } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]/cancel/route";
 import { GET as TENANTS } from "@/app/api/v1/mailboxes/oauth/[provider]/tenants/route";
 import { GET as SA_GET, PUT as SA_PUT } from "@/app/api/v1/mailboxes/oauth/[provider]/service-account/route";
+import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
 
 const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
 let world: OAuthWorld;
@@ -208,6 +209,11 @@ describe("a delegated mailbox that Google stops accepting", () => {
     expect(failing.loginError).toContain("invalid_grant: Invalid email or User ID");
     const [revoked] = await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, bob.id));
     expect(revoked.revokedAt).not.toBeNull();
+    // The fix names what to repair for a bulk-connected mailbox: the delegation, then the bulk connect again.
+    const issues = await call(ISSUES, "GET", "/mailboxes/issues", { key: ws.readKey });
+    const issue = issues.body.issues.find((i: { mailboxId: string }) => i.mailboxId === bob.id);
+    expect(issue).toMatchObject({ kind: "LOGIN_FAILING", fix: expect.stringContaining("domain-wide delegation") });
+    expect(issue.fix).toContain("run the Google bulk connect again");
 
     world.apps.delegate("bob@dwd.test");
     const again = await bulk("google", { emails: ["bob@dwd.test"] });
