@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:tracking` (issue 14, item 5): the open pixel and the click redirect against a bare
+ * `node:http` server answering the same bytes, with the first open / first click still exact.
+ *
+ *  Two servers in this process: one hands each request to the route handler (app/t/o/[token],
+ *  app/t/c/[token]) through a minimal adapter (a web Request in, the Response's status, headers and
+ *  body out — Next's own router is not in the measurement), the other answers the same status, headers
+ *  and bytes straight away. A load generator in a child process (keep-alive, BENCH_CONCURRENCY in
+ *  flight, default 32) requests BENCH_EMAILS distinct emails' tokens (default 20,000), each several
+ *  times, in ABBA phases of BENCH_PHASE_MS (default 2000). Judged: route req/s ÷ bare req/s, opens
+ *  and clicks, ≥ 0.25.
+ *  Exactness: after the phases, each email that was opened has exactly one email.opened (clicked: one
+ *  email.clicked), and 1,000 concurrent opens of one fresh email give exactly one email.opened.
+ *
+ * Each judged figure runs BENCH_RUNS times (default 3; one ABBA block each): median, spread and load
+ * average. Starts its own throwaway embedded PostgreSQL; prints a table and a final JSON line; exits 0.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  abbaPlan,
+  benchWorkspace,
+  fmt,
+  intEnv,
+  judge,
+  judgedJson,
+  printJudged,
+  runBench,
+  say,
+  startBenchEnvironment,
+  startIpcHelper,
+} from "./bench-util";
+
+const EMAILS = intEnv("BENCH_EMAILS", 20_000);
+const CONCURRENCY = intEnv("BENCH_CONCURRENCY", 32);
+const PHASE_MS = intEnv("BENCH_PHASE_MS", 2000);
+const TARGET = 0.25;
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const CLICK_URL = "https://example.com/landing?x=1";
+
+/** The load generator: GETs the paths it is given, round-robin, `concurrency` in flight, for `ms`. */
+const LOADGEN = `
+const http = require("node:http");
+ipc.on("message", (m) => {
+  if (m.type === "close") { ipc.send({ type: "closed" }); setTimeout(() => process.exit(0), 10); return; }
+  if (m.type !== "run") return;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: m.concurrency });
+  let i = 0, done = 0, bad = 0, stop = false;
+  const t0 = process.hrtime.bigint();
+  const one = () => new Promise((resolve) => {
+    const path = m.paths[i++ % m.paths.length];
+    const req = http.get({ host: "127.0.0.1", port: m.port, path, agent }, (res) => {
+      if (res.statusCode !== m.status) bad++;
+      res.resume();
+      res.on("end", resolve);
+    });
+    req.on("error", () => { bad++; resolve(); });
+  });
+  const worker = async () => { while (!stop) { await one(); done++; } };
+  setTimeout(() => { stop = true; }, m.ms);
+  Promise.all(Array.from({ length: m.concurrency }, worker)).then(() => {
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    agent.destroy();
+    ipc.send({ type: "result", done, bad, ms });
+  });
+});
+`;
+
+type Handler = (req: Request, ctx: { params: Promise<{ token: string }> }) => Promise<Response>;
+
+/** Node request → web Request → the route → the Response written back (what an adapter must do at least). */
+function routeServer(open: Handler, click: Handler): Server {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = `http://127.0.0.1${req.url}`;
+    const [, kind, token] = /^\/t\/([oc])\/([^?]+)/.exec(req.url ?? "") ?? [];
+    const handler = kind === "o" ? open : click;
+    handler(new Request(url, { headers: req.headers as Record<string, string> }), { params: Promise.resolve({ token: token ?? "" }) })
+      .then(async (r) => {
+        const body = r.body ? Buffer.from(await r.arrayBuffer()) : undefined;
+        res.writeHead(r.status, Object.fromEntries(r.headers));
+        res.end(body);
+      })
+      .catch(() => {
+        res.writeHead(500);
+        res.end();
+      });
+  });
+}
+
+/** The same answers with no work: the pixel, or the redirect to the URL in the query. */
+function bareServer(): Server {
+  return createServer((req, res) => {
+    if (req.url?.startsWith("/t/o/")) {
+      res.writeHead(200, { "content-type": "image/gif", "cache-control": "no-store, max-age=0" });
+      res.end(PIXEL);
+    } else {
+      res.writeHead(302, { location: CLICK_URL, "cache-control": "no-store" });
+      res.end();
+    }
+  });
+}
+
+const listen = (s: Server) => new Promise<number>((r) => s.listen(0, "127.0.0.1", () => r((s.address() as AddressInfo).port)));
+
+async function main() {
+  const env = await startBenchEnvironment("bench:tracking", { env: { APP_URL: "http://127.0.0.1:1" } });
+  const gen = startIpcHelper("loadgen", LOADGEN, "process");
+  const servers: Server[] = [];
+  try {
+    const ws = await benchWorkspace(env.dbm.getDb(), "tracking");
+    const { encryptSecret } = await import("../lib/crypto/secretbox");
+    const sealed = encryptSecret("unused");
+    await env.sql`insert into domains (id, workspace_id, domain) values ('dom_bench', ${ws.workspaceId}, 'bench.test')`;
+    await env.sql`insert into mailboxes (id, workspace_id, domain_id, email, provider, smtp_host, smtp_port, smtp_security, smtp_username,
+      smtp_password_enc, imap_host, imap_port, imap_security, imap_username, imap_password_enc)
+      values ('mbx_bench', ${ws.workspaceId}, 'dom_bench', 'm@bench.test', 'CUSTOM', 'h', 1, 'NONE', 'u', ${sealed}, 'h', 1, 'NONE', 'u', ${sealed})`;
+    await env.sql`insert into emails (id, workspace_id, mailbox_id, lead_email, campaign_id, message_id, subject, status, created_at)
+      select 'eml_b' || g, ${ws.workspaceId}, 'mbx_bench', 'l' || g || '@x.test', 'cmp_bench', '<' || g || '@b>', 's', 'SENT', now()
+      from generate_series(0, ${EMAILS}) g`;
+    const { clickToken, openToken } = await import("../lib/sending/tracking");
+    const ids = Array.from({ length: EMAILS }, (_, i) => `eml_b${i}`);
+    const openPaths = ids.map((id) => `/t/o/${openToken(id)}`);
+    const clickPaths = ids.map((id) => `/t/c/${clickToken(id, CLICK_URL)}?url=${encodeURIComponent(CLICK_URL)}`);
+    const open = await import("../app/t/o/[token]/route");
+    const click = await import("../app/t/c/[token]/route");
+    const route = routeServer(open.GET, click.GET);
+    const bare = bareServer();
+    servers.push(route, bare);
+    const ports = { route: await listen(route), bare: await listen(bare) };
+
+    const phase = async (side: "route" | "bare", paths: string[], status: number, ms = PHASE_MS) => {
+      gen.send({ type: "run", port: ports[side], paths, status, concurrency: CONCURRENCY, ms });
+      const r = (await gen.next("result")) as { done: number; bad: number; ms: number };
+      if (r.bad) throw new Error(`${side}: ${r.bad} answers were not ${status}`);
+      return (r.done * 1000) / r.ms;
+    };
+    const ratio = (paths: string[], status: number) => async (b: number) => {
+      const rates = { route: [] as number[], bare: [] as number[] };
+      for (const side of abbaPlan(b, "route", "bare")) rates[side].push(await phase(side, paths, status));
+      const avg = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+      say(`    route ${fmt(avg(rates.route))} req/s, bare ${fmt(avg(rates.bare))} req/s`);
+      return avg(rates.route) / avg(rates.bare);
+    };
+    // Warm-up: JIT, the pool's connections.
+    await phase("route", openPaths, 200, 1000);
+    await phase("bare", openPaths, 200, 1000);
+    const opens = await judge("open pixel: route ÷ bare node:http", ratio(openPaths, 200));
+    const clicks = await judge("click redirect: route ÷ bare node:http", ratio(clickPaths, 302));
+
+    // Exact: one email.opened per opened email, one email.clicked per clicked email.
+    const [c] = await env.sql`select
+      (select count(*) from emails where workspace_id = ${ws.workspaceId} and opened_at is not null)::int as opened,
+      (select count(*) from events where workspace_id = ${ws.workspaceId} and event = 'email.opened')::int as open_events,
+      (select count(distinct data->>'sendEventId') from events where workspace_id = ${ws.workspaceId} and event = 'email.opened')::int as open_distinct,
+      (select count(*) from emails where workspace_id = ${ws.workspaceId} and clicked_at is not null)::int as clicked,
+      (select count(*) from events where workspace_id = ${ws.workspaceId} and event = 'email.clicked')::int as click_events`;
+    if (c.opened !== c.open_events || c.open_events !== c.open_distinct || c.clicked !== c.click_events) {
+      throw new Error(`first open / click not exact: ${JSON.stringify(c)}`);
+    }
+    say(
+      `exact: ${fmt(c.opened)} emails opened, ${fmt(c.open_events)} email.opened; ${fmt(c.clicked)} clicked, ${fmt(c.click_events)} email.clicked`,
+    );
+    const lone = `/t/o/${openToken(`eml_b${EMAILS}`)}`;
+    gen.send({ type: "run", port: ports.route, paths: [lone], status: 200, concurrency: 1000, ms: 1 });
+    await gen.next("result");
+    const [one] =
+      await env.sql`select count(*)::int as n from events where event = 'email.opened' and data->>'sendEventId' = ${`eml_b${EMAILS}`}`;
+    if (one.n !== 1) throw new Error(`1,000 concurrent opens of one email gave ${one.n} email.opened`);
+    say("exact: 1,000 concurrent opens of one email → 1 email.opened");
+
+    say("");
+    printJudged([
+      { judged: opens, target: TARGET },
+      { judged: clicks, target: TARGET },
+    ]);
+    say(JSON.stringify({ bench: "tracking", concurrency: CONCURRENCY, open: judgedJson(opens), click: judgedJson(clicks) }));
+  } finally {
+    for (const s of servers) s.close();
+    await gen.close();
+    await env.close();
+  }
+}
+
+runBench("bench:tracking", main);
