@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
-import { campaignSchema, campaignSettingsSchema, deletedSchema, launchReportSchema } from "./responses";
+import { campaignSchema, campaignSettingsSchema, campaignStatsResponseSchema, deletedSchema, launchReportSchema } from "./responses";
 import {
   addLeadsBody,
   attachmentBody,
@@ -154,6 +154,7 @@ export const campaignRoutes = {
     summary: "Stats (spec 2.4) plus per step × variant results",
     response: {
       description: "2.4 fields plus `variants: [{ stepId, stepOrder, variantGroup, sent, opened, clicked, replied, bounced, …Rate }]`",
+      schema: campaignStatsResponseSchema,
     },
   }),
   timeseries: defineRoute({
@@ -202,7 +203,7 @@ export const campaignRoutes = {
     tag,
     access: "read",
     summary: "Launch report: ready, blockers, warnings (codes of spec 3.3)",
-    response: { description: "`{ ready, blockers, warnings }`" },
+    response: { description: "`{ ready, blockers, warnings }`", schema: launchReportSchema },
   }),
   spamWords: defineRoute({
     method: "POST",

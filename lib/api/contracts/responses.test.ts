@@ -7,6 +7,8 @@ import { GET as LIST, POST as CREATE } from "@/app/api/v1/campaigns/route";
 import { GET as GET_ONE, PATCH } from "@/app/api/v1/campaigns/[id]/route";
 import { GET as SETTINGS } from "@/app/api/v1/campaigns/[id]/settings/route";
 import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
+import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
+import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/route";
 import { POST as DUPLICATE } from "@/app/api/v1/campaigns/[id]/duplicate/route";
 import { POST as CREATE_TAG } from "@/app/api/v1/tags/route";
 import { DELETE as DELETE_TAG } from "@/app/api/v1/tags/[tagId]/route";
@@ -37,6 +39,8 @@ describe("response schemas describe what the routes answer", () => {
       campaignRoutes.duplicate,
       await call(DUPLICATE, "POST", `/campaigns/${params.id}/duplicate`, { key, params, body: { name: "Copy" } }),
     );
+    conforms(campaignRoutes.stats, await call(STATS, "GET", `/campaigns/${params.id}/stats`, { key, params }));
+    conforms(campaignRoutes.launchCheck, await call(LAUNCH_CHECK, "GET", `/campaigns/${params.id}/launch-check`, { key, params }));
     conforms(
       campaignRoutes.status,
       await call(STATUS, "PATCH", `/campaigns/${params.id}/status`, { key, params, body: { status: "ARCHIVED" } }),

@@ -60,3 +60,25 @@ export const launchReportSchema = z.object({ ready: z.boolean(), blockers: z.arr
 
 /** The answer of a DELETE of one record. */
 export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() });
+
+/** GET /campaigns/{id}/stats: spec 2.4 and the per step × A/B variant results (rates over the variant's sends). */
+export const campaignStatsResponseSchema = z.object({
+  campaignId: z.string(),
+  ...campaignStatsShape,
+  variants: z.array(
+    z.object({
+      stepId: z.string(),
+      stepOrder: z.number().int(),
+      variantGroup: z.string().nullable(),
+      sent: z.number().int(),
+      opened: z.number().int(),
+      clicked: z.number().int(),
+      replied: z.number().int(),
+      bounced: z.number().int(),
+      openedRate: z.number(),
+      clickedRate: z.number(),
+      repliedRate: z.number(),
+      bouncedRate: z.number(),
+    }),
+  ),
+});
