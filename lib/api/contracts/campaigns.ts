@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
-import { campaignSchema, campaignSettingsSchema, campaignStatsResponseSchema, deletedSchema, launchReportSchema } from "./responses";
+import {
+  addLeadsResponseSchema,
+  campaignSchema,
+  campaignSettingsSchema,
+  campaignStatsResponseSchema,
+  deletedSchema,
+  launchReportSchema,
+} from "./responses";
 import {
   addLeadsBody,
   attachmentBody,
@@ -322,7 +329,7 @@ export const campaignRoutes = {
     access: "write",
     body: addLeadsBody,
     summary: "Add leads and assign each a pool mailbox (assigned, suppressed, no_eligible_mailbox, seg_blocked, error)",
-    response: { description: "`{ results: [{ leadId, email, result, mailboxId }], added }`" },
+    response: { description: "`{ results: [{ leadId, email, result, mailboxId }], added }`", schema: addLeadsResponseSchema },
   }),
   listLeads: defineRoute({
     method: "GET",

@@ -61,7 +61,6 @@ const PENDING_RESPONSE_SCHEMAS = new Set([
   "POST /campaigns/{id}/steps/{stepId}/test-send",
   "GET /campaigns/{id}/steps/{stepId}/attachments",
   "POST /campaigns/{id}/steps/{stepId}/attachments",
-  "POST /campaigns/{id}/leads",
   "GET /campaigns/{id}/leads",
   "DELETE /campaigns/{id}/leads/{leadId}",
   "POST /campaigns/{id}/leads/remove",

@@ -10,6 +10,8 @@ import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/route";
 import { POST as DUPLICATE } from "@/app/api/v1/campaigns/[id]/duplicate/route";
+import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
+import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
 import { POST as CREATE_TAG } from "@/app/api/v1/tags/route";
 import { DELETE as DELETE_TAG } from "@/app/api/v1/tags/[tagId]/route";
 
@@ -45,6 +47,17 @@ describe("response schemas describe what the routes answer", () => {
       campaignRoutes.status,
       await call(STATUS, "PATCH", `/campaigns/${params.id}/status`, { key, params, body: { status: "ARCHIVED" } }),
     );
+  });
+
+  it("campaign leads: one result per lead sent", async () => {
+    const key = ws.fullKey;
+    const c = await call(CREATE, "POST", "/campaigns", { key, body: { name: "Leads schema" } });
+    const leads = await call(CREATE_LEADS, "POST", "/leads", { key, body: { leads: [{ email: "s1@schema.test" }] } });
+    const params = { id: c.body.id };
+    const body = { leadIds: [...leads.body.leadIds, "lead_missing"] };
+    const r = await call(ADD_LEADS, "POST", `/campaigns/${params.id}/leads`, { key, params, body });
+    conforms(campaignRoutes.addLeads, r);
+    expect(r.body.results.map((x: { result: string }) => x.result)).toEqual(["no_eligible_mailbox", "error"]);
   });
 
   it("a deleted record: { deleted: true, id }", async () => {

@@ -82,3 +82,17 @@ export const campaignStatsResponseSchema = z.object({
     }),
   ),
 });
+
+/** POST /campaigns/{id}/leads: one result per lead id sent, in order (spec 4.6). */
+export const addLeadsResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      leadId: z.string(),
+      email: z.string().nullable(),
+      result: z.enum(["assigned", "no_eligible_mailbox", "suppressed", "seg_blocked", "error"]),
+      mailboxId: z.string().nullable(),
+      error: z.string().optional(),
+    }),
+  ),
+  added: z.number().int(),
+});
