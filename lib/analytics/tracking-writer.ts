@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
-import type { DbOrTx, Tx } from "../../db/client";
+import type { DbOrTx } from "../../db/client";
 import { newEventId, newId } from "../ids";
 import { GroupCommit } from "../jobs/group-commit";
 import { type Logger, stderrLogger } from "../log";
@@ -17,68 +17,59 @@ type Row = { eid: string; evt: string; email_id: string; kind: string; url: stri
 
 const ISO = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
+const KINDS = {
+  OPEN: {
+    column: sql.raw("opened_at"),
+    event: "email.opened",
+    data: sql`'openedAt', ${ISO("f.at")}`,
+  },
+  CLICK: {
+    column: sql.raw("clicked_at"),
+    event: "email.clicked",
+    data: sql`'openedAt', case when u.opened_at is null then null else ${ISO("u.opened_at")} end, 'clickedAt', ${ISO("f.at")}, 'url', f.url`,
+  },
+} as const;
+
 /**
- * Every hit logged in email_events, and each email's first open taken in one statement: the update
- * only matches rows whose opened_at is still null, and a row is updated by one transaction at a time
- * (the others wait, then see it set), so however many opens race — in one batch or in many processes
- * — exactly one sets opened_at and writes email.opened (spec 6.2), in the same transaction.
+ * One statement: the hits logged in email_events (when `log`), and each email's first hit of `kind`
+ * taken. The update only matches rows whose column is still null, and a row is updated by one
+ * statement at a time (the others wait, then see it set), so however many hits race — in one group or
+ * in many processes — exactly one sets it and writes email.opened / email.clicked (spec 6.2), atomically
+ * with it. Without an explicit transaction: one statement is one round trip and is atomic on its own.
  */
-function openStatement(rows: Row[]) {
+function hitStatement(rows: Row[], kind: Hit["kind"], log: boolean) {
+  const k = KINDS[kind];
+  const logged = log
+    ? sql`, logged as (
+        insert into email_events (id, workspace_id, email_id, kind, url, created_at)
+        select i.eid, e.workspace_id, i.email_id, i.kind::email_event_kind, i.url, i.at from input i join emails e on e.id = i.email_id
+      )`
+    : sql``;
   return sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as x(eid text, evt text, email_id text, kind text, url text, at timestamptz)
-    ), known as (
-      select i.*, e.workspace_id from input i join emails e on e.id = i.email_id
-    ), logged as (
-      insert into email_events (id, workspace_id, email_id, kind, url, created_at)
-      select eid, workspace_id, email_id, kind::email_event_kind, url, at from known
-    ), firsts as (
-      select distinct on (email_id) email_id, at, evt from known where kind = 'OPEN' order by email_id, at, eid
-    ), opened as (
-      update emails e set opened_at = f.at from firsts f
-      where e.id = f.email_id and e.opened_at is null
-      returning e.id, e.workspace_id, e.lead_email, e.campaign_id, e.mailbox_id, e.opened_at, f.evt
+    )${logged}, firsts as (
+      select distinct on (email_id) email_id, at, url, evt from input where kind = ${kind} order by email_id, at, eid
+    ), updated as (
+      update emails e set ${k.column} = f.at from firsts f
+      where e.id = f.email_id and e.${k.column} is null
+      returning e.id, e.workspace_id, e.lead_email, e.campaign_id, e.mailbox_id, e.opened_at
     ), fired as (
       insert into events (id, workspace_id, event, data, created_at)
-      select o.evt, o.workspace_id, 'email.opened', jsonb_build_object('sendEventId', o.id, 'leadEmail', o.lead_email,
-        'mailboxEmail', m.email, 'campaignId', o.campaign_id, 'openedAt', ${ISO("o.opened_at")}), o.opened_at
-      from opened o join mailboxes m on m.id = o.mailbox_id
-      returning 1
-    )
-    select (select count(*) from fired)::int as n`;
-}
-
-/** The first click of each email, as openStatement does for opens (its events were logged there). */
-function clickStatement(rows: Row[]) {
-  return sql`
-    with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(eid text, evt text, email_id text, kind text, url text, at timestamptz)
-    ), firsts as (
-      select distinct on (email_id) email_id, at, url, evt from input where kind = 'CLICK' order by email_id, at, eid
-    ), clicked as (
-      update emails e set clicked_at = f.at from firsts f
-      where e.id = f.email_id and e.clicked_at is null
-      returning e.id, e.workspace_id, e.lead_email, e.campaign_id, e.mailbox_id, e.opened_at, e.clicked_at, f.url, f.evt
-    ), fired as (
-      insert into events (id, workspace_id, event, data, created_at)
-      select c.evt, c.workspace_id, 'email.clicked', jsonb_build_object('sendEventId', c.id, 'leadEmail', c.lead_email,
-        'mailboxEmail', m.email, 'campaignId', c.campaign_id,
-        'openedAt', case when c.opened_at is null then null else ${ISO("c.opened_at")} end,
-        'clickedAt', ${ISO("c.clicked_at")}, 'url', c.url), c.clicked_at
-      from clicked c join mailboxes m on m.id = c.mailbox_id
+      select f.evt, u.workspace_id, ${k.event}, jsonb_build_object('sendEventId', u.id, 'leadEmail', u.lead_email,
+        'mailboxEmail', m.email, 'campaignId', u.campaign_id, ${k.data}), f.at
+      from updated u join firsts f on f.email_id = u.id join mailboxes m on m.id = u.mailbox_id
       returning 1
     )
     select (select count(*) from fired)::int as n`;
 }
 
 /**
- * Records many hits in one transaction (two statements: opens with the event log, then clicks, so a
- * click's openedAt sees an open of the same batch). Hits of unknown emails are dropped.
+ * Records many hits: one statement per kind present (the first also logs every hit), opens first so a
+ * click's openedAt sees an open of the same group. Hits of unknown emails are dropped.
  */
 export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<{ opened: number; clicked: number }> {
-  if (hits.length === 0) return { opened: 0, clicked: 0 };
   const rows: Row[] = hits.map((h) => ({
     eid: newId("eev"),
     evt: newEventId(),
@@ -87,13 +78,13 @@ export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<{ op
     url: h.url,
     at: h.at.toISOString(),
   }));
-  const tx = db as DbOrTx & { transaction: <T>(f: (tx: Tx) => Promise<T>) => Promise<T> };
-  return tx.transaction(async (t) => {
-    const [o] = await selectRows<{ n: number }>(t, openStatement(rows));
-    const clicks = rows.filter((r) => r.kind === "CLICK");
-    const [c] = clicks.length ? await selectRows<{ n: number }>(t, clickStatement(clicks)) : [{ n: 0 }];
-    return { opened: o.n, clicked: c.n };
-  });
+  const out = { opened: 0, clicked: 0 };
+  const kinds = (["OPEN", "CLICK"] as const).filter((k) => rows.some((r) => r.kind === k));
+  for (const [i, kind] of kinds.entries()) {
+    const [r] = await selectRows<{ n: number }>(db, hitStatement(rows, kind, i === 0));
+    out[kind === "OPEN" ? "opened" : "clicked"] = r.n;
+  }
+  return out;
 }
 
 type Queued = { hit: Hit; done: () => void };
