@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ApiReference, type OpenApiDoc } from "@/components/docs/api-reference";
+import { ScalarReference } from "@/components/docs/scalar-reference";
 import { allRoutes } from "@/lib/api/contracts";
 import { buildOpenApi } from "@/lib/api/openapi";
 import { appUrl, rateLimits } from "@/lib/env";
@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "API reference" };
 /** Rendered from the same OpenAPI document /api/v1/openapi.json serves, so the two cannot disagree. */
 export default function ApiReferencePage() {
   const base = `${appUrl()}/api/v1`;
-  const doc = buildOpenApi(allRoutes, base) as unknown as OpenApiDoc;
+  const doc = buildOpenApi(allRoutes, base);
   return (
     <div className="space-y-6">
       <div className="space-y-2">
@@ -31,11 +31,12 @@ export default function ApiReferencePage() {
             <a className="text-indigo-700 hover:underline" href="/api/v1/openapi.json">
               /api/v1/openapi.json
             </a>{" "}
-            (OpenAPI 3.1).
+            (OpenAPI 3.1). AI assistants: the MCP server at <code className="rounded bg-gray-100 px-1">/api/mcp</code> takes the same keys
+            (docs/mcp.md).
           </p>
         </div>
       </div>
-      <ApiReference routes={allRoutes} doc={doc} />
+      <ScalarReference doc={doc} />
     </div>
   );
 }

@@ -1,0 +1,35 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import "@scalar/api-reference-react/style.css";
+
+/**
+ * Scalar's viewer (maintained upstream, MIT) instead of a hand-written one: it renders every schema,
+ * example and error of the OpenAPI document. Loaded in the browser only — it mounts a Vue app into a
+ * div, so there is nothing to render on the server, and the page's other readers never load it.
+ */
+const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
+  ssr: false,
+  loading: () => <p className="text-sm text-gray-500">Loading the API reference…</p>,
+});
+
+export function ScalarReference({ doc }: { doc: Record<string, unknown> }) {
+  return (
+    <div data-testid="api-reference">
+      <ApiReferenceReact
+        configuration={{
+          content: doc,
+          // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
+          telemetry: false,
+          agent: { disabled: true },
+          mcp: { disabled: true },
+          hideClientButton: true,
+          withDefaultFonts: false,
+          hideDarkModeToggle: true,
+          forceDarkModeState: "light",
+          showDeveloperTools: "never",
+        }}
+      />
+    </div>
+  );
+}
