@@ -9,7 +9,14 @@ import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startOAuthPeer } from "../test/peers/oauth";
 import { startSmtpPeer } from "../test/peers/smtp";
-import { E2E_CAMPAIGN_SENDER, E2E_MAILBOX, E2E_OAUTH_USER, E2E_REFUSED_RECIPIENT, E2E_STATS_SENDER } from "./support/session";
+import {
+  E2E_CAMPAIGN_SENDER,
+  E2E_MAILBOX,
+  E2E_MS_OAUTH_USER,
+  E2E_OAUTH_USER,
+  E2E_REFUSED_RECIPIENT,
+  E2E_STATS_SENDER,
+} from "./support/session";
 import { freePort } from "../test/peers/ports";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -50,16 +57,20 @@ export default async function globalSetup() {
     [E2E_CAMPAIGN_SENDER.email]: E2E_CAMPAIGN_SENDER.password,
     [E2E_STATS_SENDER.email]: E2E_STATS_SENDER.password,
   };
-  // The OAuth peer stands in for Google (oauth.spec.ts); the mail peers take its bearer tokens over XOAUTH2.
+  // Two OAuth peers stand in for Google and Microsoft (oauth.spec.ts); the mail peers take their bearer tokens over XOAUTH2.
   const oauth = await startOAuthPeer({ clientId: "e2e-google", clientSecret: "e2e-google-secret", flavor: "google" });
   oauth.consentAs(E2E_OAUTH_USER);
-  const smtp = await startSmtpPeer({ users, rejectRecipients: [E2E_REFUSED_RECIPIENT], xoauth2: (u, t) => oauth.validToken(u, t) });
-  const imap = await startImapPeer({ users, xoauth2: (u) => oauth.currentToken(u) });
+  const ms = await startOAuthPeer({ clientId: "e2e-microsoft", clientSecret: "e2e-microsoft-secret", flavor: "microsoft" });
+  ms.consentAs(E2E_MS_OAUTH_USER);
+  const peerOf = (u: string) => (u.toLowerCase() === E2E_MS_OAUTH_USER.email ? ms : oauth);
+  const smtp = await startSmtpPeer({ users, rejectRecipients: [E2E_REFUSED_RECIPIENT], xoauth2: (u, t) => peerOf(u).validToken(u, t) });
+  const imap = await startImapPeer({ users, xoauth2: (u) => peerOf(u).currentToken(u) });
   imap.addUser(E2E_OAUTH_USER.email);
+  imap.addUser(E2E_MS_OAUTH_USER.email);
   const dns = await startDnsPeer(ZONE);
   // Bounded: a server that waits for a stuck client must not hang the teardown.
   const closePeers = () =>
-    Promise.race([Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close()), oauth.close()]), sleep(5000)]);
+    Promise.race([Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close()), oauth.close(), ms.close()]), sleep(5000)]);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-e2e-"));
   const port = await freePort();
@@ -67,7 +78,7 @@ export default async function globalSetup() {
   const baseURL = `http://localhost:${port}`;
   const logFile = path.join(dataDir, "app.log");
   const log = openSync(logFile, "a");
-  // oauth.test's mailboxes are served by the mail peers (Google's hosts otherwise).
+  // oauth.test's and oauth-ms.test's mailboxes are served by the mail peers (Google's and Microsoft's hosts otherwise).
   const providersFile = path.join(dataDir, "providers.json");
   const peerHosts = {
     smtpHost: smtp.host,
@@ -77,7 +88,7 @@ export default async function globalSetup() {
     imapPort: imap.port,
     imapSecurity: "NONE",
   };
-  writeFileSync(providersFile, JSON.stringify({ "oauth.test": peerHosts }));
+  writeFileSync(providersFile, JSON.stringify({ "oauth.test": peerHosts, "oauth-ms.test": peerHosts }));
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -92,13 +103,13 @@ export default async function globalSetup() {
     DNS_SERVERS: dns.server,
     // Webhook receivers started by the specs listen on 127.0.0.1, which the SSRF guard refuses otherwise.
     OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
-    // Google OAuth against the peer; Microsoft stays unconfigured, so its button says what to set.
+    // Google and Microsoft OAuth against the peers.
     ...oauth.env("GOOGLE"),
     MAIL_PROVIDERS_FILE: providersFile,
   };
   // Whatever the developer's shell points at, this run gets its own database and URLs.
-  for (const k of ["DATABASE_URL", "APP_URL", "NEXTAUTH_URL", "NEXTAUTH_SECRET", "MICROSOFT_CLIENT_ID", "MICROSOFT_CLIENT_SECRET"])
-    delete env[k];
+  for (const k of ["DATABASE_URL", "APP_URL", "NEXTAUTH_URL", "NEXTAUTH_SECRET"]) delete env[k];
+  Object.assign(env, ms.env("MICROSOFT"));
 
   const command = process.env.E2E_COMMAND === "dev" ? "dev" : "start";
   // detached: its own process group, so the teardown stops next, the worker and Postgres together.

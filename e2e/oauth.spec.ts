@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { E2E_OAUTH_USER, signInAsOwner } from "./support/session";
+import { E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
-test("Connect Google: the consent round trip at the OAuth peer adds the signed-in address as an OAuth mailbox that turns healthy; Microsoft says what to configure", async ({
+test("Connect Google: the consent round trip at the OAuth peer adds the signed-in address as an OAuth mailbox that turns healthy; a Microsoft one does the same", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -11,11 +11,6 @@ test("Connect Google: the consent round trip at the OAuth peer adds the signed-i
   await page.getByRole("button", { name: "Connect mailbox" }).click();
   const dialog = page.getByRole("dialog", { name: "Connect mailbox" });
   await dialog.getByRole("tab", { name: "Google / Microsoft (sign in)" }).click();
-
-  // The global setup configures Google only.
-  await expect(dialog.getByRole("button", { name: "Connect Microsoft" })).toBeDisabled();
-  await expect(dialog.getByTestId("oauth-microsoft-missing")).toContainText("MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET");
-  await expect(dialog.getByTestId("oauth-microsoft-missing")).toContainText("/api/oauth/microsoft/callback");
 
   await dialog.getByLabel("Sender name (optional)", { exact: true }).fill("OAuth Owner");
   // To the peer's consent page (it signs in E2E_OAUTH_USER and consents at once), back to our callback, then the dashboard.
@@ -35,4 +30,14 @@ test("Connect Google: the consent round trip at the OAuth peer adds the signed-i
   await dialog.getByRole("button", { name: "Connect Google" }).click();
   await expect(page.getByTestId("oauth-result")).toHaveText(`Reconnected ${E2E_OAUTH_USER.email}: its sign-in was replaced.`);
   await expect(page.getByRole("table", { name: "Mailboxes" }).getByRole("row", { name: /owner@oauth\.test/ })).toHaveCount(1);
+
+  // Microsoft: the same round trip at its peer; the address comes from the token's preferred_username.
+  await page.getByTestId("oauth-result").locator("..").getByRole("button", { name: "Dismiss" }).click();
+  await page.getByRole("button", { name: "Connect mailbox" }).click();
+  await dialog.getByRole("tab", { name: "Google / Microsoft (sign in)" }).click();
+  await dialog.getByRole("button", { name: "Connect Microsoft" }).click();
+  await expect(page).toHaveURL(/\/mailboxes\?oauth=connected/);
+  await expect(page.getByTestId("oauth-result")).toHaveText(`Connected ${E2E_MS_OAUTH_USER.email}.`);
+  const msRow = page.getByRole("table", { name: "Mailboxes" }).getByRole("row", { name: /owner@oauth-ms\.test/ });
+  await expect(msRow.getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
 });

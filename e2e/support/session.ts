@@ -23,6 +23,8 @@ export const E2E_STATS_SENDER = { email: "stats@stats-sender.test", password: "s
  * IMAP peers let this address in with XOAUTH2 when the peer issued the bearer token.
  */
 export const E2E_OAUTH_USER = { email: "owner@oauth.test", sub: "e2e-google-owner" };
+/** Who signs in at the OAuth peer standing in for Microsoft (oauth.spec.ts). */
+export const E2E_MS_OAUTH_USER = { email: "owner@oauth-ms.test", sub: "e2e-microsoft-owner" };
 
 /** A recipient the SMTP peer refuses with 550 5.1.1 (User unknown): the campaign-stats spec's bounce. */
 export const E2E_REFUSED_RECIPIENT = "nobody@stats-e2e.example";
