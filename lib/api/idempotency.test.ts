@@ -9,6 +9,7 @@ import { requestFingerprint } from "@/lib/api/idempotency";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { GET as LIST_CAMPAIGNS, POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
+import { POST as UPLOAD } from "@/app/api/v1/replies/uploads/route";
 
 let ws: TestWorkspace;
 let other: TestWorkspace;
@@ -105,6 +106,23 @@ describe("Idempotency-Key on POST (decisions, Idempotency)", () => {
     const first = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: tooMany, headers: h });
     const again = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: tooMany, headers: h });
     expect(again.status).toBe(first.status);
+  });
+
+  it("covers a raw upload (body read by the route itself): replayed, and another file name is a mismatch", async () => {
+    const upload = (name: string) =>
+      UPLOAD(
+        new Request("http://localhost/api/v1/replies/uploads", {
+          method: "POST",
+          headers: { authorization: `Bearer ${ws.fullKey}`, "x-filename": name, "idempotency-key": "k-upload" },
+          body: "file bytes",
+        }),
+      );
+    const first = await upload("a.txt");
+    expect(first.status).toBe(201);
+    const again = await upload("a.txt");
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    expect((await upload("b.txt")).status).toBe(422);
   });
 
   it("forgets a key after 24 h, and the cleanup job deletes it", async () => {

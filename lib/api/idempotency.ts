@@ -25,13 +25,15 @@ export function idempotencyKeyOf(req: Request): string | undefined {
 }
 
 /**
- * What makes two requests "the same": method, path with query, and the raw body bytes. Read from a
+ * What makes two requests "the same": method, path with query, an upload's file name and the raw body bytes. Read from a
  * clone taken before the body step, with the route's own size limit, so a huge body is 413 here too.
  */
 export async function requestFingerprint(copy: Request, limit: number): Promise<string> {
   const url = new URL(copy.url);
   const bytes = await readBodyBytes(copy, limit);
-  return createHash("sha256").update(`${copy.method} ${url.pathname}${url.search}\n`).update(bytes).digest("hex");
+  // X-Filename names a raw upload's file (POST /replies/uploads): part of the request, like the body.
+  const head = `${copy.method} ${url.pathname}${url.search}\n${copy.headers.get("x-filename") ?? ""}\n`;
+  return createHash("sha256").update(head).update(bytes).digest("hex");
 }
 
 export type Claim = { kind: "claimed"; key: string } | { kind: "replay"; response: Response };
