@@ -82,7 +82,6 @@ const PENDING_RESPONSE_SCHEMAS = new Set([
   "POST /domains/{id}/check",
   "POST /domains/bulk-check",
   "POST /domains/bulk-delete",
-  "GET /replies",
   "GET /replies/threads",
   "GET /replies/unmatched",
   "GET /replies/unmatched/{id}",

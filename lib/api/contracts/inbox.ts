@@ -1,4 +1,6 @@
 import { defineRoute } from "../route";
+import { pagedListResponse } from "./paged";
+import { replySchema } from "./responses";
 import {
   forwardBody,
   intentCountsQuery,
@@ -28,7 +30,7 @@ export const inboxRoutes = {
     access: "read",
     query: listRepliesQuery,
     summary: "Replies, newest first: q, intent, campaignId, hasReminder",
-    response: { description: "`{ replies, page, limit, total }`" },
+    response: pagedListResponse("replies", replySchema),
   }),
   threads: defineRoute({
     method: "GET",

@@ -12,6 +12,12 @@ import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/ro
 import { POST as DUPLICATE } from "@/app/api/v1/campaigns/[id]/duplicate/route";
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
+import { GET as LIST_REPLIES } from "@/app/api/v1/replies/route";
+import { getDb } from "@/db/client";
+import { replies } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { insertMailbox } from "@/test/factories";
+import { inboxRoutes } from "./inbox";
 import { POST as CREATE_TAG } from "@/app/api/v1/tags/route";
 import { DELETE as DELETE_TAG } from "@/app/api/v1/tags/[tagId]/route";
 
@@ -58,6 +64,29 @@ describe("response schemas describe what the routes answer", () => {
     const r = await call(ADD_LEADS, "POST", `/campaigns/${params.id}/leads`, { key, params, body });
     conforms(campaignRoutes.addLeads, r);
     expect(r.body.results.map((x: { result: string }) => x.result)).toEqual(["no_eligible_mailbox", "error"]);
+  });
+
+  it("replies: the envelope of received replies", async () => {
+    const mbx = await insertMailbox(ws.workspaceId, "sam@schema.test");
+    const leads = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "r1@schema.test" }] } });
+    const id = newId("rep");
+    await getDb()
+      .insert(replies)
+      .values({
+        id,
+        workspaceId: ws.workspaceId,
+        mailboxId: mbx.id,
+        leadId: leads.body.leadIds[0],
+        from: { name: "R", address: "r1@schema.test" },
+        messageId: `<${id}@schema.test>`,
+        subject: "Re: hi",
+        textBody: "Sure",
+        receivedAt: new Date(),
+        intent: "INTERESTED",
+      });
+    const r = await call(LIST_REPLIES, "GET", "/replies", { key: ws.readKey });
+    conforms(inboxRoutes.list, r);
+    expect(r.body.replies.map((x: { id: string }) => x.id)).toContain(id);
   });
 
   it("a deleted record: { deleted: true, id }", async () => {

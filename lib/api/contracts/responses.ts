@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INTENTS } from "../../inbox/schemas";
 
 /**
  * Response schemas shared by several contracts. They describe what the serializers return (the
@@ -95,4 +96,21 @@ export const addLeadsResponseSchema = z.object({
     }),
   ),
   added: z.number().int(),
+});
+
+/** A received reply (spec 2.9) as GET /replies lists it; `from` is null for mail older than 2.9's date. */
+export const replySchema = z.object({
+  id: z.string().describe("`rep_…`"),
+  leadId: z.string().nullable(),
+  campaignId: z.string().nullable(),
+  mailboxId: z.string(),
+  subject: z.string(),
+  rawBody: z.string().nullable(),
+  intentClassification: z.enum(INTENTS),
+  isAutoReply: z.boolean(),
+  from: z.object({ name: z.string().nullable(), address: z.string() }).nullable(),
+  receivedAt: z.string(),
+  read: z.boolean(),
+  remindAt: z.string().nullable(),
+  starred: z.boolean(),
 });
