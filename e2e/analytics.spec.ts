@@ -89,9 +89,10 @@ test("analytics: real numbers after a campaign sends — cards, mailbox and doma
   // The sender's row: two more emails to two more leads, active in the last 7 days (under its cap).
   const row = page.getByTestId(`mailbox-row-${E2E_STATS_SENDER.email}`);
   const cells = row.getByRole("cell");
-  await expect(cells.nth(2)).toHaveText(String((before?.sent ?? 0) + 2));
-  await expect(cells.nth(3)).toHaveText(String((before?.leadsContacted ?? 0) + 2));
+  await expect(cells.nth(3)).toHaveText(String((before?.sent ?? 0) + 2));
+  await expect(cells.nth(4)).toHaveText(String((before?.leadsContacted ?? 0) + 2));
   await expect(row).toContainText(/Low activity|Active/);
+  await expect(row.getByRole("img", { name: /^Campaign emails sent per day, last 14 days: .*[1-9]/ })).toBeVisible();
   await expect(page.getByTestId("domain-row-stats-sender.test")).toBeVisible();
 
   // Charts (Recharts) and the bounce log.

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -7,6 +8,9 @@ import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
 import { ACTIVITY, type Activity, num, pct } from "./labels";
 import { type PeriodPick, useDomainStats, useMailboxStats } from "./queries";
+
+// Recharts is loaded with the charts' chunk, not with the page.
+const Sparkline = dynamic(() => import("./sparkline"), { ssr: false, loading: () => <span className="inline-block h-6 w-24" /> });
 
 function ActivityBadge({ activity, sent7 }: { activity: Activity; sent7: number }) {
   const a = ACTIVITY[activity];
@@ -31,15 +35,19 @@ interface Numbers {
   failed: number;
   activity: Activity;
   sentLast7Days: number;
+  sentDaily: number[];
 }
 
-const NUMBER_HEADS = ["Activity (7 days)", "Sent", "Leads", "Opened", "Replied", "Positive", "Bounced", "Failed"];
+const NUMBER_HEADS = ["Activity (7 days)", "Sent, 14 days", "Sent", "Leads", "Opened", "Replied", "Positive", "Bounced", "Failed"];
 
 function NumberCells({ r }: { r: Numbers }) {
   return (
     <>
       <Td>
         <ActivityBadge activity={r.activity} sent7={r.sentLast7Days} />
+      </Td>
+      <Td>
+        <Sparkline values={r.sentDaily} label="Campaign emails sent per day, last 14 days" />
       </Td>
       <Td className="text-right tabular-nums">{num(r.sent)}</Td>
       <Td className="text-right tabular-nums">{num(r.leadsContacted)}</Td>
@@ -68,7 +76,7 @@ export function MailboxTable({ period }: { period: PeriodPick }) {
         <Tr>
           <Th>Mailbox</Th>
           {NUMBER_HEADS.map((h) => (
-            <Th key={h} className={h.startsWith("Activity") ? "" : "text-right"}>
+            <Th key={h} className={h.startsWith("Activity") || h.includes("14") ? "" : "text-right"}>
               {h}
             </Th>
           ))}
@@ -108,7 +116,7 @@ export function DomainTable({ period }: { period: PeriodPick }) {
         <Tr>
           <Th>Domain</Th>
           {NUMBER_HEADS.map((h) => (
-            <Th key={h} className={h.startsWith("Activity") ? "" : "text-right"}>
+            <Th key={h} className={h.startsWith("Activity") || h.includes("14") ? "" : "text-right"}>
               {h}
             </Th>
           ))}

@@ -248,6 +248,14 @@ describe("one counting everywhere (issue 14)", () => {
       expect(m).toMatchObject({ clicked: w.clicked, replied: w.replied, positive: w.positive });
     }
     const byEmail = Object.fromEntries(ms.mailboxes.map((m) => [m.emailAddress.split("@")[0], m]));
+    // Sparklines: sent per UTC day over the last 14 days, today included.
+    const sparkFrom = new Date("2026-10-28T00:00:00Z");
+    const sparkTo = new Date("2026-11-11T00:00:00Z");
+    expect(byEmail.a1.sentDaily).toEqual([...Array(10).fill(0), 1, 1, 1, 0]);
+    for (const m of ms.mailboxes) {
+      const w = await plain(a.workspaceId, `e.mailbox_id = '${m.id}'`, sparkFrom, sparkTo);
+      expect([m.emailAddress, m.sentDaily.reduce((n, x) => n + x, 0)]).toEqual([m.emailAddress, w.sent]);
+    }
     expect(byEmail.a1).toMatchObject({ sent: 3, activity: "active", sentLast7Days: 3 });
     expect(byEmail.a2).toMatchObject({ sent: 2, bouncedHard: 1, bouncedSoft: 0, activity: "low_activity" });
     expect(byEmail.b1).toMatchObject({ sent: 2, bouncedSoft: 1, failed: 1, activity: "not_sending" });
@@ -258,6 +266,7 @@ describe("one counting everywhere (issue 14)", () => {
       expect(d).toMatchObject({ sent: w.sent, leadsContacted: w.contacted, opened: w.opened, replied: w.replied, bounced: w.bounced });
     }
     const alpha = ds.domains.find((d) => d.domain.startsWith("alpha"))!;
+    expect(alpha.sentDaily.reduce((n, x) => n + x, 0)).toBe(5);
     // Lead l1 was emailed by both alpha mailboxes: one lead of the domain, two of its mailboxes' rows.
     expect(alpha.leadsContacted).toBe(3);
     expect(byEmail.a1.leadsContacted + byEmail.a2.leadsContacted).toBe(4);

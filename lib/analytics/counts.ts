@@ -47,7 +47,7 @@ export const ZERO: Counts = {
 /** A rate rounded to 4 places; 0 over an empty denominator (nothing to divide). */
 export const rate = (n: number, d: number) => (d > 0 ? Math.round((n / d) * 10_000) / 10_000 : 0);
 
-export type GroupBy = "workspace" | "campaign" | "mailbox" | "domain" | "day" | "campaignDay";
+export type GroupBy = "workspace" | "campaign" | "mailbox" | "domain" | "day" | "campaignDay" | "mailboxDay" | "domainDay";
 
 export interface CountScope {
   workspaceId: string;
@@ -79,6 +79,10 @@ function keyOf(by: GroupBy, alias: "e" | "r", at: SQL): SQL {
       return sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD')`;
     case "campaignDay":
       return sql`${a}.campaign_id || ' ' || to_char(${at} at time zone 'UTC', 'YYYY-MM-DD')`;
+    case "mailboxDay":
+      return sql`${a}.mailbox_id || ' ' || to_char(${at} at time zone 'UTC', 'YYYY-MM-DD')`;
+    case "domainDay":
+      return sql`d.domain || ' ' || to_char(${at} at time zone 'UTC', 'YYYY-MM-DD')`;
   }
 }
 
@@ -86,7 +90,7 @@ function keyOf(by: GroupBy, alias: "e" | "r", at: SQL): SQL {
 function source(alias: "e" | "r", by: GroupBy, s: CountScope): { from: SQL; where: SQL } {
   const a = sql.raw(alias);
   const table = alias === "e" ? sql`emails e` : sql`replies r`;
-  const joinDomain = by === "domain" || s.domain !== undefined;
+  const joinDomain = by === "domain" || by === "domainDay" || s.domain !== undefined;
   const from = joinDomain ? sql`${table} join mailboxes m on m.id = ${a}.mailbox_id join domains d on d.id = m.domain_id` : table;
   const conds: SQL[] = [sql`${a}.workspace_id = ${s.workspaceId}`, sql`${a}.campaign_id is not null`];
   if (s.campaignIds) conds.push(sql`${a}.campaign_id = ${anyOf(s.campaignIds)}`);
@@ -154,7 +158,7 @@ type CountRow = {
   last_sent_at: Date | string | null;
 };
 
-/** Every count of the scope, per key of `by` (campaign id, mailbox id, domain, UTC day, "<campaign> <day>", or "all"). */
+/** Every count of the scope, per key of `by` (campaign id, mailbox id, domain, UTC day, "<owner> <day>", or "all"). */
 export async function countBy(db: DbOrTx, by: GroupBy, scope: CountScope): Promise<Map<string, Counts>> {
   if (scope.campaignIds?.length === 0 || scope.mailboxIds?.length === 0) return new Map();
   const rows = await selectRows<CountRow>(db, countsSql(by, scope));

@@ -59,6 +59,8 @@ const senderNumbers = {
   lastSentAt: z.string().nullable(),
   activity,
   sentLast7Days: z.number().int(),
+  /** Campaign emails sent per UTC day over the last 14 days (today included), oldest first: the sparkline. */
+  sentDaily: z.array(z.number().int()),
 };
 export const mailboxStatsSchema = z.object({
   ...period,

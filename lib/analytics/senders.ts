@@ -3,10 +3,20 @@ import { domains, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { healthStatus } from "../mailboxes/view";
 import { type Counts, countBy, ZERO } from "./counts";
-import { type Period, periodView } from "./period";
+import { lastUtcDays, type Period, periodView, utcDays } from "./period";
 import { senderNumbers } from "./views";
 
 const DAY_MS = 86_400_000;
+/** The tables' sparklines: campaign emails sent per UTC day over the last 14 days, today included. */
+export const SPARK_DAYS = 14;
+
+/** Per owner (mailbox id or domain), its sent count for each of the last SPARK_DAYS UTC days, oldest first. */
+async function sentDaily(ctx: Ctx, by: "mailboxDay" | "domainDay") {
+  const period = lastUtcDays(ctx.clock.now(), SPARK_DAYS);
+  const counted = await countBy(ctx.db, by, { workspaceId: ctx.workspaceId, period });
+  const days = utcDays(period);
+  return (owner: string) => days.map((d) => counted.get(`${owner} ${d}`)?.sent ?? 0);
+}
 
 export type Activity = "active" | "low_activity" | "inactive" | "not_sending";
 /** Best first: a domain's activity is the best of its mailboxes' (rule 9). */
@@ -58,7 +68,7 @@ async function mailboxRows(ctx: Ctx, period: Period, domain?: string) {
 /** GET /analytics/mailbox-stats (rule 6). */
 export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
   requireAccess(ctx, "read");
-  const rows = await mailboxRows(ctx, period, domain);
+  const [rows, daily] = await Promise.all([mailboxRows(ctx, period, domain), sentDaily(ctx, "mailboxDay")]);
   return {
     ...periodView(period),
     mailboxes: rows.map((r) => ({
@@ -71,6 +81,7 @@ export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
       ...senderNumbers(r.counts),
       activity: r.activity,
       sentLast7Days: r.sentLast7Days,
+      sentDaily: daily(r.m.id),
     })),
   };
 }
@@ -82,7 +93,11 @@ export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
  */
 export async function domainStats(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
-  const [rows, counts] = await Promise.all([mailboxRows(ctx, period), countBy(ctx.db, "domain", { workspaceId: ctx.workspaceId, period })]);
+  const [rows, counts, daily] = await Promise.all([
+    mailboxRows(ctx, period),
+    countBy(ctx.db, "domain", { workspaceId: ctx.workspaceId, period }),
+    sentDaily(ctx, "domainDay"),
+  ]);
   const byDomain = new Map<string, { d: (typeof rows)[number]["d"]; list: typeof rows }>();
   for (const r of rows) {
     const g = byDomain.get(r.d.domain) ?? { d: r.d, list: [] };
@@ -102,6 +117,7 @@ export async function domainStats(ctx: Ctx, period: Period) {
         ...senderNumbers(c),
         activity: bestActivity(list.map((r) => r.activity)),
         sentLast7Days: list.reduce((n, r) => n + r.sentLast7Days, 0),
+        sentDaily: daily(d.domain),
       };
     }),
   };
