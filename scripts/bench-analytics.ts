@@ -317,7 +317,15 @@ async function main() {
             where l.workspace_id = '${ws}' and exists (select 1 from lead_tags t where t.lead_id = l.id and t.tag_id = 'tag_bench') order by l.seq)
             to stdout with (format csv)`)
           .readable();
-        await pipeline(out, new Writable({ write: (c, _e, cb) => ((bytes += c.length), cb()) }));
+        await pipeline(
+          out,
+          new Writable({
+            write(c, _e, cb) {
+              bytes += c.length;
+              cb();
+            },
+          }),
+        );
         const copyMs = elapsedMs(start);
         say(`    COPY ${fmt(copyMs, 1)} ms (${fmt(bytes)} bytes), leads.csv ${fmt(ms, 1)} ms (${fmt(text.length)} chars)`);
         return copyMs / ms;
