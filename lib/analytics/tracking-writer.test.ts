@@ -9,7 +9,7 @@ import { newId } from "@/lib/ids";
 import { clickToken, openToken } from "@/lib/sending/tracking";
 import { insertMailbox } from "@/test/factories";
 import { makeWorkspace } from "@/test/helpers";
-import { recordHits } from "./tracking-writer";
+import { recordHits, retryDeadlock } from "./tracking-writer";
 
 async function oneEmail() {
   const ws = await makeWorkspace();
@@ -81,5 +81,28 @@ describe("tracking writes (issue 14, item 5)", () => {
     expect(await fired(ws.workspaceId, "email.clicked")).toHaveLength(1);
     // An unknown email records nothing and does not fail the batch.
     expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toEqual({ opened: 0, clicked: 0 });
+  });
+});
+
+describe("a deadlocked group statement", () => {
+  it("is run again (Postgres rolled it back whole) until it goes through; other errors are not retried", async () => {
+    let calls = 0;
+    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+    expect(
+      await retryDeadlock(async () => {
+        calls++;
+        if (calls < 3) throw calls === 1 ? deadlock : { cause: deadlock };
+        return "written";
+      }),
+    ).toBe("written");
+    expect(calls).toBe(3);
+    let other = 0;
+    await expect(
+      retryDeadlock(async () => {
+        other++;
+        throw Object.assign(new Error("unique violation"), { code: "23505" });
+      }),
+    ).rejects.toThrow("unique violation");
+    expect(other).toBe(1);
   });
 });

@@ -81,10 +81,31 @@ export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<{ op
   const out = { opened: 0, clicked: 0 };
   const kinds = (["OPEN", "CLICK"] as const).filter((k) => rows.some((r) => r.kind === k));
   for (const [i, kind] of kinds.entries()) {
-    const [r] = await selectRows<{ n: number }>(db, hitStatement(rows, kind, i === 0));
+    const [r] = await retryDeadlock(() => selectRows<{ n: number }>(db, hitStatement(rows, kind, i === 0)));
     out[kind === "OPEN" ? "opened" : "clicked"] = r.n;
   }
   return out;
+}
+
+/** Postgres's deadlock_detected, on the error or the cause Drizzle wraps it in. */
+function isDeadlock(e: unknown): boolean {
+  const code = (x: unknown) => (x && typeof x === "object" && "code" in x ? (x as { code: unknown }).code : undefined);
+  return code(e) === "40P01" || code(e && typeof e === "object" && "cause" in e ? (e as { cause: unknown }).cause : undefined) === "40P01";
+}
+
+/**
+ * Two processes writing groups that touch the same emails in another order can deadlock; Postgres
+ * then rolls one statement back whole, so running it again (same ids) records its hits exactly once.
+ */
+export async function retryDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (i >= attempts || !isDeadlock(e)) throw e;
+      await new Promise((r) => setTimeout(r, 5 * i + Math.floor(Math.random() * 10)));
+    }
+  }
 }
 
 type Queued = { hit: Hit; done: () => void };
