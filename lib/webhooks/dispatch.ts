@@ -6,7 +6,7 @@ import { events as ev, webhookDeliveries as d, webhooks } from "../../db/schema"
 import type { Clock } from "../clock";
 import { type Claimed, LEASE_MS } from "./claim";
 import type { Target } from "./send";
-import { twoStepTransaction } from "./two-step";
+import { twoStepTransaction } from "../../db/pipelined";
 
 /** Events fanned out per transaction. */
 export const DISPATCH_BATCH = 500;

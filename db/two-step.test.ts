@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { tags } from "@/db/schema";
 import { makeWorkspace } from "@/test/helpers";
-import { twoStepTransaction } from "./two-step";
+import { twoStepTransaction } from "./pipelined";
 
 const insertTag = (id: string, workspaceId: string, name: string) =>
   sql`insert into ${tags} (id, workspace_id, name) values (${id}, ${workspaceId}, ${name})`;
