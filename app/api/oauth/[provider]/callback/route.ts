@@ -2,10 +2,10 @@ import { sessionUserId } from "@/lib/api/credentials";
 import { errorResponse } from "@/lib/api/errors";
 import { systemCtx } from "@/lib/ctx";
 import { appUrl } from "@/lib/env";
-import { AppError, NotFoundError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { checkedView } from "@/lib/oauth/connect";
 import { finishConsent } from "@/lib/oauth/flow";
-import { parseProvider } from "@/lib/oauth/providers";
+import { requireProvider } from "@/lib/oauth/providers";
 
 /** Back to the dashboard's mailbox list with what happened, which it shows as a notice. */
 function toDashboard(params: Record<string, string>): Response {
@@ -40,8 +40,7 @@ export async function GET(req: Request, routeCtx: { params: Promise<{ provider: 
   const json = (req.headers.get("accept") ?? "").includes("application/json");
   const q = new URL(req.url).searchParams;
   try {
-    const provider = parseProvider((await routeCtx.params).provider);
-    if (!provider) throw new NotFoundError("OAuth provider (google or microsoft)");
+    const provider = requireProvider((await routeCtx.params).provider);
     const input = {
       code: q.get("code") ?? undefined,
       state: q.get("state") ?? undefined,
