@@ -1,82 +1,11 @@
 import { systemCtx } from "../ctx";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { campaignLeads, emailEvents, emails, mailboxes } from "../../db/schema";
+import { campaignLeads, emailEvents, emails } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import { newId } from "../ids";
 import { addSuppressions } from "../suppressions/suppressions";
-
-async function emailWithMailbox(db: DbOrTx, emailId: string) {
-  const [row] = await db
-    .select({ e: emails, mailboxEmail: mailboxes.email })
-    .from(emails)
-    .innerJoin(mailboxes, eq(mailboxes.id, emails.mailboxId))
-    .where(eq(emails.id, emailId));
-  return row;
-}
-
-/** An open: every one is logged; the first sets openedAt and fires email.opened (spec 6.2: first open only). */
-export async function recordOpen(db: DbOrTx, clock: Clock, emailId: string): Promise<void> {
-  const now = clock.now();
-  await db.transaction(async (tx) => {
-    const row = await emailWithMailbox(tx, emailId);
-    if (!row) return;
-    await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: row.e.workspaceId, emailId, kind: "OPEN", createdAt: now });
-    const first = await tx
-      .update(emails)
-      .set({ openedAt: now })
-      .where(and(eq(emails.id, emailId), isNull(emails.openedAt)))
-      .returning({ id: emails.id });
-    if (first.length) {
-      await emitEvent(
-        tx,
-        row.e.workspaceId,
-        "email.opened",
-        {
-          sendEventId: emailId,
-          leadEmail: row.e.leadEmail,
-          mailboxEmail: row.mailboxEmail,
-          campaignId: row.e.campaignId,
-          openedAt: now.toISOString(),
-        },
-        now,
-      );
-    }
-  });
-}
-
-/** A click: logged; the first sets clickedAt and fires email.clicked with the URL. */
-export async function recordClick(db: DbOrTx, clock: Clock, emailId: string, url: string): Promise<void> {
-  const now = clock.now();
-  await db.transaction(async (tx) => {
-    const row = await emailWithMailbox(tx, emailId);
-    if (!row) return;
-    await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: row.e.workspaceId, emailId, kind: "CLICK", url, createdAt: now });
-    const first = await tx
-      .update(emails)
-      .set({ clickedAt: now })
-      .where(and(eq(emails.id, emailId), isNull(emails.clickedAt)))
-      .returning({ id: emails.id });
-    if (first.length) {
-      await emitEvent(
-        tx,
-        row.e.workspaceId,
-        "email.clicked",
-        {
-          sendEventId: emailId,
-          leadEmail: row.e.leadEmail,
-          mailboxEmail: row.mailboxEmail,
-          campaignId: row.e.campaignId,
-          openedAt: row.e.openedAt?.toISOString() ?? null,
-          clickedAt: now.toISOString(),
-          url,
-        },
-        now,
-      );
-    }
-  });
-}
 
 /**
  * The unsubscribe link and RFC 8058 one-click: the address is suppressed, every sequence to it stops,
