@@ -1,17 +1,15 @@
-import { and, eq, lt, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { microsoftTenants, oauthFlows } from "../../db/schema";
+import { microsoftTenants } from "../../db/schema";
 import { type Ctx, requireAccess } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
-import { BadRequestError, ConflictError, ForbiddenError, ValidationError } from "../errors";
-import { newId } from "../ids";
+import { BadRequestError, ConflictError, ValidationError } from "../errors";
 import { type TokenResponse, tokenRequest } from "./http";
 import { oauthApp } from "./providers";
-import { signState } from "./state";
+import { openFlow } from "./state";
 
 /** App-only tokens for Exchange Online: every application permission the app holds on outlook.office365.com. */
 export const EXCHANGE_APP_SCOPE = "https://outlook.office365.com/.default";
-const FLOW_TTL_MS = 15 * 60_000;
 
 const env = (name: string) => process.env[name]?.trim() || undefined;
 const fill = (template: string, tenant: string) => template.replaceAll("{tenant}", encodeURIComponent(tenant));
@@ -40,30 +38,11 @@ function consentTenant(asked: string | undefined): string {
  */
 export async function startAdminConsent(ctx: Ctx, input: { tenant?: string }) {
   requireAccess(ctx, "write");
-  if (ctx.actor.type === "system") throw new ForbiddenError("An admin consent is started by a user or an API key");
   const app = oauthApp("MICROSOFT");
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + FLOW_TTL_MS);
-  const flowId = newId("oaf");
-  await ctx.db.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now));
-  await ctx.db.insert(oauthFlows).values({
-    id: flowId,
-    workspaceId: ctx.workspaceId,
-    userId: ctx.actor.userId,
-    actorType: ctx.actor.type,
-    provider: "MICROSOFT",
-    // No code comes back from an admin consent, so there is no PKCE verifier to keep.
+  // No code comes back from an admin consent, so there is no PKCE verifier to keep.
+  const { state, expiresAt } = await openFlow(ctx, "MICROSOFT", "An admin consent", {
     codeVerifierEnc: encryptSecret(""),
     options: { adminConsent: true },
-    expiresAt,
-    createdAt: now,
-  });
-  const state = signState({
-    flowId,
-    workspaceId: ctx.workspaceId,
-    userId: ctx.actor.userId,
-    provider: "MICROSOFT",
-    exp: Math.floor(expiresAt.getTime() / 1000),
   });
   const tenant = consentTenant(input.tenant);
   const url = new URL(adminConsentUrl(tenant));

@@ -1,18 +1,14 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { memberships, oauthFlows } from "../../db/schema";
 import { type Ctx, type JobCtx, requireAccess } from "../ctx";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError, BadRequestError, ForbiddenError } from "../errors";
-import { newId } from "../ids";
 import { finishAdminConsent } from "./admin-consent";
 import { type ConnectOptions, saveOAuthMailbox } from "./connect";
 import { OAuthError, tokenRequest } from "./http";
 import { identityOf } from "./identity";
 import { type OAuthApp, type OAuthProviderId, oauthApp } from "./providers";
-import { pkcePair, signState, verifyState } from "./state";
-
-/** How long a consent may take, from the start route to the callback. */
-export const FLOW_TTL_MS = 15 * 60_000;
+import { openFlow, pkcePair, verifyState } from "./state";
 
 export interface StartInput extends ConnectOptions {
   /** The address to pre-fill at the provider's sign-in (a hint only: the address saved is the one in the token). */
@@ -26,32 +22,12 @@ export interface StartInput extends ConnectOptions {
  */
 export async function startConsent(ctx: Ctx, provider: OAuthProviderId, input: StartInput) {
   requireAccess(ctx, "write");
-  if (ctx.actor.type === "system") throw new ForbiddenError("A consent is started by a user or an API key");
   const app = oauthApp(provider);
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + FLOW_TTL_MS);
   const { verifier, challenge } = pkcePair();
-  const flowId = newId("oaf");
   const options: ConnectOptions = { senderName: input.senderName, warmupGroup: input.warmupGroup, tagIds: input.tagIds };
-  // Flows never finished (the user closed the tab) are cleared here rather than by a job of their own.
-  await ctx.db.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now));
-  await ctx.db.insert(oauthFlows).values({
-    id: flowId,
-    workspaceId: ctx.workspaceId,
-    userId: ctx.actor.userId,
-    actorType: ctx.actor.type,
-    provider,
+  const { state, expiresAt } = await openFlow(ctx, provider, "A consent", {
     codeVerifierEnc: encryptSecret(verifier),
     options: JSON.parse(JSON.stringify(options)),
-    expiresAt,
-    createdAt: now,
-  });
-  const state = signState({
-    flowId,
-    workspaceId: ctx.workspaceId,
-    userId: ctx.actor.userId,
-    provider,
-    exp: Math.floor(expiresAt.getTime() / 1000),
   });
   const url = new URL(app.authUrl);
   const params: Record<string, string> = {

@@ -1,6 +1,14 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { lt } from "drizzle-orm";
+import { oauthFlows } from "../../db/schema";
+import type { Ctx } from "../ctx";
 import { outreachSecret } from "../env";
+import { ForbiddenError } from "../errors";
+import { newId } from "../ids";
 import type { OAuthProviderId } from "./providers";
+
+/** How long a consent may take, from the start route to the callback. */
+export const FLOW_TTL_MS = 15 * 60_000;
 
 /** PKCE (RFC 7636): a 43-character verifier from 32 random bytes, and its S256 challenge. */
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -55,4 +63,41 @@ export function verifyState(state: string, now: Date): StateCheck {
   const [flowId, workspaceId, userId, provider, exp] = parts as [string, string, string, OAuthProviderId, number];
   if (exp * 1000 < now.getTime()) return { ok: false, reason: "The sign-in link has expired; start connecting the mailbox again" };
   return { ok: true, payload: { flowId, workspaceId, userId, provider, exp } };
+}
+
+/**
+ * Records a consent in progress (an oauth_flows row, used once by the callback) and signs the state that
+ * names it, bound to the workspace, the user and the provider. An API key's flow belongs to the member
+ * who created the key. `what` names the flow in the refusal of a system actor.
+ */
+export async function openFlow(
+  ctx: Ctx,
+  provider: OAuthProviderId,
+  what: string,
+  fields: { codeVerifierEnc: string; options: Record<string, unknown> },
+): Promise<{ state: string; expiresAt: Date }> {
+  if (ctx.actor.type === "system") throw new ForbiddenError(`${what} is started by a user or an API key`);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + FLOW_TTL_MS);
+  const flowId = newId("oaf");
+  // Flows never finished (the user closed the tab) are cleared here rather than by a job of their own.
+  await ctx.db.delete(oauthFlows).where(lt(oauthFlows.expiresAt, now));
+  await ctx.db.insert(oauthFlows).values({
+    id: flowId,
+    workspaceId: ctx.workspaceId,
+    userId: ctx.actor.userId,
+    actorType: ctx.actor.type,
+    provider,
+    ...fields,
+    expiresAt,
+    createdAt: now,
+  });
+  const state = signState({
+    flowId,
+    workspaceId: ctx.workspaceId,
+    userId: ctx.actor.userId,
+    provider,
+    exp: Math.floor(expiresAt.getTime() / 1000),
+  });
+  return { state, expiresAt };
 }
