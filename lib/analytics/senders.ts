@@ -40,12 +40,14 @@ export function bestActivity(list: Activity[]): Activity {
   return ACTIVITY_ORDER.find((a) => list.includes(a)) ?? "not_sending";
 }
 
-/** The workspace's mailboxes with their domain, the period's counts and the last 7 days' sends. */
-async function mailboxRows(ctx: Ctx, period: Period, domain?: string) {
+/**
+ * The workspace's mailboxes with their domain and the last 7 days' sends (rule 8). The period's counts
+ * are the caller's: per mailbox for mailbox-stats, per domain for domain-stats.
+ */
+async function mailboxRows(ctx: Ctx, domain?: string) {
   const now = ctx.clock.now();
   const week: Period = { from: new Date(now.getTime() - 7 * DAY_MS), to: now };
-  const scope = { workspaceId: ctx.workspaceId, domain };
-  const [rows, counts, last7] = await Promise.all([
+  const [rows, last7] = await Promise.all([
     ctx.db
       .select({ m: mailboxes, d: domains })
       .from(mailboxes)
@@ -56,19 +58,22 @@ async function mailboxRows(ctx: Ctx, period: Period, domain?: string) {
           : sql`${mailboxes.workspaceId} = ${ctx.workspaceId} and ${domains.domain} = ${domain.toLowerCase()}`,
       )
       .orderBy(asc(mailboxes.seq)),
-    countBy(ctx.db, "mailbox", { ...scope, period }),
-    countBy(ctx.db, "mailbox", { ...scope, period: week }),
+    countBy(ctx.db, "mailbox", { workspaceId: ctx.workspaceId, domain, period: week }),
   ]);
   return rows.map(({ m, d }) => {
     const sentLast7Days = last7.get(m.id)?.sent ?? 0;
-    return { m, d, counts: counts.get(m.id) ?? ZERO, sentLast7Days, activity: activityOf(m, sentLast7Days), health: healthStatus(m, now) };
+    return { m, d, sentLast7Days, activity: activityOf(m, sentLast7Days), health: healthStatus(m, now) };
   });
 }
 
 /** GET /analytics/mailbox-stats (rule 6). */
 export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
   requireAccess(ctx, "read");
-  const [rows, daily] = await Promise.all([mailboxRows(ctx, period, domain), sentDaily(ctx, "mailboxDay")]);
+  const [rows, counts, daily] = await Promise.all([
+    mailboxRows(ctx, domain),
+    countBy(ctx.db, "mailbox", { workspaceId: ctx.workspaceId, domain, period }),
+    sentDaily(ctx, "mailboxDay"),
+  ]);
   return {
     ...periodView(period),
     mailboxes: rows.map((r) => ({
@@ -78,7 +83,7 @@ export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
       healthStatus: r.health,
       sendingEnabled: r.m.sendingEnabled,
       dailySendCap: r.m.dailySendCap,
-      ...senderNumbers(r.counts),
+      ...senderNumbers(counts.get(r.m.id) ?? ZERO),
       activity: r.activity,
       sentLast7Days: r.sentLast7Days,
       sentDaily: daily(r.m.id),
@@ -94,7 +99,7 @@ export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
 export async function domainStats(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
   const [rows, counts, daily] = await Promise.all([
-    mailboxRows(ctx, period),
+    mailboxRows(ctx),
     countBy(ctx.db, "domain", { workspaceId: ctx.workspaceId, period }),
     sentDaily(ctx, "domainDay"),
   ]);
