@@ -66,14 +66,16 @@ export async function readPoolSeeds(db: DbOrTx, now: Date, log?: Logger): Promis
         sql`${w.status} = 'SENT' and ${w.sentAt} > ${new Date(now.getTime() - LOOK_BACK_MS).toISOString()}::timestamptz`,
       ),
     );
-  if (!pending.length) return 0;
+  // The seeds with mail waiting whose minute is up; the file is read only when there is one (the job runs every second).
+  const due = new Set(pending.map((p) => p.toEmail.toLowerCase()).filter((e) => now.getTime() - (lastRead.get(e) ?? 0) >= READ_EVERY_MS));
+  if (!due.size) return 0;
+  for (const e of due) lastRead.set(e, now.getTime()); // an address gone from the file too: not asked about every second
   const seeds = await loadSeedPool().catch(() => []);
   let received = 0;
   for (const seed of seeds) {
     const key = seed.email.toLowerCase();
+    if (!due.has(key)) continue;
     const mine = pending.filter((p) => p.toEmail.toLowerCase() === key);
-    if (!mine.length || now.getTime() - (lastRead.get(key) ?? 0) < READ_EVERY_MS) continue;
-    lastRead.set(key, now.getTime());
     try {
       const got = await readSeed(
         seed,
