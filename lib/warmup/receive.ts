@@ -106,6 +106,7 @@ async function planAnswers(db: DbOrTx, received: MessageRow[], now: Date): Promi
   ]);
   const rate = new Map(settings.map((s) => [s.mailboxId, s]));
   const who = new Map(senders.map((s) => [s.id, s]));
+  const answers: (typeof warmupMessages.$inferInsert)[] = [];
   for (const r of received) {
     const s = rate.get(r.warmingMailboxId);
     const c = counts.get(r.warmingMailboxId) ?? { decided: 0, answered: 0 };
@@ -118,19 +119,27 @@ async function planAnswers(db: DbOrTx, received: MessageRow[], now: Date): Promi
     } else yes = r.depth < MAX_DEPTH && stable(`${r.conversationId}:${r.depth}`, 2) === 0;
     const me = r.toMailboxId ? who.get(r.toMailboxId) : undefined;
     const them = who.get(r.fromMailboxId);
-    if (yes && me && them) await insertAnswer(db, r, me, them, now);
-    await db
-      .update(warmupMessages)
-      .set({ answered: yes && !!me && !!them })
-      .where(eq(warmupMessages.id, r.id));
+    if (yes && me && them) answers.push(answerOf(r, me, them, now));
   }
+  // One insert of the answers and one update of the decisions, not two statements per message.
+  if (answers.length) await db.insert(warmupMessages).values(answers);
+  const answeredIds = answers.map((a) => a.inReplyTo as string);
+  await db
+    .update(warmupMessages)
+    .set({ answered: sql`${warmupMessages.messageId} = ${anyOf(answeredIds)}` })
+    .where(
+      inArray(
+        warmupMessages.id,
+        received.map((r) => r.id),
+      ),
+    );
 }
 
 type Party = { id: string; email: string; senderName: string | null };
 
-async function insertAnswer(db: DbOrTx, r: MessageRow, me: Party, them: Party, now: Date): Promise<void> {
+function answerOf(r: MessageRow, me: Party, them: Party, now: Date): typeof warmupMessages.$inferInsert {
   const due = new Date(now.getTime() + randomInt(ANSWER_DELAY_MIN[0], ANSWER_DELAY_MIN[1] + 1) * 60_000);
-  await db.insert(warmupMessages).values({
+  return {
     id: newId("wum"),
     workspaceId: r.workspaceId,
     fromMailboxId: me.id,
@@ -148,7 +157,7 @@ async function insertAnswer(db: DbOrTx, r: MessageRow, me: Party, them: Party, n
     dueAt: due,
     day: utcDate(due),
     createdAt: now,
-  });
+  };
 }
 
 /** First emails of each warming mailbox received today, and how many of them were answered. */
