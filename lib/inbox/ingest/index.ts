@@ -1,8 +1,10 @@
 import type { ParsedMail } from "mailparser";
 import type { DbOrTx } from "../../../db/client";
 import type { Clock } from "../../clock";
+import { serviceMailIds } from "../../warmup/known";
 import { type Mailbox, prepareReplies } from "./intent";
 import { ingestOwnMessages } from "./own";
+import { clean } from "./parse";
 import { planReplies } from "./plan";
 import { type IngestResult, storeReplies } from "./store";
 
@@ -20,8 +22,8 @@ export { planReplies, type ReplyPlan } from "./plan";
 export { type FolderState, type IngestResult, saveFolderState, storeReplies, writeReplies } from "./store";
 
 /**
- * Stores one received message and applies what it means (see planReplies). Warmup traffic and our
- * own messages are not stored (undefined).
+ * Stores one received message and applies what it means (see planReplies). Warmup traffic, placement
+ * probes and our own messages are not stored (undefined).
  */
 export async function ingestMessage(
   db: DbOrTx,
@@ -30,6 +32,8 @@ export async function ingestMessage(
   m: ParsedMail,
   opts: { folder: string; uid?: number; uidValidity?: string /** read once per sync by the caller */; aiClassification?: boolean },
 ): Promise<IngestResult | undefined> {
+  // Warmup mail and placement probes are the service's own, never a reply (decisions: warmup network, seed pool).
+  if (m.messageId && (await serviceMailIds(db, [clean(m.messageId)])).size) return undefined;
   const received = [{ parsed: m, folder: opts.folder, uid: opts.uid, uidValidity: opts.uidValidity }];
   const [p] = await prepareReplies(db, mb, received, opts.aiClassification);
   if (!p) return undefined;

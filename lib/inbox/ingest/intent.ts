@@ -4,7 +4,6 @@ import type { Address } from "../../../db/schema";
 import { aiProvider, builtInProvider, classifyWithFallback } from "../../ai/provider";
 import { loadAiSettings } from "../../ai/settings";
 import { mapLimit } from "../../concurrency";
-import { serviceMailIds } from "../../warmup/known";
 import { randomBytes } from "node:crypto";
 import { classify, type Intent, isAutomatic } from "../classify";
 import { addresses, clean, refsOf } from "./parse";
@@ -64,19 +63,15 @@ function prepare(mb: Mailbox, it: Received): PreparedReply | undefined {
 }
 
 /**
- * Decides what each received message is before anything is stored: warmup traffic, placement probes
- * and our own messages are dropped; automatic replies are decided by the rules, an unsubscribe request always by
- * the rules, a person's other reply by the AI provider when configured and enabled (a failing provider
- * falls back to the rules, so classification never blocks ingestion).
+ * Decides what each received message is before anything is stored: our own messages are dropped;
+ * automatic replies are decided by the rules, an unsubscribe request always by the rules, a person's
+ * other reply by the AI provider when configured and enabled (a failing provider falls back to the
+ * rules, so classification never blocks ingestion). The service's own mail (warmup, placement probes)
+ * is left out before this by Message-ID: the inbox sync before download (sync/mailbox.ts serviceMail),
+ * direct ingestion in ingestMessage.
  */
 export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[], ai?: AiSwitch): Promise<PreparedReply[]> {
-  const prepared = items.flatMap((it) => prepare(mb, it) ?? []);
-  // Warmup mail and placement probes are the service's own, never a reply (decisions: warmup network, seed pool).
-  const ours = await serviceMailIds(
-    db,
-    prepared.map((p) => p.messageId),
-  );
-  const out = ours.size ? prepared.filter((p) => !ours.has(p.messageId)) : prepared;
+  const out = items.flatMap((it) => prepare(mb, it) ?? []);
   const forAi = out.filter((p) => !p.automatic && p.intent !== "UNSUBSCRIBE_REQUEST");
   if (forAi.length && aiProvider() !== builtInProvider && (await aiEnabled(db, mb, ai))) {
     await mapLimit(forAi, AI_CONCURRENCY, async (p) => {
