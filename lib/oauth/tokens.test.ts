@@ -144,9 +144,13 @@ describe("a revoked consent (issue 19)", () => {
     expect(mine.detail).toContain("invalid_grant");
     expect(mine.fix).toContain("Reconnect this mailbox");
     const refreshes = world.microsoft.stats.refused;
+    const deadLogins = world.smtp.refusedBearer.filter((u) => u === "mo@ms.test").length;
     clock.advance(10 * 60_000);
+    forgetAccessToken(); // as another worker, with nothing in memory, would see it
     await runCheck();
     expect(world.microsoft.stats.refused).toBe(refreshes); // the dead grant is not retried
+    // Nor is the access token the server refused before the revocation was found: no login with it.
+    expect(world.smtp.refusedBearer.filter((u) => u === "mo@ms.test")).toHaveLength(deadLogins);
     const down = (await workspaceEvents(ws.workspaceId, "mailbox.disconnected")).filter(
       (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
     );

@@ -100,7 +100,10 @@ async function refreshLocked(db: DbOrTx, clock: Clock, mailboxId: string, refuse
       return { ok: true, token: fresh.access_token, expiresAt };
     } catch (e) {
       const error = e instanceof OAuthError ? e : new OAuthError("refused", (e as Error).message);
-      const revoked = error.kind === "revoked" ? { revokedAt: now } : {};
+      // A revoked grant's access token goes with it: it is usually the one a server just refused, and
+      // kept it would be served again (here, or from another worker's read of the row) for a login
+      // bound to fail until it expires.
+      const revoked = error.kind === "revoked" ? { revokedAt: now, accessTokenEnc: null, accessExpiresAt: null } : {};
       await tx
         .update(mailboxOauth)
         .set({ lastError: error.message, lastErrorAt: now, updatedAt: now, ...revoked })

@@ -21,6 +21,8 @@ export async function startSmtpPeer(opts: {
   xoauth2?: (user: string, accessToken: string) => boolean;
 }) {
   const received: ReceivedMail[] = [];
+  /** The users whose XOAUTH2 bearer token was refused, one entry a refused login. */
+  const refusedBearer: string[] = [];
   const users = { ...opts.users };
   const reject = new Set((opts.rejectRecipients ?? []).map((r) => r.toLowerCase()));
   const server = new SMTPServer({
@@ -33,6 +35,7 @@ export async function startSmtpPeer(opts: {
       if (auth.method === "XOAUTH2") {
         const user = String(auth.username);
         if (opts.xoauth2?.(user, String(auth.accessToken))) return cb(null, { user });
+        refusedBearer.push(user);
         // Gmail's refusal: a 334 with the JSON error, then 535 once the client answers it.
         return cb(null, { data: { status: "401", schemes: "bearer", scope: "https://mail.google.com/" } });
       }
@@ -80,6 +83,7 @@ export async function startSmtpPeer(opts: {
     host: "127.0.0.1",
     port,
     received,
+    refusedBearer,
     users,
     /** Like a provider after a password change: the new password only, and open sessions of that user are dropped. */
     setPassword(user: string, password: string) {
