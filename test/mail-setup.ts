@@ -5,6 +5,26 @@ import { startDnsPeer, type Zone } from "./peers/dns";
 import { startImapPeer } from "./peers/imap";
 import { startSmtpPeer } from "./peers/smtp";
 
+type Peer = { host: string; port: number };
+
+/**
+ * A MAIL_PROVIDERS_FILE (its path) that sends each of `domains` to the local SMTP and IMAP peers, without
+ * TLS; `extra` adds other entries as they are.
+ */
+export function localProvidersFile(peers: { smtp: Peer; imap: Peer }, domains: string[], extra: Record<string, unknown> = {}): string {
+  const local = {
+    smtpHost: peers.smtp.host,
+    smtpPort: peers.smtp.port,
+    smtpSecurity: "NONE",
+    imapHost: peers.imap.host,
+    imapPort: peers.imap.port,
+    imapSecurity: "NONE",
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "providers-")), "providers.json");
+  writeFileSync(file, JSON.stringify({ ...Object.fromEntries(domains.map((d) => [d, local])), ...extra }));
+  return file;
+}
+
 /**
  * Real SMTP, IMAP and DNS peers for mailbox tests, with MAIL_PROVIDERS_FILE mapping `domain` to them
  * and DNS_SERVERS pointing at the DNS peer.
@@ -20,22 +40,7 @@ export async function startMailWorld(opts: {
   const smtp = await startSmtpPeer({ users: opts.users, rejectRecipients: opts.rejectRecipients, dataDelayMs: opts.dataDelayMs });
   const imap = await startImapPeer({ users: opts.users });
   const dns = await startDnsPeer(opts.zone ?? {});
-  const dir = mkdtempSync(path.join(tmpdir(), "providers-"));
-  const file = path.join(dir, "providers.json");
-  writeFileSync(
-    file,
-    JSON.stringify({
-      [opts.domain]: {
-        smtpHost: smtp.host,
-        smtpPort: smtp.port,
-        smtpSecurity: "NONE",
-        imapHost: imap.host,
-        imapPort: imap.port,
-        imapSecurity: "NONE",
-      },
-      ...opts.extraProviders,
-    }),
-  );
+  const file = localProvidersFile({ smtp, imap }, [opts.domain], opts.extraProviders);
   process.env.MAIL_PROVIDERS_FILE = file;
   process.env.DNS_SERVERS = dns.server;
   return {

@@ -1,13 +1,11 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { importSPKI, jwtVerify } from "jose";
 import { GET as CALLBACK } from "../app/api/oauth/[provider]/callback/route";
 import { POST as START } from "../app/api/v1/mailboxes/oauth/[provider]/start/route";
 import { call } from "./helpers";
+import { localProvidersFile } from "./mail-setup";
 import { startImapPeer } from "./peers/imap";
 import { type OAuthUser, startOAuthPeer } from "./peers/oauth";
 import { startSmtpPeer } from "./peers/smtp";
@@ -27,17 +25,7 @@ export async function startOAuthWorld(opts: { now: () => Date; google: string; m
     users: {},
     xoauth2: (user) => google.currentToken(user) ?? microsoft.currentToken(user) ?? apps.currentToken(user),
   });
-  const dir = mkdtempSync(path.join(tmpdir(), "oauth-providers-"));
-  const file = path.join(dir, "providers.json");
-  const local = {
-    smtpHost: smtp.host,
-    smtpPort: smtp.port,
-    smtpSecurity: "NONE",
-    imapHost: imap.host,
-    imapPort: imap.port,
-    imapSecurity: "NONE",
-  };
-  writeFileSync(file, JSON.stringify({ [opts.google]: local, [opts.microsoft]: local }));
+  const file = localProvidersFile({ smtp, imap }, [opts.google, opts.microsoft]);
   const env: Record<string, string> = {
     ...google.env("GOOGLE"),
     ...microsoft.env("MICROSOFT"),
