@@ -72,14 +72,17 @@ async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): P
     throw new RateLimitedError(`Too many requests to this route: at most ${points} per ${durationSeconds} seconds`, s.resetIn);
 }
 
-function queryStep(def: RouteDef, req: Request): unknown {
+/** The route's query from its raw text values (REST's search params, an MCP tool's arguments). */
+export function parseQuery(def: RouteDef, raw: Record<string, string>): unknown {
   if (!def.query) return undefined;
-  const url = new URL(req.url);
-  const raw: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) raw[k] = v;
   const r = def.query.safeParse(raw);
   if (!r.success) throw validationErrorFromZod(r.error, "query");
   return r.data;
+}
+
+function queryStep(def: RouteDef, req: Request): unknown {
+  if (!def.query) return undefined;
+  return parseQuery(def, Object.fromEntries(new URL(req.url).searchParams));
 }
 
 /** The path of the first string holding a NUL character (Postgres text cannot store one), if any. */
@@ -94,15 +97,24 @@ function nulPath(value: unknown, at: string): string | undefined {
   return undefined;
 }
 
-async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
+/**
+ * The route's body from parsed JSON (REST's request body, an MCP tool's arguments): a string holding
+ * NUL is refused, then zod. `mayHoldNul` false skips the NUL walk when the text showed none can be there.
+ */
+export function parseBody(def: RouteDef, json: unknown, mayHoldNul = true): unknown {
   if (!def.body) return undefined;
-  const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT, def.bodyOptional ? {} : undefined);
   const nul = mayHoldNul ? nulPath(json, "") : undefined;
   if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
   if (def.bodyCheck?.(json)) return json;
   const r = def.body.safeParse(json);
   if (!r.success) throw validationErrorFromZod(r.error, "body");
   return r.data;
+}
+
+async function bodyStep(def: RouteDef, req: Request): Promise<unknown> {
+  if (!def.body) return undefined;
+  const { value: json, mayHoldNul } = await readJson(req, def.bodyLimit ?? DEFAULT_JSON_LIMIT, def.bodyOptional ? {} : undefined);
+  return parseBody(def, json, mayHoldNul);
 }
 
 /** Longest path id accepted: ours are ~30 characters; anything far longer cannot be one. */
@@ -115,15 +127,17 @@ const MAX_ID_LENGTH = 200;
  */
 async function paramsStep(routeCtx?: NextRouteContext): Promise<Record<string, string>> {
   const p = routeCtx?.params ? await routeCtx.params : {};
-  const out: Record<string, string> = {};
-  for (const [k, raw] of Object.entries(p)) {
-    const v = Array.isArray(raw) ? raw.join("/") : raw;
+  return checkIds(Object.fromEntries(Object.entries(p).map(([k, raw]) => [k, Array.isArray(raw) ? raw.join("/") : raw])));
+}
+
+/** Path ids (REST's path params, an MCP tool's id arguments): one that cannot be an id at all is 400. */
+export function checkIds(p: Record<string, string>): Record<string, string> {
+  for (const [k, v] of Object.entries(p)) {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     if (/[\u0000-\u001f\u007f]/.test(v)) throw ValidationError.field(k, "contains control characters, so it cannot be an id");
     if (v.length > MAX_ID_LENGTH) throw ValidationError.field(k, `is ${v.length} characters long; ids are at most ${MAX_ID_LENGTH}`);
-    out[k] = v;
   }
-  return out;
+  return p;
 }
 
 /** The limit the fingerprint reads up to: the route's own, or for a route reading its body itself (uploads) a generous cap. */

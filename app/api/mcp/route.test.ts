@@ -152,6 +152,18 @@ describe("POST /api/mcp (decisions, MCP)", () => {
     expect((await tool(c, "no_such_tool")).text).toContain("NOT_FOUND");
   });
 
+  it("refuses what the REST edge refuses before the handler: a NUL in a body field, a control character in an id", async () => {
+    const c = await connect(ws.fullKey);
+    const nul = await tool(c, "create_campaign", { name: "Bad\u0000name" });
+    expect(nul.isError).toBe(true);
+    expect(nul.text).toContain("VALIDATION_ERROR");
+    expect(nul.text).toContain("NUL");
+    const id = await tool(c, "get_campaign", { campaignId: "cmp_\u0000x" });
+    expect(id.text).toContain("VALIDATION_ERROR");
+    expect(id.text).toContain("campaignId");
+    expect((await tool(c, "get_campaign", { campaignId: "c".repeat(201) })).text).toContain("VALIDATION_ERROR");
+  });
+
   it("lets send_reply address only people already in the conversation (spec 5.8)", async () => {
     const c = await connect(ws.fullKey);
     const r = await tool(c, "send_reply", { replyId, body: "Hi", to: ["stranger@else.test"] });

@@ -1,7 +1,6 @@
-import type { z } from "zod";
 import type { Ctx } from "../../ctx";
 import { jsonSchema } from "../openapi";
-import { validationErrorFromZod } from "../errors";
+import { checkIds, parseBody, parseQuery } from "../handler";
 import type { RouteDef } from "../route";
 import { ValidationError } from "../../errors";
 
@@ -51,23 +50,20 @@ function queryValue(v: unknown): string {
   return typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
 }
 
-function parseWith(schema: z.ZodType, value: unknown, where: "body" | "query") {
-  const r = schema.safeParse(value);
-  if (!r.success) throw validationErrorFromZod(r.error, where);
-  return r.data;
-}
-
 /**
- * Splits a call's arguments into path params, query and body and validates them with the route's
- * own schemas, exactly as REST does (a query value arrives as text there, so it is made text here).
+ * Splits a call's arguments into path params, query and body and validates them with the REST edge's
+ * own steps (lib/api/handler.ts: ids, query, body with its NUL check), so a tool refuses exactly what
+ * the route refuses (a query value arrives as text there, so it is made text here).
  */
 export function toolArgs(tool: ToolDef, args: Record<string, unknown>) {
-  const params: Record<string, string> = {};
-  for (const [arg, param] of Object.entries(tool.ids ?? {})) {
+  const ids: Record<string, string> = {};
+  for (const arg of Object.keys(tool.ids ?? {})) {
     const v = args[arg];
     if (typeof v !== "string" || v === "") throw ValidationError.field(arg, "is required (a string id)");
-    params[param] = v;
+    ids[arg] = v;
   }
+  checkIds(ids);
+  const params = Object.fromEntries(Object.entries(tool.ids ?? {}).map(([arg, param]) => [param, ids[arg]]));
   const queryKeys = new Set(Object.keys((tool.route.query && (jsonSchema(tool.route.query, "input") as JsonObject).properties) ?? {}));
   const rawQuery: Record<string, string> = {};
   const rawBody: Record<string, unknown> = {};
@@ -78,7 +74,7 @@ export function toolArgs(tool: ToolDef, args: Record<string, unknown>) {
     } else rawBody[k] = v;
   }
   if (tool.pageSize && queryKeys.has("limit") && rawQuery.limit === undefined) rawQuery.limit = String(tool.pageSize);
-  const query = tool.route.query ? parseWith(tool.route.query, rawQuery, "query") : undefined;
-  const body = tool.route.body ? parseWith(tool.route.body, rawBody, "body") : undefined;
+  const query = parseQuery(tool.route, rawQuery);
+  const body = parseBody(tool.route, rawBody);
   return { params, query, body };
 }
