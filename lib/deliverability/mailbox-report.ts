@@ -90,7 +90,7 @@ export async function mailboxReport(ctx: Ctx, id: string) {
   const { m, d } = row;
   const [warmup, bounce, placements, hits, open] = await Promise.all([
     warmupReport(ctx.db, m.id, now),
-    bounceRateSince(ctx.db, ctx.workspaceId, new Date(now.getTime() - 30 * DAY_MS), m.id),
+    bounceRateSince(ctx.db, ctx.workspaceId, { from: new Date(now.getTime() - 30 * DAY_MS), to: now }, m.id),
     placementSummaries(ctx.db, and(eq(placementTests.workspaceId, ctx.workspaceId), eq(placementTests.mailboxId, m.id)), 5),
     blacklistHits(ctx.db, ctx.workspaceId, d),
     ctx.db

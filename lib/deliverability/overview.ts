@@ -2,7 +2,8 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import { alerts, domains, emails, mailboxes, placementResults, placementTests } from "../../db/schema";
+import { alerts, domains, mailboxes, placementResults, placementTests } from "../../db/schema";
+import { countTotal } from "../analytics/counts";
 import { requireAccess, type Ctx } from "../ctx";
 import { healthStatus } from "../mailboxes/view";
 import { completedData } from "../placement/finish";
@@ -43,17 +44,14 @@ async function domainCounts(ctx: Ctx) {
   return r;
 }
 
-/** Bounced over sent (SENT + BOUNCED) campaign email created since `since`; null when none was sent. Warmup mail is not in `emails`. */
-export async function bounceRateSince(db: DbOrTx, workspaceId: string, since: Date, mailboxId?: string) {
-  const [r] = await selectRows<{ sent: number; bounced: number }>(
-    db,
-    sql`select count(*) filter (where ${emails.status} in ('SENT', 'BOUNCED'))::int as sent,
-          count(*) filter (where ${emails.status} = 'BOUNCED')::int as bounced
-        from ${emails}
-        where ${emails.workspaceId} = ${workspaceId} and ${emails.campaignId} is not null and ${emails.createdAt} >= ${ts(since)}
-          ${mailboxId ? sql`and ${emails.mailboxId} = ${mailboxId}` : sql``}`,
-  );
-  return { sent: r.sent, bounced: r.bounced, rate: r.sent > 0 ? r.bounced / r.sent : null };
+/**
+ * Bounced over sent (SENT + BOUNCED) campaign email created from `since` to `now`, counted by the one
+ * counting module (lib/analytics/counts.ts, as GET /analytics/mailboxes); null when none was sent.
+ * Warmup mail is not in `emails`.
+ */
+export async function bounceRateSince(db: DbOrTx, workspaceId: string, period: { from: Date; to: Date }, mailboxId?: string) {
+  const c = await countTotal(db, { workspaceId, period, mailboxIds: mailboxId ? [mailboxId] : undefined });
+  return { sent: c.sent, bounced: c.bounced, rate: c.sent > 0 ? c.bounced / c.sent : null };
 }
 
 /** Placement probes of the last 30 days that landed in spam, over those that landed at all (MISSING and PENDING left out). */
@@ -88,7 +86,7 @@ export async function deliverabilityOverview(ctx: Ctx) {
   const [mbx, doms, bounce, spam, [open], [last]] = await Promise.all([
     mailboxCounts(ctx, now),
     domainCounts(ctx),
-    bounceRateSince(ctx.db, ctx.workspaceId, new Date(now.getTime() - 7 * DAY_MS)),
+    bounceRateSince(ctx.db, ctx.workspaceId, { from: new Date(now.getTime() - 7 * DAY_MS), to: now }),
     spamRate(ctx, new Date(now.getTime() - 30 * DAY_MS)),
     selectRows<{ open: number; unacknowledged: number }>(
       ctx.db,
