@@ -113,6 +113,23 @@ describe("connecting a mailbox with OAuth (issue 19)", () => {
     expect(decryptSecret(after.refreshTokenEnc)).not.toBe(decryptSecret(before.mailbox_oauth.refreshTokenEnc));
   });
 
+  it("saves the address the token names, never the one typed as a login hint", async () => {
+    const bea = { email: "bea@goog.test", sub: "google-bea" };
+    world.google.consentAs(bea);
+    // The user pre-filled ann's address but signed in at the provider as bea.
+    const { started, callback } = await consent("google", { cookie }, { body: { loginHint: "ann@goog.test" } });
+    expect(new URL(started.body.url).searchParams.get("login_hint")).toBe("ann@goog.test");
+    expect(callback?.status).toBe(201);
+    expect(callback?.body).toMatchObject({ email: "bea@goog.test", smtpUsername: "bea@goog.test", imapUsername: "bea@goog.test" });
+    const [grant] = await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, callback?.body.id));
+    expect(grant.subject).toBe("google-bea");
+    // ann's mailbox was left as it was.
+    const [ann] = await getDb().select().from(mailboxes).where(eq(mailboxes.email, "ann@goog.test"));
+    expect(ann.id).not.toBe(callback?.body.id);
+    // The access token is sealed at rest too, like the refresh token.
+    expect(grant.accessTokenEnc?.startsWith("v1:")).toBe(true);
+  });
+
   it("redirects a browser to the dashboard with the outcome", async () => {
     world.google.consentAs(ANN);
     const { callback } = await consent("google", { cookie }, { accept: "text/html" });
