@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mailboxWarmups, warmupDays, warmupMessages } from "../../db/schema";
+import { lastUtcDays, utcDays } from "../analytics/period";
 import { warmupView } from "../warmup/view";
 
 /**
@@ -10,9 +11,6 @@ import { warmupView } from "../warmup/view";
  * repliedToday are — `sent`, the emails it sent in its own warmup conversations; `replied`, the
  * answers those got — and `target`, the day's ramp target.
  */
-
-const DAY_MS = 24 * 3600_000;
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export interface WarmupDay {
   date: string;
@@ -37,7 +35,7 @@ async function dailyCounts(db: DbOrTx, mailboxId: string, from: string) {
 
 /** The 30 UTC days ending today, oldest first, zero days included. */
 export async function warmupSeries(db: DbOrTx, mailboxId: string, now: Date): Promise<WarmupDay[]> {
-  const dates = Array.from({ length: 30 }, (_, i) => isoDay(new Date(now.getTime() - (29 - i) * DAY_MS)));
+  const dates = utcDays(lastUtcDays(now, 30));
   const [targets, counts] = await Promise.all([
     db
       .select({ day: warmupDays.day, target: warmupDays.target })
