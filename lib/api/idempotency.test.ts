@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import { getDb } from "@/db/client";
 import { campaigns, idempotencyKeys } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { runCleanup } from "@/lib/jobs/cleanup";
+import { api } from "@/lib/api/handler";
 import { requestFingerprint } from "@/lib/api/idempotency";
+import { defineRoute } from "@/lib/api/route";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { GET as LIST_CAMPAIGNS, POST as CREATE_CAMPAIGN } from "@/app/api/v1/campaigns/route";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
@@ -106,6 +109,28 @@ describe("Idempotency-Key on POST (decisions, Idempotency)", () => {
     const first = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: tooMany, headers: h });
     const again = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: tooMany, headers: h });
     expect(again.status).toBe(first.status);
+  });
+
+  it("keeps no 5xx (nothing was decided): the key is released, a retry runs the handler again, and that answer is replayed", async () => {
+    let runs = 0;
+    const flaky = api(
+      defineRoute({ method: "POST", path: "/flaky", summary: "test", tag: "test", access: "write", body: z.object({ n: z.number() }) }),
+      async () => {
+        runs++;
+        if (runs === 1) throw new Error("the database went away");
+        return { runs };
+      },
+    );
+    const send = () => call(flaky, "POST", "/flaky", { key: ws.fullKey, body: { n: 1 }, headers: { "idempotency-key": "k-5xx" } });
+    expect((await send()).status).toBe(500);
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(retry.body).toEqual({ runs: 2 });
+    const replay = await send();
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.body).toEqual({ runs: 2 });
+    expect(runs).toBe(2);
   });
 
   it("covers a raw upload (body read by the route itself): replayed, and another file name is a mismatch", async () => {
