@@ -286,6 +286,20 @@ describe("one counting everywhere (issue 14)", () => {
     }
   });
 
+  it("activity and sentLast7Days are the last 7 days whatever the period (rule 8); a domain's is the best of its mailboxes' (rule 9)", async () => {
+    // A period two months back: other numbers, the same activity.
+    const q = "?from=2026-09-11&to=2026-10-06";
+    const ms = mailboxStatsSchema.parse(await get(MAILBOX_STATS, `/analytics/mailbox-stats${q}`, a.readKey));
+    const byEmail = Object.fromEntries(ms.mailboxes.map((m) => [m.emailAddress.split("@")[0], m]));
+    expect(byEmail.a1).toMatchObject({ sent: 0, activity: "active", sentLast7Days: 3 });
+    expect(byEmail.a2).toMatchObject({ sent: 2, activity: "low_activity", sentLast7Days: 2 });
+    expect(byEmail.b1).toMatchObject({ sent: 0, activity: "not_sending" });
+    const ds = domainStatsSchema.parse(await get(DOMAIN_STATS, `/analytics/domain-stats${q}`, a.readKey));
+    const alpha = ds.domains.find((d) => d.domain.startsWith("alpha"))!;
+    expect(alpha).toMatchObject({ sent: 2, activity: "active", sentLast7Days: 5 });
+    expect(ds.domains.find((d) => d.domain.startsWith("beta"))).toMatchObject({ activity: "not_sending" });
+  });
+
   it("the campaign time series and sent-trends count as the overview does", async () => {
     const c = seeded.cmp[0];
     const ts = await get(CAMPAIGN_SERIES, "/campaigns/x/timeseries?days=7", a.readKey, { id: c.id });
