@@ -4,7 +4,7 @@ import { microsoftTenants } from "../../db/schema";
 import { type Ctx, requireAccess } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
 import { BadRequestError, ConflictError, ValidationError } from "../errors";
-import { type TokenResponse, tokenRequest } from "./http";
+import { oauthErrorText, type TokenResponse, tokenRequest } from "./http";
 import { oauthApp } from "./providers";
 import { openFlow } from "./state";
 
@@ -61,8 +61,7 @@ export interface AdminConsentAnswer {
 /** Records the tenant an admin consented for (the flow already checked by the callback). Returns whether it is new to the workspace. */
 export async function finishAdminConsent(ctx: Ctx, answer: AdminConsentAnswer) {
   if (answer.error) {
-    const why = answer.errorDescription ? `${answer.error}: ${answer.errorDescription.split(/\r?\n/)[0]}` : answer.error;
-    throw new BadRequestError(`Microsoft did not grant admin consent: ${why}`);
+    throw new BadRequestError(`Microsoft did not grant admin consent: ${oauthErrorText(answer.error, answer.errorDescription)}`);
   }
   const tenantId = answer.tenant?.trim();
   if (answer.adminConsent?.toLowerCase() !== "true" || !tenantId) {

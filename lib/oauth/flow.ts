@@ -5,7 +5,7 @@ import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError, BadRequestError, ForbiddenError } from "../errors";
 import { finishAdminConsent } from "./admin-consent";
 import { type ConnectOptions, saveOAuthMailbox } from "./connect";
-import { OAuthError, tokenRequest } from "./http";
+import { OAuthError, oauthErrorText, tokenRequest } from "./http";
 import { identityOf } from "./identity";
 import { type OAuthApp, type OAuthProviderId, oauthApp } from "./providers";
 import { openFlow, pkcePair, verifyState } from "./state";
@@ -111,8 +111,7 @@ export async function finishConsent(job: JobCtx, provider: OAuthProviderId, inpu
   if (options.adminConsent) return { ctx, tenant: await finishAdminConsent(ctx, input) };
   const app = oauthApp(provider);
   if (input.error) {
-    const why = input.errorDescription ? `${input.error}: ${input.errorDescription.split(/\r?\n/)[0]}` : input.error;
-    throw refuse(`${app.name} did not grant access: ${why}`);
+    throw refuse(`${app.name} did not grant access: ${oauthErrorText(input.error, input.errorDescription)}`);
   }
   if (!input.code) throw refuse(`${app.name} sent no authorization code`);
   try {

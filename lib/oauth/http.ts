@@ -29,12 +29,19 @@ export type TokenResponse = z.infer<typeof tokenResponse>;
 
 const TIMEOUT_MS = 15_000;
 
+/**
+ * An OAuth error as we show it: `code: description`. Microsoft's descriptions carry trace ids and
+ * timestamps over several lines; the first line is the reason.
+ */
+export function oauthErrorText(code: string, description?: string): string {
+  const first = description?.split(/\r?\n/)[0].trim();
+  return first ? `${code}: ${first}` : code;
+}
+
 function oauthReason(body: Record<string, unknown>, status: number): { code?: string; text: string } {
   const code = typeof body.error === "string" ? body.error : undefined;
   const desc = typeof body.error_description === "string" ? body.error_description : undefined;
-  // Microsoft's descriptions carry trace ids and timestamps over several lines; the first line is the reason.
-  const first = desc?.split(/\r?\n/)[0].trim();
-  return { code, text: code ? `${code}${first ? `: ${first}` : ""}` : `HTTP ${status}` };
+  return { code, text: code ? oauthErrorText(code, desc) : `HTTP ${status}` };
 }
 
 /** A token endpoint: an app's (with its credentials), or Google's for a service account's JWT grant (the assertion is the credential). */
