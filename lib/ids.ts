@@ -36,11 +36,15 @@ const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 /** 20 chars of base36 ≈ 103 bits: plenty against collisions, short enough to read. */
 const ID_CHARS = 20;
 
+/** The id of `prefix` spelled by the ID_CHARS random bytes of `bytes` from `at` on. */
+function spell(prefix: IdPrefix, bytes: Uint8Array, at: number): string {
+  let out = `${prefix}_`;
+  for (let i = at; i < at + ID_CHARS; i++) out += ALPHABET[bytes[i] % 36];
+  return out;
+}
+
 export function newId(prefix: IdPrefix): string {
-  const bytes = randomBytes(ID_CHARS);
-  let out = "";
-  for (const b of bytes) out += ALPHABET[b % 36];
-  return `${prefix}_${out}`;
+  return spell(prefix, randomBytes(ID_CHARS), 0);
 }
 
 /**
@@ -56,10 +60,9 @@ export function idSource(prefix: IdPrefix, expected: number): () => string {
       bytes = randomBytes(ID_CHARS * 64);
       at = 0;
     }
-    let out = `${prefix}_`;
-    for (let i = at; i < at + ID_CHARS; i++) out += ALPHABET[bytes[i] % 36];
+    const id = spell(prefix, bytes, at);
     at += ID_CHARS;
-    return out;
+    return id;
   };
 }
 
