@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import { newEventId, newId } from "../ids";
+import { idSource, newEventId } from "../ids";
 import { GroupCommit } from "../jobs/group-commit";
 import { type Logger, stderrLogger } from "../log";
 
@@ -70,8 +70,9 @@ function hitStatement(rows: Row[], kind: Hit["kind"], log: boolean) {
  * click's openedAt sees an open of the same group. Hits of unknown emails are dropped.
  */
 export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<{ opened: number; clicked: number }> {
+  const eid = idSource("eev", hits.length);
   const rows: Row[] = hits.map((h) => ({
-    eid: newId("eev"),
+    eid: eid(),
     evt: newEventId(),
     email_id: h.emailId,
     kind: h.kind,
