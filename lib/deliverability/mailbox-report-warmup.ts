@@ -1,9 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import { mailboxWarmups, warmupDays, warmupMessages } from "../../db/schema";
+import { mailboxWarmups, warmupDays } from "../../db/schema";
 import { lastUtcDays, utcDays } from "../analytics/period";
-import { warmupView } from "../warmup/view";
+import { warmupDailyCounts, warmupView } from "../warmup/view";
 
 /**
  * A mailbox's warmup for GET /deliverability/mailboxes/<id>: the ramp shaped as decisions' `warmup`
@@ -19,20 +18,6 @@ export interface WarmupDay {
   replied: number;
 }
 
-/** Per UTC day: what warmupCountsToday (lib/warmup/view.ts) counts for today, over the series. */
-async function dailyCounts(db: DbOrTx, mailboxId: string, from: string) {
-  const w = warmupMessages;
-  return selectRows<{ date: string; sent: number; replied: number }>(
-    db,
-    sql`select ${w.day}::text as date,
-          (count(*) filter (where ${w.fromMailboxId} = ${w.warmingMailboxId}))::int as sent,
-          (count(*) filter (where ${w.fromMailboxId} <> ${w.warmingMailboxId} and ${w.status} = 'SENT'))::int as replied
-        from ${w}
-        where ${w.warmingMailboxId} = ${mailboxId} and ${w.day} >= ${from}::date and ${w.status} in ('SENDING', 'SENT')
-        group by ${w.day}`,
-  );
-}
-
 /** The 30 UTC days ending today, oldest first, zero days included. */
 export async function warmupSeries(db: DbOrTx, mailboxId: string, now: Date): Promise<WarmupDay[]> {
   const dates = utcDays(lastUtcDays(now, 30));
@@ -41,10 +26,10 @@ export async function warmupSeries(db: DbOrTx, mailboxId: string, now: Date): Pr
       .select({ day: warmupDays.day, target: warmupDays.target })
       .from(warmupDays)
       .where(sql`${warmupDays.mailboxId} = ${mailboxId} and ${warmupDays.day} >= ${dates[0]}::date`),
-    dailyCounts(db, mailboxId, dates[0]),
+    warmupDailyCounts(db, [mailboxId], dates[0]),
   ]);
   return dates.map((date) => {
-    const c = counts.find((x) => x.date === date);
+    const c = counts.find((x) => x.day === date);
     return { date, target: targets.find((t) => t.day === date)?.target ?? 0, sent: c?.sent ?? 0, replied: c?.replied ?? 0 };
   });
 }

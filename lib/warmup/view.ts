@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, gte, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxWarmups, warmupMessages } from "../../db/schema";
 import type { WarmupView } from "../mailboxes/schemas";
@@ -7,28 +7,38 @@ import { todayTarget, utcDate } from "./ramp";
 export type WarmupRow = typeof mailboxWarmups.$inferSelect;
 
 /**
- * Today's warmup counts of some mailboxes (UTC day): the emails each sent in its own conversations,
- * and the answers those conversations got from partners.
+ * Warmup counts of some mailboxes per UTC day from `fromDay` on: `sent`, the emails each sent in its
+ * own conversations; `replied`, the answers those conversations got from partners. The one definition
+ * behind the row's sentToday/repliedToday and the mailbox report's 30-day series.
  */
+export async function warmupDailyCounts(
+  db: DbOrTx,
+  mailboxIds: string[],
+  fromDay: string,
+): Promise<{ mailboxId: string; day: string; sent: number; replied: number }[]> {
+  if (mailboxIds.length === 0) return [];
+  const w = warmupMessages;
+  return db
+    .select({
+      mailboxId: w.warmingMailboxId,
+      day: w.day,
+      sent: sql<number>`(count(*) filter (where ${w.fromMailboxId} = ${w.warmingMailboxId}))::int`,
+      replied: sql<number>`(count(*) filter (where ${w.fromMailboxId} <> ${w.warmingMailboxId} and ${w.status} = 'SENT'))::int`,
+    })
+    .from(w)
+    .where(and(inArray(w.warmingMailboxId, mailboxIds), gte(w.day, fromDay), sql`${w.status} in ('SENDING', 'SENT')`))
+    .groupBy(w.warmingMailboxId, w.day);
+}
+
+/** Today's warmup counts of some mailboxes (UTC day): warmupDailyCounts of today. */
 export async function warmupCountsToday(
   db: DbOrTx,
   mailboxIds: string[],
   now: Date,
 ): Promise<Map<string, { sent: number; replied: number }>> {
-  const out = new Map<string, { sent: number; replied: number }>();
-  if (mailboxIds.length === 0) return out;
-  const w = warmupMessages;
-  const rows = await db
-    .select({
-      mailboxId: w.warmingMailboxId,
-      sent: sql<number>`(count(*) filter (where ${w.fromMailboxId} = ${w.warmingMailboxId}))::int`,
-      replied: sql<number>`(count(*) filter (where ${w.fromMailboxId} <> ${w.warmingMailboxId} and ${w.status} = 'SENT'))::int`,
-    })
-    .from(w)
-    .where(and(inArray(w.warmingMailboxId, mailboxIds), eq(w.day, utcDate(now)), sql`${w.status} in ('SENDING', 'SENT')`))
-    .groupBy(w.warmingMailboxId);
-  for (const r of rows) out.set(r.mailboxId, { sent: r.sent, replied: r.replied });
-  return out;
+  const today = utcDate(now);
+  const rows = await warmupDailyCounts(db, mailboxIds, today);
+  return new Map(rows.filter((r) => r.day === today).map((r) => [r.mailboxId, { sent: r.sent, replied: r.replied }]));
 }
 
 /** The `warmup` object of each mailbox row (decisions, Second batch); a mailbox never started has none. */
