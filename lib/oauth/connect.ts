@@ -11,7 +11,7 @@ import type { AppGrantKind } from "./app-grants";
 import type { TokenResponse } from "./http";
 import type { OAuthIdentity } from "./identity";
 import type { OAuthApp } from "./providers";
-import { forgetAccessToken } from "./tokens";
+import { accessExpiry, forgetAccessToken } from "./tokens";
 
 /** What the user chose for the mailbox when starting the consent (kept on the flow row). */
 export interface ConnectOptions {
@@ -19,8 +19,6 @@ export interface ConnectOptions {
   warmupGroup?: string;
   tagIds?: string[];
 }
-
-const DEFAULT_LIFETIME_S = 3600;
 
 /** Tags deleted while the user was at the provider are dropped rather than failing a consent already given. */
 async function liveTags(db: DbOrTx, workspaceId: string, tagIds: string[] | undefined): Promise<string[]> {
@@ -57,7 +55,7 @@ export async function saveOAuthMailbox(
     // A bulk-connected mailbox has none: its tokens are minted by its app grant (app-grants.ts).
     refreshTokenEnc: encryptSecret(tokens.refresh_token ?? ""),
     accessTokenEnc: encryptSecret(tokens.access_token),
-    accessExpiresAt: new Date(now.getTime() + (tokens.expires_in ?? DEFAULT_LIFETIME_S) * 1000),
+    accessExpiresAt: accessExpiry(tokens, now),
     refreshedAt: now,
     lastError: null,
     lastErrorAt: null,

@@ -5,13 +5,17 @@ import type { Clock } from "../clock";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError } from "../errors";
 import { appGrantOf, mintAppToken } from "./app-grants";
-import { OAuthError, tokenRequest } from "./http";
+import { OAuthError, type TokenResponse, tokenRequest } from "./http";
 import { oauthApp } from "./providers";
 
 /** An access token is replaced this long before it expires, so no SMTP or IMAP login starts with one about to lapse. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
 /** When the provider does not say how long a token lives (both say 3600 s). */
 const DEFAULT_LIFETIME_S = 3600;
+
+/** When an access token just received from the provider expires. */
+export const accessExpiry = (tokens: Pick<TokenResponse, "expires_in">, now: Date) =>
+  new Date(now.getTime() + (tokens.expires_in ?? DEFAULT_LIFETIME_S) * 1000);
 
 type GrantRow = typeof mailboxOauth.$inferSelect;
 
@@ -82,7 +86,7 @@ async function refreshLocked(db: DbOrTx, clock: Clock, mailboxId: string, refuse
     try {
       const appGrant = await appGrantOf(tx, mailboxId);
       const fresh = appGrant ? await mintAppToken(tx, row, appGrant, now) : await refreshGrant(row);
-      const expiresAt = new Date(clock.now().getTime() + (fresh.expires_in ?? DEFAULT_LIFETIME_S) * 1000);
+      const expiresAt = accessExpiry(fresh, clock.now());
       await tx
         .update(mailboxOauth)
         .set({
