@@ -5,8 +5,8 @@ import { blacklistJobs, blacklistResults } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
 import { blacklistAlerts, type BlacklistVerdict } from "../domains/domain-alerts";
-import { DNSBL_CONCURRENCY, dnsblZones, lookupDnsbl, sendingAddresses } from "../domains/dnsbl";
-import type { BlacklistTarget } from "./blacklist";
+import { DNSBL_CONCURRENCY, dnsblZones, lookupDnsbl, sendingAddresses, verdictOf } from "../domains/dnsbl";
+import { type BlacklistTarget, lookupCount } from "./blacklist";
 
 /**
  * The blacklist-checks job (inngest/functions/blacklist-checks.ts): runs the (target × zone) look-ups
@@ -69,8 +69,7 @@ async function expand(db: DbOrTx, job: Job, now: Date): Promise<BlacklistTarget[
     }
   }
   for (const t of targets) delete t.expand;
-  const zones = dnsblZones();
-  const total = targets.reduce((n, t) => n + zones[t.type].length, 0);
+  const total = lookupCount(targets);
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   return (await whileHeld(db, job, { targets, total, status: "RUNNING", leaseUntil })) ? targets : undefined;
 }
@@ -124,9 +123,7 @@ async function verdictsOf(db: DbOrTx, job: Job, targets: BlacklistTarget[]): Pro
   return targets.flatMap((t) => {
     if (!t.sendingDomain) return [];
     const mine = results.filter((r) => r.target === t.target && r.type === t.type);
-    const listedOn = mine.filter((r) => r.listed).map((r) => ({ zone: r.zone, answer: r.answer ?? "" }));
-    const clean = mine.length > 0 && mine.every((r) => !r.listed && r.answer === null);
-    return [{ target: t.target, type: t.type, sendingDomain: t.sendingDomain, listedOn, clean }];
+    return [{ target: t.target, type: t.type, sendingDomain: t.sendingDomain, ...verdictOf(mine) }];
   });
 }
 

@@ -1,6 +1,6 @@
 import { mapLimit } from "../concurrency";
 import { resolveMx, resolveTxt } from "../net/dns";
-import { addressesOf, DNSBL_CONCURRENCY, type DnsblTargetType, dnsblZones, lookupDnsbl } from "./dnsbl";
+import { addressesOf, DNSBL_CONCURRENCY, type DnsblTargetType, dnsblZones, lookupDnsbl, verdictOf } from "./dnsbl";
 
 export type CheckStatus = "PASS" | "WARN" | "FAIL" | "MISSING" | "UNCHECKED";
 export interface CheckResult {
@@ -199,11 +199,11 @@ export async function checkBlacklists(
   const answers = await mapLimit(queries, DNSBL_CONCURRENCY, async (q) => ({ ...q, a: await lookupDnsbl(q.target, q.type, q.zone) }));
   const listings = answers.flatMap((q) => (q.a.listed && q.a.answer ? [{ zone: q.zone, target: q.target, answer: q.a.answer }] : []));
   const targets = [{ target: domain, type: "domain" as const }, ...ips.map((ip) => ({ target: ip, type: "ip" as const }))];
-  const verdicts = targets.map(({ target, type }) => {
-    const mine = answers.filter((q) => q.target === target);
-    const listedOn = mine.flatMap((q) => (q.a.listed && q.a.answer ? [{ zone: q.zone, answer: q.a.answer }] : []));
-    return { target, type, listedOn, clean: mine.length > 0 && mine.every((q) => !q.a.listed && !q.a.failed) };
-  });
+  const verdicts = targets.map(({ target, type }) => ({
+    target,
+    type,
+    ...verdictOf(answers.filter((q) => q.target === target).map((q) => ({ zone: q.zone, ...q.a }))),
+  }));
   const addresses = ips.length ? ` and ${ips.join(", ")}` : "";
   const checked = `${zones.domain.length} domain and ${zones.ip.length} IP blocklists for ${domain}${addresses}`;
   if (listings.length) {

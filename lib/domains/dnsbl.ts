@@ -72,6 +72,21 @@ export async function lookupDnsbl(target: string, type: DnsblTargetType, zone: s
   return { listed: false, answer: null, failed: false };
 }
 
+/**
+ * One target's verdict from its zones' answers: the zones listing it, and `clean` when every zone
+ * answered and none listed it (a zone that could not answer keeps a verdict from being clean). The
+ * rule the domain checks and the blacklist jobs both judge BLACKLISTED alerts by.
+ */
+export function verdictOf(answers: readonly { zone: string; listed: boolean; answer: string | null }[]): {
+  listedOn: { zone: string; answer: string }[];
+  clean: boolean;
+} {
+  return {
+    listedOn: answers.filter((a) => a.listed).map((a) => ({ zone: a.zone, answer: a.answer ?? "" })),
+    clean: answers.length > 0 && answers.every((a) => !a.listed && a.answer === null),
+  };
+}
+
 /** How many look-ups run at once in one caller (one domain check, or one job's run). */
 export const DNSBL_CONCURRENCY = 16;
 
