@@ -5,29 +5,28 @@ import { type Ctx, requireAccess } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
 import { BadRequestError, ConflictError, ValidationError } from "../errors";
 import { oauthErrorText, type TokenResponse, tokenRequest } from "./http";
-import { oauthApp } from "./providers";
+import { oauthApp, oauthEnv } from "./providers";
 import { openFlow } from "./state";
 
 /** App-only tokens for Exchange Online: every application permission the app holds on outlook.office365.com. */
 export const EXCHANGE_APP_SCOPE = "https://outlook.office365.com/.default";
 
-const env = (name: string) => process.env[name]?.trim() || undefined;
 const fill = (template: string, tenant: string) => template.replaceAll("{tenant}", encodeURIComponent(tenant));
 
 /** The admin-consent page; MICROSOFT_ADMIN_CONSENT_URL (with `{tenant}`) points tests at a local peer. */
 export function adminConsentUrl(tenant: string): string {
-  return fill(env("MICROSOFT_ADMIN_CONSENT_URL") ?? "https://login.microsoftonline.com/{tenant}/adminconsent", tenant);
+  return fill(oauthEnv("MICROSOFT_ADMIN_CONSENT_URL") ?? "https://login.microsoftonline.com/{tenant}/adminconsent", tenant);
 }
 
 /** The tenant's own token endpoint (client credentials need a tenant, never `common`); MICROSOFT_APP_TOKEN_URL overrides it. */
 export function tenantTokenUrl(tenant: string): string {
-  return fill(env("MICROSOFT_APP_TOKEN_URL") ?? "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token", tenant);
+  return fill(oauthEnv("MICROSOFT_APP_TOKEN_URL") ?? "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token", tenant);
 }
 
 /** The tenant a consent page is opened for: the one asked for, else MICROSOFT_TENANT when it names one directory, else `organizations`. */
 function consentTenant(asked: string | undefined): string {
   if (asked) return asked;
-  const configured = env("MICROSOFT_TENANT");
+  const configured = oauthEnv("MICROSOFT_TENANT");
   return configured && configured !== "common" && configured !== "consumers" ? configured : "organizations";
 }
 

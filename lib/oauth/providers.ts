@@ -45,7 +45,8 @@ export const REQUIRED_ENV: Record<OAuthProviderId, string[]> = {
   MICROSOFT: ["MICROSOFT_CLIENT_ID", "MICROSOFT_CLIENT_SECRET"],
 };
 
-const env = (name: string) => process.env[name]?.trim() || undefined;
+/** An OAuth setting from the environment; blank counts as unset. */
+export const oauthEnv = (name: string) => process.env[name]?.trim() || undefined;
 
 /** Where the provider sends the browser back: the callback route under APP_URL (register exactly this in the provider's console). */
 export function redirectUriFor(id: OAuthProviderId): string {
@@ -54,7 +55,7 @@ export function redirectUriFor(id: OAuthProviderId): string {
 
 /** Which variables are missing for a provider (empty: configured). */
 export function missingEnv(id: OAuthProviderId): string[] {
-  return REQUIRED_ENV[id].filter((v) => !env(v));
+  return REQUIRED_ENV[id].filter((v) => !oauthEnv(v));
 }
 
 export function parseProvider(raw: string): OAuthProviderId | undefined {
@@ -98,25 +99,25 @@ export function oauthApp(id: OAuthProviderId): OAuthApp {
     return {
       id,
       name: "Google",
-      clientId: env("GOOGLE_CLIENT_ID") as string,
-      clientSecret: env("GOOGLE_CLIENT_SECRET") as string,
-      authUrl: env("GOOGLE_AUTH_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth",
-      tokenUrl: env("GOOGLE_TOKEN_URL") ?? "https://oauth2.googleapis.com/token",
-      userinfoUrl: env("GOOGLE_USERINFO_URL") ?? "https://openidconnect.googleapis.com/v1/userinfo",
+      clientId: oauthEnv("GOOGLE_CLIENT_ID") as string,
+      clientSecret: oauthEnv("GOOGLE_CLIENT_SECRET") as string,
+      authUrl: oauthEnv("GOOGLE_AUTH_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth",
+      tokenUrl: oauthEnv("GOOGLE_TOKEN_URL") ?? "https://oauth2.googleapis.com/token",
+      userinfoUrl: oauthEnv("GOOGLE_USERINFO_URL") ?? "https://openidconnect.googleapis.com/v1/userinfo",
       scopes: SCOPES.GOOGLE,
       authParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
       redirectUri,
     };
   }
-  const tenant = env("MICROSOFT_TENANT") ?? "common";
+  const tenant = oauthEnv("MICROSOFT_TENANT") ?? "common";
   const base = `https://login.microsoftonline.com/${encodeURIComponent(tenant)}/oauth2/v2.0`;
   return {
     id,
     name: "Microsoft",
-    clientId: env("MICROSOFT_CLIENT_ID") as string,
-    clientSecret: env("MICROSOFT_CLIENT_SECRET") as string,
-    authUrl: env("MICROSOFT_AUTH_URL") ?? `${base}/authorize`,
-    tokenUrl: env("MICROSOFT_TOKEN_URL") ?? `${base}/token`,
+    clientId: oauthEnv("MICROSOFT_CLIENT_ID") as string,
+    clientSecret: oauthEnv("MICROSOFT_CLIENT_SECRET") as string,
+    authUrl: oauthEnv("MICROSOFT_AUTH_URL") ?? `${base}/authorize`,
+    tokenUrl: oauthEnv("MICROSOFT_TOKEN_URL") ?? `${base}/token`,
     tenant,
     scopes: SCOPES.MICROSOFT,
     // select_account: an agency connects many mailboxes from one browser; the last one's session must not be reused silently.
