@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { selectRows } from "../../db/bulk";
 import { campaignLeadStatusEnum } from "../../db/schema";
+import { findCampaign } from "../campaigns/campaigns";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { NotFoundError, ValidationError } from "../errors";
 import { type Cell, csvHeaders, csvText } from "./csv";
@@ -35,10 +36,7 @@ const FIELDS = [
 
 async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
   const conds: SQL[] = [sql`l.workspace_id = ${ctx.workspaceId}`];
-  if (q.campaignId) {
-    const [c] = await selectRows(ctx.db, sql`select 1 from campaigns where id = ${q.campaignId} and workspace_id = ${ctx.workspaceId}`);
-    if (!c) throw new NotFoundError("Campaign");
-  }
+  if (q.campaignId) await findCampaign(ctx.db, ctx.workspaceId, q.campaignId); // another workspace's → 404
   if (q.tagId) {
     const [t] = await selectRows(ctx.db, sql`select 1 from tags where id = ${q.tagId} and workspace_id = ${ctx.workspaceId}`);
     if (!t) throw new NotFoundError("Tag");
