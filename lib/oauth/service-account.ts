@@ -7,6 +7,7 @@ import { type Ctx, requireAccess } from "../ctx";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { NotFoundError, ValidationError } from "../errors";
 import { OAuthError, type TokenResponse, tokenRequest } from "./http";
+import { oauthEnv } from "./providers";
 
 /** Google's one scope for IMAP and SMTP; a delegated token needs nothing else. */
 export const GOOGLE_MAIL_SCOPE = "https://mail.google.com/";
@@ -45,7 +46,7 @@ export function parseKeyFile(raw: unknown): z.infer<typeof serviceAccountKey> {
 
 /** Where the JWT bearer grant is posted. GOOGLE_JWT_TOKEN_URL points tests at a local peer; the key's own token_uri is not followed. */
 export function googleJwtTokenUrl(): string {
-  return process.env.GOOGLE_JWT_TOKEN_URL?.trim() || "https://oauth2.googleapis.com/token";
+  return oauthEnv("GOOGLE_JWT_TOKEN_URL") ?? "https://oauth2.googleapis.com/token";
 }
 
 function readPrivateKey(pem: string): KeyObject {
@@ -79,7 +80,7 @@ export async function putServiceAccount(ctx: Ctx, key: z.infer<typeof serviceAcc
 
 /** The workspace's service account as the API shows it: never the private key. */
 export async function getServiceAccount(ctx: Ctx) {
-  const [row] = await ctx.db.select().from(googleServiceAccounts).where(eq(googleServiceAccounts.workspaceId, ctx.workspaceId));
+  const row = await loadServiceAccount(ctx.db, ctx.workspaceId);
   if (!row) throw new NotFoundError("Google service account");
   return {
     clientEmail: row.clientEmail,
