@@ -21,7 +21,7 @@ import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { bouncesSchema, domainStatsSchema, mailboxStatsSchema, overviewSchema, seriesSchema } from "./schemas";
+import { brandedReportSchema, bouncesSchema, domainStatsSchema, mailboxStatsSchema, overviewSchema, seriesSchema } from "./schemas";
 
 const NOW = new Date("2026-11-10T12:00:00Z");
 const daysAgo = (n: number, h = 0) => new Date(NOW.getTime() - n * 86_400_000 + h * 3_600_000);
@@ -328,7 +328,7 @@ describe("one counting everywhere (issue 14)", () => {
     };
     const list = (await get(LIST, "/campaigns", a.readKey)) as any[];
     const csv = await read(CAMPAIGNS_CSV, "/reports/campaigns.csv");
-    const branded = await get(BRANDED, "/reports/branded", a.readKey);
+    const branded = brandedReportSchema.parse(await get(BRANDED, "/reports/branded", a.readKey)) as any;
     for (const c of list) {
       const row = csv.find((x) => x.id === c.id)!;
       const fromBranded = branded.campaigns.find((x: any) => x.id === c.id);

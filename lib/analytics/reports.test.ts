@@ -8,6 +8,7 @@ import { GET as GET_BRANDING, PUT as PUT_BRANDING } from "@/app/api/v1/settings/
 import { newId } from "@/lib/ids";
 import { addMember, call, makeWorkspace } from "@/test/helpers";
 import { csvText, neutralise } from "./csv";
+import { brandedReportSchema, brandingResponseSchema } from "./schemas";
 
 describe("CSV cells (decisions: Reports)", () => {
   it("neutralises cells a spreadsheet would run as a formula, and quotes per RFC 4180 with CRLF", () => {
@@ -157,6 +158,9 @@ describe("branding and the branded report", () => {
 
     const report = await call(BRANDED, "GET", "/reports/branded?days=7", { key: ws.readKey });
     expect(report.status).toBe(200);
+    brandedReportSchema.parse(report.body); // the contract's response schema describes the answer
+    brandingResponseSchema.parse(set.body);
+    brandingResponseSchema.parse((await call(GET_BRANDING, "GET", "/settings/branding", { key: ws.readKey })).body);
     expect(report.body).toMatchObject({ branding: { name: "Agency" }, overview: { totalSent: 0 }, campaigns: [] });
     expect((await call(BRANDED, "GET", "/reports/branded?days=999", { key: ws.readKey })).body.code).toBe("VALIDATION_ERROR");
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { campaignStatsShape } from "../api/contracts/responses";
 import { MAX_SERIES_DAYS, periodQuery, periodShape, refinePeriod } from "./period";
 
 /** Query and response schemas of the analytics and report routes (lib/api/contracts/analytics.ts). */
@@ -109,4 +110,16 @@ export const bouncesSchema = z.object({
   total: z.number().int(),
   page: z.number().int(),
   limit: z.number().int(),
+});
+
+/** The workspace's report branding (GET and PUT /settings/branding, the branded report). */
+export const brandingSchema = z.object({ name: z.string(), logoUrl: z.string().nullable(), primaryColor: z.string().nullable() });
+export const brandingResponseSchema = z.object({ branding: brandingSchema });
+
+/** GET /reports/branded: the overview of the period and every campaign's 2.4 numbers, with the branding. */
+export const brandedReportSchema = z.object({
+  branding: brandingSchema,
+  period: z.object(period),
+  overview: overviewSchema.omit({ from: true, to: true }),
+  campaigns: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), ...campaignStatsShape })),
 });

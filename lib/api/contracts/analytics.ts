@@ -1,5 +1,7 @@
 import { bouncesFilter } from "../../analytics/bounces";
 import {
+  brandedReportSchema,
+  brandingResponseSchema,
   bouncesSchema,
   domainStatsSchema,
   mailboxStatsQuery,
@@ -101,7 +103,10 @@ export const analyticsRoutes = {
     access: "read",
     query: overviewQuery,
     summary: `The overview and every campaign's numbers as JSON, with the workspace's branding. ${period}`,
-    response: { description: "`{ branding: { name, logoUrl, primaryColor }, period: { from, to }, overview, campaigns }`" },
+    response: {
+      description: "`{ branding: { name, logoUrl, primaryColor }, period: { from, to }, overview, campaigns }`",
+      schema: brandedReportSchema,
+    },
   }),
   getBranding: defineRoute({
     method: "GET",
@@ -109,7 +114,7 @@ export const analyticsRoutes = {
     tag: "Reports",
     access: "read",
     summary: "The workspace's report branding (name defaults to the workspace's)",
-    response: { description: "`{ branding: { name, logoUrl, primaryColor } }`" },
+    response: { description: "`{ branding: { name, logoUrl, primaryColor } }`", schema: brandingResponseSchema },
   }),
   putBranding: defineRoute({
     method: "PUT",
@@ -119,6 +124,6 @@ export const analyticsRoutes = {
     role: "admin",
     body: brandingBody,
     summary: "Set the report branding: name, logoUrl (http/https), primaryColor (#rrggbb); only sent fields change, null clears one",
-    response: { description: "`{ branding }`" },
+    response: { description: "`{ branding }`", schema: brandingResponseSchema },
   }),
 };

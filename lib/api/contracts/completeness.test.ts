@@ -116,9 +116,6 @@ const PENDING_RESPONSE_SCHEMAS = new Set([
   "GET /reports/campaigns.csv",
   "GET /reports/leads.csv",
   "GET /reports/analytics.csv",
-  "GET /reports/branded",
-  "GET /settings/branding",
-  "PUT /settings/branding",
 ]);
 
 /** Path params are matched by position, not name: `/leads/{id}` and `/leads/{leadId}` are the same route. */
