@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { and, asc, eq, isNotNull, or } from "drizzle-orm";
 import { mailboxOauthAppGrants, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { fixFor } from "./credentials";
@@ -12,9 +12,11 @@ type Kind = "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED";
  */
 export async function mailboxIssues(ctx: Ctx) {
   requireAccess(ctx, "read");
-  const rows = await ctx.db
-    .select()
+  // A bulk-connected OAuth mailbox's fix names its app grant (service account, tenant consent): joined, not read apart.
+  const found = await ctx.db
+    .select({ m: mailboxes, appGrant: mailboxOauthAppGrants.kind })
     .from(mailboxes)
+    .leftJoin(mailboxOauthAppGrants, eq(mailboxOauthAppGrants.mailboxId, mailboxes.id))
     .where(
       and(
         eq(mailboxes.workspaceId, ctx.workspaceId),
@@ -22,21 +24,9 @@ export async function mailboxIssues(ctx: Ctx) {
       ),
     )
     .orderBy(asc(mailboxes.seq));
-  const grants = rows.some((m) => m.authType === "OAUTH")
-    ? await ctx.db
-        .select()
-        .from(mailboxOauthAppGrants)
-        .where(
-          inArray(
-            mailboxOauthAppGrants.mailboxId,
-            rows.map((m) => m.id),
-          ),
-        )
-    : [];
-  const appGrant = new Map(grants.map((g) => [g.mailboxId, g.kind]));
   const now = ctx.clock.now().getTime();
   const issues: { mailboxId: string; email: string; kind: Kind; since: string; detail: string | null; fix: string }[] = [];
-  for (const m of rows) {
+  for (const { m, appGrant } of found) {
     const userPaused = !m.sendingEnabled && !m.autoPausedAt;
     if (userPaused) continue;
     const add = (kind: Kind, since: Date, detail: string | null) =>
@@ -46,7 +36,7 @@ export async function mailboxIssues(ctx: Ctx) {
         kind,
         since: since.toISOString(),
         detail,
-        fix: fixFor(kind, m.provider, m.email, m.authType, appGrant.get(m.id)),
+        fix: fixFor(kind, m.provider, m.email, m.authType, appGrant ?? undefined),
       });
     if (m.loginFailingSince) add("LOGIN_FAILING", m.loginFailingSince, m.loginError);
     if (m.readFailingSince && now - m.readFailingSince.getTime() >= READ_FAILING_AFTER_MS)
