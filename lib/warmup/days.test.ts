@@ -1,9 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { events, mailboxes, mailboxWarmups, warmupDays, warmupMessages } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
+import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { POST as START } from "@/app/api/v1/mailboxes/[id]/start-warmup/route";
@@ -13,7 +14,7 @@ import { advanceWarmupDays } from "./days";
 import { runWarmup } from "./job";
 import { answerNext, dayRatePct } from "./receive";
 import { rampStatus, resolveSettings, todayTarget } from "./ramp";
-import { nextDueAt } from "./send";
+import { nextDueAt, sendDueAnswers } from "./send";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -145,5 +146,42 @@ describe("a 30-day ramp on the injectable clock", () => {
     // The auto-paused day did not count: day 0 continues.
     expect((await ramp(a.id)).dayIndex).toBe(0);
     expect(await moves(a.id)).toEqual(["OFF→EARLY:started", "EARLY→AUTO_PAUSED:bounce_spike", "AUTO_PAUSED→EARLY:auto_pause_lifted"]);
+  });
+});
+
+describe("planned answers", () => {
+  it("a LOGIN_FAILING or AUTO_PAUSED mailbox sends none of its due answers: they stay PLANNED until it can send", async () => {
+    const at = new Date("2026-11-12T09:00:00Z");
+    const failing = await insertMailbox(ws.workspaceId, "answer-login@warm.test", { loginFailingSince: at });
+    const paused = await insertMailbox(ws.workspaceId, "answer-paused@warm.test", { autoPausedAt: at });
+    const partner = await insertMailbox(ws.workspaceId, "answer-partner@warm.test");
+    const planned = [failing, paused].map((m) => ({
+      id: newId("wum"),
+      workspaceId: ws.workspaceId,
+      fromMailboxId: m.id,
+      toMailboxId: partner.id,
+      toEmail: partner.email,
+      warmingMailboxId: partner.id,
+      conversationId: newId("wum"),
+      depth: 1,
+      messageId: `<${newId("wum")}@warm.test>`,
+      subject: "Re: Catching up",
+      bodyText: "Thanks, sounds good.",
+      status: "PLANNED" as const,
+      dueAt: new Date(at.getTime() - 60_000),
+      day: "2026-11-12",
+    }));
+    await getDb().insert(warmupMessages).values(planned);
+    expect(await sendDueAnswers(getDb(), () => at)).toBe(0);
+    const rows = await getDb()
+      .select()
+      .from(warmupMessages)
+      .where(
+        inArray(
+          warmupMessages.id,
+          planned.map((p) => p.id),
+        ),
+      );
+    expect(rows.map((r) => r.status)).toEqual(["PLANNED", "PLANNED"]);
   });
 });
