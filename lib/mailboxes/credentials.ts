@@ -24,7 +24,6 @@ export function loginOf<P extends Protocol>(m: Pick<MailboxRow, LoginColumns<P>>
 }
 
 export const smtpConfigOf = (m: Pick<MailboxRow, LoginColumns<"smtp">>): SmtpConfig => loginOf(m, "smtp");
-export const imapConfigOf = (m: Pick<MailboxRow, LoginColumns<"imap">>): ImapConfig => loginOf(m, "imap");
 
 /** Where an OAuth login gets its token: the database (the grant row, locked for a refresh) and the clock expiry is judged by. */
 export interface LoginEnv {
@@ -47,7 +46,6 @@ export async function loginFor<P extends Protocol>(
   refused?: string,
 ): Promise<SmtpConfig & ImapConfig> {
   if (m.authType !== "OAUTH") return loginOf(m, p);
-  const row = m as LoginRow<Protocol>;
   let accessToken: string;
   try {
     accessToken = await accessTokenFor(env.db, env.clock, m.id, refused);
@@ -56,14 +54,8 @@ export async function loginFor<P extends Protocol>(
     const kind = e.kind === "unreachable" ? "unreachable" : "auth";
     throw p === "smtp" ? new SmtpError(kind, e.message) : new ImapError(kind, e.message);
   }
-  return {
-    host: row[`${p}Host`],
-    port: row[`${p}Port`],
-    security: row[`${p}Security`],
-    username: row[`${p}Username`],
-    password: "",
-    accessToken,
-  };
+  // The password columns of an OAuth mailbox hold a sealed empty string (connect.ts): the login is the token.
+  return { ...loginOf(m, p), accessToken };
 }
 
 /** A server's refusal of the login (SMTP 535/EAUTH, IMAP AUTHENTICATE/LOGIN failed), however the error reached us. */
