@@ -5,11 +5,10 @@ import { mapLimit } from "../concurrency";
 import type { Ctx, JobCtx } from "../ctx";
 import { AppError } from "../errors";
 import { ImapError, verifyImapLogin } from "../mail/imap";
-import { PROVIDERS, providerOverride } from "../mail/providers";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { appOnlyToken, EXCHANGE_APP_SCOPE } from "./admin-consent";
 import type { AppGrantKind } from "./app-grants";
-import { type ConnectOptions, saveOAuthMailbox } from "./connect";
+import { type ConnectOptions, oauthHosts, saveOAuthMailbox } from "./connect";
 import { OAuthError, type TokenResponse } from "./http";
 import { delegatedToken, GOOGLE_MAIL_SCOPE } from "./service-account";
 
@@ -75,8 +74,7 @@ async function connectOne(ctx: Ctx, job: Job, email: string, tenantToken: () => 
     if (e instanceof OAuthError || e instanceof AppError) return { email, error: e.message };
     throw e;
   }
-  const domain = email.slice(email.lastIndexOf("@") + 1);
-  const hosts = providerOverride(domain) ?? PROVIDERS[job.provider];
+  const hosts = oauthHosts(job.provider, email);
   const login = { username: email, password: "", accessToken: token.access_token };
   try {
     await verifySmtpLogin({ host: hosts.smtpHost, port: hosts.smtpPort, security: hosts.smtpSecurity, ...login });

@@ -10,7 +10,7 @@ import { findMailbox, type MailboxRow, mailboxViews } from "../mailboxes/view";
 import type { AppGrantKind } from "./app-grants";
 import type { TokenResponse } from "./http";
 import type { OAuthIdentity } from "./identity";
-import type { OAuthApp } from "./providers";
+import type { OAuthApp, OAuthProviderId } from "./providers";
 import { accessExpiry, forgetAccessToken } from "./tokens";
 
 /** What the user chose for the mailbox when starting the consent (kept on the flow row). */
@@ -18,6 +18,11 @@ export interface ConnectOptions {
   senderName?: string;
   warmupGroup?: string;
   tagIds?: string[];
+}
+
+/** An OAuth mailbox's SMTP and IMAP hosts: MAIL_PROVIDERS_FILE's for its address domain, else the provider's. */
+export function oauthHosts(provider: OAuthProviderId, email: string) {
+  return providerOverride(email.slice(email.lastIndexOf("@") + 1)) ?? PROVIDERS[provider];
 }
 
 /** Tags deleted while the user was at the provider are dropped rather than failing a consent already given. */
@@ -41,8 +46,7 @@ export async function saveOAuthMailbox(
   options: ConnectOptions,
   appGrant?: AppGrantKind,
 ): Promise<{ row: MailboxRow; created: boolean }> {
-  const domain = who.email.slice(who.email.lastIndexOf("@") + 1);
-  const settings = providerOverride(domain) ?? PROVIDERS[app.id];
+  const settings = oauthHosts(app.id, who.email);
   const none = encryptSecret("");
   const now = ctx.clock.now();
   const tagIds = await liveTags(ctx.db, ctx.workspaceId, options.tagIds);
