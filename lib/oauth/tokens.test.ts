@@ -151,6 +151,14 @@ describe("a revoked consent (issue 19)", () => {
     expect(world.microsoft.stats.refused).toBe(refreshes); // the dead grant is not retried
     // Nor is the access token the server refused before the revocation was found: no login with it.
     expect(world.smtp.refusedBearer.filter((u) => u === "mo@ms.test")).toHaveLength(deadLogins);
+    // A send from it fails the same way, with the provider's reason: no login, no refresh asked, nothing sent.
+    const received = world.smtp.received.length;
+    const send = await call(TEST_SEND, "POST", "", { key: ws.fullKey, params: { id: ids.mo }, body: { to: "z@leads.test" } });
+    expect(send.status).toBe(502);
+    expect(send.body.error).toContain("invalid_grant");
+    expect(world.microsoft.stats.refused).toBe(refreshes);
+    expect(world.smtp.refusedBearer.filter((u) => u === "mo@ms.test")).toHaveLength(deadLogins);
+    expect(world.smtp.received).toHaveLength(received);
     const down = (await workspaceEvents(ws.workspaceId, "mailbox.disconnected")).filter(
       (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
     );
