@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { mailboxes, oauthBulkJobs, oauthBulkResults } from "../../db/schema";
+import { oauthBulkJobs, oauthBulkResults } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { Ctx, JobCtx } from "../ctx";
 import { AppError } from "../errors";
@@ -96,10 +96,7 @@ async function connectOne(ctx: Ctx, job: Job, email: string, tenantToken: () => 
     if (e instanceof AppError) return { email, error: e.message };
     throw e;
   }
-  const { row, created } = saved;
-  // Verified just now: counted as checked, so the periodic check does not log in again at once.
-  await ctx.db.update(mailboxes).set({ lastCheckedAt: ctx.clock.now() }).where(eq(mailboxes.id, row.id));
-  return { email, mailboxId: row.id, created };
+  return { email, mailboxId: saved.row.id, created: saved.created };
 }
 
 /** Records a batch's outcomes and the job's counts (from the results, so a resumed job counts right), if the job is still ours. */

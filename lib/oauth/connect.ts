@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { mailboxOauth, mailboxOauthAppGrants, mailboxes } from "../../db/schema";
+import { mailboxOauth, mailboxOauthAppGrants } from "../../db/schema";
 import { type Ctx, withTransaction } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
 import { PROVIDERS, providerOverride } from "../mail/providers";
@@ -84,6 +84,9 @@ export async function saveOAuthMailbox(
       imapPasswordEnc: none,
       senderName: options.senderName || undefined,
       warmupGroup: options.warmupGroup || undefined,
+      // Checked now, as the periodic check's claim would record it: the consent's first check (checkedView)
+      // or the bulk run's logins, so the periodic check does not log in again at once.
+      lastCheckedAt: now,
     };
     const out = await upsertMailbox(txCtx, who.email, values, ["senderName", "warmupGroup"]);
     await tx
@@ -109,8 +112,6 @@ export async function saveOAuthMailbox(
  * arrives HEALTHY, or LOGIN_FAILING with the server's reason, e.g. SMTP AUTH turned off for it).
  */
 export async function checkedView(ctx: Ctx, row: MailboxRow) {
-  // Checked now, as the periodic check's claim would record it (the check itself only records failures and recoveries).
-  await ctx.db.update(mailboxes).set({ lastCheckedAt: ctx.clock.now() }).where(eq(mailboxes.id, row.id));
   await checkMailbox(ctx.db, ctx.clock, row).catch((error) => ctx.log.error("oauth: first check failed", { mailboxId: row.id, error }));
   const fresh = await findMailbox(ctx.db, ctx.workspaceId, row.id);
   return (await mailboxViews(ctx.db, [fresh ?? row], ctx.clock.now()))[0];

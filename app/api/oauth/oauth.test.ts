@@ -79,6 +79,9 @@ describe("connecting a mailbox with OAuth (issue 19)", () => {
     expect(m).toMatchObject({ smtpHost: world.smtp.host, smtpPort: world.smtp.port, smtpUsername: "ann@goog.test" });
     // The first login check ran over XOAUTH2 against the peers.
     expect(m.healthStatus).toBe("HEALTHY");
+    // …and counts as the mailbox's check: the periodic one does not log in again at once.
+    const [saved] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, m.id));
+    expect(saved.lastCheckedAt?.toISOString()).toBe(clock.now().toISOString());
     const [grant] = await getDb().select().from(mailboxOauth).where(eq(mailboxOauth.mailboxId, m.id));
     expect(grant).toMatchObject({ provider: "GOOGLE", subject: "google-ann", tenantId: null, revokedAt: null });
     // Sealed at rest like a password.
