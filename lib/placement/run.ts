@@ -4,7 +4,6 @@ import type { DbOrTx } from "../../db/client";
 import { mailboxes, placementResults, placementTests } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
-import type { ImapConfig } from "../mail/imap";
 import { finishTest } from "./finish";
 import { type Found, findProbes } from "./imap-find";
 import { tally } from "./rules";
@@ -37,7 +36,7 @@ async function claimTests(db: DbOrTx, now: Date): Promise<Claimed[]> {
 }
 
 /** Each pending seed's IMAP login: a workspace seed's from its mailbox row, a pool seed's from SEED_POOL_FILE (read now). */
-async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, () => Promise<ImapConfig>>> {
+async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, Seed["read"]>> {
   const ids = [...new Set(pending.flatMap((p) => (p.seedMailboxId ? [p.seedMailboxId] : [])))];
   const rows = ids.length ? await ctx.db.select().from(mailboxes).where(inArray(mailboxes.id, ids)) : [];
   let pool: Seed[] = [];
@@ -47,9 +46,9 @@ async function loginsOf(ctx: JobCtx, pending: Pending[]): Promise<Map<string, ()
       return [];
     });
   }
-  const logins = new Map<string, () => Promise<ImapConfig>>();
-  for (const m of rows) logins.set(m.id, seedOfMailbox(ctx, m).imap);
-  for (const s of pool) logins.set(`pool:${s.email}`, s.imap);
+  const logins = new Map<string, Seed["read"]>();
+  for (const m of rows) logins.set(m.id, seedOfMailbox(ctx, m).read);
+  for (const s of pool) logins.set(`pool:${s.email}`, s.read);
   return logins;
 }
 
@@ -66,7 +65,7 @@ async function readSeeds(ctx: JobCtx, pending: Pending[]): Promise<Map<string, F
     if (!login) return; // a pool seed gone from the file, a seed mailbox deleted: MISSING at the deadline
     try {
       const ids = rows.map((r) => r.messageId);
-      const hits = await findProbes(await login(), ids);
+      const hits = await login((cfg) => findProbes(cfg, ids));
       for (const r of rows) {
         const f = hits.get(r.messageId);
         if (f) found.set(r.id, f);

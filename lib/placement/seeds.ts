@@ -4,7 +4,7 @@ import { z } from "zod";
 import { mailboxes } from "../../db/schema";
 import type { ImapConfig } from "../mail/imap";
 import { espClassOf, PROVIDERS, providerFromAddressDomain } from "../mail/providers";
-import { type LoginEnv, loginFor } from "../mailboxes/credentials";
+import { type LoginEnv, loginFor, withLogin } from "../mailboxes/credentials";
 
 /**
  * The seeds a placement probe goes to (decisions, Second batch: seed pool): the workspace's own
@@ -38,6 +38,11 @@ export interface Seed {
   mailboxId: string | null;
   /** The login to read it with now (an OAuth seed mailbox's token is fetched or refreshed on the call). */
   imap: () => Promise<ImapConfig>;
+  /**
+   * Runs `fn` logged in as the seed: a seed mailbox through withLogin (an OAuth token the server
+   * refuses is refreshed and `fn` runs once more), a pool seed with its file's login.
+   */
+  read: <T>(fn: (cfg: ImapConfig) => Promise<T>) => Promise<T>;
 }
 
 /** SEED_POOL_FILE is set but unreadable or invalid: said plainly, with the file and the item at fault. */
@@ -54,18 +59,14 @@ export function poolProvider(s: Pick<PoolItem, "email" | "imapHost" | "provider"
 }
 
 function poolSeed(s: PoolItem): Seed {
-  return {
-    email: s.email.toLowerCase(),
-    provider: poolProvider(s),
-    mailboxId: null,
-    imap: async () => ({
-      host: s.imapHost,
-      port: s.imapPort,
-      security: s.imapSecurity ?? (s.imapPort === 143 ? "STARTTLS" : "SSL"),
-      username: s.imapUsername || s.email,
-      password: (s.imapPassword || s.smtpPassword) as string,
-    }),
-  };
+  const imap = async (): Promise<ImapConfig> => ({
+    host: s.imapHost,
+    port: s.imapPort,
+    security: s.imapSecurity ?? (s.imapPort === 143 ? "STARTTLS" : "SSL"),
+    username: s.imapUsername || s.email,
+    password: (s.imapPassword || s.smtpPassword) as string,
+  });
+  return { email: s.email.toLowerCase(), provider: poolProvider(s), mailboxId: null, imap, read: async (fn) => fn(await imap()) };
 }
 
 /** The first problem of an invalid pool file, as `[index].field: message`. */
@@ -109,6 +110,7 @@ export function seedOfMailbox(env: LoginEnv, m: typeof mailboxes.$inferSelect): 
     provider: m.espClass === "UNKNOWN" ? "OTHER" : m.espClass,
     mailboxId: m.id,
     imap: () => loginFor(env, m, "imap"),
+    read: (fn) => withLogin(env, m, "imap", fn),
   };
 }
 

@@ -5,8 +5,9 @@ import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
 import { newId } from "../ids";
 import { newMessageId } from "../mail/message-id";
-import { classifySmtpError, type SmtpError, smtpTransport } from "../mail/smtp";
-import { type LoginEnv, loginFor } from "../mailboxes/credentials";
+import { classifySmtpError, type SmtpError } from "../mail/smtp";
+import type { LoginEnv } from "../mailboxes/credentials";
+import { dropTransport, sendPooledAs } from "../sending/transports";
 import { findMailbox, type MailboxRow } from "../mailboxes/view";
 import { emitCompleted, finishTest } from "./finish";
 import { placementWaitMs } from "./rules";
@@ -69,35 +70,29 @@ type Probe = { seed: Seed; messageId: string };
 async function sendProbes(env: LoginEnv, m: MailboxRow, probes: Probe[], content: { subject: string; text: string }) {
   const failed = new Map<string, string>();
   let fatal: SmtpError | undefined;
-  let transport: ReturnType<typeof smtpTransport> | undefined;
-  try {
-    transport = smtpTransport(await loginFor(env, m, "smtp"), { pool: true });
-  } catch (e) {
-    fatal = classifySmtpError(e);
-  }
-  try {
-    for (const p of probes) {
-      if (fatal || !transport) {
-        failed.set(p.messageId, fatal?.message ?? "SMTP unavailable");
-        continue;
-      }
-      try {
-        const info = await transport.sendMail({
-          from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
-          to: p.seed.email,
-          subject: content.subject,
-          text: content.text,
-          messageId: p.messageId,
-        });
-        if (info.rejected.length) failed.set(p.messageId, `Recipient refused: ${String(info.response)}`);
-      } catch (e) {
-        const err = classifySmtpError(e);
-        failed.set(p.messageId, err.message);
-        if (err.kind !== "rejected") fatal = err;
+  for (const p of probes) {
+    if (fatal) {
+      failed.set(p.messageId, fatal.message);
+      continue;
+    }
+    try {
+      // The mailbox's pooled connection, logged in as it sends campaigns (an OAuth token refused is refreshed once).
+      const info = await sendPooledAs(env, m, {
+        from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
+        to: p.seed.email,
+        subject: content.subject,
+        text: content.text,
+        messageId: p.messageId,
+      });
+      if (info.rejected.length) failed.set(p.messageId, `Recipient refused: ${String(info.response)}`);
+    } catch (e) {
+      const err = classifySmtpError(e);
+      failed.set(p.messageId, err.message);
+      if (err.kind !== "rejected") {
+        fatal = err;
+        dropTransport(m.id);
       }
     }
-  } finally {
-    transport?.close();
   }
   return failed;
 }

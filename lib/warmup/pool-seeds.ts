@@ -3,7 +3,7 @@ import type { ImapFlow } from "imapflow";
 import type { DbOrTx } from "../../db/client";
 import { warmupMessages } from "../../db/schema";
 import type { Logger } from "../log";
-import { imapClient } from "../mail/imap";
+import { type ImapConfig, imapClient } from "../mail/imap";
 import { junkFolder } from "../placement/imap-find";
 import { loadSeedPool, type Seed } from "../placement/seeds";
 
@@ -40,7 +40,11 @@ async function takeFrom(client: ImapFlow, path: string, ids: string[], spam: boo
 
 /** One pool seed: what it received of `ids`, by folder. */
 async function readSeed(seed: Seed, ids: string[]): Promise<{ inbox: string[]; spam: string[]; junk?: string }> {
-  const client = imapClient(await seed.imap());
+  return seed.read((cfg) => readWith(cfg, ids));
+}
+
+async function readWith(cfg: ImapConfig, ids: string[]): Promise<{ inbox: string[]; spam: string[]; junk?: string }> {
+  const client = imapClient(cfg);
   client.on("error", () => {}); // reported through the failing command
   await client.connect();
   try {

@@ -3,9 +3,9 @@ import type { Clock } from "../../clock";
 import { mapLimit } from "../../concurrency";
 import { stderrLogger } from "../../log";
 import { classifySmtpError } from "../../mail/smtp";
-import { type LoginEnv, withLogin } from "../../mailboxes/credentials";
+import type { LoginEnv } from "../../mailboxes/credentials";
 import { classifySendError, type SendOutcome } from "../bounce";
-import { dropTransport, pooledTransport } from "../transports";
+import { dropTransport, sendPooledAs } from "../transports";
 import { Recorder, recordRefusal } from "./record";
 import { composeMessage } from "./render";
 import type { Outcome, SendOptions, SendReport, SentBody, Work } from "./types";
@@ -28,8 +28,7 @@ function outcomeOf(o: SendOutcome): Exclude<Outcome, { status: "SENT" }> {
 export async function smtpSend(w: Work, env: LoginEnv): Promise<{ outcome: Outcome; body: SentBody }> {
   const { mail, body } = composeMessage(w);
   try {
-    // An OAuth mailbox's token is part of the pool's key: a refreshed token opens a new pool.
-    const info = await withLogin(env, w.mailbox, "smtp", (cfg) => pooledTransport(w.mailbox.id, cfg).sendMail(mail));
+    const info = await sendPooledAs(env, w.mailbox, mail);
     if (!info.rejected.length) return { outcome: { status: "SENT" }, body };
     return { outcome: outcomeOf(classifySendError(undefined, String(info.response))), body };
   } catch (e) {
