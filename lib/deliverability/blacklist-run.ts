@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { bulkInsert } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { blacklistJobs, blacklistResults } from "../../db/schema";
@@ -7,6 +7,7 @@ import type { JobCtx } from "../ctx";
 import { blacklistAlerts, type BlacklistVerdict } from "../domains/domain-alerts";
 import { DNSBL_CONCURRENCY, dnsblZones, lookupDnsbl, sendingAddresses, verdictOf } from "../domains/dnsbl";
 import { type BlacklistTarget, lookupCount } from "./blacklist";
+import { leasedJobs } from "../jobs/leased";
 
 /**
  * The blacklist-checks job (inngest/functions/blacklist-checks.ts): runs the (target × zone) look-ups
@@ -25,36 +26,9 @@ const BATCH = 48;
 type Job = typeof blacklistJobs.$inferSelect;
 type Pair = { target: BlacklistTarget; zone: string };
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-
-/** The oldest open job whose lease is free, leased to this run (SKIP LOCKED: two claims never take one job). */
-async function claimJob(db: DbOrTx, now: Date): Promise<Job | undefined> {
-  const [job] = await db
-    .update(blacklistJobs)
-    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS) })
-    .where(
-      eq(
-        blacklistJobs.id,
-        sql`(select ${blacklistJobs.id} from ${blacklistJobs}
-          where ${blacklistJobs.status} in ('QUEUED', 'RUNNING') and (${blacklistJobs.leaseUntil} is null or ${blacklistJobs.leaseUntil} < ${ts(now)})
-          order by ${blacklistJobs.createdAt} limit 1 for update skip locked)`,
-      ),
-    )
-    .returning();
-  return job;
-}
-
-/** A write to a job we still hold: `set` applied only while `lease_until` is our token. Returns whether it still was. */
-async function whileHeld(db: DbOrTx, job: Job, set: Partial<typeof blacklistJobs.$inferInsert>): Promise<boolean> {
-  if (!job.leaseUntil) return false;
-  const rows = await db
-    .update(blacklistJobs)
-    .set(set)
-    .where(and(eq(blacklistJobs.id, job.id), eq(blacklistJobs.leaseUntil, job.leaseUntil)))
-    .returning({ id: blacklistJobs.id });
-  if (rows.length && set.leaseUntil !== undefined) job.leaseUntil = set.leaseUntil;
-  return rows.length > 0;
-}
+const jobs = leasedJobs(blacklistJobs, LEASE_MS);
+const claimJob = jobs.claim;
+const whileHeld = jobs.whileHeld;
 
 /** A QUEUED job's sending domains gain the addresses their A and MX records point to; the job becomes RUNNING. */
 async function expand(db: DbOrTx, job: Job, now: Date): Promise<BlacklistTarget[] | undefined> {

@@ -11,6 +11,7 @@ import type { AppGrantKind } from "./app-grants";
 import { type ConnectOptions, oauthHosts, saveOAuthMailbox } from "./connect";
 import { OAuthError, type TokenResponse } from "./http";
 import { delegatedToken, GOOGLE_MAIL_SCOPE } from "./service-account";
+import { leasedJobs } from "../jobs/leased";
 
 /**
  * The oauth-bulk job (inngest/functions/oauth-bulk.ts): connects the addresses of queued bulk connects.
@@ -28,35 +29,9 @@ const BATCH = 4;
 type Job = typeof oauthBulkJobs.$inferSelect;
 type Outcome = { email: string; mailboxId?: string; created?: boolean; error?: string };
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-
-async function claimJob(db: DbOrTx, now: Date): Promise<Job | undefined> {
-  const [job] = await db
-    .update(oauthBulkJobs)
-    .set({ leaseUntil: new Date(now.getTime() + LEASE_MS) })
-    .where(
-      eq(
-        oauthBulkJobs.id,
-        sql`(select ${oauthBulkJobs.id} from ${oauthBulkJobs}
-          where ${oauthBulkJobs.status} in ('QUEUED', 'RUNNING') and (${oauthBulkJobs.leaseUntil} is null or ${oauthBulkJobs.leaseUntil} < ${ts(now)})
-          order by ${oauthBulkJobs.createdAt} limit 1 for update skip locked)`,
-      ),
-    )
-    .returning();
-  return job;
-}
-
-/** A write to a job we still hold (its lease is our token, and a cancel clears it). Returns whether it still was. */
-async function whileHeld(db: DbOrTx, job: Job, set: Partial<typeof oauthBulkJobs.$inferInsert>): Promise<boolean> {
-  if (!job.leaseUntil) return false;
-  const rows = await db
-    .update(oauthBulkJobs)
-    .set(set)
-    .where(and(eq(oauthBulkJobs.id, job.id), eq(oauthBulkJobs.leaseUntil, job.leaseUntil)))
-    .returning({ id: oauthBulkJobs.id });
-  if (rows.length && set.leaseUntil !== undefined) job.leaseUntil = set.leaseUntil;
-  return rows.length > 0;
-}
+const jobs = leasedJobs(oauthBulkJobs, LEASE_MS);
+const claimJob = jobs.claim;
+const whileHeld = jobs.whileHeld;
 
 /** Why a login was refused, in the server's words, naming the protocol. */
 function loginFailure(protocol: "SMTP" | "IMAP", e: unknown): string {
