@@ -1,6 +1,23 @@
 import { z } from "zod";
-import { campaignStatsShape } from "../api/contracts/responses";
 import { MAX_SERIES_DAYS, periodQuery, periodShape, refinePeriod } from "./period";
+
+/** Spec 2.4: a campaign's counts and rates, as every list, stats answer and CSV reports them. */
+export const campaignStatsShape = {
+  sentCount: z.number().int().describe("Emails sent (a 3-step sequence sends 3 per lead)"),
+  leadsContacted: z.number().int().describe("Leads that got at least one email"),
+  openedCount: z.number().int(),
+  openedRate: z.number().describe("Over leadsContacted"),
+  clickedCount: z.number().int(),
+  clickedRate: z.number().describe("Over leadsContacted"),
+  repliedCount: z.number().int(),
+  repliedRate: z.number().describe("Over leadsContacted"),
+  positiveCount: z.number().int(),
+  positiveRate: z.number().describe("Over leadsContacted"),
+  bouncedCount: z.number().int(),
+  bouncedRate: z.number().describe("Over sentCount"),
+  opensTracked: z.boolean().describe("When false, the open numbers are meaningless"),
+  clicksTracked: z.boolean().describe("When false, the click numbers are meaningless"),
+};
 
 /** Query and response schemas of the analytics and report routes (lib/api/contracts/analytics.ts). */
 

@@ -1,28 +1,14 @@
 import { z } from "zod";
+import { campaignStatsShape } from "../../analytics/schemas";
 import { INTENTS } from "../../inbox/schemas";
+
+/** Spec 2.4 counts, defined with the analytics domain (one counting module). */
+export { campaignStatsShape };
 
 /**
  * Response schemas shared by several contracts. They describe what the serializers return (the
  * OpenAPI document and a generated client read them); responses.test.ts parses real responses with them.
  */
-
-/** Spec 2.4, the same counting everywhere a campaign's numbers appear. */
-export const campaignStatsShape = {
-  sentCount: z.number().int().describe("Emails sent (a 3-step sequence sends 3 per lead)"),
-  leadsContacted: z.number().int().describe("Leads that got at least one email"),
-  openedCount: z.number().int(),
-  openedRate: z.number().describe("Over leadsContacted"),
-  clickedCount: z.number().int(),
-  clickedRate: z.number().describe("Over leadsContacted"),
-  repliedCount: z.number().int(),
-  repliedRate: z.number().describe("Over leadsContacted"),
-  positiveCount: z.number().int(),
-  positiveRate: z.number().describe("Over leadsContacted"),
-  bouncedCount: z.number().int(),
-  bouncedRate: z.number().describe("Over sentCount"),
-  opensTracked: z.boolean().describe("When false, the open numbers are meaningless"),
-  clicksTracked: z.boolean().describe("When false, the click numbers are meaningless"),
-};
 
 /** A campaign's settings as returned (GET /campaigns/{id}/settings, and part of every campaign). */
 export const campaignSettingsSchema = z.object({
