@@ -29,7 +29,12 @@ export type IdPrefix =
   | "plr"
   | "blj"
   | "alr"
-  | "oaf";
+  | "oaf"
+  | "agt"
+  | "agd"
+  | "agc"
+  | "ags"
+  | "agp";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 

@@ -10,3 +10,5 @@ export * from "./deliverability";
 export * from "./oauth";
 export * from "./idempotency";
 export * from "./oauth-bulk";
+export * from "./agents";
+export * from "./finder";
