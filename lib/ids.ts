@@ -34,7 +34,9 @@ export type IdPrefix =
   | "agd"
   | "agc"
   | "ags"
-  | "agp";
+  | "agp"
+  | "fdp"
+  | "fej";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
