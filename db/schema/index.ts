@@ -12,3 +12,5 @@ export * from "./idempotency";
 export * from "./oauth-bulk";
 export * from "./agents";
 export * from "./finder";
+export * from "./copy-fatigue";
+export * from "./agent-replies";
