@@ -1,3 +1,4 @@
+import OpenAI from "openai";
 import { classify, newText, type Intent } from "../inbox/classify";
 
 export interface DraftInput {
@@ -13,8 +14,14 @@ export interface DraftInput {
 export interface AiProvider {
   name: string;
   model: string | null;
+  /** The embeddings model, when the endpoint is used for embeddings (AI_EMBEDDING_MODEL). */
+  embeddingModel: string | null;
   classify(text: string): Promise<Intent>;
   draft(input: DraftInput): Promise<string>;
+  /** A free-form answer to a system and a user prompt (absent for the built-in provider). */
+  complete?(system: string, user: string): Promise<string>;
+  /** One vector per text, in order (absent without an embeddings model). */
+  embed?(texts: string[]): Promise<number[][]>;
 }
 
 const INTENTS: Intent[] = ["INTERESTED", "NOT_INTERESTED", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "QUESTION", "UNCLASSIFIED"];
@@ -23,6 +30,7 @@ const INTENTS: Intent[] = ["INTERESTED", "NOT_INTERESTED", "WRONG_PERSON", "UNSU
 export const builtInProvider: AiProvider = {
   name: "built-in",
   model: null,
+  embeddingModel: null,
   async classify(text) {
     return classify({ automatic: false, text });
   },
@@ -43,42 +51,60 @@ export const builtInProvider: AiProvider = {
   },
 };
 
-async function chat(
-  baseUrl: string,
-  apiKey: string | undefined,
-  model: string,
-  system: string,
-  user: string,
-  timeoutMs = 20_000,
-): Promise<string> {
-  const res = await fetch(`${baseUrl.replace(/\/$/, "")}/chat/completions`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
-    body: JSON.stringify({
-      model,
-      temperature: 0.2,
-      messages: [
-        { role: "system", content: system },
-        { role: "user", content: user },
-      ],
-    }),
-    signal: AbortSignal.timeout(timeoutMs),
+/** A model's answer, or a thrown error (timeout, refusal, empty answer) for the caller to fall back on. */
+async function chat(client: OpenAI, model: string, system: string, user: string): Promise<string> {
+  const res = await client.chat.completions.create({
+    model,
+    temperature: 0.2,
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: user },
+    ],
   });
-  if (!res.ok) throw new Error(`AI endpoint answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  const json = (await res.json()) as { choices?: { message?: { content?: string } }[] };
-  const content = json.choices?.[0]?.message?.content;
+  const content = res.choices?.[0]?.message?.content;
   if (typeof content !== "string") throw new Error("AI endpoint gave no message content");
   return content.trim();
 }
 
-export function openAiCompatible(baseUrl: string, apiKey: string | undefined, model: string): AiProvider {
+/** The settings of an OpenAI-compatible endpoint (AI_* env; see docs/reply-agents.md). */
+export interface EndpointConfig {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** AI_EMBEDDING_MODEL: embeddings are used only when it is set. */
+  embeddingModel?: string;
+  /** AI_TIMEOUT_MS: one request's limit; past it the caller falls back (default 20 s). */
+  timeoutMs?: number;
+}
+
+/** Any OpenAI-compatible endpoint through the maintained `openai` client (no retries: callers fall back). */
+export function openAiCompatible(cfg: EndpointConfig): AiProvider {
+  const { model, embeddingModel } = cfg;
+  const client = new OpenAI({
+    baseURL: cfg.baseUrl.replace(/\/$/, ""),
+    // The client insists on a key; endpoints without auth (a local model server) ignore it.
+    apiKey: cfg.apiKey || "not-needed",
+    timeout: cfg.timeoutMs ?? 20_000,
+    maxRetries: 0,
+  });
   return {
     name: "openai-compatible",
     model,
+    embeddingModel: embeddingModel ?? null,
+    complete: (system, user) => chat(client, model, system, user),
+    embed: embeddingModel
+      ? async (texts) => {
+          const res = await client.embeddings.create({ model: embeddingModel, input: texts });
+          const out = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+          if (out.length !== texts.length || out.some((v) => !Array.isArray(v) || v.length === 0)) {
+            throw new Error(`AI endpoint gave ${out.length} embeddings for ${texts.length} texts`);
+          }
+          return out;
+        }
+      : undefined,
     async classify(text) {
       const out = await chat(
-        baseUrl,
-        apiKey,
+        client,
         model,
         `Classify a reply to a cold email. Answer with exactly one word from: ${INTENTS.join(", ")}. ` +
           "UNSUBSCRIBE_REQUEST: asks to be removed or to stop. WRONG_PERSON: not the right contact. " +
@@ -93,8 +119,7 @@ export function openAiCompatible(baseUrl: string, apiKey: string | undefined, mo
     },
     async draft(i) {
       return chat(
-        baseUrl,
-        apiKey,
+        client,
         model,
         `You write short, friendly, professional email replies for a salesperson${i.senderName ? ` named ${i.senderName}` : ""}. ` +
           `Plain text, no subject line, under 120 words. ${i.customInstructions}`.trim(),
@@ -107,9 +132,26 @@ export function openAiCompatible(baseUrl: string, apiKey: string | undefined, mo
 
 /** AI_BASE_URL (+ AI_API_KEY, AI_MODEL) selects an OpenAI-compatible endpoint; otherwise the built-in one. */
 export function aiProvider(): AiProvider {
-  const base = process.env.AI_BASE_URL;
-  return base ? openAiCompatible(base, process.env.AI_API_KEY, process.env.AI_MODEL ?? "gpt-4o-mini") : builtInProvider;
+  const e = process.env;
+  if (!e.AI_BASE_URL) return builtInProvider;
+  const key = [e.AI_BASE_URL, e.AI_API_KEY, e.AI_MODEL, e.AI_EMBEDDING_MODEL, e.AI_TIMEOUT_MS].join("\n");
+  if (cached?.key !== key) {
+    const timeout = Number(e.AI_TIMEOUT_MS);
+    cached = {
+      key,
+      provider: openAiCompatible({
+        baseUrl: e.AI_BASE_URL,
+        apiKey: e.AI_API_KEY,
+        model: e.AI_MODEL || "gpt-4o-mini",
+        embeddingModel: e.AI_EMBEDDING_MODEL || undefined,
+        timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+      }),
+    };
+  }
+  return cached.provider;
 }
+/** One client per configuration (the env is read on every call, so tests and operators can change it). */
+let cached: { key: string; provider: AiProvider } | undefined;
 
 /** Classification with a model never blocks ingestion: any failure falls back to the rules. */
 export async function classifyWithFallback(text: string, useAi: boolean): Promise<Intent> {
