@@ -1,0 +1,58 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { contractFor } from "../conformance";
+import type { RouteDef } from "../../lib/api/route";
+
+export type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+
+/** One method of one route file under app/api/v1, with its contract. */
+export interface Operation {
+  /** Folder under app/api/v1, e.g. `campaigns/[id]/steps`. */
+  rel: string;
+  method: Method;
+  handler: Handler;
+  /** Path parameter names, in order. */
+  params: string[];
+  def: RouteDef;
+}
+
+const v1 = path.resolve(import.meta.dirname, "../../app/api/v1");
+
+function routeFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) routeFiles(p, out);
+    else if (name === "route.ts") out.push(path.relative(v1, path.dirname(p)));
+  }
+  return out.sort();
+}
+
+/** `campaigns/[id]/steps` → `/campaigns/{id}/steps`, the contract path. */
+export const templateOf = (rel: string) => `/${rel.replace(/\[([^\]]+)\]/g, "{$1}")}`;
+
+/** A concrete path for the request URL (the handler reads params from the context, the URL is for logs and conformance). */
+export const concrete = (rel: string, values: Record<string, string>) =>
+  `/${rel.replace(/\[([^\]]+)\]/g, (_, n: string) => encodeURIComponent(values[n] ?? "x"))}`;
+
+/**
+ * Every operation of the public API: each route file's exported methods, matched to its contract.
+ * The catch-all `[...path]` (404 for unknown routes) and `openapi.json` (public) are not API operations.
+ */
+export async function operations(): Promise<Operation[]> {
+  const out: Operation[] = [];
+  for (const rel of routeFiles(v1)) {
+    if (rel.startsWith("[...") || rel === "openapi.json") continue;
+    const mod = (await import(path.join(v1, rel, "route.ts"))) as Record<string, unknown>;
+    const params = [...rel.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]);
+    for (const method of METHODS) {
+      const handler = mod[method];
+      if (typeof handler !== "function") continue;
+      const def = contractFor(method, `http://localhost/api/v1${templateOf(rel)}`);
+      if (!def) throw new Error(`${method} /${rel} has no contract`);
+      out.push({ rel, method, handler: handler as Handler, params, def });
+    }
+  }
+  return out;
+}
