@@ -5,6 +5,7 @@ import { issueApiKey } from "../lib/auth/api-keys";
 import { sessionSecret } from "../lib/auth/secrets";
 import { setupWorkspace } from "../lib/auth/users";
 import { randomBytes } from "node:crypto";
+import { assertConforms } from "./conformance";
 
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -73,5 +74,6 @@ export async function call(
   } catch {
     /* not JSON */
   }
+  assertConforms(method, req.url, res.status, res.headers.get("content-type"), parsed);
   return { status: res.status, body: parsed, headers: res.headers };
 }

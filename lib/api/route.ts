@@ -2,6 +2,8 @@ import type { z } from "zod";
 
 export type Access = "read" | "write";
 
+export type ResponseContentType = "application/json" | "text/csv" | "application/octet-stream";
+
 /**
  * One route's contract: used by the handler wrapper (auth, scope, validation) and by the OpenAPI
  * document, so the docs can never drift from what the route accepts.
@@ -35,8 +37,11 @@ export interface RouteDef<
   bodyOptional?: boolean;
   /** A tighter limit on top of the credential's (e.g. test sends): points per window. */
   extraLimit?: { name: string; points: number; durationSeconds: number };
-  /** Response description and, when useful, its schema. */
-  response?: { status?: number; description: string; schema?: z.ZodType };
+  /**
+   * The success response: status (200 by default), description and schema of what the serializer
+   * returns; `contentType` for a body that is not JSON (CSV reports, file downloads).
+   */
+  response?: { status?: number; description: string; schema?: z.ZodType; contentType?: ResponseContentType };
   /** Additional error responses worth documenting. */
   errors?: number[];
 }

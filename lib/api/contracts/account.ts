@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
+import * as mr from "./mailbox-responses";
 
 export const createApiKeyBody = z.object({
   name: z.string().trim().max(100).optional(),
@@ -15,7 +16,7 @@ export const accountRoutes = {
     access: "read",
     credential: "session",
     summary: "The signed-in user, the current workspace and the user's workspaces (session only)",
-    response: { description: "`{ user, workspace, role, workspaces }`" },
+    response: { description: "`{ user, workspace, role, workspaces }`", schema: mr.accountSchema },
   }),
   listKeys: defineRoute({
     method: "GET",
@@ -24,7 +25,7 @@ export const accountRoutes = {
     access: "read",
     credential: "session",
     summary: "API keys of the workspace (session only; an API key gets 403)",
-    response: { description: "`{ apiKeys }`" },
+    response: { description: "`{ apiKeys }`", schema: mr.apiKeysSchema },
   }),
   createKey: defineRoute({
     method: "POST",
@@ -34,7 +35,7 @@ export const accountRoutes = {
     credential: "session",
     body: createApiKeyBody,
     summary: "Create an API key. The key is in the response once and never again",
-    response: { status: 201, description: "The key record plus `key`" },
+    response: { status: 201, description: "The key record plus `key`", schema: mr.createdApiKeySchema },
   }),
   revokeKey: defineRoute({
     method: "DELETE",
@@ -43,6 +44,6 @@ export const accountRoutes = {
     access: "write",
     credential: "session",
     summary: "Revoke an API key (it answers 401 from then on)",
-    response: { description: "The revoked key record" },
+    response: { description: "The revoked key record", schema: mr.apiKeySchema },
   }),
 };

@@ -1,6 +1,10 @@
 import { defineRoute } from "../route";
 import { patchAiSettingsBody } from "../../ai/settings";
 import { crmRepliesQuery, pipelineQuery } from "../../inbox/crm";
+import * as ir from "./inbox-responses";
+import { pagedListResponse } from "./paged";
+import { replySchema } from "./responses";
+import { z } from "zod";
 
 export const aiRoutes = {
   get: defineRoute({
@@ -12,6 +16,7 @@ export const aiRoutes = {
     response: {
       description:
         "`{ aiClassificationEnabled, aiDraftEnabled, autoTagOnReply, customInstructions, monthlyCredits, provider, model, credits: { limit, used, remaining, resetsAt } }`",
+      schema: ir.aiSettingsSchema,
     },
   }),
   patch: defineRoute({
@@ -21,7 +26,7 @@ export const aiRoutes = {
     access: "write",
     body: patchAiSettingsBody,
     summary: "Change AI settings (only sent fields)",
-    response: { description: "The settings" },
+    response: { description: "The settings", schema: ir.aiSettingsSchema },
   }),
   draft: defineRoute({
     method: "POST",
@@ -30,7 +35,7 @@ export const aiRoutes = {
     access: "write",
     errors: [429, 502],
     summary: "AI draft of an answer: one credit, never sends (429 RATE_LIMITED with details.reason AI_CREDITS when out)",
-    response: { description: "`{ draft: { body, to }, provider, creditsRemaining }`" },
+    response: { description: "`{ draft: { body, to }, provider, creditsRemaining }`", schema: ir.draftSchema },
   }),
 };
 
@@ -43,7 +48,10 @@ export const crmRoutes = {
     query: pipelineQuery,
     summary:
       "Every lead that replied, by the sequence step they last replied to: a plain array with X-Total-Count, X-Page, X-Limit (first page 200)",
-    response: { description: "Array of `{ lead, campaign, stage: { stepOrder, name }, intent, lastReplyAt, replyCount }`" },
+    response: {
+      description: "Array of `{ lead, campaign, stage: { stepOrder, name }, intent, lastReplyAt, replyCount }`",
+      schema: z.array(ir.pipelineRowSchema),
+    },
   }),
   replies: defineRoute({
     method: "GET",
@@ -52,6 +60,6 @@ export const crmRoutes = {
     access: "read",
     query: crmRepliesQuery,
     summary: "Replies filtered by intent",
-    response: { description: "`{ replies, page, limit, total }`" },
+    response: { description: "`{ replies, page, limit, total }`", schema: pagedListResponse("replies", replySchema).schema },
   }),
 };

@@ -14,6 +14,7 @@ import {
 import { brandingBody } from "../../analytics/branding";
 import { leadsCsvQuery } from "../../analytics/leads-csv";
 import { defineRoute } from "../route";
+import { csvText } from "./paged";
 
 const tag = "Analytics";
 const period =
@@ -72,7 +73,7 @@ export const analyticsRoutes = {
     access: "read",
     summary:
       "CSV (RFC 4180, UTF-8, attachment): one row per campaign — id, name, status and every 2.4 number, counted as the campaign list",
-    response: { description: "text/csv" },
+    response: { description: "The report as CSV, a header row first", schema: csvText, contentType: "text/csv" },
   }),
   leadsCsv: defineRoute({
     method: "GET",
@@ -84,7 +85,7 @@ export const analyticsRoutes = {
     summary:
       "CSV of the matching leads (filters campaignId, tagId, status — a campaign lead status): lead fields plus one column per custom field, " +
       "streamed; over 50,000 matching → 400 VALIDATION_ERROR",
-    response: { description: "text/csv" },
+    response: { description: "The report as CSV, a header row first", schema: csvText, contentType: "text/csv" },
     errors: [400, 403, 404],
   }),
   analyticsCsv: defineRoute({
@@ -94,7 +95,7 @@ export const analyticsRoutes = {
     access: "read",
     query: overviewQuery,
     summary: `CSV of the overview's numbers, one row per UTC day of the period plus a total row equal to the overview. ${period}`,
-    response: { description: "text/csv" },
+    response: { description: "The report as CSV, a header row first", schema: csvText, contentType: "text/csv" },
   }),
   branded: defineRoute({
     method: "GET",

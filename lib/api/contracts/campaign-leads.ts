@@ -9,6 +9,8 @@ import {
   reassignBody,
   removeLeadsBody,
 } from "../../campaigns/schemas";
+import * as cr from "./campaign-responses";
+import { pagedListResponse } from "./paged";
 
 const cl = "Campaign leads";
 const pool = "Mailbox pool";
@@ -31,7 +33,7 @@ export const campaignLeadRoutes = {
     access: "read",
     query: listCampaignLeadsQuery,
     summary: "The campaign's leads with their mailbox and progress (limit up to 1000)",
-    response: { description: "`{ leads, page, limit, total }`" },
+    response: { description: "`{ leads, page, limit, total }`", schema: pagedListResponse("leads", cr.campaignLeadSchema).schema },
   }),
   removeLead: defineRoute({
     method: "DELETE",
@@ -39,7 +41,7 @@ export const campaignLeadRoutes = {
     tag: cl,
     access: "write",
     summary: "Remove one lead from the campaign",
-    response: { description: "`{ removed, leadId }`" },
+    response: { description: "`{ removed, leadId }`", schema: cr.removeLeadSchema },
   }),
   removeLeads: defineRoute({
     method: "POST",
@@ -48,7 +50,7 @@ export const campaignLeadRoutes = {
     access: "write",
     body: removeLeadsBody,
     summary: "Remove up to 5,000 leads",
-    response: { description: "`{ removed, notInCampaign }`" },
+    response: { description: "`{ removed, notInCampaign }`", schema: cr.removeLeadsSchema },
   }),
   reassign: defineRoute({
     method: "POST",
@@ -57,7 +59,10 @@ export const campaignLeadRoutes = {
     access: "write",
     body: reassignBody,
     summary: "Give leads not yet emailed a mailbox from the current pool (1,000 per call; more: true means call again)",
-    response: { description: "`{ reassigned, leftUnassigned, skippedAlreadyEmailed, unchanged, notInCampaign, more }`" },
+    response: {
+      description: "`{ reassigned, leftUnassigned, skippedAlreadyEmailed, unchanged, notInCampaign, more }`",
+      schema: cr.reassignSchema,
+    },
   }),
   getPool: defineRoute({
     method: "GET",
@@ -65,7 +70,7 @@ export const campaignLeadRoutes = {
     tag: pool,
     access: "read",
     summary: "The pool and which mailboxes are actively sending",
-    response: { description: "`{ poolSize, activelySending, mailboxes, leadsOutsidePool }`" },
+    response: { description: "`{ poolSize, activelySending, mailboxes, leadsOutsidePool }`", schema: cr.poolSchema },
   }),
   putPool: defineRoute({
     method: "PUT",
@@ -74,7 +79,7 @@ export const campaignLeadRoutes = {
     access: "write",
     body: poolPutBody,
     summary: "Replace the pool (assigned leads are not moved)",
-    response: { description: "`{ poolSize, added, removed, notFound, leadsOutsidePool }`" },
+    response: { description: "`{ poolSize, added, removed, notFound, leadsOutsidePool }`", schema: cr.poolChangeSchema },
   }),
   selectPool: defineRoute({
     method: "POST",
@@ -83,7 +88,7 @@ export const campaignLeadRoutes = {
     access: "write",
     body: poolSelectBody,
     summary: "Add mailboxes by ids (manual), by tags (tag) or at random (random: count, optionally within tagIds)",
-    response: { description: "Same fields as PUT" },
+    response: { description: "Same fields as PUT", schema: cr.poolChangeSchema },
   }),
   removePool: defineRoute({
     method: "POST",
@@ -92,7 +97,7 @@ export const campaignLeadRoutes = {
     access: "write",
     body: poolRemoveBody,
     summary: "Remove mailboxes from the pool",
-    response: { description: "`{ removed, notInPool, poolSize, leadsOutsidePool }`" },
+    response: { description: "`{ removed, notInPool, poolSize, leadsOutsidePool }`", schema: cr.poolRemoveSchema },
   }),
   removePoolOne: defineRoute({
     method: "DELETE",
@@ -100,6 +105,6 @@ export const campaignLeadRoutes = {
     tag: pool,
     access: "write",
     summary: "Remove one mailbox from the pool",
-    response: { description: "`{ removed, notInPool, poolSize, leadsOutsidePool }`" },
+    response: { description: "`{ removed, notInPool, poolSize, leadsOutsidePool }`", schema: cr.poolRemoveSchema },
   }),
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
-import { campaignSchema, campaignSettingsSchema, campaignStatsResponseSchema, deletedSchema, launchReportSchema } from "./responses";
+import { campaignSchema, campaignStatsResponseSchema, deletedSchema, launchReportSchema } from "./responses";
 import {
   attachmentBody,
   bulkSettingsBody,
@@ -20,6 +20,8 @@ import {
 import { activityQuery, daysQuery } from "../../campaigns/stats-views";
 import { scheduleQuery } from "../../campaigns/schedule";
 import { campaignLeadRoutes } from "./campaign-leads";
+import * as cr from "./campaign-responses";
+import { pagedListResponse } from "./paged";
 
 const tag = "Campaigns";
 const steps = "Sequence steps";
@@ -69,7 +71,7 @@ export const campaignRoutes = {
     query: deleteQuery,
     errors: [409],
     summary: "Delete a campaign (owner/admin; API key: only a never-sent DRAFT, and deleteLeads=true is 403)",
-    response: { description: "`{ deleted, id, leadsDeleted, leadsKept }`" },
+    response: { description: "`{ deleted, id, leadsDeleted, leadsKept }`", schema: cr.campaignDeletedSchema },
   }),
   getSettings: defineRoute({
     method: "GET",
@@ -77,7 +79,7 @@ export const campaignRoutes = {
     tag,
     access: "read",
     summary: "All settings",
-    response: { description: "The settings", schema: campaignSettingsSchema },
+    response: { description: "The settings, with the campaign's id and status", schema: cr.campaignSettingsViewSchema },
   }),
   patchSettings: defineRoute({
     method: "PATCH",
@@ -109,7 +111,7 @@ export const campaignRoutes = {
     access: "read",
     role: "admin",
     summary: "What a delete would remove (owner/admin)",
-    response: { description: "`{ leadsOnlyHere, leadsInOtherCampaigns, sends, replies }`" },
+    response: { description: "`{ leadsOnlyHere, leadsInOtherCampaigns, sends, replies }`", schema: cr.deletePreviewSchema },
   }),
   duplicate: defineRoute({
     method: "POST",
@@ -127,7 +129,7 @@ export const campaignRoutes = {
     access: "write",
     body: bulkSettingsBody,
     summary: "Apply settings to up to 500 campaigns",
-    response: { description: "`{ updated, updatedIds, failed, notFound }`" },
+    response: { description: "`{ updated, updatedIds, failed, notFound }`", schema: cr.bulkSettingsResultSchema },
   }),
   bulkArchive: defineRoute({
     method: "POST",
@@ -136,7 +138,7 @@ export const campaignRoutes = {
     access: "write",
     body: campaignIdsBody,
     summary: "Archive many campaigns",
-    response: { description: "`{ archived, notFound }`" },
+    response: { description: "`{ archived, notFound }`", schema: cr.bulkArchiveResultSchema },
   }),
   stats: defineRoute({
     method: "GET",
@@ -156,7 +158,10 @@ export const campaignRoutes = {
     access: "read",
     query: daysQuery,
     summary: "Daily counts (UTC days; days ≤ 90)",
-    response: { description: "`{ campaignId, days, series: [{ date, sent, bounced, opened, clicked, replied }] }`" },
+    response: {
+      description: "`{ campaignId, days, series: [{ date, sent, bounced, opened, clicked, replied }] }`",
+      schema: cr.timeseriesSchema,
+    },
   }),
   sentTrends: defineRoute({
     method: "GET",
@@ -165,7 +170,7 @@ export const campaignRoutes = {
     access: "read",
     query: daysQuery,
     summary: "Emails sent per day per campaign; campaigns with no send in the window are left out (days ≤ 90)",
-    response: { description: "`{ dates, trends: { <campaignId>: number[] } }`" },
+    response: { description: "`{ dates, trends: { <campaignId>: number[] } }`", schema: cr.sentTrendsSchema },
   }),
   schedule: defineRoute({
     method: "GET",
@@ -178,6 +183,7 @@ export const campaignRoutes = {
       description:
         "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], " +
         "mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`",
+      schema: cr.scheduleSchema,
     },
   }),
   activity: defineRoute({
@@ -187,7 +193,7 @@ export const campaignRoutes = {
     access: "read",
     query: activityQuery,
     summary: "Every email of the campaign, newest first: status, bounce type, the server's code and reason, opens and clicks",
-    response: { description: "`{ emails, page, limit, total }`" },
+    response: { description: "`{ emails, page, limit, total }`", schema: pagedListResponse("emails", cr.activityEmailSchema).schema },
   }),
   launchCheck: defineRoute({
     method: "GET",
@@ -203,7 +209,10 @@ export const campaignRoutes = {
     tag: steps,
     access: "read",
     summary: "Scan every step for spam-trigger words, with positions",
-    response: { description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`" },
+    response: {
+      description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`",
+      schema: cr.spamWordsSchema,
+    },
   }),
   variablesCheck: defineRoute({
     method: "GET",
@@ -212,7 +221,7 @@ export const campaignRoutes = {
     access: "read",
     summary:
       "Every step against every lead (up to 5000): used, unknown and empty tokens with lead counts; ok when no lead gets a raw token",
-    response: { description: "`{ ok, leadsChecked, totalLeads, truncated, steps }`" },
+    response: { description: "`{ ok, leadsChecked, totalLeads, truncated, steps }`", schema: cr.variablesCheckSchema },
   }),
   listSteps: defineRoute({
     method: "GET",
@@ -220,7 +229,7 @@ export const campaignRoutes = {
     tag: steps,
     access: "read",
     summary: "Steps in order",
-    response: { description: "`{ steps }`" },
+    response: { description: "`{ steps }`", schema: cr.stepsSchema },
   }),
   createStep: defineRoute({
     method: "POST",
@@ -230,7 +239,7 @@ export const campaignRoutes = {
     body: createStepBody,
     errors: [409],
     summary: "Add a step or a variant (subject required on step 0 only)",
-    response: { status: 201, description: "The step" },
+    response: { status: 201, description: "The step", schema: cr.stepSchema },
   }),
   putSteps: defineRoute({
     method: "PUT",
@@ -240,7 +249,7 @@ export const campaignRoutes = {
     body: putStepsBody,
     errors: [409],
     summary: "Replace the sequence, matching steps by stepOrder + variantGroup (a step that sent cannot be deleted: 409)",
-    response: { description: "`{ created, updated, deleted, steps }`" },
+    response: { description: "`{ created, updated, deleted, steps }`", schema: cr.putStepsResultSchema },
   }),
   patchStep: defineRoute({
     method: "PATCH",
@@ -249,7 +258,7 @@ export const campaignRoutes = {
     access: "write",
     body: patchStepBody,
     summary: "Update a step (inline images no longer shown by the body are removed)",
-    response: { description: "The step" },
+    response: { description: "The step", schema: cr.stepSchema },
   }),
   deleteStep: defineRoute({
     method: "DELETE",
@@ -267,7 +276,7 @@ export const campaignRoutes = {
     access: "read",
     body: previewBody,
     summary: "Render a saved or draft step for a lead and mailbox with the real renderer (no tracking)",
-    response: { description: "`{ subject, text, html, signature, variables, notes, lead, mailbox }`" },
+    response: { description: "`{ subject, text, html, signature, variables, notes, lead, mailbox }`", schema: cr.previewSchema },
   }),
   testSendStep: defineRoute({
     method: "POST",
@@ -278,7 +287,7 @@ export const campaignRoutes = {
     errors: [502],
     extraLimit: { name: "step-test-send", points: 5, durationSeconds: 60 },
     summary: "Send one step, rendered for a real lead with its files, to any address (5 per minute; not a campaign send)",
-    response: { description: "`{ sent, messageId, to, from, subject, lead }`" },
+    response: { description: "`{ sent, messageId, to, from, subject, lead }`", schema: cr.stepTestSendSchema },
   }),
   listAttachments: defineRoute({
     method: "GET",
@@ -286,7 +295,7 @@ export const campaignRoutes = {
     tag: steps,
     access: "read",
     summary: "A step's files (inline images carry dataBase64)",
-    response: { description: "`{ attachments }`" },
+    response: { description: "`{ attachments }`", schema: cr.attachmentsSchema },
   }),
   addAttachment: defineRoute({
     method: "POST",
@@ -297,7 +306,7 @@ export const campaignRoutes = {
     bodyLimit: 15 * 1024 * 1024,
     errors: [413],
     summary: "Attach a file (base64; inline images PNG/JPEG/GIF/WebP ≤ 1 MB get a cid; 10 MB per step) or copy one by fromAttachmentId",
-    response: { status: 201, description: "`{ id, filename, contentType, size, cid, inline }`" },
+    response: { status: 201, description: "`{ id, filename, contentType, size, cid, inline }`", schema: cr.attachmentSchema },
   }),
   deleteAttachment: defineRoute({
     method: "DELETE",

@@ -12,6 +12,8 @@ import {
   threadsQuery,
   unmatchedQuery,
 } from "../../inbox/schemas";
+import * as ir from "./inbox-responses";
+import { binaryFile } from "./paged";
 
 const tag = "Inbox";
 
@@ -39,7 +41,7 @@ export const inboxRoutes = {
     access: "read",
     query: threadsQuery,
     summary: "Conversations, one row per lead, newest first",
-    response: { description: "`{ threads, page, limit, total }`" },
+    response: { description: "`{ threads, page, limit, total }`", schema: pagedListResponse("threads", ir.threadSummarySchema).schema },
   }),
   unmatched: defineRoute({
     method: "GET",
@@ -48,7 +50,7 @@ export const inboxRoutes = {
     access: "read",
     query: unmatchedQuery,
     summary: "Received messages that matched no lead (kept, not dropped)",
-    response: { description: "`{ replies, page, limit, total }`" },
+    response: { description: "`{ replies, page, limit, total }`", schema: pagedListResponse("replies", ir.unmatchedSchema).schema },
   }),
   unmatchedOne: defineRoute({
     method: "GET",
@@ -56,7 +58,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     summary: "One message that matched no lead: the list row plus `html` (as received) and `attachments`",
-    response: { description: "The message" },
+    response: { description: "The message", schema: ir.unmatchedOneSchema },
   }),
   intentCounts: defineRoute({
     method: "GET",
@@ -73,7 +75,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     summary: "Replies received today, yesterday and earlier",
-    response: { description: "`{ today, yesterday, earlier }`" },
+    response: { description: "`{ today, yesterday, earlier }`", schema: ir.repliesSummarySchema },
   }),
   unread: defineRoute({
     method: "GET",
@@ -81,7 +83,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     summary: "Unread replies and conversations",
-    response: { description: "`{ messages, conversations }`" },
+    response: { description: "`{ messages, conversations }`", schema: ir.unreadCountSchema },
   }),
   thread: defineRoute({
     method: "GET",
@@ -89,7 +91,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     summary: "One conversation, oldest first",
-    response: { description: "`{ lead, messages }`" },
+    response: { description: "`{ lead, messages }`", schema: ir.threadSchema },
   }),
   read: defineRoute({
     method: "POST",
@@ -97,7 +99,7 @@ export const inboxRoutes = {
     tag,
     access: "write",
     summary: "Mark every reply of the conversation read",
-    response: { description: "`{ marked }`" },
+    response: { description: "`{ marked }`", schema: ir.markedSchema },
   }),
   star: defineRoute({
     method: "PATCH",
@@ -106,7 +108,7 @@ export const inboxRoutes = {
     access: "write",
     body: starBody,
     summary: "Star or unstar a reply",
-    response: { description: "The reply" },
+    response: { description: "The reply", schema: replySchema },
   }),
   remind: defineRoute({
     method: "PATCH",
@@ -115,7 +117,7 @@ export const inboxRoutes = {
     access: "write",
     body: remindBody,
     summary: "Set (ISO date-time) or clear (null) a reminder",
-    response: { description: "The reply" },
+    response: { description: "The reply", schema: replySchema },
   }),
   send: defineRoute({
     method: "POST",
@@ -129,7 +131,7 @@ export const inboxRoutes = {
       "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; " +
       "background: 202 `{ queued, status: SENDING, sentReplyId }`. " +
       "Through an API key only people already in the conversation (403 otherwise)",
-    response: { description: "See summary" },
+    response: { description: "See summary", schema: ir.sendReplyResultSchema },
   }),
   forward: defineRoute({
     method: "POST",
@@ -139,7 +141,7 @@ export const inboxRoutes = {
     body: forwardBody,
     errors: [502],
     summary: "Forward the original message (with its files) to another address, from the conversation's mailbox",
-    response: { description: "`{ forwarded, to, messageId, sentAt }`" },
+    response: { description: "`{ forwarded, to, messageId, sentAt }`", schema: ir.forwardResultSchema },
   }),
   attachment: defineRoute({
     method: "GET",
@@ -147,7 +149,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     summary: "Download a file of a conversation",
-    response: { description: "The file's bytes" },
+    response: { description: "The file's bytes", schema: binaryFile, contentType: "application/octet-stream" },
   }),
   upload: defineRoute({
     method: "POST",
@@ -157,7 +159,7 @@ export const inboxRoutes = {
     errors: [413],
     summary:
       "Upload a file to send with a reply: raw bytes (application/octet-stream), X-Filename (URL-encoded), X-Content-Type. Removed after a day unless sent",
-    response: { status: 201, description: "`{ id, filename, size }`" },
+    response: { status: 201, description: "`{ id, filename, size }`", schema: ir.uploadResultSchema },
   }),
   retry: defineRoute({
     method: "POST",
@@ -166,6 +168,6 @@ export const inboxRoutes = {
     access: "write",
     errors: [409],
     summary: "Send a FAILED reply again (202; SENDING while in flight)",
-    response: { status: 202, description: "`{ queued, status, sentReplyId }`" },
+    response: { status: 202, description: "`{ queued, status, sentReplyId }`", schema: ir.retryResultSchema },
   }),
 };

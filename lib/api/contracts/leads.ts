@@ -11,6 +11,7 @@ import {
   tagRef,
 } from "../../leads/schemas";
 import { isPlainCreateLeadsBody } from "../../leads/input-check";
+import * as lr from "./lead-responses";
 
 const tag = "Leads";
 
@@ -61,7 +62,10 @@ export const leadRoutes = {
     access: "write",
     body: bulkPatchBody,
     summary: "Update up to 1,000 leads, each found by id or email",
-    response: { description: "`{ updated, unchanged, notFound, suppressed, results, suppressedEmails }`" },
+    response: {
+      description: "`{ updated, unchanged, notFound, suppressed, results, suppressedEmails }`",
+      schema: lr.bulkPatchResultSchema,
+    },
   }),
   bulkDelete: defineRoute({
     method: "POST",
@@ -71,7 +75,7 @@ export const leadRoutes = {
     role: "admin",
     body: bulkDeleteBody,
     summary: "Delete up to 1,000 leads (owner or admin)",
-    response: { description: "`{ deleted, notFound }`" },
+    response: { description: "`{ deleted, notFound }`", schema: lr.bulkDeleteResultSchema },
   }),
   attachTag: defineRoute({
     method: "POST",
@@ -80,7 +84,7 @@ export const leadRoutes = {
     access: "write",
     body: tagRef,
     summary: "Attach a tag by `tagId`, or by `name` (created if new)",
-    response: { description: "`{ leadId, tag, attached }`" },
+    response: { description: "`{ leadId, tag, attached }`", schema: lr.leadTagAttachedSchema },
   }),
   detachTag: defineRoute({
     method: "DELETE",
@@ -88,6 +92,6 @@ export const leadRoutes = {
     tag,
     access: "write",
     summary: "Remove a tag from a lead",
-    response: { description: "`{ leadId, tagId, removed }`" },
+    response: { description: "`{ leadId, tagId, removed }`", schema: lr.leadTagRemovedSchema },
   }),
 };

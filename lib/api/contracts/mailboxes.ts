@@ -13,6 +13,7 @@ import {
   testSendBody,
 } from "../../mailboxes/schemas";
 import { domainIdsBody, listDomainsQuery, patchDomainBody } from "../../domains/domains";
+import * as mr from "./mailbox-responses";
 
 const tag = "Mailboxes";
 
@@ -59,7 +60,10 @@ export const mailboxRoutes = {
     access: "write",
     body: bulkImportBody,
     summary: "Import mailboxes with their own SMTP/IMAP credentials, each verified unless verify: false",
-    response: { description: "`{ created, updated, failed: [{ email, error, smtpResponseCode? }], mailboxes }`" },
+    response: {
+      description: "`{ created, updated, failed: [{ email, error, smtpResponseCode? }], mailboxes }`",
+      schema: mr.bulkImportResultSchema,
+    },
   }),
   patch: defineRoute({
     method: "PATCH",
@@ -87,7 +91,7 @@ export const mailboxRoutes = {
     access: "write",
     body: bulkDailyCapBody,
     summary: "Set one daily send cap (≤ 20) on many mailboxes",
-    response: { description: "`{ updated, notFound }`" },
+    response: { description: "`{ updated, notFound }`", schema: mr.bulkDailyCapResultSchema },
   }),
   testSend: defineRoute({
     method: "POST",
@@ -98,7 +102,7 @@ export const mailboxRoutes = {
     errors: [502],
     extraLimit: { name: "mailbox-test-send", points: 10, durationSeconds: 60 },
     summary: "Send a real test email through the mailbox's SMTP server; a failure carries smtpResponseCode",
-    response: { description: "`{ sent, messageId, response, sentAt }`" },
+    response: { description: "`{ sent, messageId, response, sentAt }`", schema: mr.mailboxTestSendSchema },
   }),
   attachTag: defineRoute({
     method: "POST",
@@ -107,7 +111,7 @@ export const mailboxRoutes = {
     access: "write",
     body: tagRef,
     summary: "Attach a tag by tagId or name",
-    response: { description: "`{ mailboxId, tag, attached }`" },
+    response: { description: "`{ mailboxId, tag, attached }`", schema: mr.mailboxTagAttachedSchema },
   }),
   detachTag: defineRoute({
     method: "DELETE",
@@ -115,7 +119,7 @@ export const mailboxRoutes = {
     tag,
     access: "write",
     summary: "Remove a tag",
-    response: { description: "`{ mailboxId, tagId, removed }`" },
+    response: { description: "`{ mailboxId, tagId, removed }`", schema: mr.mailboxTagRemovedSchema },
   }),
 };
 
@@ -127,7 +131,7 @@ export const domainRoutes = {
     access: "read",
     query: listDomainsQuery,
     summary: "Sending domains with SPF/DKIM/DMARC/MX/blacklist status: a plain array with X-Total-Count, X-Page, X-Limit",
-    response: { description: "Array of domains" },
+    response: { description: "Array of domains", schema: z.array(mr.domainSchema) },
   }),
   get: defineRoute({
     method: "GET",
@@ -135,7 +139,7 @@ export const domainRoutes = {
     tag: "Domains",
     access: "read",
     summary: "One domain with its check details",
-    response: { description: "The domain" },
+    response: { description: "The domain", schema: mr.domainSchema },
   }),
   patch: defineRoute({
     method: "PATCH",
@@ -144,7 +148,7 @@ export const domainRoutes = {
     access: "write",
     body: patchDomainBody,
     summary: "Set extra DKIM selectors to look for",
-    response: { description: "The domain" },
+    response: { description: "The domain", schema: mr.domainSchema },
   }),
   delete: defineRoute({
     method: "DELETE",
@@ -161,7 +165,7 @@ export const domainRoutes = {
     tag: "Domains",
     access: "write",
     summary: "Re-check SPF, DKIM, DMARC, MX and blacklists now",
-    response: { description: "The domain with fresh results" },
+    response: { description: "The domain with fresh results", schema: mr.domainSchema },
   }),
   bulkCheck: defineRoute({
     method: "POST",
@@ -170,7 +174,7 @@ export const domainRoutes = {
     access: "write",
     body: domainIdsBody,
     summary: "Re-check many domains",
-    response: { description: "`{ checked, notFound, domains }`" },
+    response: { description: "`{ checked, notFound, domains }`", schema: mr.domainBulkCheckSchema },
   }),
   bulkDelete: defineRoute({
     method: "POST",
@@ -179,6 +183,6 @@ export const domainRoutes = {
     access: "write",
     body: domainIdsBody,
     summary: "Delete many domains (those with mailboxes are listed in conflicts)",
-    response: { description: "`{ deleted, notFound, conflicts }`" },
+    response: { description: "`{ deleted, notFound, conflicts }`", schema: mr.domainBulkDeleteSchema },
   }),
 };

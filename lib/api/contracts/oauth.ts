@@ -12,6 +12,7 @@ import {
   startConsentBody,
   tenantsSchema,
 } from "../../oauth/schemas";
+import * as mr from "./mailbox-responses";
 
 const tag = "Mailboxes";
 
@@ -70,7 +71,7 @@ export const oauthRoutes = {
     access: "write",
     errors: [404],
     summary: "Google only: forget the service account (its delegated mailboxes then fail their next token request)",
-    response: { description: "`{ deleted: true }`" },
+    response: { description: "`{ deleted: true }`", schema: mr.serviceAccountDeletedSchema },
   }),
   adminConsent: defineRoute({
     method: "POST",

@@ -1,6 +1,8 @@
 import { defineRoute } from "../route";
 import { deletedSchema } from "./responses";
 import { createWebhookBody, listDeliveriesQuery, patchWebhookBody } from "../../webhooks/schemas";
+import * as ir from "./inbox-responses";
+import { pagedListResponse } from "./paged";
 
 const tag = "Webhooks";
 
@@ -11,7 +13,7 @@ export const webhookRoutes = {
     tag,
     access: "read",
     summary: "Webhooks (secrets are never returned)",
-    response: { description: "`{ webhooks }`" },
+    response: { description: "`{ webhooks }`", schema: ir.webhooksSchema },
   }),
   create: defineRoute({
     method: "POST",
@@ -20,7 +22,7 @@ export const webhookRoutes = {
     access: "write",
     body: createWebhookBody,
     summary: "Create a webhook; the signing secret is in this answer only. Private, internal and metadata URLs are refused (400 on url)",
-    response: { status: 201, description: "The webhook plus `secret`" },
+    response: { status: 201, description: "The webhook plus `secret`", schema: ir.webhookWithSecretSchema },
   }),
   get: defineRoute({
     method: "GET",
@@ -28,7 +30,7 @@ export const webhookRoutes = {
     tag,
     access: "read",
     summary: "One webhook",
-    response: { description: "The webhook" },
+    response: { description: "The webhook", schema: ir.webhookSchema },
   }),
   patch: defineRoute({
     method: "PATCH",
@@ -37,7 +39,7 @@ export const webhookRoutes = {
     access: "write",
     body: patchWebhookBody,
     summary: "Change url, events, active, retryAttempts (1–10), timeoutMs (1000–30000); the id, secret and log stay",
-    response: { description: "The webhook" },
+    response: { description: "The webhook", schema: ir.webhookSchema },
   }),
   delete: defineRoute({
     method: "DELETE",
@@ -53,7 +55,7 @@ export const webhookRoutes = {
     tag,
     access: "write",
     summary: "Send one signed webhook.test now (logged, not retried)",
-    response: { description: "`{ delivered, statusCode, error, deliveryId, eventId }`" },
+    response: { description: "`{ delivered, statusCode, error, deliveryId, eventId }`", schema: ir.webhookTestSchema },
   }),
   rotate: defineRoute({
     method: "POST",
@@ -61,7 +63,7 @@ export const webhookRoutes = {
     tag,
     access: "write",
     summary: "New signing secret, shown once; both sign for 24 hours",
-    response: { description: "The webhook plus `secret`" },
+    response: { description: "The webhook plus `secret`", schema: ir.webhookWithSecretSchema },
   }),
   deliveries: defineRoute({
     method: "GET",
@@ -70,7 +72,7 @@ export const webhookRoutes = {
     access: "read",
     query: listDeliveriesQuery,
     summary: "Delivery log, newest first (kept 30 days)",
-    response: { description: "`{ deliveries, page, limit, total }`" },
+    response: { description: "`{ deliveries, page, limit, total }`", schema: pagedListResponse("deliveries", ir.deliverySchema).schema },
   }),
   resend: defineRoute({
     method: "POST",
@@ -79,6 +81,6 @@ export const webhookRoutes = {
     access: "write",
     errors: [409],
     summary: "Send a delivered or failed delivery again: same body, same event id",
-    response: { description: "The delivery plus `delivered`" },
+    response: { description: "The delivery plus `delivered`", schema: ir.resendResultSchema },
   }),
 };

@@ -4,6 +4,7 @@ import { deletedSchema } from "./responses";
 import { pagedListResponse } from "./paged";
 import { createTagBody, tagSchema } from "../../tags/tags";
 import { addSuppressionsBody, listSuppressionsQuery, suppressionSchema } from "../../suppressions/suppressions";
+import * as lr from "./lead-responses";
 
 export const tagRoutes = {
   list: defineRoute({
@@ -50,7 +51,7 @@ export const suppressionRoutes = {
     access: "write",
     body: addSuppressionsBody,
     summary: "Add addresses and/or domains",
-    response: { description: "`{ added, existing, invalid, suppressions }`" },
+    response: { description: "`{ added, existing, invalid, suppressions }`", schema: lr.addSuppressionsResultSchema },
   }),
   delete: defineRoute({
     method: "DELETE",
@@ -71,6 +72,7 @@ export const timezoneRoutes = {
     summary: "Countries with their IANA timezones and today's UTC offsets",
     response: {
       description: "`{ countries: [{ code, name, timezones: [{ name, utcOffset, utcOffsetMinutes }] }] }`",
+      schema: lr.timezonesSchema,
     },
   }),
 };

@@ -1,0 +1,210 @@
+import { z } from "zod";
+import { campaignLeadStatusEnum, warmupStatusEnum } from "../../../db/schema";
+import { leadSchema } from "../../leads/schemas";
+import { HEALTH_STATUSES } from "../../mailboxes/schemas";
+import { campaignSettingsSchema } from "./responses";
+
+/**
+ * Response schemas of the campaign routes (campaigns.ts, campaign-leads.ts): what their serializers
+ * return, field for field (test/conformance.ts checks every answer a route test sees against them).
+ */
+
+const int = () => z.number().int();
+const counted = (key: string) => z.object({ [key]: int(), notFound: z.array(z.string()) });
+
+export const campaignDeletedSchema = z.object({ deleted: z.boolean(), id: z.string(), leadsDeleted: int(), leadsKept: int() });
+export const deletePreviewSchema = z.object({ leadsOnlyHere: int(), leadsInOtherCampaigns: int(), sends: int(), replies: int() });
+export const bulkSettingsResultSchema = z.object({
+  updated: int(),
+  updatedIds: z.array(z.string()),
+  failed: z.array(z.object({ id: z.string(), error: z.string() })),
+  notFound: z.array(z.string()),
+});
+export const bulkArchiveResultSchema = counted("archived");
+
+const dayCounts = { sent: int(), opened: int(), clicked: int(), replied: int(), positive: int(), bounced: int() };
+export const timeseriesSchema = z.object({
+  campaignId: z.string(),
+  days: int(),
+  series: z.array(z.object({ date: z.string().describe("YYYY-MM-DD"), ...dayCounts })),
+});
+export const sentTrendsSchema = z.object({
+  dates: z.array(z.string()),
+  trends: z.record(z.string(), z.array(z.number())).describe("Sends per day for each campaign id, aligned with `dates`"),
+});
+
+const perDay = { date: z.string(), firstEmails: int(), followUps: int() };
+export const scheduleSchema = z.object({
+  campaignId: z.string(),
+  from: z.string(),
+  days: int(),
+  totals: z.array(z.object(perDay)),
+  mailboxes: z.array(z.object({ mailboxId: z.string(), email: z.string(), dailySendCap: int(), perDay: z.array(z.object(perDay)) })),
+  upcoming: z.array(z.object({ leadId: z.string(), email: z.string(), stepOrder: int(), at: z.string(), mailboxEmail: z.string() })),
+  notes: z.array(z.string()),
+});
+
+export const activityEmailSchema = z.object({
+  id: z.string(),
+  leadId: z.string().nullable(),
+  leadEmail: z.string(),
+  stepOrder: int().nullable(),
+  variantGroup: z.string().nullable(),
+  mailboxEmail: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  bounceType: z.string().nullable(),
+  smtpCode: z.string().nullable(),
+  smtpResponse: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  openedAt: z.string().nullable(),
+  clickedAt: z.string().nullable(),
+});
+
+const stepRef = { stepId: z.string(), stepOrder: int(), variantGroup: z.string().nullable() };
+export const spamWordsSchema = z.object({
+  ok: z.boolean(),
+  total: int(),
+  steps: z.array(
+    z.object({
+      ...stepRef,
+      matches: z.array(
+        z.object({
+          field: z.enum(["subject", "bodyTemplate", "bodyHtmlTemplate"]),
+          word: z.string(),
+          category: z.string(),
+          index: int(),
+          length: int(),
+        }),
+      ),
+    }),
+  ),
+});
+const tokenLeads = z.object({ token: z.string(), leads: int() });
+export const variablesCheckSchema = z.object({
+  ok: z.boolean(),
+  leadsChecked: int(),
+  totalLeads: int(),
+  truncated: z.boolean(),
+  steps: z.array(
+    z.object({
+      ...stepRef,
+      used: z.array(z.string()),
+      unknown: z.array(tokenLeads),
+      empty: z.array(tokenLeads),
+      malformed: z.array(z.string()),
+    }),
+  ),
+});
+
+/** One sequence step (spec 2.6). */
+export const stepSchema = z.object({
+  id: z.string().describe("`stp_…`"),
+  campaignId: z.string(),
+  stepOrder: int(),
+  variantGroup: z.string().nullable(),
+  subject: z.string().nullable(),
+  bodyTemplate: z.string(),
+  bodyHtmlTemplate: z.string().nullable(),
+  delayHoursAfterPrevious: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const stepsSchema = z.object({ steps: z.array(stepSchema) });
+export const putStepsResultSchema = z.object({ created: int(), updated: int(), deleted: int(), steps: z.array(stepSchema) });
+
+const idEmail = z.object({ id: z.string(), email: z.string() });
+export const previewSchema = z.object({
+  lead: idEmail.nullable(),
+  mailbox: idEmail.nullable(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  signature: z.enum(["at_token", "appended_at_bottom", "none"]),
+  variables: z.object({
+    used: z.array(z.string()),
+    unknown: z.array(z.string()),
+    malformed: z.array(z.string()),
+    empty: z.array(z.string()),
+  }),
+  notes: z.array(z.string()),
+});
+export const stepTestSendSchema = z.object({
+  sent: z.boolean(),
+  messageId: z.string(),
+  to: z.string(),
+  from: z.string(),
+  subject: z.string(),
+  lead: idEmail.nullable(),
+});
+
+export const attachmentSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: int(),
+  cid: z.string().nullable(),
+  inline: z.boolean(),
+});
+export const attachmentsSchema = z.object({
+  attachments: z.array(
+    attachmentSchema.extend({ dataBase64: z.string().optional().describe("Inline images only: the bytes, for the editor") }),
+  ),
+});
+
+/** A lead in a campaign: the lead (spec 2.2) with its place in the sequence. */
+export const campaignLeadSchema = leadSchema.extend({
+  leadId: z.string(),
+  mailboxId: z.string().nullable(),
+  mailboxEmail: z.string().nullable(),
+  campaignStatus: z.enum(campaignLeadStatusEnum.enumValues),
+  nextStepOrder: int(),
+  nextSendAt: z.string().nullable(),
+  firstEmailedAt: z.string().nullable(),
+  addedAt: z.string(),
+});
+export const removeLeadSchema = z.object({ removed: z.boolean(), leadId: z.string() });
+export const removeLeadsSchema = z.object({ removed: int(), notInCampaign: z.array(z.string()) });
+export const reassignSchema = z.object({
+  reassigned: int(),
+  leftUnassigned: int(),
+  skippedAlreadyEmailed: int(),
+  unchanged: int(),
+  notInCampaign: z.array(z.string()),
+  more: z.boolean().describe("More leads are left to move: call again"),
+});
+
+export const poolSchema = z.object({
+  poolSize: int(),
+  activelySending: int(),
+  mailboxes: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      senderName: z.string().nullable(),
+      healthStatus: z.enum(HEALTH_STATUSES),
+      warmupStatus: z.enum(warmupStatusEnum.enumValues),
+      dailySendCap: int(),
+      canSend: z.boolean(),
+      assignedLeads: int(),
+      activelySending: z.boolean(),
+      spamFor: z.array(z.string()),
+    }),
+  ),
+  leadsOutsidePool: int(),
+});
+export const poolChangeSchema = z.object({
+  poolSize: int(),
+  added: int(),
+  removed: int(),
+  notFound: z.array(z.string()),
+  leadsOutsidePool: int(),
+});
+export const poolRemoveSchema = z.object({ removed: int(), notInPool: z.array(z.string()), poolSize: int(), leadsOutsidePool: int() });
+
+/** GET /campaigns/{id}/settings: the settings with the campaign's id and status. */
+export const campaignSettingsViewSchema = campaignSettingsSchema.extend({
+  id: z.string(),
+  status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]),
+});

@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { INTENTS } from "../../inbox/schemas";
+import { leadSchema } from "../../leads/schemas";
+import { replySchema } from "./responses";
+
+/** Response schemas of the inbox, AI, CRM and webhook routes (inbox.ts, ai-crm.ts, webhooks.ts). */
+
+const int = () => z.number().int();
+const address = z.object({ name: z.string().nullable(), address: z.string() });
+const fileRef = z.object({ id: z.string(), filename: z.string(), contentType: z.string(), size: int() });
+const intent = z.enum(INTENTS);
+
+export const threadSummarySchema = z.object({
+  leadId: z.string(),
+  latestReply: replySchema,
+  unreadCount: int(),
+  replyCount: int(),
+  answered: z.boolean(),
+  lastAnsweredAt: z.string().nullable(),
+  lead: z
+    .object({
+      id: z.string(),
+      email: z.string(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      companyName: z.string().nullable(),
+    })
+    .nullable(),
+  mailbox: z.object({ id: z.string(), email: z.string(), senderName: z.string().nullable() }).nullable(),
+  campaign: z.object({ id: z.string(), name: z.string(), status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]) }).nullable(),
+});
+
+/** A message no lead matched (spec 2.9), with where it arrived. */
+export const unmatchedSchema = replySchema.extend({
+  mailboxEmail: z.string(),
+  folder: z.string(),
+  to: z.array(address),
+  cc: z.array(address),
+});
+export const unmatchedOneSchema = unmatchedSchema.extend({ html: z.string().nullable(), attachments: z.array(fileRef) });
+export const repliesSummarySchema = z.object({ today: int(), yesterday: int(), earlier: int() });
+export const unreadCountSchema = z.object({ messages: int(), conversations: int() });
+
+const inbound = z.object({
+  id: z.string(),
+  direction: z.literal("inbound"),
+  timestamp: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  html: z.string().nullable(),
+  mailboxEmail: z.string(),
+  from: address.nullable(),
+  to: z.array(address),
+  cc: z.array(address),
+  attachments: z.array(fileRef),
+  intentClassification: intent,
+  remindAt: z.string().nullable(),
+  starred: z.boolean(),
+});
+const campaignSend = z.object({
+  id: z.string(),
+  direction: z.literal("outbound"),
+  kind: z.literal("campaign"),
+  timestamp: z.string(),
+  subject: z.string(),
+  body: z.string().nullable(),
+  mailboxEmail: z.string(),
+  to: z.array(z.object({ name: z.null(), address: z.string() })),
+  cc: z.array(address).max(0),
+  campaign: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  stepOrder: int().nullable(),
+  status: z.enum(["SENDING", "SENT", "FAILED", "BOUNCED"]),
+});
+const sentReply = z.object({
+  id: z.string(),
+  direction: z.literal("outbound"),
+  kind: z.literal("reply"),
+  timestamp: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  html: z.string().nullable(),
+  mailboxEmail: z.string(),
+  to: z.array(address),
+  cc: z.array(address),
+  bcc: z.array(address),
+  attachments: z.array(fileRef),
+  sentBy: z.enum(["HUMAN", "API", "AGENT"]),
+  status: z.enum(["SENDING", "SENT", "FAILED"]),
+  error: z.string().nullable(),
+});
+/** A conversation with one lead, oldest first: their messages, the campaign's sends and our replies. */
+export const threadSchema = z.object({ lead: leadSchema, messages: z.array(z.union([inbound, campaignSend, sentReply])) });
+export const markedSchema = z.object({ marked: int() });
+
+const queued = z.object({ queued: z.boolean(), status: z.literal("SENDING"), sentReplyId: z.string() });
+export const sendReplyResultSchema = z.union([
+  z.object({ sent: z.literal(true), sentReplyId: z.string(), sentAt: z.string() }),
+  queued.extend({ queued: z.literal(true) }).describe("Answered with 202 when the reply went to the background job"),
+]);
+export const retryResultSchema = queued;
+export const forwardResultSchema = z.object({ forwarded: z.boolean(), to: z.string(), messageId: z.string(), sentAt: z.string() });
+export const uploadResultSchema = z.object({ id: z.string(), filename: z.string(), size: int() });
+
+export const aiSettingsSchema = z.object({
+  provider: z.string(),
+  model: z.string().nullable(),
+  credits: z.object({ limit: int(), used: int(), remaining: int(), resetsAt: z.string() }),
+  aiClassificationEnabled: z.boolean(),
+  aiDraftEnabled: z.boolean(),
+  autoTagOnReply: z.boolean(),
+  customInstructions: z.string(),
+  monthlyCredits: int(),
+});
+export const draftSchema = z.object({
+  draft: z.object({ body: z.string(), to: z.array(address) }),
+  provider: z.string(),
+  creditsRemaining: int(),
+});
+export const pipelineRowSchema = z.object({
+  lead: leadSchema.nullable(),
+  campaign: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  stage: z.object({ stepOrder: int().nullable(), name: z.string() }),
+  intent: z.string(),
+  lastReplyAt: z.string(),
+  replyCount: int(),
+});
+
+/** A webhook endpoint (spec 2.11); its secret only when created or rotated. */
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  retryAttempts: int(),
+  timeoutMs: int(),
+  previousSecretActiveUntil: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const webhooksSchema = z.object({ webhooks: z.array(webhookSchema) });
+export const webhookWithSecretSchema = webhookSchema.extend({ secret: z.string() });
+export const deliverySchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  event: z.string(),
+  status: z.enum(["PENDING", "DELIVERED", "FAILED"]),
+  attempts: int(),
+  lastStatusCode: int().nullable(),
+  lastResponse: z.string().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  isTest: z.boolean(),
+  createdAt: z.string(),
+});
+export const resendResultSchema = deliverySchema.extend({ delivered: z.boolean() });
+export const webhookTestSchema = z.object({
+  delivered: z.boolean(),
+  statusCode: int().nullable(),
+  error: z.string().nullable(),
+  deliveryId: z.string(),
+  eventId: z.string(),
+});
