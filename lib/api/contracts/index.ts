@@ -12,6 +12,8 @@ import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 import { warmupRoutes } from "./warmup";
 import { oauthRoutes } from "./oauth";
 import { analyticsRoutes } from "./analytics";
+import { copyFatigueRoutes } from "./copy-fatigue";
+import { finderRoutes } from "./finder";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -32,4 +34,5 @@ export const allRoutes: RouteDef[] = [
   placementRoutes,
   deliverabilityRoutes,
   analyticsRoutes,
+  finderRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);

@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { COMPANY_SIZES, DEPARTMENTS, SENIORITIES } from "../../finder/vocabulary";
+import { countBody, facetsBody, FACETS, importBody, searchBody } from "../../finder/schemas";
+import { ESP_CLASSES, VERIFICATION_STATUSES } from "../../leads/schemas";
+import { defineRoute } from "../route";
+
+const tag = "Lead finder";
+const iso = z.string().describe("ISO 8601 UTC");
+const n = z.string().nullable();
+
+export const finderPersonSchema = z.object({
+  id: z.string(),
+  firstName: n,
+  lastName: n,
+  title: n,
+  seniority: z.enum(SENIORITIES).nullable(),
+  department: z.enum(DEPARTMENTS).nullable(),
+  companyName: n,
+  companyDomain: n,
+  industry: n.describe("lower-case"),
+  companySize: z.enum(COMPANY_SIZES).nullable(),
+  country: n.describe("English name"),
+  city: n,
+  linkedinUrl: n,
+  technologies: z.array(z.string()).describe("lower-case"),
+  email: n.describe("Imported, or found by an enrichment job"),
+  verificationStatus: z.enum(VERIFICATION_STATUSES),
+  espClass: z.enum(ESP_CLASSES),
+  createdAt: iso,
+});
+
+const facetValues = z.array(z.object({ value: z.string(), count: z.number() }));
+
+export const finderRoutes = {
+  access: defineRoute({
+    method: "GET",
+    path: "/finder/access",
+    tag,
+    access: "read",
+    summary: "Whether the finder is on, its configured providers, and the workspace's monthly credits",
+    response: {
+      description: "`{ enabled, providers, credits }`",
+      schema: z.object({
+        enabled: z.boolean(),
+        providers: z.array(z.string()),
+        credits: z.object({ limit: z.number(), used: z.number(), remaining: z.number(), resetsAt: iso }),
+      }),
+    },
+  }),
+  meta: defineRoute({
+    method: "GET",
+    path: "/finder/meta",
+    tag,
+    access: "read",
+    summary: "The search filters and the allowed values of the fixed ones (seniorities, departments, company sizes)",
+    response: {
+      description: "`{ filters: [{ name, kind, values }], combine }`",
+      schema: z.object({
+        filters: z.array(z.object({ name: z.string(), kind: z.enum(["enum", "values", "text"]), values: z.array(z.string()).nullable() })),
+        combine: z.string(),
+      }),
+    },
+  }),
+  providers: defineRoute({
+    method: "GET",
+    path: "/finder/providers",
+    tag,
+    access: "read",
+    summary: "The finder's providers: the built-in directory and paid ones configured by API key",
+    response: {
+      description: "`[{ name, kind, configured }]`",
+      schema: z.array(z.object({ name: z.string(), kind: z.enum(["directory", "enrichment"]), configured: z.boolean() })),
+    },
+  }),
+  import: defineRoute({
+    method: "POST",
+    path: "/finder/directory/import",
+    tag,
+    access: "write",
+    body: importBody,
+    bodyLimit: 20 * 1024 * 1024,
+    summary:
+      "Add people to the workspace's directory: `{ people: [...] }` or `{ csv }` (a header row naming the fields). Bad rows are reported",
+    response: {
+      description: "`{ imported, rejected: [{ row, reasons }], personIds }` (row: 1-based data row)",
+      schema: z.object({
+        imported: z.number(),
+        rejected: z.array(z.object({ row: z.number(), reasons: z.array(z.string()) })),
+        personIds: z.array(z.string()),
+      }),
+    },
+  }),
+  search: defineRoute({
+    method: "POST",
+    path: "/finder/search",
+    tag,
+    access: "write",
+    body: searchBody,
+    summary: "Directory people matching the filters (AND across filters, OR within one), in import order",
+    response: {
+      description: "`{ people, page, limit, total }`",
+      schema: z.object({ people: z.array(finderPersonSchema), page: z.number(), limit: z.number(), total: z.number() }),
+    },
+  }),
+  count: defineRoute({
+    method: "POST",
+    path: "/finder/count",
+    tag,
+    access: "write",
+    body: countBody,
+    summary: "How many directory people match the filters",
+    response: { description: "`{ total }`", schema: z.object({ total: z.number() }) },
+  }),
+  facets: defineRoute({
+    method: "POST",
+    path: "/finder/facets",
+    tag,
+    access: "write",
+    body: facetsBody,
+    summary: "Per filter, its values with their counts among the people matching every other filter",
+    response: {
+      description: "`{ facets: { <filter>: [{ value, count }] } }`",
+      schema: z.object({ facets: z.object(Object.fromEntries(FACETS.map((f) => [f, facetValues.optional()]))) }),
+    },
+  }),
+  person: defineRoute({
+    method: "GET",
+    path: "/finder/people/{id}",
+    tag,
+    access: "read",
+    summary: "One directory person",
+    response: { description: "The person", schema: finderPersonSchema },
+  }),
+};
