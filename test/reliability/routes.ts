@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { contractFor } from "../conformance";
+import { allRoutes } from "../../lib/api/contracts";
 import type { RouteDef } from "../../lib/api/route";
 
 export type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -36,6 +36,12 @@ export const templateOf = (rel: string) => `/${rel.replace(/\[([^\]]+)\]/g, "{$1
 export const concrete = (rel: string, values: Record<string, string>) =>
   `/${rel.replace(/\[([^\]]+)\]/g, (_, n: string) => encodeURIComponent(values[n] ?? "x"))}`;
 
+/** The contract of a folder's method: the same path with any parameter names (`{leadId}` and `{id}` alike). */
+function contractOf(method: string, template: string): RouteDef | undefined {
+  const shape = (p: string) => p.replace(/\{\w+\}/g, "{}");
+  return allRoutes.find((d) => d.method === method && shape(d.path) === shape(template));
+}
+
 /**
  * Every operation of the public API: each route file's exported methods, matched to its contract.
  * The catch-all `[...path]` (404 for unknown routes) and `openapi.json` (public) are not API operations.
@@ -49,7 +55,7 @@ export async function operations(): Promise<Operation[]> {
     for (const method of METHODS) {
       const handler = mod[method];
       if (typeof handler !== "function") continue;
-      const def = contractFor(method, `http://localhost/api/v1${templateOf(rel)}`);
+      const def = contractOf(method, templateOf(rel));
       if (!def) throw new Error(`${method} /${rel} has no contract`);
       out.push({ rel, method, handler: handler as Handler, params, def });
     }
