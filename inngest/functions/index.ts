@@ -1,6 +1,7 @@
 import type { JobDef } from "../../lib/jobs/registry";
 import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";
+import { copyFatigueJob } from "./copy-fatigue";
 import { domainCheckJob } from "./domain-checks";
 import { inboxSyncJob } from "./inbox-sync";
 import { leadEspClassJob } from "./lead-esp-class";
@@ -31,4 +32,5 @@ export const jobs: JobDef[] = [
   blacklistCheckJob,
   warmupJob,
   oauthBulkJob,
+  copyFatigueJob,
 ];
