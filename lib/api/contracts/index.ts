@@ -35,4 +35,5 @@ export const allRoutes: RouteDef[] = [
   deliverabilityRoutes,
   analyticsRoutes,
   finderRoutes,
+  copyFatigueRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
