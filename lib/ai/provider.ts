@@ -94,7 +94,7 @@ export function openAiCompatible(cfg: EndpointConfig): AiProvider {
     complete: (system, user) => chat(client, model, system, user),
     embed: embeddingModel
       ? async (texts) => {
-          const res = await client.embeddings.create({ model: embeddingModel, input: texts });
+          const res = await client.embeddings.create({ model: embeddingModel, input: texts, encoding_format: "float" });
           const out = [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
           if (out.length !== texts.length || out.some((v) => !Array.isArray(v) || v.length === 0)) {
             throw new Error(`AI endpoint gave ${out.length} embeddings for ${texts.length} texts`);
