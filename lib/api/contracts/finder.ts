@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMPANY_SIZES, DEPARTMENTS, SENIORITIES } from "../../finder/vocabulary";
-import { countBody, facetsBody, FACETS, importBody, searchBody } from "../../finder/schemas";
+import { aiSearchBody, countBody, facetsBody, FACETS, finderFilters, importBody, searchBody } from "../../finder/schemas";
 import { ESP_CLASSES, VERIFICATION_STATUSES } from "../../leads/schemas";
 import { defineRoute } from "../route";
 
@@ -130,5 +130,20 @@ export const finderRoutes = {
     access: "read",
     summary: "One directory person",
     response: { description: "The person", schema: finderPersonSchema },
+  }),
+  aiSearch: defineRoute({
+    method: "POST",
+    path: "/finder/ai-search",
+    tag,
+    access: "write",
+    body: aiSearchBody,
+    summary:
+      "A sentence → filters (through the AI provider for one AI credit; without one, a rule-based parser) and the first page of people. " +
+      "Out of credits → 429 RATE_LIMITED with details.reason AI_CREDITS",
+    errors: [429],
+    response: {
+      description: "`{ filters, people, total, source }` (source: ai or rules)",
+      schema: z.object({ filters: finderFilters, people: z.array(finderPersonSchema), total: z.number(), source: z.enum(["ai", "rules"]) }),
+    },
   }),
 };
