@@ -38,6 +38,8 @@ export interface Fixture {
  */
 export async function buildFixture(ws: TestWorkspace, tag: string): Promise<Fixture> {
   const k = ws.fullKey;
+  // The fixture's webhook points at a closed local port: allowed here, as OUTBOUND_ALLOW_HOSTS allows it in tests.
+  process.env.OUTBOUND_ALLOW_HOSTS ??= "127.0.0.1";
   const mailboxEmail = `sender-${tag}@${tag}.example`;
   const mbx = await insertMailbox(ws.workspaceId, mailboxEmail);
   await api(k, "POST", "tags", { name: `tag-${tag}` });
