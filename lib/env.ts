@@ -77,3 +77,27 @@ export const rateLimits = {
 };
 
 export const workerTickMs = () => intEnv("WORKER_TICK_MS", 5000);
+
+/** Email verification by the lead finder and POST /leads verify (docs/finder.md). */
+export const verifyEnv = {
+  /** The port MX hosts are asked on (SMTP_VERIFY_PORT, default 25; tests point it at local peers). */
+  get port() {
+    return intEnv("SMTP_VERIFY_PORT", 25);
+  },
+  /** One SMTP wait (connect, each reply) before the address counts as UNKNOWN (SMTP_VERIFY_TIMEOUT_MS, default 10 s). */
+  get timeoutMs() {
+    return intEnv("SMTP_VERIFY_TIMEOUT_MS", 10_000);
+  },
+  /** Politeness: the pause between two probes at one domain (SMTP_VERIFY_DELAY_MS, default 1 s; 0 allowed). */
+  get delayMs() {
+    const raw = process.env.SMTP_VERIFY_DELAY_MS;
+    return raw !== undefined && raw !== "" && Number(raw) >= 0 ? Number(raw) : 1000;
+  },
+  /** The EHLO name and the MAIL FROM address of probes (SMTP_VERIFY_HELO, SMTP_VERIFY_FROM; default the app host). */
+  get helo() {
+    return process.env.SMTP_VERIFY_HELO?.trim() || new URL(appUrl()).hostname;
+  },
+  get mailFrom() {
+    return process.env.SMTP_VERIFY_FROM?.trim() || `verify@${this.helo}`;
+  },
+};
