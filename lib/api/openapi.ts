@@ -1,16 +1,7 @@
 import { z } from "zod";
-import { STATUS_BY_CODE } from "./errors";
+import { exampleOf } from "./openapi-examples";
+import { errorComponents, errorSchema, errorStatuses } from "./openapi-errors";
 import type { RouteDef } from "./route";
-
-const errorSchema = {
-  type: "object",
-  required: ["error", "code"],
-  properties: {
-    error: { type: "string", description: "Human-readable message naming the problem" },
-    code: { type: "string", enum: Object.keys(STATUS_BY_CODE) },
-    details: { description: "For VALIDATION_ERROR: `{ fieldErrors: { [field]: string[] }, formErrors: string[] }`" },
-  },
-};
 
 export function jsonSchema(s: z.ZodType, io: "input" | "output") {
   const out = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -48,6 +39,37 @@ const IDEMPOTENCY_HEADER = {
 
 const ACCESS_NOTE = { read: "Access R: read-only or full-access key, or a session.", write: "Access F: full-access key or a session." };
 
+/** `GET /campaigns/{id}/steps` → `getCampaignsIdSteps`: unique and stable, for generated clients. */
+function operationId(def: RouteDef): string {
+  const words = def.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return def.method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+}
+
+/** An example made from the schema, kept only when the zod schema accepts it (never a wrong example). */
+function validExample(zod: z.ZodType, js: Record<string, unknown>): { example?: unknown } {
+  // Full, then required fields only, then each field alone (a body that takes one of several fields).
+  const props = Object.entries((js.properties ?? {}) as Record<string, Record<string, unknown>>);
+  const alone = props.map(([k, v]) => ({ [k]: exampleOf(v, k, 1) }));
+  for (const example of [exampleOf(js), exampleOf(js, "", 0, true), ...alone]) {
+    if (example !== undefined && zod.safeParse(example).success) return { example };
+  }
+  return {};
+}
+
+function requestBody(def: RouteDef, body: z.ZodType) {
+  const schema = jsonSchema(body, "input");
+  return { required: !def.bodyOptional, content: { "application/json": { schema, ...validExample(body, schema) } } };
+}
+
+function successResponse(def: RouteDef) {
+  const zod = def.response?.schema;
+  const type = def.response?.contentType ?? "application/json";
+  const description = def.response?.description ?? "OK";
+  if (!zod) return { description };
+  const schema = jsonSchema(zod, "output");
+  return { description, content: { [type]: { schema, ...(type === "application/json" ? validExample(zod, schema) : {}) } } };
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
 export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -57,37 +79,19 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
     if (def.role) notes.push("Owner or admin only.");
     if (def.credential === "session") notes.push("Dashboard session only: an API key gets 403.");
     if (def.extraLimit) notes.push(`Own limit: ${def.extraLimit.points} per ${def.extraLimit.durationSeconds} s.`);
-    const errors = new Set([400, 401, 403, 404, 429, ...(def.errors ?? [])]);
-    if (def.body) errors.add(413);
-    if (def.method === "POST") errors.add(409).add(422);
     (paths[def.path] ??= {})[def.method.toLowerCase()] = {
+      operationId: operationId(def),
       tags: [def.tag],
       summary: def.summary,
       description: notes.join(" "),
       parameters: [...pathParameters(def.path), ...queryParameters(def), ...(def.method === "POST" ? [IDEMPOTENCY_HEADER] : [])],
-      ...(def.body
-        ? { requestBody: { required: !def.bodyOptional, content: { "application/json": { schema: jsonSchema(def.body, "input") } } } }
-        : {}),
+      ...(def.body ? { requestBody: requestBody(def, def.body) } : {}),
       responses: {
-        [status]: {
-          description: def.response?.description ?? "OK",
-          ...(def.response?.schema ? { content: { "application/json": { schema: jsonSchema(def.response.schema, "output") } } } : {}),
-        },
-        ...Object.fromEntries([...errors].sort().map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
+        [status]: successResponse(def),
+        ...Object.fromEntries(errorStatuses(def).map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
       },
     };
   }
-  const describe: Record<number, string> = {
-    400: "Invalid body or parameters (VALIDATION_ERROR, BAD_REQUEST)",
-    401: "Missing, invalid, expired or revoked credentials (UNAUTHORIZED)",
-    403: "Authenticated but not allowed (FORBIDDEN)",
-    404: "Not found, including another workspace's resource (NOT_FOUND)",
-    409: "Conflict with the current state (CONFLICT)",
-    413: "Body too large (PAYLOAD_TOO_LARGE)",
-    422: "The Idempotency-Key was used with a different request (IDEMPOTENCY_MISMATCH)",
-    429: "Rate limited (RATE_LIMITED); see Retry-After",
-    502: "An upstream operation failed (UPSTREAM_ERROR)",
-  };
   return {
     openapi: "3.1.0",
     info: {
@@ -104,12 +108,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key `ok_live_…`" } },
       schemas: { Error: errorSchema },
-      responses: Object.fromEntries(
-        Object.entries(describe).map(([s, d]) => [
-          `E${s}`,
-          { description: d, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-        ]),
-      ),
+      responses: errorComponents(),
     },
   };
 }
