@@ -5,6 +5,7 @@ import type { DbOrTx, Tx } from "../../../db/client";
 import { isPool, pipelinedTransaction } from "../../../db/pipelined";
 import { campaignLeads, campaigns, events, imapState, leadTags, replies, tags, workspaces } from "../../../db/schema";
 import type { Clock } from "../../clock";
+import { queueAgentAnswers } from "../../agent-replies/queue";
 import { systemCtx } from "../../ctx";
 import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
@@ -202,7 +203,7 @@ function folderState(s: FolderState, now: Date): SQL {
  * The statements of a planned batch, one per concern, in the order they run: the replies (a Message-ID
  * already stored for the mailbox, or twice in the batch, is a duplicate and changes nothing); then,
  * only for the replies actually written (each statement finds them by their new ids), their events into
- * the outbox, their sequences' stops, their leads' intent tags; with `state`, where the folder's sync
+ * the outbox, their sequences' stops, their leads' intent tags, their reply agents' answers to make; with `state`, where the folder's sync
  * stopped. None waits for another's answer, so they are sent together (pipelined). Their texts never
  * change (rows travel as one JSON parameter each), so they stay prepared.
  */
@@ -211,6 +212,8 @@ function statements(mb: Mailbox, plan: ReplyPlan, state: FolderState | undefined
   if (plan.events.length) effects.push(insertEvents(plan.events));
   if (plan.stops.length) effects.push(stopSequences(plan.stops));
   if (plan.tags.length) effects.push(tagLeads(mb.workspaceId, plan.tags, now));
+  const answers = queueAgentAnswers(plan.rows, now); // the reply agents' work (lib/agent-replies), done by their job
+  if (answers) effects.push(answers);
   if (state) effects.push(folderState(state, now));
   return { replies: insertReplies(plan.rows), effects };
 }
