@@ -1,4 +1,5 @@
 import type { JobDef } from "../../lib/jobs/registry";
+import { agentRepliesJob } from "./agent-replies";
 import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";
 import { copyFatigueJob } from "./copy-fatigue";
@@ -33,4 +34,5 @@ export const jobs: JobDef[] = [
   warmupJob,
   oauthBulkJob,
   copyFatigueJob,
+  agentRepliesJob,
 ];
