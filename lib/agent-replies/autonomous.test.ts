@@ -16,13 +16,24 @@ import { connectMailboxes, prepareCampaign, activateCampaign } from "@/test/camp
 import { PATCH as AI_SETTINGS } from "@/app/api/v1/ai-settings/route";
 import { POST as SEND } from "@/app/api/v1/replies/[id]/send/route";
 import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
+import { clearAiEnv, startOpenAiPeer } from "@/test/peers/openai-peer";
 import { runAgentReplies } from "./run";
 
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z"));
 const DOC =
   "Acme Outreach pricing and plans.\n\nThe Team plan costs 49 euros per seat per month, billed annually, and includes unlimited mailboxes. " +
   "Every plan comes with a 14-day free trial.\n\nSecurity. Acme stores all data in Frankfurt and is ISO 27001 certified.";
-const LEADS = ["asker@a.test", "away@b.test", "keen@c.test", "nope@d.test", "stop@e.test", "broke@f.test"];
+const LEADS = [
+  "asker@a.test",
+  "away@b.test",
+  "keen@c.test",
+  "nope@d.test",
+  "stop@e.test",
+  "broke@f.test",
+  "ai1@g.test",
+  "ai2@h.test",
+  "ai3@i.test",
+];
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;
 let ws: TestWorkspace;
@@ -76,7 +87,7 @@ beforeAll(async () => {
   });
   leadIds = prepared.leadIds;
   await activateCampaign(ws.fullKey, prepared.campaign.id);
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 12; i++) {
     await sendDue(getDb(), clock);
     clock.advance(60_000);
   }
@@ -208,5 +219,60 @@ describe("autonomous replies over IMAP and SMTP (issue 16 rule 4)", () => {
       .from(sentReplies)
       .where(and(eq(sentReplies.workspaceId, ws.workspaceId), eq(sentReplies.replyId, b1.id)));
     expect(rows).toHaveLength(0);
+  }, 30_000);
+});
+
+describe("autonomous replies with an OpenAI-compatible endpoint", () => {
+  let peer: Awaited<ReturnType<typeof startOpenAiPeer>>;
+  const ANSWER = "Hi! The Team plan is 49 euros per seat per month, billed annually. Ann";
+  beforeAll(async () => {
+    peer = await startOpenAiPeer();
+    expect((await call(AI_SETTINGS, "PATCH", "", { key: ws.fullKey, body: { monthlyCredits: 1000 } })).status).toBe(200);
+  });
+  afterAll(async () => {
+    clearAiEnv();
+    await peer.close();
+  });
+  const isClassify = (r: { body: { messages?: { role: string; content: string }[] } }) =>
+    !!r.body.messages?.[0]?.content.startsWith("Classify");
+
+  it("sends the model's answer, asked with the top passages", async () => {
+    peer.useAsProvider({ embeddings: false });
+    peer.onChat((r) => (isClassify(r) ? "QUESTION" : ANSWER));
+    await append(message({ id: "a1", from: "ai1@g.test", body: "How much does the Team plan cost per seat?" }));
+    await sync();
+    expect((await replyOf("a1")).intent).toBe("QUESTION");
+    clock.advance(5_000);
+    expect(await run()).toMatchObject({ sent: 1 });
+    expect(toLead("ai1@g.test")[0].parsed.text?.trim()).toBe(ANSWER);
+    expect((await workOf((await replyOf("a1")).id))[0]).toMatchObject({ status: "SENT", provider: "ai" });
+    const asked = peer.chats().filter((r) => !isClassify(r));
+    expect(asked).toHaveLength(1);
+    expect(asked[0].body.messages?.[1].content).toContain("49 euros per seat per month");
+  }, 30_000);
+
+  it("falls back to the quoted passage when the endpoint errs", async () => {
+    peer.onChat(() => ({ status: 500, error: "model crashed" }));
+    await append(message({ id: "a2", from: "ai2@h.test", body: "How much does the Team plan cost per seat?" }));
+    expect((await sync()).stored).toBe(1);
+    expect((await replyOf("a2")).intent).toBe("QUESTION"); // classified by the rules instead
+    clock.advance(5_000);
+    expect(await run()).toMatchObject({ sent: 1 });
+    expect(toLead("ai2@h.test")[0].parsed.text).toContain("> ");
+    expect(toLead("ai2@h.test")[0].parsed.text).toContain("49 euros per seat per month");
+    expect((await workOf((await replyOf("a2")).id))[0]).toMatchObject({ provider: "fallback" });
+  }, 30_000);
+
+  it("falls back when the endpoint never answers, and ingestion is not held up", async () => {
+    peer.useAsProvider({ embeddings: false, timeoutMs: 300 });
+    peer.onChat(() => ({ hang: true }));
+    await append(message({ id: "a3", from: "ai3@i.test", body: "How much does the Team plan cost per seat?" }));
+    const started = Date.now();
+    expect((await sync()).stored).toBe(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    clock.advance(5_000);
+    expect(await run()).toMatchObject({ sent: 1 });
+    expect(toLead("ai3@i.test")[0].parsed.text).toContain("49 euros per seat per month");
+    expect((await workOf((await replyOf("a3")).id))[0]).toMatchObject({ status: "SENT", provider: "fallback" });
   }, 30_000);
 });
