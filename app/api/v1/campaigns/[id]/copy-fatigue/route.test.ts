@@ -16,6 +16,8 @@ import { GET } from "./route";
 import { POST as SCAN } from "./scan/route";
 import { POST as DISMISS } from "./[stepId]/dismiss/route";
 import { POST as APPLY } from "./[stepId]/apply/route";
+import { GET as AI_SETTINGS, PATCH as PATCH_AI } from "../../../ai-settings/route";
+import { clearAiEnv, startOpenAiPeer } from "@/test/peers/openai-peer";
 
 const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
 let ws: TestWorkspace;
@@ -177,5 +179,34 @@ describe("the hourly scan job", () => {
     expect((await scanDueCampaigns(ctx)).scanned).toBe(0);
     clock.advance(60_000);
     expect((await scanDueCampaigns(ctx)).scanned).toBe(1);
+  });
+});
+
+describe("apply with an OpenAI-compatible endpoint", () => {
+  it("returns the model's rewrite for one credit; a bad or failing answer falls back; no credits is 429", async () => {
+    const peer = await startOpenAiPeer();
+    try {
+      peer.useAsProvider({ embeddings: false });
+      const rewrite = { subject: "A fresh angle", body: "Hello {{firstName}}, variant B said differently." };
+      peer.onChat(() => JSON.stringify(rewrite));
+      const used = async () => (await call(AI_SETTINGS, "GET", "", { key: ws.readKey })).body.credits.used;
+      const before = await used();
+      const res = await call(APPLY, "POST", "", p({ id: campaignId, stepId: step["0B"] }));
+      expect(res.body).toEqual({ stepId: step["0B"], subject: "A fresh angle", bodyTemplate: rewrite.body, provider: "ai" });
+      expect(await used()).toBe(before + 1);
+      expect(peer.chats()[0].body.messages?.[1].content).toContain("Hello {{firstName}}, variant B.");
+      // A rewrite that drops a variable, or an endpoint error: the fallback.
+      peer.onChat(() => JSON.stringify({ subject: "x", body: "Hello there" }));
+      expect((await call(APPLY, "POST", "", p({ id: campaignId, stepId: step["0B"] }))).body.provider).toBe("fallback");
+      peer.onChat(() => ({ status: 503, error: "overloaded" }));
+      expect((await call(APPLY, "POST", "", p({ id: campaignId, stepId: step["0B"] }))).body.provider).toBe("fallback");
+      await call(PATCH_AI, "PATCH", "", { key: ws.fullKey, body: { monthlyCredits: 0 } });
+      const out = await call(APPLY, "POST", "", p({ id: campaignId, stepId: step["0B"] }));
+      expect(out.status).toBe(429);
+      expect(out.body.details.reason).toBe("AI_CREDITS");
+    } finally {
+      clearAiEnv();
+      await peer.close();
+    }
   });
 });
