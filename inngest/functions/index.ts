@@ -1,4 +1,5 @@
 import type { JobDef } from "../../lib/jobs/registry";
+import { agentWebsiteScanJob } from "./agent-website-scans";
 import { agentRepliesJob } from "./agent-replies";
 import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";

@@ -12,6 +12,7 @@ import { suppressionRoutes, tagRoutes, timezoneRoutes } from "./workspace";
 import { warmupRoutes } from "./warmup";
 import { oauthRoutes } from "./oauth";
 import { analyticsRoutes } from "./analytics";
+import { agentRoutes } from "./agents";
 import { copyFatigueRoutes } from "./copy-fatigue";
 import { finderRoutes } from "./finder";
 
