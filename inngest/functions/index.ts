@@ -36,4 +36,5 @@ export const jobs: JobDef[] = [
   oauthBulkJob,
   copyFatigueJob,
   agentRepliesJob,
+  agentWebsiteScanJob,
 ];

@@ -37,4 +37,5 @@ export const allRoutes: RouteDef[] = [
   analyticsRoutes,
   finderRoutes,
   copyFatigueRoutes,
+  agentRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
