@@ -14,6 +14,7 @@ import { oauthRoutes } from "./oauth";
 import { analyticsRoutes } from "./analytics";
 import { agentRoutes } from "./agents";
 import { copyFatigueRoutes } from "./copy-fatigue";
+import { agentReplyRoutes } from "./agent-replies";
 import { finderRoutes } from "./finder";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
@@ -37,5 +38,6 @@ export const allRoutes: RouteDef[] = [
   analyticsRoutes,
   finderRoutes,
   copyFatigueRoutes,
+  agentReplyRoutes,
   agentRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
