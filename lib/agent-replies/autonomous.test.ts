@@ -17,6 +17,7 @@ import { PATCH as AI_SETTINGS } from "@/app/api/v1/ai-settings/route";
 import { POST as SEND } from "@/app/api/v1/replies/[id]/send/route";
 import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
 import { clearAiEnv, startOpenAiPeer } from "@/test/peers/openai-peer";
+import { GET as ACTIVITY } from "@/app/api/v1/reply-agents/[id]/activity/route";
 import { runAgentReplies } from "./run";
 
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z"));
@@ -275,4 +276,24 @@ describe("autonomous replies with an OpenAI-compatible endpoint", () => {
     expect(toLead("ai3@i.test")[0].parsed.text).toContain("49 euros per seat per month");
     expect((await workOf((await replyOf("a3")).id))[0]).toMatchObject({ status: "SENT", provider: "fallback" });
   }, 30_000);
+});
+
+describe("the agent's activity", () => {
+  it("lists answers sent with their conversations, skips with reasons, newest first; another workspace gets 404", async () => {
+    const res = await call(ACTIVITY, "GET", "", { key: ws.readKey, params: { id: agentId } });
+    expect(res.status).toBe(200);
+    const q1 = await replyOf("q1");
+    const answered = res.body.activity.find((a: any) => a.replyId === q1.id && a.kind === "ANSWER");
+    expect(answered).toMatchObject({ status: "SENT", conversationId: leadIds[0], leadEmail: "asker@a.test", provider: "fallback" });
+    expect(answered.answer).toContain("49 euros per seat");
+    expect(res.body.activity.some((a: any) => a.kind === "FOLLOW_UP" && a.status === "SENT")).toBe(true);
+    expect(res.body.activity.some((a: any) => a.status === "SKIPPED" && a.reason === "NO_CREDITS")).toBe(true);
+    expect(res.body.total).toBe(res.body.activity.length);
+    const skipped = await call(ACTIVITY, "GET", "?status=SKIPPED", { key: ws.readKey, params: { id: agentId } });
+    expect(skipped.body.activity.map((a: any) => a.reason).sort()).toEqual(["ANSWERED", "NO_CREDITS"]);
+    const other = await makeWorkspace();
+    const res404 = await call(ACTIVITY, "GET", "", { key: other.readKey, params: { id: agentId } });
+    expect(res404.status).toBe(404);
+    expect(res404.body.code).toBe("NOT_FOUND");
+  });
 });
