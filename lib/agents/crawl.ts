@@ -97,15 +97,15 @@ async function crawlStep(ctx: JobCtx, scan: Scan): Promise<{ fetched: number; st
   }
   const start = new URL(scan.startUrl);
   const allowed = await loadRobots(start.origin);
-  const queue = await ctx.db
-    .select({ id: agentWebsitePages.id, url: agentWebsitePages.url })
-    .from(agentWebsitePages)
-    .where(and(eq(agentWebsitePages.scanId, scan.id), eq(agentWebsitePages.status, "FOUND")))
-    .orderBy(asc(agentWebsitePages.seq))
-    .limit(PAGES_PER_RUN);
   let fetched = 0;
-  for (let i = 0; i < queue.length; i += CONCURRENCY) {
-    const batch = queue.slice(i, i + CONCURRENCY);
+  while (fetched < PAGES_PER_RUN) {
+    const batch = await ctx.db
+      .select({ id: agentWebsitePages.id, url: agentWebsitePages.url })
+      .from(agentWebsitePages)
+      .where(and(eq(agentWebsitePages.scanId, scan.id), eq(agentWebsitePages.status, "FOUND")))
+      .orderBy(asc(agentWebsitePages.seq))
+      .limit(Math.min(CONCURRENCY, PAGES_PER_RUN - fetched));
+    if (!batch.length) break;
     const results = await mapLimit(batch, CONCURRENCY, async (p) => ({
       id: p.id,
       r: allowed(p.url) ? await fetchPage(p.url) : ({ kind: "skipped", reason: "robots.txt disallows this page" } as PageResult),
@@ -126,6 +126,8 @@ async function crawlStep(ctx: JobCtx, scan: Scan): Promise<{ fetched: number; st
     await finish(ctx.db, scan, ctx.clock.now(), null);
     return { fetched, status: "COMPLETED" };
   }
+  // The lease is given back: the next run (this worker's or another's) takes the scan on.
+  await jobs.whileHeld(ctx.db, scan, { leaseUntil: null });
   return { fetched, status: "RUNNING" };
 }
 
