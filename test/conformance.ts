@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { allRoutes } from "../lib/api/contracts";
 import type { RouteDef } from "../lib/api/route";
@@ -28,6 +29,8 @@ export function assertConforms(method: string, url: string, status: number, cont
   const schema = def?.response?.schema;
   if (!def || !schema) return;
   const where = `${def.method} ${def.path}`;
+  // CONFORMANCE_LOG=<file>: which contracts the run checked against a real answer (to find the unchecked ones).
+  if (process.env.CONFORMANCE_LOG) appendFileSync(process.env.CONFORMANCE_LOG, `${where}\n`);
   const parsed = schema.safeParse(body);
   if (!parsed.success)
     throw new Error(`${where}: the response does not match its schema: ${JSON.stringify(parsed.error.issues).slice(0, 1500)}`);
