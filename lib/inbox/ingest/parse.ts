@@ -4,9 +4,13 @@ import type { Address } from "../../../db/schema";
 /** textAsHtml (a linkified copy of the text) is never used: not generating it halves the parse time. */
 export const PARSE_OPTIONS = { skipTextToHtml: true, skipTextLinks: true } as const;
 
-/** A downloaded message parsed; undefined when it is malformed beyond parsing (it is passed over). */
-export function parseSource(source: Buffer): Promise<ParsedMail | undefined> {
-  return simpleParser(source, PARSE_OPTIONS).catch(() => undefined);
+/**
+ * A downloaded message parsed, or why it cannot be: malformed beyond parsing, or past mailparser's
+ * limits (a MIME tree nested or split into thousands of parts, a header over 2 MB) — it is then passed
+ * over with that reason in the log.
+ */
+export function parseSource(source: Buffer): Promise<ParsedMail | Error> {
+  return simpleParser(source, PARSE_OPTIONS).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
 }
 
 /**

@@ -29,8 +29,11 @@ async function itemsOf(
   const received = [];
   for (const uid of uids) {
     const src = sources.get(uid);
-    const parsed = src && (await parseSource(src)); // malformed beyond parsing: passed over
-    if (!parsed) continue;
+    const parsed = src ? await parseSource(src) : new Error("the server sent no body");
+    if (parsed instanceof Error) {
+      ctx.log.warn(`[inbox-sync] ${mb.email} ${folder.path} UID ${uid}: not stored (${parsed.message})`, { mailboxId: mb.id });
+      continue;
+    }
     if (folder.kind === "sent") items.push({ uid, kind: "own", parsed });
     else {
       const dsn = parseDsn(parsed);
