@@ -5,6 +5,7 @@ import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";
 import { copyFatigueJob } from "./copy-fatigue";
 import { domainCheckJob } from "./domain-checks";
+import { finderEnrichJob } from "./finder-enrich";
 import { inboxSyncJob } from "./inbox-sync";
 import { leadEspClassJob } from "./lead-esp-class";
 import { mailboxHealthJob } from "./mailbox-health";

@@ -25,8 +25,8 @@ const SYSTEM = [
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "").map((x) => x.trim().slice(0, 200)) : [];
 
-function fitted<T>(v: unknown, fit: (s: string) => T | undefined): T[] {
-  return [...new Set(strings(v).flatMap((s) => fit(s) ?? []))];
+function fitted<T>(v: unknown, normalize: (s: string) => T | undefined): T[] {
+  return [...new Set(strings(v).flatMap((s) => normalize(s) ?? []))];
 }
 
 /** A model's JSON answer → filters, keeping only values each filter accepts. Undefined when nothing usable. */
