@@ -18,6 +18,8 @@ import { POST as SEND } from "@/app/api/v1/replies/[id]/send/route";
 import { GET as THREAD } from "@/app/api/v1/replies/thread/[leadId]/route";
 import { clearAiEnv, startOpenAiPeer } from "@/test/peers/openai-peer";
 import { GET as ACTIVITY } from "@/app/api/v1/reply-agents/[id]/activity/route";
+import { POST as DRAFT } from "@/app/api/v1/replies/[id]/draft/route";
+import { patchAgent } from "@/lib/agents/crud";
 import { runAgentReplies } from "./run";
 
 const clock = new ManualClock(new Date("2026-11-03T10:00:00Z"));
@@ -295,5 +297,28 @@ describe("the agent's activity", () => {
     const res404 = await call(ACTIVITY, "GET", "", { key: other.readKey, params: { id: agentId } });
     expect(res404.status).toBe(404);
     expect(res404.body.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("with autonomy off, the agent drafts for a person", () => {
+  it("queues nothing, and the composer's draft is the agent's grounded answer", async () => {
+    await patchAgent(systemCtx(ws.workspaceId, { db: getDb(), clock }), agentId, { autonomousReplies: false });
+    clock.advance(60_000);
+    await append(message({ id: "k2", from: "keen@c.test", body: "And is there a free trial of the Team plan?" }));
+    await sync();
+    const k2 = await replyOf("k2");
+    expect(k2.intent).toBe("QUESTION");
+    expect(await workOf(k2.id)).toEqual([]);
+    clock.advance(5_000);
+    expect(await run()).toMatchObject({ sent: 0, skipped: 0 });
+    const d = await call(DRAFT, "POST", "", { key: ws.fullKey, params: { id: k2.id } });
+    expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({
+      provider: "agent-fallback",
+      agent: { id: agentId, name: "Acme helper" },
+      draft: { to: [{ address: "keen@c.test" }] },
+    });
+    expect(d.body.draft.body).toContain("14-day free trial");
+    expect(toLead("keen@c.test")).toHaveLength(1); // a draft never sends
   });
 });

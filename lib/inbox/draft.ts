@@ -1,12 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { leads, mailboxes, replies } from "../../db/schema";
+import { agentDraft } from "../agent-replies/draft";
 import { aiProvider } from "../ai/provider";
 import { loadAiSettings, useCredit } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { ForbiddenError, NotFoundError, UpstreamError } from "../errors";
 import type { Intent } from "./classify";
 
-/** POST /replies/<id>/draft: an AI draft of our answer. One credit; never sends. */
+/**
+ * POST /replies/<id>/draft: an AI draft of our answer. One credit; never sends. In a campaign with a
+ * reply agent, the draft is the agent's answer grounded in its knowledge (what it would send with
+ * autonomy on), for a person to review and send; `agent` says so.
+ */
 export async function draftReply(ctx: Ctx, replyId: string) {
   requireAccess(ctx, "write");
   const [row] = await ctx.db
@@ -19,17 +24,21 @@ export async function draftReply(ctx: Ctx, replyId: string) {
   const settings = await loadAiSettings(ctx.db, ctx.workspaceId);
   if (!settings.aiDraftEnabled) throw new ForbiddenError("AI drafts are turned off for this workspace (PATCH /ai-settings aiDraftEnabled)");
   const { remaining } = await useCredit(ctx.db, ctx.workspaceId, ctx.clock.now());
+  const to = row.r.from ? [row.r.from] : [];
+  const leadName = row.firstName ?? row.r.from?.name ?? null;
+  const byAgent = await agentDraft(ctx.db, row.r, { leadName, senderName: row.senderName }, ctx.clock.now());
+  if (byAgent) return { draft: { body: byAgent.body, to }, provider: byAgent.provider, creditsRemaining: remaining, agent: byAgent.agent };
   const p = aiProvider();
   try {
     const body = await p.draft({
-      leadName: row.firstName ?? row.r.from?.name ?? null,
+      leadName,
       senderName: row.senderName,
       subject: row.r.subject,
       theirMessage: row.r.textBody,
       intent: row.r.intent as Intent,
       customInstructions: settings.customInstructions,
     });
-    return { draft: { body, to: row.r.from ? [row.r.from] : [] }, provider: p.name, creditsRemaining: remaining };
+    return { draft: { body, to }, provider: p.name, creditsRemaining: remaining, agent: null };
   } catch (e) {
     throw new UpstreamError(`The AI provider failed: ${(e as Error).message}`);
   }

@@ -35,7 +35,7 @@ export const aiRoutes = {
     access: "write",
     errors: [429, 502],
     summary: "AI draft of an answer: one credit, never sends (429 RATE_LIMITED with details.reason AI_CREDITS when out)",
-    response: { description: "`{ draft: { body, to }, provider, creditsRemaining }`", schema: ir.draftSchema },
+    response: { description: "`{ draft: { body, to }, provider, creditsRemaining, agent }`", schema: ir.draftSchema },
   }),
 };
 

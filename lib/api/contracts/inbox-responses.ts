@@ -113,8 +113,12 @@ export const aiSettingsSchema = z.object({
 });
 export const draftSchema = z.object({
   draft: z.object({ body: z.string(), to: z.array(address) }),
-  provider: z.string(),
+  provider: z.string().describe("The AI provider's name; agent-ai or agent-fallback for a reply agent's grounded draft"),
   creditsRemaining: int(),
+  agent: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .describe("The reply agent whose grounded answer this is (campaigns with an agent), else null"),
 });
 export const pipelineRowSchema = z.object({
   lead: leadSchema.nullable(),

@@ -1,0 +1,28 @@
+import type { DbOrTx } from "../../db/client";
+import type { replies } from "../../db/schema";
+import { aiProvider } from "../ai/provider";
+import { agentForCampaign } from "../agents/crud";
+import { searchKnowledge } from "../agents/search";
+import { newText } from "../inbox/classify";
+import { PASSAGES } from "./answer";
+import { composeAnswer } from "./compose";
+
+/**
+ * The draft the composer shows in a campaign with a reply agent (autonomy on or off): the agent's
+ * answer grounded in its top passages, as it would send it. Undefined without an agent, or when its
+ * knowledge has nothing on the message (the ordinary draft is used then).
+ */
+export async function agentDraft(
+  db: DbOrTx,
+  r: typeof replies.$inferSelect,
+  who: { leadName: string | null; senderName: string | null },
+  now: Date,
+): Promise<{ body: string; provider: string; agent: { id: string; name: string } } | undefined> {
+  const agent = r.campaignId ? await agentForCampaign(db, r.workspaceId, r.campaignId) : null;
+  if (!agent) return undefined;
+  const question = newText(r.textBody).trim() || r.subject;
+  const passages = await searchKnowledge(db, r.workspaceId, agent.id, question, PASSAGES, now);
+  if (!passages.length) return undefined;
+  const { body, provider } = await composeAnswer({ agent, ...who, theirMessage: r.textBody, passages }, aiProvider().complete ?? null);
+  return { body, provider: `agent-${provider}`, agent: { id: agent.id, name: agent.name } };
+}
