@@ -38,4 +38,5 @@ export const jobs: JobDef[] = [
   copyFatigueJob,
   agentRepliesJob,
   agentWebsiteScanJob,
+  finderEnrichJob,
 ];
