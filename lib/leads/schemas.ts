@@ -43,6 +43,10 @@ export type LeadInput = z.infer<typeof leadInput>;
 
 export const createLeadsBody = z.object({
   leads: z.array(leadInput).min(1, "send at least one lead").max(1000, "at most 1,000 leads per call"),
+  verify: z
+    .boolean()
+    .optional()
+    .describe("Verify the saved addresses over SMTP in the background (docs/finder.md); the answer names the job"),
 });
 
 export const patchLeadBody = z
@@ -98,5 +102,10 @@ export const createLeadsResult = z.object({
   suppressedEmails: z.array(z.string()),
   invalidEmails: z.array(z.object({ index: z.number(), email: z.string(), reason: z.string() })),
   warnings: z.array(z.object({ index: z.number(), email: z.string(), field: z.string(), message: z.string() })),
+  verificationJobId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("With verify: true, the job at GET /finder/enrich/jobs/<id> (null: no lead saved)"),
 });
 export type CreateLeadsResult = z.infer<typeof createLeadsResult>;

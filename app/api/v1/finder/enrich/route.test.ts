@@ -221,3 +221,31 @@ describe("POST /finder/enrich and its job", () => {
     expect((await call(ENRICH, "POST", "/finder/enrich", { key: ws.readKey, body: { personIds: [ids.Ada] } })).status).toBe(403);
   });
 });
+
+describe("POST /leads with verify: true", () => {
+  it("saves the leads as usual and verifies their own addresses in the background, setting verificationStatus", async () => {
+    const body = {
+      leads: [{ email: "Ada.Lovelace@accept.test" }, { email: "nobody@refuse.test" }, { email: "any@catchall.test" }],
+      verify: true,
+    };
+    const r = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body });
+    expect(r.status).toBe(200);
+    expect(r.body.verificationJobId).toMatch(/^fej_/);
+    const queued = (await job(r.body.verificationJobId)).body;
+    expect(queued).toMatchObject({ kind: "LEADS", status: "QUEUED", total: 3 });
+    await run();
+    const done = (await job(r.body.verificationJobId)).body;
+    expect(done.status).toBe("COMPLETED");
+    const { GET } = await import("../../leads/[id]/route");
+    const statuses = [];
+    for (const id of r.body.leadIds)
+      statuses.push((await call(GET, "GET", "", { key: ws.readKey, params: { id } })).body.verificationStatus);
+    expect(statuses).toEqual(["VALID", "INVALID", "CATCH_ALL"]);
+  });
+
+  it("without verify queues nothing and answers as before", async () => {
+    const r = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "x@accept.test" }] } });
+    expect(r.status).toBe(200);
+    expect(r.body).not.toHaveProperty("verificationJobId");
+  });
+});
