@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { COMPANY_SIZES, DEPARTMENTS, SENIORITIES } from "../../finder/vocabulary";
-import { aiSearchBody, countBody, facetsBody, FACETS, finderFilters, importBody, searchBody } from "../../finder/schemas";
+import {
+  addToLeadsBody,
+  aiSearchBody,
+  countBody,
+  enrichBody,
+  facetsBody,
+  FACETS,
+  finderFilters,
+  importBody,
+  personIdsBody,
+  searchBody,
+} from "../../finder/schemas";
 import { ESP_CLASSES, VERIFICATION_STATUSES } from "../../leads/schemas";
 import { defineRoute } from "../route";
 
@@ -27,6 +38,32 @@ export const finderPersonSchema = z.object({
   verificationStatus: z.enum(VERIFICATION_STATUSES),
   espClass: z.enum(ESP_CLASSES),
   createdAt: iso,
+});
+
+const jobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["ENRICH", "LEADS"]).describe("LEADS: started by POST /leads with verify: true"),
+  status: z.enum(["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]),
+  verify: z.boolean(),
+  total: z.number(),
+  done: z.number(),
+  found: z.number().describe("people with an address found"),
+  verified: z.number().describe("addresses verified VALID"),
+  error: n,
+  createdAt: iso,
+  completedAt: iso.nullable(),
+  results: z.array(
+    z.object({
+      personId: n,
+      leadId: n,
+      email: n,
+      verificationStatus: z.enum(VERIFICATION_STATUSES),
+      espClass: z.enum(ESP_CLASSES),
+      pending: z.boolean().describe("still to be worked, or waiting for a greylisting retry"),
+      nextAttemptAt: iso.nullable(),
+      detail: n.describe("the SMTP answer, no MX, the timeout…"),
+    }),
+  ),
 });
 
 const facetValues = z.array(z.object({ value: z.string(), count: z.number() }));
@@ -144,6 +181,69 @@ export const finderRoutes = {
     response: {
       description: "`{ filters, people, total, source }` (source: ai or rules)",
       schema: z.object({ filters: finderFilters, people: z.array(finderPersonSchema), total: z.number(), source: z.enum(["ai", "rules"]) }),
+    },
+  }),
+  estimate: defineRoute({
+    method: "POST",
+    path: "/finder/enrich/estimate",
+    tag,
+    access: "write",
+    body: personIdsBody,
+    summary: "How many of the people can be enriched (a known email, or a company domain and a name) and the credits that costs",
+    response: { description: "`{ people, credits }`", schema: z.object({ people: z.number(), credits: z.number() }) },
+  }),
+  enrich: defineRoute({
+    method: "POST",
+    path: "/finder/enrich",
+    tag,
+    access: "write",
+    body: enrichBody,
+    summary:
+      "Find and verify work emails (colleagues' patterns or common ones, MX, SMTP RCPT TO with a catch-all probe); one AI credit per person worked. " +
+      "Unknown personIds → 400; not enough credits → 429 AI_CREDITS",
+    errors: [429],
+    response: { status: 202, description: "The QUEUED job", schema: jobSchema },
+  }),
+  enrichJob: defineRoute({
+    method: "GET",
+    path: "/finder/enrich/jobs/{id}",
+    tag,
+    access: "read",
+    summary: "An enrichment job's progress and per-person results",
+    response: { description: "The job", schema: jobSchema },
+  }),
+  enrichCancel: defineRoute({
+    method: "POST",
+    path: "/finder/enrich/jobs/{id}/cancel",
+    tag,
+    access: "write",
+    summary: "Stop a job: no further probe is sent; a finished job is returned as it is",
+    response: { description: "The job, CANCELLED", schema: jobSchema },
+  }),
+  addToLeads: defineRoute({
+    method: "POST",
+    path: "/finder/enrich/jobs/{id}/add-to-leads",
+    tag,
+    access: "write",
+    body: addToLeadsBody,
+    bodyOptional: true,
+    summary:
+      "The job's people with a VALID (and CATCH_ALL) address become leads (merge by email, suppressed ones skipped), and join campaignId when given",
+    response: {
+      description: "`{ leadIds, created, updated, suppressedEmails, campaign }`",
+      schema: z.object({
+        leadIds: z.array(z.string()),
+        created: z.number(),
+        updated: z.number(),
+        suppressedEmails: z.array(z.string()),
+        campaign: z
+          .object({
+            campaignId: z.string(),
+            added: z.number(),
+            results: z.array(z.object({ leadId: z.string(), email: n, result: z.string(), mailboxId: n, error: z.string().optional() })),
+          })
+          .nullable(),
+      }),
     },
   }),
 };
