@@ -6,6 +6,7 @@ export const NAV_ITEMS = [
   { href: "/domains", label: "Domains" },
   { href: "/deliverability", label: "Deliverability" },
   { href: "/inbox", label: "Inbox" },
+  { href: "/reply-agents", label: "Reply agents" },
   { href: "/analytics", label: "Analytics" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/settings", label: "Settings" },
