@@ -1300,6 +1300,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finder/enrich": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find and verify work emails (colleagues' patterns or common ones, MX, SMTP RCPT TO with a catch-all probe); one AI credit per person worked. Unknown personIds → 400; not enough credits → 429 AI_CREDITS
+         * @description Access F: full-access key or a session.
+         */
+        post: operations["postFinderEnrich"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finder/enrich/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many of the people can be enriched (a known email, or a company domain and a name) and the credits that costs
+         * @description Access F: full-access key or a session.
+         */
+        post: operations["postFinderEnrichEstimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finder/enrich/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An enrichment job's progress and per-person results
+         * @description Access R: read-only or full-access key, or a session.
+         */
+        get: operations["getFinderEnrichJobsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finder/enrich/jobs/{id}/add-to-leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The job's people with a VALID (and CATCH_ALL) address become leads (merge by email, suppressed ones skipped), and join campaignId when given
+         * @description Access F: full-access key or a session.
+         */
+        post: operations["postFinderEnrichJobsIdAddToLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finder/enrich/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a job: no further probe is sent; a finished job is returned as it is
+         * @description Access F: full-access key or a session.
+         */
+        post: operations["postFinderEnrichJobsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/finder/facets": {
         parameters: {
             query?: never;
@@ -9037,6 +9137,445 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    postFinderEnrich: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body) is kept 24 h per key and workspace and replayed with `Idempotent-Replayed: true`; the same key with another body is 422 IDEMPOTENCY_MISMATCH; while the first runs, 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personIds": [
+                 *         "example"
+                 *       ],
+                 *       "verify": true
+                 *     }
+                 */
+                "application/json": {
+                    personIds: string[];
+                    /**
+                     * @description Verify candidates over SMTP (default true)
+                     * @default true
+                     */
+                    verify?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The QUEUED job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *       "kind": "ENRICH",
+                     *       "status": "QUEUED",
+                     *       "verify": true,
+                     *       "total": 1,
+                     *       "done": 1,
+                     *       "found": 1,
+                     *       "verified": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "completedAt": "2026-01-15T09:30:00.000Z",
+                     *       "results": [
+                     *         {
+                     *           "personId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "leadId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "email": "ada@example.com",
+                     *           "verificationStatus": "UNVERIFIED",
+                     *           "espClass": "GOOGLE",
+                     *           "pending": true,
+                     *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "detail": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        completedAt: string | null;
+                        /** @description ISO 8601 UTC */
+                        createdAt: string;
+                        done: number;
+                        error: string | null;
+                        /** @description people with an address found */
+                        found: number;
+                        id: string;
+                        /**
+                         * @description LEADS: started by POST /leads with verify: true
+                         * @enum {string}
+                         */
+                        kind: "ENRICH" | "LEADS";
+                        results: {
+                            /** @description the SMTP answer, no MX, the timeout… */
+                            detail: string | null;
+                            email: string | null;
+                            /** @enum {string} */
+                            espClass: "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "OTHER" | "UNKNOWN";
+                            leadId: string | null;
+                            nextAttemptAt: string | null;
+                            /** @description still to be worked, or waiting for a greylisting retry */
+                            pending: boolean;
+                            personId: string | null;
+                            /** @enum {string} */
+                            verificationStatus: "UNVERIFIED" | "VALID" | "RISKY" | "CATCH_ALL" | "INVALID" | "UNKNOWN";
+                        }[];
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                        total: number;
+                        /** @description addresses verified VALID */
+                        verified: number;
+                        verify: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postFinderEnrichEstimate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body) is kept 24 h per key and workspace and replayed with `Idempotent-Replayed: true`; the same key with another body is 422 IDEMPOTENCY_MISMATCH; while the first runs, 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personIds": [
+                 *         "example"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    personIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{ people, credits }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "people": 1,
+                     *       "credits": 1
+                     *     }
+                     */
+                    "application/json": {
+                        credits: number;
+                        people: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getFinderEnrichJobsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *       "kind": "ENRICH",
+                     *       "status": "QUEUED",
+                     *       "verify": true,
+                     *       "total": 1,
+                     *       "done": 1,
+                     *       "found": 1,
+                     *       "verified": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "completedAt": "2026-01-15T09:30:00.000Z",
+                     *       "results": [
+                     *         {
+                     *           "personId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "leadId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "email": "ada@example.com",
+                     *           "verificationStatus": "UNVERIFIED",
+                     *           "espClass": "GOOGLE",
+                     *           "pending": true,
+                     *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "detail": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        completedAt: string | null;
+                        /** @description ISO 8601 UTC */
+                        createdAt: string;
+                        done: number;
+                        error: string | null;
+                        /** @description people with an address found */
+                        found: number;
+                        id: string;
+                        /**
+                         * @description LEADS: started by POST /leads with verify: true
+                         * @enum {string}
+                         */
+                        kind: "ENRICH" | "LEADS";
+                        results: {
+                            /** @description the SMTP answer, no MX, the timeout… */
+                            detail: string | null;
+                            email: string | null;
+                            /** @enum {string} */
+                            espClass: "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "OTHER" | "UNKNOWN";
+                            leadId: string | null;
+                            nextAttemptAt: string | null;
+                            /** @description still to be worked, or waiting for a greylisting retry */
+                            pending: boolean;
+                            personId: string | null;
+                            /** @enum {string} */
+                            verificationStatus: "UNVERIFIED" | "VALID" | "RISKY" | "CATCH_ALL" | "INVALID" | "UNKNOWN";
+                        }[];
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                        total: number;
+                        /** @description addresses verified VALID */
+                        verified: number;
+                        verify: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postFinderEnrichJobsIdAddToLeads: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body) is kept 24 h per key and workspace and replayed with `Idempotent-Replayed: true`; the same key with another body is 422 IDEMPOTENCY_MISMATCH; while the first runs, 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "campaignId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                 *       "personIds": [
+                 *         "example"
+                 *       ],
+                 *       "includeCatchAll": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Also add the new leads to this campaign */
+                    campaignId?: string;
+                    /**
+                     * @description Add CATCH_ALL addresses too (default true); INVALID and UNKNOWN never
+                     * @default true
+                     */
+                    includeCatchAll?: boolean;
+                    /** @description Only these people of the job (default all with an email) */
+                    personIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{ leadIds, created, updated, suppressedEmails, campaign }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leadIds": [
+                     *         "example"
+                     *       ],
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "suppressedEmails": [
+                     *         "ada@example.com"
+                     *       ],
+                     *       "campaign": {
+                     *         "campaignId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *         "added": 1,
+                     *         "results": [
+                     *           {
+                     *             "leadId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *             "email": "ada@example.com",
+                     *             "result": "example",
+                     *             "mailboxId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *             "error": "example"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        campaign: {
+                            added: number;
+                            campaignId: string;
+                            results: {
+                                email: string | null;
+                                error?: string;
+                                leadId: string;
+                                mailboxId: string | null;
+                                result: string;
+                            }[];
+                        } | null;
+                        created: number;
+                        leadIds: string[];
+                        suppressedEmails: string[];
+                        updated: number;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    postFinderEnrichJobsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response (status and body) is kept 24 h per key and workspace and replayed with `Idempotent-Replayed: true`; the same key with another body is 422 IDEMPOTENCY_MISMATCH; while the first runs, 409 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, CANCELLED */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *       "kind": "ENRICH",
+                     *       "status": "QUEUED",
+                     *       "verify": true,
+                     *       "total": 1,
+                     *       "done": 1,
+                     *       "found": 1,
+                     *       "verified": 1,
+                     *       "error": "example",
+                     *       "createdAt": "2026-01-15T09:30:00.000Z",
+                     *       "completedAt": "2026-01-15T09:30:00.000Z",
+                     *       "results": [
+                     *         {
+                     *           "personId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "leadId": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *           "email": "ada@example.com",
+                     *           "verificationStatus": "UNVERIFIED",
+                     *           "espClass": "GOOGLE",
+                     *           "pending": true,
+                     *           "nextAttemptAt": "2026-01-15T09:30:00.000Z",
+                     *           "detail": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        completedAt: string | null;
+                        /** @description ISO 8601 UTC */
+                        createdAt: string;
+                        done: number;
+                        error: string | null;
+                        /** @description people with an address found */
+                        found: number;
+                        id: string;
+                        /**
+                         * @description LEADS: started by POST /leads with verify: true
+                         * @enum {string}
+                         */
+                        kind: "ENRICH" | "LEADS";
+                        results: {
+                            /** @description the SMTP answer, no MX, the timeout… */
+                            detail: string | null;
+                            email: string | null;
+                            /** @enum {string} */
+                            espClass: "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "OTHER" | "UNKNOWN";
+                            leadId: string | null;
+                            nextAttemptAt: string | null;
+                            /** @description still to be worked, or waiting for a greylisting retry */
+                            pending: boolean;
+                            personId: string | null;
+                            /** @enum {string} */
+                            verificationStatus: "UNVERIFIED" | "VALID" | "RISKY" | "CATCH_ALL" | "INVALID" | "UNKNOWN";
+                        }[];
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                        total: number;
+                        /** @description addresses verified VALID */
+                        verified: number;
+                        verify: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     postFinderFacets: {
         parameters: {
             query?: never;
@@ -9585,7 +10124,8 @@ export interface operations {
                  *           "customFields": {},
                  *           "verificationStatus": "UNVERIFIED"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "verify": true
                  *     }
                  */
                 "application/json": {
@@ -9606,6 +10146,8 @@ export interface operations {
                         /** @enum {string} */
                         verificationStatus?: "UNVERIFIED" | "VALID" | "RISKY" | "CATCH_ALL" | "INVALID" | "UNKNOWN";
                     }[];
+                    /** @description Verify the saved addresses over SMTP in the background (docs/finder.md); the answer names the job */
+                    verify?: boolean;
                 };
             };
         };
@@ -9649,7 +10191,8 @@ export interface operations {
                      *           "field": "example",
                      *           "message": "example"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "verificationJobId": "cmp_k2n8x4q7v9b3m5p1c6z0"
                      *     }
                      */
                     "application/json": {
@@ -9670,6 +10213,8 @@ export interface operations {
                         suppressed: number;
                         suppressedEmails: string[];
                         updated: number;
+                        /** @description With verify: true, the job at GET /finder/enrich/jobs/<id> (null: no lead saved) */
+                        verificationJobId?: string | null;
                         warnings: {
                             email: string;
                             field: string;
@@ -12794,7 +13339,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{ draft: { body, to }, provider, creditsRemaining }` */
+            /** @description `{ draft: { body, to }, provider, creditsRemaining, agent }` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12812,10 +13357,19 @@ export interface operations {
                      *         ]
                      *       },
                      *       "provider": "example",
-                     *       "creditsRemaining": -9007199254740991
+                     *       "creditsRemaining": -9007199254740991,
+                     *       "agent": {
+                     *         "id": "cmp_k2n8x4q7v9b3m5p1c6z0",
+                     *         "name": "Ada Lovelace"
+                     *       }
                      *     }
                      */
                     "application/json": {
+                        /** @description The reply agent whose grounded answer this is (campaigns with an agent), else null */
+                        agent: {
+                            id: string;
+                            name: string;
+                        } | null;
                         creditsRemaining: number;
                         draft: {
                             body: string;
@@ -12824,6 +13378,7 @@ export interface operations {
                                 name: string | null;
                             }[];
                         };
+                        /** @description The AI provider's name; agent-ai or agent-fallback for a reply agent's grounded draft */
                         provider: string;
                     };
                 };
