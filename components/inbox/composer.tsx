@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { formatAddresses, parseAddresses } from "./addresses";
-import { useSendReply } from "./queries";
+import { useDraftReply, useSendReply } from "./queries";
 import type { Address, InboundMessage, SendInput } from "./types";
 
 /** The API's messages for one address field: "to" itself and each "to.3". */
@@ -40,6 +40,7 @@ function othersOf(m: InboundMessage): Address[] {
  */
 export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; replyTo: InboundMessage; fallbackTo: string }) {
   const send = useSendReply(leadId);
+  const drafting = useDraftReply();
   const bodyId = useId();
   const initialTo = replyTo.from ? [replyTo.from] : [{ name: null, address: fallbackTo }];
   const [to, setTo] = useState(() => formatAddresses(initialTo));
@@ -51,6 +52,19 @@ export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; repl
   const [invalid, setInvalid] = useState<string[]>([]);
   const [notice, setNotice] = useState<string>();
   const others = othersOf(replyTo);
+
+  /** Fills the message with an AI draft (the reply agent's grounded answer in an agent's campaign) for the user to edit and send. */
+  function draft() {
+    setNotice(undefined);
+    drafting.mutate(replyTo.id, {
+      onSuccess: (d) => {
+        setBody(d.draft.body);
+        setNotice(
+          d.agent ? `Draft by ${d.agent.name} from its knowledge: review it before sending.` : "AI draft: review it before sending.",
+        );
+      },
+    });
+  }
 
   function submit() {
     setNotice(undefined);
@@ -89,6 +103,9 @@ export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; repl
           Reply <span className="font-normal text-gray-500">from {replyTo.mailboxEmail}</span>
         </h2>
         <div className="flex gap-1">
+          <Button variant="ghost" size="sm" disabled={drafting.isPending} onClick={draft}>
+            {drafting.isPending ? "Drafting…" : "Draft reply"}
+          </Button>
           {others.length > 0 && (
             <Button
               variant="ghost"
@@ -159,6 +176,7 @@ export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; repl
           </span>
         </Alert>
       )}
+      {drafting.error && <Alert tone="error">Could not draft: {describeError(drafting.error)}</Alert>}
       {notice && !send.error && (
         <Alert tone="success">
           <span data-testid="send-notice">{notice}</span>

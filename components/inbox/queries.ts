@@ -191,6 +191,20 @@ export function useSendReply(leadId: string) {
   });
 }
 
+/** POST /replies/<id>/draft: one AI credit; in a campaign with a reply agent, the agent's grounded answer. */
+export interface DraftResult {
+  draft: { body: string; to: { name: string | null; address: string }[] };
+  provider: string;
+  creditsRemaining: number;
+  agent: { id: string; name: string } | null;
+}
+
+export function useDraftReply() {
+  return useMutation({
+    mutationFn: (replyId: string) => apiFetch<DraftResult>(`/api/v1/replies/${encodeURIComponent(replyId)}/draft`, { method: "POST" }),
+  });
+}
+
 export function useRetry(leadId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -8,6 +8,7 @@ import { nextVariantGroup, stepLabel, variantLabel } from "../labels";
 import { useSpamWords, useSteps } from "../queries";
 import type { Campaign } from "../types";
 import { draftOf, emptyDraft, stepGroups, type Draft, type NewVariant, type Slot } from "./drafts";
+import { CopyFatigueBar, FatigueFlag, useCopyFatigue } from "./copy-fatigue";
 import { PreviewPanel } from "./preview-panel";
 import { StepEditor } from "./step-editor";
 
@@ -23,6 +24,7 @@ export function slotTitle(slot: Pick<Slot, "stepOrder" | "variantGroup">, hasVar
 export function SequenceTab({ campaign }: { campaign: Campaign }) {
   const steps = useSteps(campaign.id);
   const spam = useSpamWords(campaign.id);
+  const fatigue = useCopyFatigue(campaign.id);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [added, setAdded] = useState<NewVariant[]>([]);
   const [activeKey, setActiveKey] = useState<string>();
@@ -59,6 +61,7 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
 
   function saved(slot: Slot, stepId: string) {
     forget(slot.key);
+    void fatigue.refetch(); // changed copy starts afresh (GET rescans it)
     if (!slot.step) {
       setAdded((a) => a.filter((n) => n.key !== slot.key));
       if (activeKey === slot.key) setActiveKey(stepId);
@@ -74,6 +77,7 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
       <div className="space-y-6">
         {spam.error && <Alert tone="error">Could not check spam words: {describeError(spam.error)}</Alert>}
+        {groups.length > 0 && <CopyFatigueBar campaignId={campaign.id} list={fatigue.data} />}
         {groups.length === 0 && (
           <div className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-8 text-center text-sm text-gray-600">
             No steps yet. Write the first email: later steps follow up in the same thread.
@@ -95,22 +99,37 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
                 Add variant
               </Button>
             </div>
-            {g.slots.map((slot) => (
-              <StepEditor
-                key={slot.key}
-                campaignId={campaign.id}
-                slot={slot}
-                title={slotTitle(slot, g.slots.length > 1)}
-                draft={draftFor(slot)}
-                active={slot.key === active?.key}
-                spam={spam.data?.steps.find((s) => s.stepId === slot.step?.id)?.matches}
-                onChange={(d) => setDraft(slot.key, d)}
-                onActivate={() => setActiveKey(slot.key)}
-                onSaved={(stepId) => saved(slot, stepId)}
-                onDiscard={() => (slot.step ? forget(slot.key) : removed(slot))}
-                onDeleted={() => removed(slot)}
-              />
-            ))}
+            {g.slots.map((slot) => {
+              const flag = fatigue.data?.steps.find((f) => f.stepId === slot.step?.id && f.status === "FATIGUED");
+              return (
+                <div key={slot.key} className="space-y-2">
+                  {flag && (
+                    <FatigueFlag
+                      campaignId={campaign.id}
+                      row={flag}
+                      onRewrite={(r) => {
+                        const d = draftFor(slot);
+                        setDraft(slot.key, { ...d, subject: r.subject ?? d.subject, bodyTemplate: r.bodyTemplate });
+                        setActiveKey(slot.key);
+                      }}
+                    />
+                  )}
+                  <StepEditor
+                    campaignId={campaign.id}
+                    slot={slot}
+                    title={slotTitle(slot, g.slots.length > 1)}
+                    draft={draftFor(slot)}
+                    active={slot.key === active?.key}
+                    spam={spam.data?.steps.find((s) => s.stepId === slot.step?.id)?.matches}
+                    onChange={(d) => setDraft(slot.key, d)}
+                    onActivate={() => setActiveKey(slot.key)}
+                    onSaved={(stepId) => saved(slot, stepId)}
+                    onDiscard={() => (slot.step ? forget(slot.key) : removed(slot))}
+                    onDeleted={() => removed(slot)}
+                  />
+                </div>
+              );
+            })}
           </div>
         ))}
         <Button onClick={addStep}>{groups.length === 0 ? "Write the first email" : "Add step"}</Button>

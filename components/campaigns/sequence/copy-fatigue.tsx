@@ -1,0 +1,107 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, describeError } from "@/components/api-client";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { campaignPath, keys } from "../queries";
+
+/** A step's copy-fatigue verdict (GET /campaigns/<id>/copy-fatigue). */
+export interface FatigueRow {
+  stepId: string;
+  stepOrder: number;
+  variantGroup: string | null;
+  status: "OK" | "FATIGUED" | "DISMISSED";
+  sends: number;
+  leads: number;
+  firstRate: number | null;
+  recentRate: number | null;
+  reasons: string[];
+  reason: string | null;
+  suggestion: string | null;
+}
+export interface FatigueList {
+  steps: FatigueRow[];
+  lastScanAt: string | null;
+}
+export interface Rewrite {
+  stepId: string;
+  subject: string | null;
+  bodyTemplate: string;
+  provider: "ai" | "fallback";
+}
+
+const fatigueKey = (campaignId: string) => keys.part(campaignId, "copy-fatigue");
+
+export function useCopyFatigue(campaignId: string) {
+  return useQuery({
+    queryKey: fatigueKey(campaignId),
+    queryFn: ({ signal }) => apiFetch<FatigueList>(campaignPath(campaignId, "/copy-fatigue"), { signal }),
+  });
+}
+
+/** "Scan now" and when the copy was last checked, above the sequence. */
+export function CopyFatigueBar({ campaignId, list }: { campaignId: string; list?: FatigueList }) {
+  const queryClient = useQueryClient();
+  const scan = useMutation({
+    mutationFn: () => apiFetch<FatigueList>(campaignPath(campaignId, "/copy-fatigue/scan"), { method: "POST" }),
+    onSuccess: (data) => queryClient.setQueryData(fatigueKey(campaignId), data),
+  });
+  const flagged = list?.steps.filter((s) => s.status === "FATIGUED").length ?? 0;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-gray-600">
+      <span data-testid="copy-fatigue-summary">
+        Copy fatigue: {flagged ? `${flagged} flagged` : "nothing flagged"}
+        {list?.lastScanAt && <> · checked {new Date(list.lastScanAt).toLocaleString()}</>}
+      </span>
+      <Button variant="secondary" size="sm" disabled={scan.isPending} onClick={() => scan.mutate()}>
+        {scan.isPending ? "Scanning…" : "Scan copy now"}
+      </Button>
+      {scan.error && <Alert tone="error">Could not scan: {describeError(scan.error)}</Alert>}
+    </div>
+  );
+}
+
+const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}%`);
+
+/**
+ * A fatigued step's flag: why, the numbers, Dismiss (kept until the copy changes or a new reason) and
+ * "Suggest a rewrite" (apply: the rewrite fills the editor; nothing is saved until the user saves).
+ */
+export function FatigueFlag({ campaignId, row, onRewrite }: { campaignId: string; row: FatigueRow; onRewrite: (r: Rewrite) => void }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: fatigueKey(campaignId) });
+  const path = (verb: string) => campaignPath(campaignId, `/copy-fatigue/${encodeURIComponent(row.stepId)}/${verb}`);
+  const dismiss = useMutation({ mutationFn: () => apiFetch<FatigueRow>(path("dismiss"), { method: "POST" }), onSuccess: refresh });
+  const apply = useMutation({
+    mutationFn: () => apiFetch<Rewrite>(path("apply"), { method: "POST" }),
+    onSuccess: (r) => {
+      onRewrite(r);
+      void refresh();
+    },
+  });
+  const error = dismiss.error ?? apply.error;
+  return (
+    <div role="status" aria-label="Copy fatigue" className="space-y-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm">
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone="yellow">Copy fatigue</Badge>
+        <span className="text-gray-800">{row.reason}</span>
+      </div>
+      <p className="text-xs text-gray-600">
+        {row.sends.toLocaleString()} sends to {row.leads.toLocaleString()} leads · first 200: {pct(row.firstRate)} replies · latest 200:{" "}
+        {pct(row.recentRate)}
+      </p>
+      {row.suggestion && <p className="text-gray-700">{row.suggestion}</p>}
+      <div className="flex gap-2">
+        <Button size="sm" disabled={apply.isPending} onClick={() => apply.mutate()}>
+          {apply.isPending ? "Writing…" : "Suggest a rewrite"}
+        </Button>
+        <Button size="sm" variant="ghost" disabled={dismiss.isPending} onClick={() => dismiss.mutate()}>
+          Dismiss
+        </Button>
+      </div>
+      {error && <Alert tone="error">{describeError(error)}</Alert>}
+    </div>
+  );
+}
