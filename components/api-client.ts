@@ -1,3 +1,5 @@
+import { type ApiClient, createClient } from "@/lib/client";
+
 /**
  * The dashboard's fetch: same-origin, so the next-auth session cookie is the credential (spec 5.7).
  * Failures become an ApiError carrying the API's `{ error, code, details }` (spec 2.1) so that every
@@ -29,6 +31,51 @@ interface ErrorBody {
   details?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] };
 }
 
+/** The ApiError of a failed answer: the API's message (with Retry-After on a 429), code and field errors. */
+function errorOf(status: number, json: unknown, headers: Headers): ApiError {
+  const b = (json && typeof json === "object" ? json : {}) as ErrorBody & Record<string, unknown>;
+  const retry = headers.get("retry-after");
+  const message = (b.error ?? `Request failed with HTTP ${status}`) + (status === 429 && retry ? ` (retry in ${retry} s)` : "");
+  return new ApiError(message, status, b.code ?? "HTTP_" + status, b.details?.fieldErrors ?? {}, b.details?.formErrors ?? [], b);
+}
+
+function networkError(e: unknown): unknown {
+  if ((e as Error).name === "AbortError") return e;
+  return new ApiError(`Could not reach the server: ${(e as Error).message}`, 0, "NETWORK_ERROR");
+}
+
+/**
+ * The typed client (lib/client, generated from the OpenAPI document) with the session cookie:
+ * `await data(client.GET("/campaigns/{id}", { params: { path: { id } }, signal }))`. Paths, parameters,
+ * bodies and answers are the contracts', so a contract change is a type error here.
+ */
+export const client: ApiClient = createClient();
+
+type Call<D> = Promise<{ data?: D; error?: unknown; response: Response }>;
+
+/** The answer of a typed call, or the ApiError every screen already shows. */
+export async function data<D>(call: Call<D>): Promise<NonNullable<D>> {
+  return (await dataWithHeaders(call)).data;
+}
+
+async function dataWithHeaders<D>(call: Call<D>): Promise<{ data: NonNullable<D>; headers: Headers }> {
+  let r: Awaited<Call<D>>;
+  try {
+    r = await call;
+  } catch (e) {
+    throw networkError(e);
+  }
+  if (!r.response.ok || r.error !== undefined) throw errorOf(r.response.status, r.error, r.response.headers);
+  return { data: r.data as NonNullable<D>, headers: r.response.headers };
+}
+
+/** A typed plain-array list (GET /mailboxes, /domains, /campaigns) with its total from X-Total-Count. */
+export async function plainPage<T>(call: Call<T[]>): Promise<PlainPage<T>> {
+  const { data: rows, headers } = await dataWithHeaders(call);
+  const total = Number(headers.get("x-total-count"));
+  return { rows, total: Number.isFinite(total) && headers.has("x-total-count") ? total : rows.length };
+}
+
 /** A request with its response headers (the plain-array lists carry their total in X-Total-Count). */
 export async function apiRequest<T>(
   path: string,
@@ -43,8 +90,7 @@ export async function apiRequest<T>(
       signal: init?.signal,
     });
   } catch (e) {
-    if ((e as Error).name === "AbortError") throw e;
-    throw new ApiError(`Could not reach the server: ${(e as Error).message}`, 0, "NETWORK_ERROR");
+    throw networkError(e);
   }
   const text = await res.text();
   let json: unknown;
@@ -53,12 +99,7 @@ export async function apiRequest<T>(
   } catch {
     json = undefined;
   }
-  if (!res.ok) {
-    const b = (json && typeof json === "object" ? json : {}) as ErrorBody & Record<string, unknown>;
-    const retry = res.headers.get("retry-after");
-    const message = (b.error ?? `Request failed with HTTP ${res.status}`) + (res.status === 429 && retry ? ` (retry in ${retry} s)` : "");
-    throw new ApiError(message, res.status, b.code ?? "HTTP_" + res.status, b.details?.fieldErrors ?? {}, b.details?.formErrors ?? [], b);
-  }
+  if (!res.ok) throw errorOf(res.status, json, res.headers);
   if (json === undefined) throw new ApiError("The server answered with something that is not JSON", res.status, "BAD_RESPONSE");
   return { data: json as T, headers: res.headers };
 }

@@ -1,11 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, fetchPlainPage } from "@/components/api-client";
-import type { LeadView } from "@/lib/leads/schemas";
-import type { MailboxView } from "@/lib/mailboxes/schemas";
-import type { TagView } from "@/lib/tags/tags";
-import type { Attachment, Campaign, CampaignLeadPage, CampaignSettings, LaunchReport, Pool, SpamReport, Step } from "./types";
+import { client, data, plainPage } from "@/components/api-client";
+import type { QueryOf } from "@/lib/client";
+import type { Campaign } from "./types";
 
 /** `/api/v1/campaigns/<id>` + rest, with the id encoded once here. */
 export function campaignPath(id: string, rest = ""): string {
@@ -31,18 +29,20 @@ export interface CampaignFilters {
   limit: number;
 }
 
-function listPath(f: CampaignFilters): string {
-  const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
-  if (f.q.trim()) p.set("q", f.q.trim());
-  if (f.folder !== undefined) p.set("folder", f.folder);
-  if (f.statuses.length) p.set("status", f.statuses.join(","));
-  return `/api/v1/campaigns?${p}`;
+function listQuery(f: CampaignFilters): QueryOf<"/campaigns", "get"> {
+  return {
+    page: f.page,
+    limit: f.limit,
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
+    ...(f.folder !== undefined ? { folder: f.folder } : {}),
+    ...(f.statuses.length ? { status: f.statuses.join(",") } : {}),
+  };
 }
 
 export function useCampaigns(f: CampaignFilters) {
   return useQuery({
     queryKey: keys.list(f),
-    queryFn: ({ signal }) => fetchPlainPage<Campaign>(listPath(f), signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: listQuery(f) }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -51,26 +51,29 @@ export function useCampaigns(f: CampaignFilters) {
 export function useFolders() {
   return useQuery({
     queryKey: keys.list({ q: "", statuses: [], page: 1, limit: 500 }),
-    queryFn: ({ signal }) => fetchPlainPage<Campaign>("/api/v1/campaigns?page=1&limit=500", signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: { page: 1, limit: 500 } }, signal })),
     select: (p) => [...new Set(p.rows.map((c) => c.folder).filter((f): f is string => !!f))].sort((a, b) => a.localeCompare(b)),
   });
 }
 
 export function useCampaign(id: string) {
-  return useQuery({ queryKey: keys.campaign(id), queryFn: ({ signal }) => apiFetch<Campaign>(campaignPath(id), { signal }) });
+  return useQuery({
+    queryKey: keys.campaign(id),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}", { params: { path: { id } }, signal })),
+  });
 }
 
 export function useSettings(id: string) {
   return useQuery({
     queryKey: keys.part(id, "settings"),
-    queryFn: ({ signal }) => apiFetch<CampaignSettings>(campaignPath(id, "/settings"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/settings", { params: { path: { id } }, signal })),
   });
 }
 
 export function useSteps(id: string) {
   return useQuery({
     queryKey: keys.part(id, "steps"),
-    queryFn: ({ signal }) => apiFetch<{ steps: Step[] }>(campaignPath(id, "/steps"), { signal }).then((r) => r.steps),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/steps", { params: { path: { id } }, signal })).then((r) => r.steps),
   });
 }
 
@@ -78,7 +81,7 @@ export function useSteps(id: string) {
 export function useSpamWords(id: string) {
   return useQuery({
     queryKey: keys.part(id, "spam-words"),
-    queryFn: ({ signal }) => apiFetch<SpamReport>(campaignPath(id, "/check-spam-words"), { method: "POST", signal }),
+    queryFn: ({ signal }) => data(client.POST("/campaigns/{id}/check-spam-words", { params: { path: { id } }, signal })),
   });
 }
 
@@ -87,20 +90,23 @@ export function useAttachments(campaignId: string, stepId: string, enabled = tru
     queryKey: keys.part(campaignId, "attachments", stepId),
     enabled,
     queryFn: ({ signal }) =>
-      apiFetch<{ attachments: Attachment[] }>(campaignPath(campaignId, `/steps/${encodeURIComponent(stepId)}/attachments`), {
-        signal,
-      }).then((r) => r.attachments),
+      data(client.GET("/campaigns/{id}/steps/{stepId}/attachments", { params: { path: { id: campaignId, stepId } }, signal })).then(
+        (r) => r.attachments,
+      ),
   });
 }
 
 export function usePool(id: string) {
-  return useQuery({ queryKey: keys.part(id, "pool"), queryFn: ({ signal }) => apiFetch<Pool>(campaignPath(id, "/mailboxes"), { signal }) });
+  return useQuery({
+    queryKey: keys.part(id, "pool"),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/mailboxes", { params: { path: { id } }, signal })),
+  });
 }
 
 export function useCampaignLeads(id: string, page: number, limit: number) {
   return useQuery({
     queryKey: keys.part(id, "leads", { page, limit }),
-    queryFn: ({ signal }) => apiFetch<CampaignLeadPage>(campaignPath(id, `/leads?page=${page}&limit=${limit}`), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/leads", { params: { path: { id }, query: { page, limit } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -109,7 +115,7 @@ export function useCampaignLeads(id: string, page: number, limit: number) {
 export function useLaunchCheck(id: string, enabled: boolean) {
   return useQuery({
     queryKey: keys.part(id, "launch-check"),
-    queryFn: ({ signal }) => apiFetch<LaunchReport>(campaignPath(id, "/launch-check"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/launch-check", { params: { path: { id } }, signal })),
     enabled,
     staleTime: 0,
     gcTime: 0,
@@ -120,11 +126,8 @@ export function useLaunchCheck(id: string, enabled: boolean) {
 export function useWorkspaceLeads(q: string, page: number, limit: number) {
   return useQuery({
     queryKey: ["leads", { q, page, limit, verificationStatus: "", espClass: "", tagId: "" }],
-    queryFn: ({ signal }) => {
-      const p = new URLSearchParams({ page: String(page), limit: String(limit) });
-      if (q.trim()) p.set("q", q.trim());
-      return apiFetch<{ leads: LeadView[]; page: number; limit: number; total: number }>(`/api/v1/leads?${p}`, { signal });
-    },
+    queryFn: ({ signal }) =>
+      data(client.GET("/leads", { params: { query: { page, limit, ...(q.trim() ? { q: q.trim() } : {}) } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -133,7 +136,7 @@ export function useWorkspaceLeads(q: string, page: number, limit: number) {
 export function useWorkspaceMailboxes(enabled: boolean) {
   return useQuery({
     queryKey: ["mailboxes", { page: 1, limit: 5000 }],
-    queryFn: ({ signal }) => fetchPlainPage<MailboxView>("/api/v1/mailboxes?page=1&limit=5000", signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/mailboxes", { params: { query: { page: 1, limit: 5000 } }, signal })),
     enabled,
   });
 }
@@ -141,7 +144,7 @@ export function useWorkspaceMailboxes(enabled: boolean) {
 export function useTags(enabled = true) {
   return useQuery({
     queryKey: ["tags"],
-    queryFn: ({ signal }) => apiFetch<{ tags: TagView[] }>("/api/v1/tags", { signal }).then((r) => r.tags),
+    queryFn: ({ signal }) => data(client.GET("/tags", { signal })).then((r) => r.tags),
     enabled,
   });
 }
@@ -156,7 +159,7 @@ export function useTimezones() {
   return useQuery({
     queryKey: ["timezones", "with-offsets"],
     queryFn: async ({ signal }) => {
-      const r = await apiFetch<{ countries: { timezones: ZoneOption[] }[] }>("/api/v1/timezones", { signal });
+      const r = await data(client.GET("/timezones", { signal }));
       const byName = new Map<string, ZoneOption>();
       for (const c of r.countries) for (const z of c.timezones) byName.set(z.name, { name: z.name, utcOffset: z.utcOffset });
       return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));

@@ -1,44 +1,33 @@
 /**
- * The API's response shapes, taken from the functions that build them (type-only imports: nothing of
- * lib/ reaches the browser bundle), so the dashboard cannot drift from what the routes return.
+ * The API's response shapes, from the typed client generated from the OpenAPI document (lib/client):
+ * a change to a contract is a type error in the screens that read it.
  */
-import type { addLeadsToCampaign, listCampaignLeads, reassignLeads, removeLeads } from "@/lib/campaigns/campaign-leads";
-import type { listAttachments, addAttachment } from "@/lib/campaigns/attachments";
-import type { CampaignView, deleteCampaign, deletePreview, getSettings } from "@/lib/campaigns/campaigns";
-import type { LaunchEntry, LaunchReport } from "@/lib/campaigns/launch-check";
-import type { getPool, removeFromPool, selectPool } from "@/lib/campaigns/pool";
-import type { previewStep, testSendStep } from "@/lib/campaigns/preview";
-import type { checkSpamWords, SpamMatch } from "@/lib/campaigns/spam-words";
-import type { stepView } from "@/lib/campaigns/steps";
+import type { ResponseOf } from "@/lib/client";
 
-type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+type Item<T> = T extends readonly (infer I)[] ? I : never;
 
-export type Campaign = CampaignView;
+export type Campaign = ResponseOf<"/campaigns/{id}", "get">;
 export type CampaignStatus = Campaign["status"];
-export type CampaignSettings = Result<typeof getSettings>;
-export type Step = ReturnType<typeof stepView>;
-export type Preview = Result<typeof previewStep>;
-export type SpamReport = Result<typeof checkSpamWords>;
-export type { SpamMatch, LaunchEntry, LaunchReport };
-export type Attachment = Result<typeof listAttachments>["attachments"][number];
-export type AddedAttachment = Result<typeof addAttachment>;
-export type TestSendResult = Result<typeof testSendStep>;
-export type Pool = Result<typeof getPool>;
+export type CampaignSettings = ResponseOf<"/campaigns/{id}/settings", "get">;
+export type Step = ResponseOf<"/campaigns/{id}/steps/{stepId}", "patch">;
+export type Preview = ResponseOf<"/campaigns/{id}/steps/preview", "post">;
+export type SpamReport = ResponseOf<"/campaigns/{id}/check-spam-words", "post">;
+export type SpamMatch = Item<SpamReport["steps"]>["matches"][number];
+export type LaunchReport = ResponseOf<"/campaigns/{id}/launch-check", "get">;
+export type LaunchEntry = LaunchReport["blockers"][number];
+export type Attachment = ResponseOf<"/campaigns/{id}/steps/{stepId}/attachments", "get">["attachments"][number];
+export type AddedAttachment = ResponseOf<"/campaigns/{id}/steps/{stepId}/attachments", "post">;
+export type TestSendResult = ResponseOf<"/campaigns/{id}/steps/{stepId}/test-send", "post">;
+export type Pool = ResponseOf<"/campaigns/{id}/mailboxes", "get">;
 export type PoolMailbox = Pool["mailboxes"][number];
-export type PoolChange = Result<typeof selectPool>;
-export type PoolRemoval = Result<typeof removeFromPool>;
-export type CampaignLead = Result<typeof listCampaignLeads>["rows"][number];
-export type AddLeadsResult = Result<typeof addLeadsToCampaign>;
-export type AddLeadResultKind = "assigned" | "suppressed" | "no_eligible_mailbox" | "seg_blocked" | "error";
-export type ReassignResult = Result<typeof reassignLeads>;
-export type RemoveLeadsResult = Result<typeof removeLeads>;
-export type DeletePreview = Result<typeof deletePreview>;
-export type DeleteResult = Result<typeof deleteCampaign>;
-
+export type PoolChange = ResponseOf<"/campaigns/{id}/mailboxes/select", "post">;
+export type PoolRemoval = ResponseOf<"/campaigns/{id}/mailboxes/remove", "post">;
 /** GET /campaigns/<id>/leads wraps the rows in the paging envelope (spec 2.13). */
-export interface CampaignLeadPage {
-  leads: CampaignLead[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type CampaignLeadPage = ResponseOf<"/campaigns/{id}/leads", "get">;
+export type CampaignLead = CampaignLeadPage["leads"][number];
+export type AddLeadsResult = ResponseOf<"/campaigns/{id}/leads", "post">;
+export type AddLeadResultKind = AddLeadsResult["results"][number]["result"];
+export type ReassignResult = ResponseOf<"/campaigns/{id}/leads/reassign", "post">;
+export type RemoveLeadsResult = ResponseOf<"/campaigns/{id}/leads/remove", "post">;
+export type DeletePreview = ResponseOf<"/campaigns/{id}/delete-preview", "get">;
+export type DeleteResult = ResponseOf<"/campaigns/{id}", "delete">;
