@@ -36,8 +36,10 @@ export async function startMailWorld(opts: {
   zone?: Zone;
   extraProviders?: Record<string, unknown>;
   dataDelayMs?: number;
+  onDataStart?: () => void;
 }) {
-  const smtp = await startSmtpPeer({ users: opts.users, rejectRecipients: opts.rejectRecipients, dataDelayMs: opts.dataDelayMs });
+  const { users, rejectRecipients, dataDelayMs, onDataStart } = opts;
+  const smtp = await startSmtpPeer({ users, rejectRecipients, dataDelayMs, onDataStart });
   const imap = await startImapPeer({ users: opts.users });
   const dns = await startDnsPeer(opts.zone ?? {});
   const file = localProvidersFile({ smtp, imap }, [opts.domain], opts.extraProviders);

@@ -17,6 +17,8 @@ export async function startSmtpPeer(opts: {
   users: Record<string, string>;
   rejectRecipients?: string[];
   dataDelayMs?: number;
+  /** Called as a message's DATA starts streaming in (the reliability suite kills the sender there). */
+  onDataStart?: () => void;
   /** Offers XOAUTH2 and asks this whether a bearer token logs the user in (an OAuth peer's check). */
   xoauth2?: (user: string, accessToken: string) => boolean;
 }) {
@@ -55,6 +57,7 @@ export async function startSmtpPeer(opts: {
       cb();
     },
     onData(stream, session, cb) {
+      opts.onDataStart?.();
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", async () => {

@@ -1,6 +1,7 @@
 import type { DbOrTx } from "../../../db/client";
 import type { Clock } from "../../clock";
 import { mapLimit } from "../../concurrency";
+import { crashPoint } from "../../jobs/crash-point";
 import { stderrLogger } from "../../log";
 import { classifySmtpError } from "../../mail/smtp";
 import type { LoginEnv } from "../../mailboxes/credentials";
@@ -52,6 +53,7 @@ export async function deliver(db: DbOrTx, clock: Clock, work: Work[], opts: Send
   await mapLimit(work, concurrency, async (w) => {
     try {
       const { outcome, body } = await smtpSend(w, { db, clock });
+      if (outcome.status === "SENT") crashPoint("send:after-accept");
       const done = clock.now();
       // Pacing: the least gap between two emails of this mailbox, plus up to half of it again as jitter.
       const next = new Date(done.getTime() + w.campaign.minGapMinutes * 60_000 * (1 + Math.random() * 0.5));

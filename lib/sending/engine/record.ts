@@ -5,6 +5,7 @@ import { campaignLeads, campaigns, emails, events, mailboxes } from "../../../db
 import { systemCtx } from "../../ctx";
 import type { Clock } from "../../clock";
 import { emitEvent } from "../../events/emit";
+import { crashPoint } from "../../jobs/crash-point";
 import { newEventId } from "../../ids";
 import { GroupCommit } from "../../jobs/group-commit";
 import type { Logger } from "../../log";
@@ -143,7 +144,10 @@ export class Recorder {
       }
     }
     if (releases.length) steps.push(["released", releaseStatement(releases)]);
-    if (steps.length) await this.db.execute(withSteps(steps, sql`select 1`));
+    if (!steps.length) return;
+    const written = this.db.execute(withSteps(steps, sql`select 1`)).then(() => undefined); // sent now, awaited below
+    if (sent.length) crashPoint("send:during-record", 1);
+    await written;
   }
 }
 

@@ -2,6 +2,7 @@ import type { DbOrTx } from "../../../db/client";
 import type { Clock } from "../../clock";
 import { newId } from "../../ids";
 import { newMessageId } from "../../mail/message-id";
+import { crashPoint } from "../../jobs/crash-point";
 import { type Claim, claimDue, releaseMailboxes } from "./claim";
 import { commitSends } from "./commit";
 import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
@@ -64,9 +65,11 @@ async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string
   if (only && only.length === 0) return { claimed: 0, work: [], releases: [] };
   const claim = await claimDue(db, now, limit, only);
   if (claim.mailboxIds.length === 0) return { claimed: 0, work: [], releases: [] };
+  crashPoint("send:after-claim");
   const { facts, rows } = await readPass(db, claim, now);
   const plan = decide(facts);
   const work = await commitSends(db, plan.leads, await prepareWork(db, plan, rows, now), now);
+  if (work.length) crashPoint("send:after-sending-commit");
   // Mailboxes with nothing to send, and those whose pick was lost (lead deleted, or changed since the read).
   const busy = new Set(work.map((w) => w.mailbox.id));
   const releases = plan.mailboxes.flatMap((d): Release[] =>

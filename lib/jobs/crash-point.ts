@@ -1,0 +1,16 @@
+/**
+ * Fault injection for the reliability suite (issue 18, item 4): with OUTREACH_CRASH_AT naming a
+ * point, the process kills itself (SIGKILL: no clean-up of any kind, as a power cut or the OOM killer)
+ * the first time it reaches that point, `afterMs` later when given (so a statement already sent can
+ * be cut off mid-flight). Unset — always, outside that suite — it costs one comparison.
+ */
+export type CrashPoint = "send:after-claim" | "send:after-sending-commit" | "send:after-accept" | "send:during-record";
+
+const armed = process.env.OUTREACH_CRASH_AT;
+
+export function crashPoint(name: CrashPoint, afterMs?: number): void {
+  if (armed !== name) return;
+  const die = () => process.kill(process.pid, "SIGKILL");
+  if (afterMs === undefined) die();
+  else setTimeout(die, afterMs);
+}
