@@ -170,6 +170,8 @@ export default async function globalSetup() {
     process.env.E2E_BASE_URL = baseURL;
     process.env.E2E_SETUP_TOKEN = token;
     process.env.E2E_DATA_DIR = dataDir;
+    // Specs that need history no dashboard flow can make in time (copy fatigue) write it to this database.
+    process.env.E2E_PG_PORT = String(pgPort);
     process.env.E2E_SMTP_PORT = String(smtp.port);
     process.env.E2E_IMAP_PORT = String(imap.port);
     const peers = { smtpPort: smtp.port, imapPort: imap.port, dns: dns.server };

@@ -69,7 +69,17 @@ const pct = (r: number | null) => (r === null ? "–" : `${(r * 100).toFixed(1)}
  * A fatigued step's flag: why, the numbers, Dismiss (kept until the copy changes or a new reason) and
  * "Suggest a rewrite" (apply: the rewrite fills the editor; nothing is saved until the user saves).
  */
-export function FatigueFlag({ campaignId, row, onRewrite }: { campaignId: string; row: FatigueRow; onRewrite: (r: Rewrite) => void }) {
+export function FatigueFlag({
+  campaignId,
+  title,
+  row,
+  onRewrite,
+}: {
+  campaignId: string;
+  title: string;
+  row: FatigueRow;
+  onRewrite: (r: Rewrite) => void;
+}) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: fatigueKey(campaignId) });
   const path = (verb: string) => campaignPath(campaignId, `/copy-fatigue/${encodeURIComponent(row.stepId)}/${verb}`);
@@ -83,7 +93,11 @@ export function FatigueFlag({ campaignId, row, onRewrite }: { campaignId: string
   });
   const error = dismiss.error ?? apply.error;
   return (
-    <div role="status" aria-label="Copy fatigue" className="space-y-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm">
+    <div
+      role="status"
+      aria-label={`Copy fatigue: ${title}`}
+      className="space-y-2 rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone="yellow">Copy fatigue</Badge>
         <span className="text-gray-800">{row.reason}</span>

@@ -106,6 +106,7 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
                   {flag && (
                     <FatigueFlag
                       campaignId={campaign.id}
+                      title={slotTitle(slot, g.slots.length > 1)}
                       row={flag}
                       onRewrite={(r) => {
                         const d = draftFor(slot);
