@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
+import { AgentActivity } from "@/components/agents/activity";
 import { apiFetch, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -12,7 +13,7 @@ import { refreshAgents, useAgent, agentPath } from "./queries";
 import { SearchPanel } from "./search-panel";
 import { WebsitePanel } from "./website-panel";
 
-/** One agent: its settings, knowledge (documents, website) and a box to try questions against it. */
+/** One agent: its settings, knowledge (documents, website), a box to try questions against it, and its activity. */
 export function AgentBuilder({ id }: { id: string }) {
   const agent = useAgent(id);
   const router = useRouter();
@@ -49,6 +50,7 @@ export function AgentBuilder({ id }: { id: string }) {
       <DocumentsPanel agentId={a.id} />
       <WebsitePanel agentId={a.id} defaultUrl={a.companyDomain ? `https://${a.companyDomain}` : ""} />
       <SearchPanel agentId={a.id} />
+      <AgentActivity agentId={a.id} />
     </div>
   );
 }
