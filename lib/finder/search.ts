@@ -45,15 +45,25 @@ export async function countMatching(db: DbOrTx, workspaceId: string, filters: Fi
   return r?.n ?? 0;
 }
 
-/** One page of matches in import order, and the total. */
+/** Whether any filter narrows the search (an empty filter list, or only empty values, does not). */
+const narrows = (f: FinderFilters) => Object.values(f).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)));
+
+/**
+ * One page of matches in import order, and the total, read at once. With filters the page is ordered by
+ * `seq + 0`: the matches are collected through the filters' own indexes and only they are sorted — the
+ * planner cannot walk the (workspace, seq) index and filter row by row, which for a rare combination
+ * passes over the whole directory (bench:finder: 250 ms for a filter set matching nobody). Without
+ * filters the page is read along that index, stopping at its last row.
+ */
 export async function findPeople(db: DbOrTx, workspaceId: string, body: SearchBody) {
   const where = whereOf(workspaceId, body.filters);
+  const order = narrows(body.filters) ? sql`${p.seq} + 0` : asc(p.seq);
   const [rows, total] = await Promise.all([
     db
       .select(personColumns)
       .from(p)
       .where(where)
-      .orderBy(asc(p.seq))
+      .orderBy(order)
       .limit(body.limit)
       .offset((body.page - 1) * body.limit),
     countMatching(db, workspaceId, body.filters),
