@@ -83,9 +83,9 @@ test("builds a reply agent: fields and campaign, documents with upload progress,
   await expect(page.getByTestId("scan-status")).toContainText("COMPLETED", { timeout: 30_000 });
   await expect(page.getByRole("progressbar", { name: "pages fetched" })).toHaveAttribute("aria-valuenow", "3");
   const pages = page.getByRole("list", { name: "Found pages" });
-  await expect(pages.getByText("Shipping")).toBeVisible();
-  await expect(pages.getByText("Returns")).toBeVisible();
-  await expect(pages.getByText("Admin")).toHaveCount(0);
+  await expect(pages.getByText("Shipping", { exact: true })).toBeVisible();
+  await expect(pages.getByText("Returns", { exact: true })).toBeVisible();
+  await expect(pages.getByText("Admin", { exact: true })).toHaveCount(0);
   expect(requested).not.toContain("/private/admin");
   await page.getByRole("checkbox", { name: `Select ${origin}/returns` }).check();
   await page.getByRole("button", { name: "Index selected (1)" }).click();
