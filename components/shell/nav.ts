@@ -1,6 +1,7 @@
 /** Every area of the dashboard; the ones not built yet show a "coming soon" page. */
 export const NAV_ITEMS = [
   { href: "/leads", label: "Leads" },
+  { href: "/finder", label: "Finder" },
   { href: "/campaigns", label: "Campaigns" },
   { href: "/mailboxes", label: "Mailboxes" },
   { href: "/domains", label: "Domains" },
