@@ -1,11 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { createInterface } from "node:readline";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
 export interface Child {
   proc: ChildProcess;
   port: number;
+  /** The last 4,000 characters the child printed on stderr. */
+  stderrTail(): string;
+  /** Calls `fn` with every later line the child prints on stdout. */
+  onLine(fn: (line: string) => void): void;
   stop(): Promise<void>;
 }
 
@@ -20,20 +25,19 @@ export function startChild(script: string, env: Record<string, string> = {}): Pr
   proc.stderr?.on("data", (d) => {
     err = (err + String(d)).slice(-4000);
   });
+  const listeners: ((line: string) => void)[] = [];
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return done();
+      proc.once("exit", () => done());
+      proc.kill("SIGTERM");
+    });
   return new Promise((resolve, reject) => {
-    let out = "";
-    proc.stdout?.on("data", (d) => {
-      out += String(d);
-      const m = /listening (\d+)/.exec(out);
-      if (m) {
-        const stop = () =>
-          new Promise<void>((done) => {
-            if (proc.exitCode !== null) return done();
-            proc.once("exit", () => done());
-            proc.kill("SIGTERM");
-          });
-        resolve({ proc, port: Number(m[1]), stop });
-      }
+    const lines = createInterface({ input: proc.stdout! });
+    lines.on("line", (line) => {
+      const m = /^listening (\d+)/.exec(line);
+      if (m) resolve({ proc, port: Number(m[1]), onLine: (fn) => void listeners.push(fn), stderrTail: () => err, stop });
+      else for (const fn of listeners) fn(line);
     });
     proc.once("exit", (code) => reject(new Error(`${script} exited with ${code}: ${err}`)));
   });
