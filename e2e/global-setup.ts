@@ -101,6 +101,9 @@ export default async function globalSetup() {
     // Each mailbox's IMAP folders are read every 2 s (not 60), so a reply a spec appends shows within seconds.
     IMAP_POLL_INTERVAL_S: "2",
     DNS_SERVERS: dns.server,
+    // The finder verifies addresses on the SMTP peer (mx.mail.test is 127.0.0.1; it accepts any recipient).
+    SMTP_VERIFY_PORT: String(smtp.port),
+    SMTP_VERIFY_DELAY_MS: "0",
     // Webhook receivers started by the specs listen on 127.0.0.1, which the SSRF guard refuses otherwise.
     OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
     // Google and Microsoft OAuth against the peers.

@@ -1,0 +1,76 @@
+import { expect, test } from "@playwright/test";
+import { api } from "./support/api";
+import { signInAsOwner } from "./support/session";
+
+// The global setup's DNS peer gives mail.test an MX on 127.0.0.1, where its SMTP peer (SMTP_VERIFY_PORT)
+// accepts any recipient: every address there verifies as CATCH_ALL.
+test.use({ baseURL: process.env.E2E_BASE_URL });
+
+const people = [
+  {
+    firstName: "Vera",
+    lastName: "Finder",
+    title: "VP of Sales",
+    seniority: "vp",
+    department: "sales",
+    companyName: "Mail Test",
+    companyDomain: "mail.test",
+    country: "UK",
+  },
+  {
+    firstName: "Victor",
+    lastName: "Finder",
+    title: "VP Marketing",
+    seniority: "vp",
+    department: "marketing",
+    companyName: "Mail Test",
+    companyDomain: "mail.test",
+    country: "France",
+  },
+  {
+    firstName: "Mona",
+    lastName: "Finder",
+    title: "Sales Manager",
+    seniority: "manager",
+    department: "sales",
+    companyName: "Other",
+    companyDomain: "mail.test",
+    country: "UK",
+  },
+];
+
+test("the Finder page: facet filters, select → enrich with a progress bar → add to a campaign", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInAsOwner(page, "/leads");
+  await api(page, "POST", "/finder/directory/import", { people });
+  const campaign = await api(page, "POST", "/campaigns", { name: "Finder e2e" });
+
+  await page.goto("/finder");
+  await expect(page.getByRole("heading", { name: "Finder", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("finder-total")).toHaveText("3 people");
+  const seniority = page.getByTestId("facet-seniorities");
+  await expect(seniority).toContainText("vp");
+  await expect(seniority.locator("label", { hasText: "vp" })).toContainText("2");
+
+  await seniority.getByLabel("vp").check();
+  await expect(page.getByTestId("finder-total")).toHaveText("2 people");
+  await expect(page.getByRole("cell", { name: "Mona Finder" })).toHaveCount(0);
+
+  await page.getByLabel("Select Vera Finder").check();
+  await page.getByLabel("Select Victor Finder").check();
+  await page.getByRole("button", { name: "Find emails for 2 selected" }).click();
+  const job = page.getByTestId("enrich-job");
+  await expect(job.getByRole("progressbar", { name: "people" })).toBeVisible();
+  await expect(job).toContainText("COMPLETED", { timeout: 90_000 });
+  await expect(job).toContainText("vera.finder@mail.test");
+  await expect(job).toContainText("CATCH_ALL");
+  await expect(page.getByTestId("progress-text")).toContainText("2 / 2 people");
+
+  await job.getByLabel("Campaign").selectOption(campaign.id);
+  await job.getByRole("button", { name: "Add to campaign" }).click();
+  await expect(job.getByRole("status")).toContainText("2 leads created");
+  await expect(job.getByRole("status")).toContainText("2 added to the campaign");
+  const leads = await (await page.request.get(`/api/v1/campaigns/${campaign.id}/leads`)).json();
+  const emails = (leads.leads ?? leads).map((l: { email?: string; lead?: { email: string } }) => l.email ?? l.lead?.email).sort();
+  expect(emails).toEqual(["vera.finder@mail.test", "victor.finder@mail.test"]);
+});
