@@ -93,7 +93,7 @@ test("builds a reply agent: fields and campaign, documents with upload progress,
 
   // A question: the passage that answers it comes first, with its source.
   const ask = async (q: string) => {
-    await page.getByLabel("Question").fill(q);
+    await page.getByLabel("Question", { exact: true }).fill(q);
     await page.getByRole("button", { name: "Search" }).click();
   };
   await ask("Can I return a widget for a refund?");
