@@ -41,6 +41,12 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
     },
     /** Requests for the remote image so far. */
     pixelHits: 0,
+    /** Every other request the image server got (path and query), e.g. a hostile payload's beacon. */
+    otherRequests: [] as string[],
+    /** The image server's origin, for payloads that must never reach it. */
+    get serverUrl(): string {
+      return `http://127.0.0.1:${(pixel!.address() as AddressInfo).port}`;
+    },
     /** The remote image's address. */
     get imageUrl(): string {
       return `http://127.0.0.1:${(pixel!.address() as AddressInfo).port}/pixel.gif`;
@@ -97,6 +103,7 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
     imap = await startImapPeer({ users });
     pixel = createServer((req, res) => {
       if (req.url?.startsWith("/pixel.gif")) peers.pixelHits++;
+      else peers.otherRequests.push(req.url ?? "");
       res.writeHead(200, { "Content-Type": "image/gif", "Cache-Control": "no-store" });
       res.end(PIXEL_GIF);
     });
