@@ -9,6 +9,7 @@ import { createAgent } from "./crud";
 import { addKnowledge } from "./knowledge";
 import { guessLanguage } from "./language";
 import { searchKnowledge } from "./search";
+import { patchAiSettings } from "../ai/settings";
 import { systemCtx } from "../ctx";
 
 let ai: Awaited<ReturnType<typeof startOpenAiPeer>>;
@@ -131,6 +132,23 @@ describe("searchKnowledge", () => {
     const hits = await searchKnowledge(getDb(), ws.workspaceId, agentId, "refund policy", 3, now);
     expect(hits[0].source).toBe("faq-1.txt");
     expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it("skips embeddings (no request) when the workspace has no AI credits left, and still finds by full text", async () => {
+    ai.useAsProvider();
+    const poor = await makeWorkspace();
+    await patchAiSettings(systemCtx(poor.workspaceId), { monthlyCredits: 0 });
+    const a = await createAgent(systemCtx(poor.workspaceId), { name: "Poor" });
+    const text = FAQ[1];
+    await addKnowledge(
+      getDb(),
+      { workspaceId: poor.workspaceId, agentId: a.id, kind: "document", source: "r.txt", title: null, text },
+      now,
+    );
+    const [row] = await getDb().select({ e: agentChunks.embedding }).from(agentChunks).where(eq(agentChunks.agentId, a.id));
+    expect(row.e).toBeNull();
+    expect((await searchKnowledge(getDb(), poor.workspaceId, a.id, "refund", 3, now))[0].source).toBe("r.txt");
+    expect(ai.embeddings()).toHaveLength(0);
   });
 
   it("never returns another agent's or another workspace's passages", async () => {
