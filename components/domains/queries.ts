@@ -1,13 +1,12 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { DomainView } from "@/lib/domains/domains";
-import { fetchPlainPage } from "../mailboxes/api";
+import { client, plainPage } from "@/components/api-client";
 
 export function useDomains(page: number, limit: number) {
   return useQuery({
     queryKey: ["domains", { page, limit }],
-    queryFn: ({ signal }) => fetchPlainPage<DomainView>(`/api/v1/domains?page=${page}&limit=${limit}`, signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/domains", { params: { query: { page, limit } }, signal })),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { apiFetch, fetchPlainPage } from "@/components/api-client";
+import { apiFetch, client, data, plainPage } from "@/components/api-client";
 import type {
   Conversation,
   ForwardInput,
@@ -74,7 +74,7 @@ export function useIntentCounts(f: Pick<ThreadFilters, "unread" | "starred" | "c
 export function useUnreadCount() {
   return useQuery({
     queryKey: [...INBOX_KEY, "unread"],
-    queryFn: ({ signal }) => apiFetch<UnreadCount>("/api/v1/replies/unread-count", { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/unread-count", { signal })),
     refetchInterval: LIST_POLL_MS,
   });
 }
@@ -88,7 +88,7 @@ export interface UnmatchedPaging {
 export function useUnmatched(p: UnmatchedPaging) {
   return useQuery({
     queryKey: [...INBOX_KEY, "unmatched", p],
-    queryFn: ({ signal }) => apiFetch<UnmatchedPage>(`/api/v1/replies/unmatched?page=${p.page}&limit=${p.limit}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/unmatched", { params: { query: { page: p.page, limit: p.limit } }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: LIST_POLL_MS,
   });
@@ -98,7 +98,8 @@ export function useUnmatched(p: UnmatchedPaging) {
 export function useUnmatchedCount() {
   return useQuery({
     queryKey: [...INBOX_KEY, "unmatched-count"],
-    queryFn: ({ signal }) => apiFetch<UnmatchedPage>("/api/v1/replies/unmatched?page=1&limit=1", { signal }).then((r) => r.total),
+    queryFn: ({ signal }) =>
+      data(client.GET("/replies/unmatched", { params: { query: { page: 1, limit: 1 } }, signal })).then((r) => r.total),
     refetchInterval: LIST_POLL_MS * 2,
   });
 }
@@ -106,7 +107,7 @@ export function useUnmatchedCount() {
 export function useUnmatchedMessage(id: string | undefined) {
   return useQuery({
     queryKey: [...INBOX_KEY, "unmatched-message", id ?? ""],
-    queryFn: ({ signal }) => apiFetch<UnmatchedMessage>(`/api/v1/replies/unmatched/${encodeURIComponent(id!)}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/unmatched/{id}", { params: { path: { id: id! } }, signal })),
     enabled: !!id,
   });
 }
@@ -115,8 +116,7 @@ export function useUnmatchedMessage(id: string | undefined) {
 export function useCampaignOptions() {
   return useQuery({
     queryKey: [...INBOX_KEY, "campaigns"],
-    queryFn: ({ signal }) =>
-      fetchPlainPage<{ id: string; name: string; status: string }>("/api/v1/campaigns?limit=500", signal).then((p) => p.rows),
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: { limit: 500 } }, signal })).then((p) => p.rows),
     staleTime: 60_000,
   });
 }
@@ -128,7 +128,7 @@ export function conversationKey(leadId: string) {
 export function useConversation(leadId: string | undefined) {
   return useQuery({
     queryKey: conversationKey(leadId ?? ""),
-    queryFn: ({ signal }) => apiFetch<Conversation>(`/api/v1/replies/thread/${encodeURIComponent(leadId!)}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/thread/{leadId}", { params: { path: { leadId: leadId! } }, signal })),
     enabled: !!leadId,
     // Replies being sent in the background are watched closely; otherwise new messages show within the list's pace.
     refetchInterval: (q) =>

@@ -1,63 +1,43 @@
 /**
- * The Inbox API's response shapes, taken from the functions that build them (type-only imports:
- * nothing of lib/ reaches the browser bundle), so the unibox cannot drift from what the routes return.
+ * The Inbox API's response shapes, from the typed client generated from the OpenAPI document
+ * (lib/client): a change to a contract is a type error in the unibox.
  */
-import type { Address } from "@/db/schema/inbox";
-import type {
-  getThread,
-  getUnmatched,
-  intentCounts,
-  listThreads,
-  listUnmatched,
-  markThreadRead,
-  starReply,
-  unreadCount,
-} from "@/lib/inbox/read";
+import type { ResponseOf } from "@/lib/client";
 import type { INTENTS } from "@/lib/inbox/schemas";
-import type { forwardReply, retryReply } from "@/lib/inbox/send-reply";
+import type { forwardReply } from "@/lib/inbox/send-reply";
 
 type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 export type Intent = (typeof INTENTS)[number];
-export type { Address };
+export type Address = { name: string | null; address: string };
 
 /** One row of GET /replies/threads: a conversation (one lead) with its latest reply. */
-export type Thread = Result<typeof listThreads>["rows"][number];
-export interface ThreadPage {
-  threads: Thread[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type ThreadPage = ResponseOf<"/replies/threads", "get">;
+export type Thread = ThreadPage["threads"][number];
 
 /** GET /replies/thread/<leadId>: the lead and every message, oldest first. */
-export type Conversation = Result<typeof getThread>;
+export type Conversation = ResponseOf<"/replies/thread/{leadId}", "get">;
 export type Message = Conversation["messages"][number];
 export type InboundMessage = Extract<Message, { direction: "inbound" }>;
 export type CampaignMessage = Extract<Message, { kind: "campaign" }>;
 export type ReplyMessage = Extract<Message, { kind: "reply" }>;
 
-export type UnreadCount = Result<typeof unreadCount>;
+export type UnreadCount = ResponseOf<"/replies/unread-count", "get">;
 /** GET /replies/intent-counts: conversations per latest-reply intent, all and unread ones. */
-export type IntentCounts = Result<typeof intentCounts>;
+export type IntentCounts = ResponseOf<"/replies/intent-counts", "get">;
 
 /** One row of GET /replies/unmatched: a received message that matched no lead. */
-export type UnmatchedRow = Result<typeof listUnmatched>["rows"][number];
-export interface UnmatchedPage {
-  replies: UnmatchedRow[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type UnmatchedPage = ResponseOf<"/replies/unmatched", "get">;
+export type UnmatchedRow = UnmatchedPage["replies"][number];
 /** GET /replies/unmatched/<id>: the row plus its HTML and files. */
-export type UnmatchedMessage = Result<typeof getUnmatched>;
-export type MarkRead = Result<typeof markThreadRead>;
+export type UnmatchedMessage = ResponseOf<"/replies/unmatched/{id}", "get">;
+export type MarkRead = ResponseOf<"/replies/thread/{leadId}/read", "post">;
 /** PATCH /replies/<id>/star and /remind answer with the reply. */
-export type ReplyView = Result<typeof starReply>;
+export type ReplyView = ResponseOf<"/replies/{id}/star", "patch">;
 
 /** POST /replies/<id>/send: 200 once the server accepted it, 202 when queued (background). */
 export type SendResult = { sent: true; sentReplyId: string; sentAt: string } | { queued: true; status: "SENDING"; sentReplyId: string };
-export type RetryResult = Result<typeof retryReply>;
+export type RetryResult = ResponseOf<"/replies/sent/{id}/retry", "post">;
 
 /** The body of POST /replies/<id>/send. */
 export interface SendInput {

@@ -1,9 +1,11 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import type { LeadView } from "@/lib/leads/schemas";
-import type { TagView } from "@/lib/tags/tags";
+import { client, data } from "@/components/api-client";
+import type { QueryOf, ResponseOf } from "@/lib/client";
+
+type LeadsQuery = QueryOf<"/leads", "get">;
+export type LeadView = ResponseOf<"/leads/{id}", "get">;
 
 export interface LeadFilters {
   q: string;
@@ -14,26 +16,24 @@ export interface LeadFilters {
   limit: number;
 }
 
-export interface LeadPage {
-  leads: LeadView[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type LeadPage = ResponseOf<"/leads", "get">;
 
-function leadsPath(f: LeadFilters): string {
-  const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
-  if (f.q.trim()) p.set("q", f.q.trim());
-  if (f.verificationStatus) p.set("verificationStatus", f.verificationStatus);
-  if (f.espClass) p.set("espClass", f.espClass);
-  if (f.tagId) p.set("tagId", f.tagId);
-  return `/api/v1/leads?${p}`;
+/** The filters as GET /leads takes them; the selects offer only the contract's values. */
+function leadsQuery(f: LeadFilters): LeadsQuery {
+  return {
+    page: f.page,
+    limit: f.limit,
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
+    ...(f.verificationStatus ? { verificationStatus: f.verificationStatus as LeadsQuery["verificationStatus"] } : {}),
+    ...(f.espClass ? { espClass: f.espClass as LeadsQuery["espClass"] } : {}),
+    ...(f.tagId ? { tagId: f.tagId } : {}),
+  };
 }
 
 export function useLeads(f: LeadFilters) {
   return useQuery({
     queryKey: ["leads", f],
-    queryFn: ({ signal }) => apiFetch<LeadPage>(leadsPath(f), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/leads", { params: { query: leadsQuery(f) }, signal })),
     // Keep the current rows on screen while the next page or filter loads.
     placeholderData: keepPreviousData,
   });
@@ -42,7 +42,7 @@ export function useLeads(f: LeadFilters) {
 export function useLead(initial: LeadView) {
   return useQuery({
     queryKey: ["lead", initial.id],
-    queryFn: ({ signal }) => apiFetch<LeadView>(`/api/v1/leads/${encodeURIComponent(initial.id)}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/leads/{id}", { params: { path: { id: initial.id } }, signal })),
     initialData: initial,
   });
 }
@@ -50,12 +50,8 @@ export function useLead(initial: LeadView) {
 export function useTags() {
   return useQuery({
     queryKey: ["tags"],
-    queryFn: ({ signal }) => apiFetch<{ tags: TagView[] }>("/api/v1/tags", { signal }).then((r) => r.tags),
+    queryFn: ({ signal }) => data(client.GET("/tags", { signal })).then((r) => r.tags),
   });
-}
-
-interface TimezoneCountry {
-  timezones: { name: string }[];
 }
 
 /** Every IANA zone the API accepts, for the timezone field's suggestions. */
@@ -63,7 +59,7 @@ export function useTimezoneNames() {
   return useQuery({
     queryKey: ["timezones"],
     queryFn: ({ signal }) =>
-      apiFetch<{ countries: TimezoneCountry[] }>("/api/v1/timezones", { signal }).then((r) =>
+      data(client.GET("/timezones", { signal })).then((r) =>
         [...new Set(r.countries.flatMap((c) => c.timezones.map((t) => t.name)))].sort(),
       ),
     staleTime: Infinity,

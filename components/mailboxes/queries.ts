@@ -1,17 +1,10 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { MailboxView } from "@/lib/mailboxes/schemas";
-import { apiRequest, fetchPlainPage } from "./api";
+import { client, data, plainPage } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 
-export interface MailboxIssue {
-  mailboxId: string;
-  email: string;
-  kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED";
-  since: string;
-  detail: string | null;
-  fix: string;
-}
+export type MailboxIssue = ResponseOf<"/mailboxes/issues", "get">["issues"][number];
 
 /** Health changes in the background (the periodic login check), so the page looks again now and then. */
 const REFRESH_MS = 30_000;
@@ -19,7 +12,7 @@ const REFRESH_MS = 30_000;
 export function useMailboxes(page: number, limit: number) {
   return useQuery({
     queryKey: ["mailboxes", { page, limit }],
-    queryFn: ({ signal }) => fetchPlainPage<MailboxView>(`/api/v1/mailboxes?page=${page}&limit=${limit}`, signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/mailboxes", { params: { query: { page, limit } }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
@@ -28,8 +21,7 @@ export function useMailboxes(page: number, limit: number) {
 export function useMailboxIssues() {
   return useQuery({
     queryKey: ["mailboxes", "issues"],
-    queryFn: ({ signal }) =>
-      apiRequest<{ mailboxes: number; issues: MailboxIssue[] }>("/api/v1/mailboxes/issues", { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => data(client.GET("/mailboxes/issues", { signal })),
     refetchInterval: REFRESH_MS,
   });
 }

@@ -14040,7 +14040,7 @@ export interface operations {
                             timestamp: string;
                             to: {
                                 address: string;
-                                name: null;
+                                name: string | null;
                             }[];
                         } | {
                             attachments: {

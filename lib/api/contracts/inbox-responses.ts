@@ -65,7 +65,7 @@ const campaignSend = z.object({
   subject: z.string(),
   body: z.string().nullable(),
   mailboxEmail: z.string(),
-  to: z.array(z.object({ name: z.null(), address: z.string() })),
+  to: z.array(address.describe("name is always null: a campaign sends to the bare address")),
   cc: z.array(address).max(0),
   campaign: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
   stepOrder: int().nullable(),
