@@ -103,8 +103,23 @@ test("builds a reply agent: fields and campaign, documents with upload progress,
   await ask("How long is the warranty?");
   await expect(page.getByRole("list", { name: "Search results" }).getByRole("listitem").first()).toContainText("warranty.pdf");
 
+  // Through the running server (its proxy buffers request bodies): 10 MB is taken whole, a byte more is 413.
+  const agentId = new URL(page.url()).pathname.split("/").pop();
+  const tenMb = Buffer.alloc(10 * 1024 * 1024, "Opening hours are nine to five on weekdays.\n");
+  const post = (buf: Buffer) =>
+    page.request.post(`/api/v1/reply-agents/${agentId}/documents`, {
+      data: { filename: "big.txt", mimeType: "text/plain", contentBase64: buf.toString("base64") },
+      timeout: 60_000,
+    });
+  const big = await post(tenMb);
+  expect(big.status(), await big.text()).toBe(201);
+  expect((await big.json()).size).toBe(10 * 1024 * 1024);
+  const over = await post(Buffer.concat([tenMb, Buffer.from("x")]));
+  expect(over.status()).toBe(413);
+  expect((await over.json()).code).toBe("PAYLOAD_TOO_LARGE");
+
   // The list shows the agent with its counts.
   await page.getByRole("link", { name: "← Reply agents" }).click();
   const row = page.getByRole("row", { name: new RegExp(`Helper ${suffix}`) });
-  await expect(row).toContainText("2");
+  await expect(row).toContainText("3");
 });
