@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { api } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
-// The global setup's DNS peer gives mail.test an MX on 127.0.0.1, where its SMTP peer (SMTP_VERIFY_PORT)
+// The global setup's DNS peer gives finder.test an MX on 127.0.0.2, where its verification peer (SMTP_VERIFY_PORT)
 // accepts any recipient: every address there verifies as CATCH_ALL.
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
@@ -14,7 +14,7 @@ const people = [
     seniority: "vp",
     department: "sales",
     companyName: "Mail Test",
-    companyDomain: "mail.test",
+    companyDomain: "finder.test",
     country: "UK",
   },
   {
@@ -24,7 +24,7 @@ const people = [
     seniority: "vp",
     department: "marketing",
     companyName: "Mail Test",
-    companyDomain: "mail.test",
+    companyDomain: "finder.test",
     country: "France",
   },
   {
@@ -34,7 +34,7 @@ const people = [
     seniority: "manager",
     department: "sales",
     companyName: "Other",
-    companyDomain: "mail.test",
+    companyDomain: "finder.test",
     country: "UK",
   },
 ];
@@ -62,7 +62,7 @@ test("the Finder page: facet filters, select → enrich with a progress bar → 
   const job = page.getByTestId("enrich-job");
   await expect(job.getByRole("progressbar", { name: "people" })).toBeVisible();
   await expect(job).toContainText("COMPLETED", { timeout: 90_000 });
-  await expect(job).toContainText("vera.finder@mail.test");
+  await expect(job).toContainText("vera.finder@finder.test");
   await expect(job).toContainText("CATCH_ALL");
   await expect(page.getByTestId("progress-text")).toContainText("2 / 2 people");
 
@@ -72,5 +72,5 @@ test("the Finder page: facet filters, select → enrich with a progress bar → 
   await expect(job.getByRole("status")).toContainText("2 added to the campaign");
   const leads = await (await page.request.get(`/api/v1/campaigns/${campaign.id}/leads`)).json();
   const emails = (leads.leads ?? leads).map((l: { email?: string; lead?: { email: string } }) => l.email ?? l.lead?.email).sort();
-  expect(emails).toEqual(["vera.finder@mail.test", "victor.finder@mail.test"]);
+  expect(emails).toEqual(["vera.finder@finder.test", "victor.finder@finder.test"]);
 });

@@ -9,6 +9,7 @@ import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startOAuthPeer } from "../test/peers/oauth";
 import { startSmtpPeer } from "../test/peers/smtp";
+import { startVerifyPeers } from "../test/peers/verify-peers";
 import {
   E2E_CAMPAIGN_SENDER,
   E2E_MAILBOX,
@@ -30,8 +31,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const ZONE = {
   TXT: { "mail.test": ["v=spf1 ip4:127.0.0.1 -all"], "_dmarc.mail.test": ["v=DMARC1; p=quarantine"] },
-  MX: { "mail.test": [{ exchange: "mx.mail.test", priority: 10 }] },
-  A: { "mx.mail.test": ["127.0.0.1"] },
+  MX: { "mail.test": [{ exchange: "mx.mail.test", priority: 10 }], "finder.test": [{ exchange: "mx.finder.test", priority: 10 }] },
+  // finder.test: the finder's SMTP verification peer (a catch-all on 127.0.0.2, SMTP_VERIFY_PORT).
+  A: { "mx.mail.test": ["127.0.0.1"], "mx.finder.test": ["127.0.0.2"] },
 };
 
 function tail(file: string, lines = 60): string {
@@ -68,9 +70,13 @@ export default async function globalSetup() {
   imap.addUser(E2E_OAUTH_USER.email);
   imap.addUser(E2E_MS_OAUTH_USER.email);
   const dns = await startDnsPeer(ZONE);
+  const verify = await startVerifyPeers([{ kind: "catch-all" }]);
   // Bounded: a server that waits for a stuck client must not hang the teardown.
   const closePeers = () =>
-    Promise.race([Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close()), oauth.close(), ms.close()]), sleep(5000)]);
+    Promise.race([
+      Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close()), verify.close(), oauth.close(), ms.close()]),
+      sleep(5000),
+    ]);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "outreach-e2e-"));
   const port = await freePort();
@@ -101,8 +107,8 @@ export default async function globalSetup() {
     // Each mailbox's IMAP folders are read every 2 s (not 60), so a reply a spec appends shows within seconds.
     IMAP_POLL_INTERVAL_S: "2",
     DNS_SERVERS: dns.server,
-    // The finder verifies addresses on the SMTP peer (mx.mail.test is 127.0.0.1; it accepts any recipient).
-    SMTP_VERIFY_PORT: String(smtp.port),
+    // The finder verifies addresses at finder.test on the verification peer (it accepts any recipient).
+    SMTP_VERIFY_PORT: String(verify.port),
     SMTP_VERIFY_DELAY_MS: "0",
     // Webhook receivers started by the specs listen on 127.0.0.1, which the SSRF guard refuses otherwise.
     OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
