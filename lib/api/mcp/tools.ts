@@ -12,6 +12,7 @@ import { getCampaignStats } from "../../campaigns/stats-views";
 import { getThread, listReplies } from "../../inbox/read";
 import { sendReply } from "../../inbox/send-reply";
 import { createLeads } from "../../leads/create-leads";
+import { createLeadsAndVerify } from "../../finder/verify-leads";
 import { listLeads } from "../../leads/read-leads";
 import { mailboxIssues } from "../../mailboxes/issues";
 import { listMailboxes } from "../../mailboxes/manage";
@@ -72,7 +73,8 @@ export const TOOLS: ToolDef[] = [
     description:
       "Create up to 1,000 leads ({ leads: [{ email, firstName, lastName, companyName, customFields, … }] }); an existing email is reported, not duplicated.",
     route: leadRoutes.create,
-    run: (ctx, { body }) => createLeads(ctx, body.leads),
+    // verify: true also queues the SMTP verification of the saved addresses, as POST /leads does.
+    run: (ctx, { body }) => (body.verify ? createLeadsAndVerify(ctx, body.leads) : createLeads(ctx, body.leads)),
   },
   {
     name: "search_leads",
