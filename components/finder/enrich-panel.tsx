@@ -38,7 +38,7 @@ export function EnrichPanel({ jobId, names }: { jobId: string; names: Map<string
       <Progress value={j.done} max={j.total} label="people" />
       <ul className="space-y-1 text-sm">
         {j.results.map((r) => (
-          <li key={r.personId ?? r.leadId} className="flex items-center gap-2">
+          <li key={r.personId ?? r.leadId} className="flex items-center gap-2" title={r.detail ?? undefined}>
             <span className="w-40 truncate">{names.get(r.personId ?? "") ?? r.personId}</span>
             <span className="font-mono">{r.email ?? "—"}</span>
             <Badge tone={TONE[r.verificationStatus]}>{r.pending ? "PENDING" : r.verificationStatus}</Badge>
