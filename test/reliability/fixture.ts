@@ -76,6 +76,17 @@ export async function buildFixture(ws: TestWorkspace, tag: string): Promise<Fixt
         from: { name: "Someone", address: "someone@other.example" },
       },
     ]);
+  const agent = await api(k, "POST", "reply-agents", { name: `agent-${tag}`, tone: "FRIENDLY" });
+  const doc = {
+    filename: "faq.txt",
+    mimeType: "text/plain",
+    contentBase64: Buffer.from("Our pricing starts at 10 EUR per seat.").toString("base64"),
+  };
+  const document = await api(k, "POST", "reply-agents/[id]/documents", doc, { id: agent.id });
+  const person = { firstName: "Pia", lastName: "Person", title: "CTO", companyName: "Acme", companyDomain: `acme-${tag}.example` };
+  await api(k, "POST", "finder/directory/import", { people: [person] });
+  const personId = await firstId("finder_people", ws.workspaceId);
+  const job = await api(k, "POST", "finder/enrich", { personIds: [personId] });
   // The key routes get a key of their own (below), so revoking it does not revoke the key the suite calls with.
   const ws1 = ws.workspaceId;
   return {
@@ -93,6 +104,10 @@ export async function buildFixture(ws: TestWorkspace, tag: string): Promise<Fixt
       webhook: await firstId("webhooks", ws1),
       reply: await firstId("replies", ws1, "lead_id is not null"),
       unmatched: await firstId("replies", ws1, "lead_id is null"),
+      agent: agent.id,
+      agentDocument: document.id,
+      person: personId,
+      enrichJob: job.id,
     },
   };
 }
@@ -119,12 +134,16 @@ export function paramValue(fx: Fixture, rel: string, name: string): string | und
   if (name === "mailboxId") return i.mailbox;
   if (name === "stepId") return i.step;
   if (name === "tagId") return i.tag;
+  if (name === "docId") return i.agentDocument;
   if (name === "jobId") return rel.startsWith("blacklist") ? i.blacklistJob : undefined;
   if (name !== "id") return undefined;
   const byFolder: [RegExp, string | undefined][] = [
     [/^account\/api-keys/, i.apiKey],
     [/^campaigns/, i.campaign],
     [/^deliverability\/mailboxes/, i.mailbox],
+    [/^finder\/enrich\/jobs/, i.enrichJob],
+    [/^finder\/people/, i.person],
+    [/^reply-agents/, i.agent],
     [/^domains/, i.domain],
     [/^leads/, i.lead],
     [/^mailboxes/, i.mailbox],
