@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
@@ -54,22 +54,27 @@ test("a reply arrives over IMAP, shows classified in the unibox, and the answer 
 
   // A mailbox on this spec's peers, a lead, and a one-step campaign that mails the lead at once.
   const mailboxId = await mail.importMailbox(page);
-  const [leadId] = (await api(page, "POST", "/leads", { leads: [LEAD] })).leadIds as string[];
+  const client = apiClient(page);
+  const [leadId] = (await ok(client.POST("/leads", { body: { leads: [LEAD] } }))).leadIds;
   const subject = `Quick idea for Northwind ${stamp}`;
-  const campaign = await api(page, "POST", "/campaigns", {
-    name: `Inbox e2e ${stamp}`,
-    sendWindowStartHour: 0,
-    sendWindowEndHour: 24,
-    sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-    minGapMinutes: 0,
-  });
+  const campaign = await ok(
+    client.POST("/campaigns", {
+      body: {
+        name: `Inbox e2e ${stamp}`,
+        sendWindowStartHour: 0,
+        sendWindowEndHour: 24,
+        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+        minGapMinutes: 0,
+      },
+    }),
+  );
+  const path = { id: campaign.id };
   mail.created.campaignId = campaign.id;
-  await api(page, "PUT", `/campaigns/${campaign.id}/steps`, {
-    steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}},\n\nWould a short call make sense?" }],
-  });
-  await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
-  await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds: [leadId] });
-  await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "ACTIVE", confirm: true });
+  const steps = [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}},\n\nWould a short call make sense?" }];
+  await ok(client.PUT("/campaigns/{id}/steps", { params: { path }, body: { steps } }));
+  await ok(client.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
+  await ok(client.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds: [leadId] } }));
+  await ok(client.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
 
   // The worker sends the campaign email to the SMTP peer.
   await expect

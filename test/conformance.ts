@@ -23,9 +23,15 @@ export function contractFor(method: string, url: string): RouteDef | undefined {
  * describes: it parses, and parsing drops nothing (no undocumented field) — so the OpenAPI document and
  * the generated client never drift from the serializers. Throws with the route and the zod issues.
  */
-export function assertConforms(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
-  if (status < 200 || status >= 300 || !contentType?.includes("application/json")) return;
-  const def = contractFor(method, url);
+export function assertConforms(
+  method: string,
+  url: string,
+  res: { status: number; contentType: string | null; contract?: RouteDef },
+  body: unknown,
+): void {
+  if (res.status < 200 || res.status >= 300 || !res.contentType?.includes("application/json")) return;
+  // The handler's own contract (api() attaches it); by path for a handler without one.
+  const def = res.contract ?? contractFor(method, url);
   const schema = def?.response?.schema;
   if (!def || !schema) return;
   const where = `${def.method} ${def.path}`;

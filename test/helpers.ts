@@ -6,6 +6,7 @@ import { sessionSecret } from "../lib/auth/secrets";
 import { setupWorkspace } from "../lib/auth/users";
 import { randomBytes } from "node:crypto";
 import { assertConforms } from "./conformance";
+import type { RouteDef } from "../lib/api/route";
 
 type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -74,6 +75,7 @@ export async function call(
   } catch {
     /* not JSON */
   }
-  assertConforms(method, req.url, res.status, res.headers.get("content-type"), parsed);
+  const contract = (handler as { contract?: RouteDef }).contract;
+  assertConforms(method, req.url, { status: res.status, contentType: res.headers.get("content-type"), contract }, parsed);
   return { status: res.status, body: parsed, headers: res.headers };
 }

@@ -3,7 +3,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { apiFetch, client, data, plainPage } from "@/components/api-client";
 import type {
-  Conversation,
   ForwardInput,
   ForwardResult,
   IntentCounts,
@@ -14,9 +13,6 @@ import type {
   SendInput,
   SendResult,
   ThreadPage,
-  UnmatchedMessage,
-  UnmatchedPage,
-  UnreadCount,
 } from "./types";
 
 export const INBOX_KEY = ["inbox"] as const;

@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { ImapFlow } from "imapflow";
 import { startImapPeer, type ImapPeer } from "../../test/peers/imap";
 import { startSmtpPeer, type SmtpPeer } from "../../test/peers/smtp";
-import { api } from "./api";
+import { apiClient, ok } from "./api";
 
 /** The one login a spec's own peers accept, and the name it sends as. */
 export interface SpecMailbox {
@@ -56,24 +56,20 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
 
     /** Imports the mailbox on these peers through the API (verified, so both logins are tried) and returns its id. */
     async importMailbox(page: Page): Promise<string> {
-      const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-        verify: true,
-        mailboxes: [
-          {
-            email: mailbox.email,
-            senderName: mailbox.senderName,
-            smtpHost: "127.0.0.1",
-            smtpPort: peers.smtp.port,
-            smtpSecurity: "NONE",
-            smtpPassword: mailbox.password,
-            imapHost: "127.0.0.1",
-            imapPort: peers.imap.port,
-            imapSecurity: "NONE",
-          },
-        ],
-      });
+      const item = {
+        email: mailbox.email,
+        senderName: mailbox.senderName,
+        smtpHost: "127.0.0.1",
+        smtpPort: peers.smtp.port,
+        smtpSecurity: "NONE" as const,
+        smtpPassword: mailbox.password,
+        imapHost: "127.0.0.1",
+        imapPort: peers.imap.port,
+        imapSecurity: "NONE" as const,
+      };
+      const imported = await ok(apiClient(page).POST("/mailboxes/bulk-import", { body: { verify: true, mailboxes: [item] } }));
       expect(imported.failed).toEqual([]);
-      const mailboxId = imported.mailboxes[0].id as string;
+      const mailboxId = imported.mailboxes[0].id;
       peers.created.mailboxId = mailboxId;
       return mailboxId;
     },

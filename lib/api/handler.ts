@@ -182,7 +182,7 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
   def: RouteDef<Q, B>,
   handler: (args: HandlerArgs<Infer<Q>, Infer<B>>) => Promise<unknown>,
 ) {
-  return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
+  const route = async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
     const headers: Record<string, string> = {};
     try {
       const { ctx, cred } = await edgeContext(req, headers);
@@ -203,4 +203,6 @@ export function api<Q extends z.ZodType | undefined, B extends z.ZodType | undef
       return errorResponse(err, new Headers(headers));
     }
   };
+  // The contract travels with the handler, so a test can check an answer against the route's own schema.
+  return Object.assign(route, { contract: def as RouteDef });
 }
