@@ -225,6 +225,30 @@ describe("autonomous replies over IMAP and SMTP (issue 16 rule 4)", () => {
   }, 30_000);
 });
 
+describe("what the agent leaves to people", () => {
+  it("a question its knowledge cannot answer is not answered; work interrupted mid-way is failed, never resent", async () => {
+    clock.advance(60_000);
+    await append(message({ id: "q2", from: "asker@a.test", body: "Do you integrate with SAP?" }));
+    await sync();
+    const q2 = await replyOf("q2");
+    expect(q2.intent).toBe("QUESTION");
+    const before = world.smtp.received.length;
+    clock.advance(5_000);
+    expect(await run()).toMatchObject({ sent: 0, skipped: 1 });
+    expect((await workOf(q2.id))[0]).toMatchObject({ status: "SKIPPED", reason: "NO_PASSAGE" });
+    // A run that claimed work and stopped: once its lease is over the work is FAILED, and nothing is sent.
+    await getDb()
+      .update(agentReplies)
+      .set({ status: "WORKING", leaseUntil: new Date(clock.now().getTime() + 1000), reason: null })
+      .where(eq(agentReplies.replyId, q2.id));
+    expect(await run()).toMatchObject({ interrupted: 0, sent: 0 });
+    clock.advance(2000);
+    expect(await run()).toMatchObject({ interrupted: 1, sent: 0 });
+    expect((await workOf(q2.id))[0]).toMatchObject({ status: "FAILED", reason: "INTERRUPTED" });
+    expect(world.smtp.received.length).toBe(before);
+  }, 30_000);
+});
+
 describe("autonomous replies with an OpenAI-compatible endpoint", () => {
   let peer: Awaited<ReturnType<typeof startOpenAiPeer>>;
   const ANSWER = "Hi! The Team plan is 49 euros per seat per month, billed annually. Ann";
