@@ -4,6 +4,7 @@ import { finderEnrichJobs as jobs, finderEnrichResults as results, finderPeople,
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
 import { leasedJobs } from "../jobs/leased";
+import { withProviderGuesses } from "./provider-guesses";
 import { type Verdict, verifyAtDomain } from "./verify";
 
 /**
@@ -82,11 +83,11 @@ async function record(db: DbOrTx, job: Job, r: Result, set: Partial<Result>, now
   });
 }
 
-async function verdictFor(job: Job, r: Result): Promise<Verdict> {
+async function verdictFor(ctx: JobCtx, job: Job, r: Result): Promise<Verdict> {
+  const candidates = job.kind === "ENRICH" ? await withProviderGuesses(ctx, job, r) : r.candidates;
   // verify: false — the best guess, unverified, no SMTP at all.
-  if (!job.verify)
-    return { status: "UNKNOWN", email: r.candidates[0] ?? null, espClass: "UNKNOWN", detail: "not verified (verify: false)" };
-  return verifyAtDomain(r.domain ?? "", r.candidates);
+  if (!job.verify) return { status: "UNKNOWN", email: candidates[0] ?? null, espClass: "UNKNOWN", detail: "not verified (verify: false)" };
+  return verifyAtDomain(r.domain ?? "", candidates);
 }
 
 /** One domain's due people, one after another; stops when the lease is lost or the budget is spent. */
@@ -94,7 +95,7 @@ async function runDomain(ctx: JobCtx, job: Job, rows: Result[], until: number): 
   let worked = 0;
   for (const r of rows) {
     if (Date.now() > until) break;
-    const v = await verdictFor(job, r);
+    const v = await verdictFor(ctx, job, r);
     const set = outcome(r, v, ctx.clock.now());
     if (!job.verify && set.pending === false) set.verificationStatus = "UNVERIFIED";
     if (!(await record(ctx.db, job, r, set, ctx.clock.now()))) return { worked, lost: true };

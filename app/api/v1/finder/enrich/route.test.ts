@@ -28,6 +28,7 @@ let dns: Awaited<ReturnType<typeof startDnsPeer>>;
 let smtp: Awaited<ReturnType<typeof startVerifyPeers>>;
 const clock = new ManualClock(new Date("2026-11-20T10:00:00Z"));
 const ids: Record<string, string> = {};
+const acceptKnown = ["ada.lovelace@accept.test", "aturing@accept.test"];
 
 const run = () => runFinderEnrich(systemCtx(undefined, { db: getDb(), clock }));
 const job = (id: string) => call(JOB, "GET", "", { key: ws.readKey, params: { id } });
@@ -46,7 +47,7 @@ const people = [
 
 beforeAll(async () => {
   smtp = await startVerifyPeers([
-    { kind: "mailboxes", known: ["ada.lovelace@accept.test", "aturing@accept.test"] },
+    { kind: "mailboxes", known: acceptKnown },
     { kind: "refuse" },
     { kind: "greylist", times: 1, known: ["cat.grey@grey.test"] },
     { kind: "catch-all" },
@@ -247,5 +248,38 @@ describe("POST /leads with verify: true", () => {
     const r = await call(CREATE_LEADS, "POST", "/leads", { key: ws.fullKey, body: { leads: [{ email: "x@accept.test" }] } });
     expect(r.status).toBe(200);
     expect(r.body).not.toHaveProperty("verificationJobId");
+  });
+});
+
+describe("a configured paid provider", () => {
+  it("is asked first for a person's address, which is then verified over SMTP like a guess", async () => {
+    const asked: string[] = [];
+    const http = await import("node:http");
+    const server = http.createServer((req, res) => {
+      asked.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ data: { email: "q.special@accept.test", score: 80 } }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    process.env.HUNTER_API_KEY = "k";
+    process.env.HUNTER_BASE_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    acceptKnown.push("q.special@accept.test");
+    try {
+      const imported = await call(IMPORT, "POST", "/finder/directory/import", {
+        key: ws.fullKey,
+        body: { people: [{ firstName: "Quinn", lastName: "Provider", companyDomain: "accept.test" }] },
+      });
+      const started = await call(ENRICH, "POST", "/finder/enrich", { key: ws.fullKey, body: { personIds: imported.body.personIds } });
+      const before = smtp.peers[0].rcpts.length;
+      await run();
+      const r = (await job(started.body.id)).body;
+      expect(r.results[0]).toMatchObject({ email: "q.special@accept.test", verificationStatus: "VALID" });
+      expect(smtp.peers[0].rcpts[before]).toBe("q.special@accept.test");
+      expect(asked[0]).toContain("first_name=Quinn");
+    } finally {
+      delete process.env.HUNTER_API_KEY;
+      delete process.env.HUNTER_BASE_URL;
+      server.close();
+    }
   });
 });
