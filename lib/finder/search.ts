@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
@@ -49,26 +49,44 @@ export async function countMatching(db: DbOrTx, workspaceId: string, filters: Fi
 const narrows = (f: FinderFilters) => Object.values(f).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)));
 
 /**
- * One page of matches in import order, and the total, read at once. With filters the page is ordered by
- * `seq + 0`: the matches are collected through the filters' own indexes and only they are sorted — the
- * planner cannot walk the (workspace, seq) index and filter row by row, which for a rare combination
- * passes over the whole directory (bench:finder: 250 ms for a filter set matching nobody). Without
- * filters the page is read along that index, stopping at its last row.
+ * One page of matches in import order, and the total. With filters, one pass over the matches gives the
+ * page's ids and the total together (`count(*) over ()`), ordered by `seq + 0`: the matches are collected
+ * through the filters' own indexes and only they are sorted — the planner cannot walk the
+ * (workspace, seq) index and filter row by row, which for a rare combination passes over the whole
+ * directory (bench:finder: 250 ms for a filter set matching nobody); the page's rows are then read by
+ * primary key. Without filters the page is read along that index, stopping at its last row.
  */
 export async function findPeople(db: DbOrTx, workspaceId: string, body: SearchBody) {
   const where = whereOf(workspaceId, body.filters);
-  const order = narrows(body.filters) ? sql`${p.seq} + 0` : asc(p.seq);
-  const [rows, total] = await Promise.all([
-    db
-      .select(personColumns)
-      .from(p)
-      .where(where)
-      .orderBy(order)
-      .limit(body.limit)
-      .offset((body.page - 1) * body.limit),
-    countMatching(db, workspaceId, body.filters),
-  ]);
-  return { people: rows.map(serializePerson), total };
+  const offset = (body.page - 1) * body.limit;
+  if (!narrows(body.filters)) {
+    const [rows, total] = await Promise.all([
+      db.select(personColumns).from(p).where(where).orderBy(asc(p.seq)).limit(body.limit).offset(offset),
+      countMatching(db, workspaceId, body.filters),
+    ]);
+    return { people: rows.map(serializePerson), total };
+  }
+  // One pass over the matches gives the page's ids and the total together; the page's rows are then
+  // read by primary key.
+  const page = await db
+    .select({ id: p.id, total: sql<number>`(count(*) over ())::int` })
+    .from(p)
+    .where(where)
+    .orderBy(sql`${p.seq} + 0`)
+    .limit(body.limit)
+    .offset(offset);
+  if (!page.length) return { people: [], total: offset ? await countMatching(db, workspaceId, body.filters) : 0 };
+  const rows = await db
+    .select(personColumns)
+    .from(p)
+    .where(
+      inArray(
+        p.id,
+        page.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(p.seq));
+  return { people: rows.map(serializePerson), total: page[0].total };
 }
 
 export async function searchPeople(ctx: Ctx, body: SearchBody) {

@@ -165,6 +165,12 @@ describe("POST /finder/search, /count and /facets", () => {
     const r = await search({ filters: {}, page: 2, limit: 2 });
     expect(r.body).toMatchObject({ page: 2, limit: 2, total: 6 });
     expect(names(r)).toEqual(["Alan", "Linus"]);
+    const filtered = await search({ filters: { departments: ["engineering"] }, page: 2, limit: 1 });
+    expect(filtered.body).toMatchObject({ page: 2, limit: 1, total: 2 });
+    expect(names(filtered)).toEqual(["Linus"]);
+    const beyond = await search({ filters: { departments: ["engineering"] }, page: 5, limit: 1 });
+    expect(beyond.body).toMatchObject({ people: [], total: 2 });
+    expect((await search({ filters: { departments: ["legal"] } })).body).toMatchObject({ people: [], total: 0 });
     const c = await call(COUNT, "POST", "/finder/count", { key: ws.fullKey, body: { filters: { departments: ["engineering"] } } });
     expect(c.body).toEqual({ total: 2 });
   });
