@@ -18,7 +18,10 @@ const mail = useSpecMailPeers(MAILBOX, { rejectRecipients: [] });
 function payloads(base: string): string {
   const run = (k: string) => `fetch('${base}/script?${k}');new Image().src='${base}/script?${k}-img'`;
   const load = (k: string) => `${base}/load?${k}`;
+  // The page's own content and its remote image first: an unclosed trap may swallow what follows it.
   return [
+    `<p>Hello, a <b>normal</b> paragraph between the traps.</p>`,
+    `<img src="${base}/pixel.gif" alt="tracker" width="1" height="1">`,
     `<script>${run("inline")}</script>`,
     `<script src="${base}/script?src"></script>`,
     `<img src="x" onerror="${run("onerror")}">`,
@@ -26,7 +29,6 @@ function payloads(base: string): string {
     `<svg onload="${run("svg-onload")}"></svg>`,
     `<math><mtext><table><mglyph><style><img src=x onerror="${run("mxss-math")}"></style></mglyph></table></mtext></math>`,
     `<noscript><p title="</noscript><img src=x onerror=&quot;${run("mxss-noscript")}&quot;>"></p></noscript>`,
-    `<form><math><mtext></form><form><mglyph><svg><mtext><style><path id="</style><img onerror=${run("mxss-form")} src>">`,
     `<details open ontoggle="${run("ontoggle")}">x</details>`,
     `<input autofocus onfocus="${run("onfocus")}">`,
     `<a href="javascript:${run("href")}" id="js-link">a link</a>`,
@@ -42,8 +44,7 @@ function payloads(base: string): string {
     `<table background="${load("table-bg")}"><tr><td>t</td></tr></table>`,
     `<form action="${load("form")}"><input type="image" src="${load("input-image")}"><button>go</button></form>`,
     `<template><img src="${load("template")}" onerror="${run("template")}"></template>`,
-    `<p>Hello, a <b>normal</b> paragraph between the traps.</p>`,
-    `<img src="${base}/pixel.gif" alt="tracker" width="1" height="1">`,
+    `<form><math><mtext></form><form><mglyph><svg><mtext><style><path id="</style><img onerror=${run("mxss-form")} src>">`,
   ].join("\n");
 }
 
@@ -96,7 +97,12 @@ test("received HTML runs no script and loads nothing before Show images", async 
   expect(outside, "requests that left the page before Show images").toEqual([]);
   expect(mail.otherRequests, "payload requests before Show images").toEqual([]);
   expect(mail.pixelHits).toBe(0);
-  expect(await frame.locator("script, iframe, object, embed, link, meta, base, form").count()).toBe(0);
+  expect(await frame.locator("script, iframe, object, embed, link, base[href], svg, math, template").count()).toBe(0);
+  // The frame's own head stays (charset, the Content-Security-Policy, no referrer, and a base that only sets target); forms stay inert, without an action.
+  expect(
+    await frame.locator("meta").evaluateAll((ms) => ms.map((m) => m.getAttribute("http-equiv") ?? m.getAttribute("name") ?? "charset")),
+  ).toEqual(["charset", "Content-Security-Policy", "referrer"]);
+  expect(await frame.locator("form[action], [formaction], [onerror], [onload], [onfocus], [ontoggle]").count()).toBe(0);
 
   await pane.getByRole("button", { name: "Show images" }).click();
   await expect.poll(() => mail.pixelHits, { timeout: 15_000 }).toBeGreaterThan(0);
