@@ -98,17 +98,12 @@ export const agentChunks = pgTable(
     text: text("text").notNull(),
     /** The text search configuration of the chunk's language (english, german, …, simple). */
     language: regconfig("language").notNull(),
-    tsv: tsvector("tsv")
-      .notNull()
-      .generatedAlwaysAs(sql`to_tsvector(language, text)`),
+    tsv: tsvector("tsv").notNull().generatedAlwaysAs(sql`to_tsvector(language, text)`),
     /** The embedding when the AI provider has one (a plain real[]; cosine is computed in JS). */
     embedding: jsonb("embedding").$type<number[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("agent_chunks_agent_idx").on(t.agentId, t.sourceKind, t.source),
-    index("agent_chunks_tsv_idx").using("gin", t.tsv),
-  ],
+  (t) => [index("agent_chunks_agent_idx").on(t.agentId, t.sourceKind, t.source), index("agent_chunks_tsv_idx").using("gin", t.tsv)],
 );
 
 /** Crawl job statuses (decisions.md job statuses). */
