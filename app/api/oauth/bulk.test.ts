@@ -17,7 +17,7 @@ import { POST as BULK } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/route
 import { GET as JOB } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]/route";
 import { POST as CANCEL } from "@/app/api/v1/mailboxes/oauth/[provider]/bulk/[jobId]/cancel/route";
 import { GET as TENANTS } from "@/app/api/v1/mailboxes/oauth/[provider]/tenants/route";
-import { GET as SA_GET, PUT as SA_PUT } from "@/app/api/v1/mailboxes/oauth/[provider]/service-account/route";
+import { DELETE as SA_DELETE, GET as SA_GET, PUT as SA_PUT } from "@/app/api/v1/mailboxes/oauth/[provider]/service-account/route";
 import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
 
 const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
@@ -92,6 +92,17 @@ describe("Google Workspace domain-wide delegation (issue 19, bulk)", () => {
     expect(row.privateKeyEnc.startsWith("v1:")).toBe(true);
     expect(decryptSecret(row.privateKeyEnc)).toBe(world.apps.serviceAccount.private_key);
     expect((await call(SA_GET, "GET", "", { key: other.fullKey, params: { provider: "google" } })).status).toBe(404);
+    // Read back with its own schema (call() checks the answer against the contract), then removed and gone.
+    const shown = await call(SA_GET, "GET", "", { key: ws.readKey, params: { provider: "google" } });
+    expect([shown.status, shown.body.clientEmail]).toEqual([200, world.apps.serviceAccount.client_email]);
+    const removed = await call(SA_DELETE, "DELETE", "", { key: ws.fullKey, params: { provider: "google" } });
+    expect(removed.body).toEqual({ deleted: true });
+    expect((await call(SA_GET, "GET", "", { key: ws.readKey, params: { provider: "google" } })).status).toBe(404);
+    await call(SA_PUT, "PUT", "", {
+      key: ws.fullKey,
+      params: { provider: "google" },
+      body: { key: JSON.stringify(world.apps.serviceAccount) },
+    });
   });
 
   it("validates the addresses (400 VALIDATION_ERROR on emails.<i>) and the caller (403 for a read key)", async () => {

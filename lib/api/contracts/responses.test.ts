@@ -20,6 +20,7 @@ import { insertMailbox } from "@/test/factories";
 import { inboxRoutes } from "./inbox";
 import { POST as CREATE_TAG } from "@/app/api/v1/tags/route";
 import { DELETE as DELETE_TAG } from "@/app/api/v1/tags/[tagId]/route";
+import { POST as UPLOAD } from "@/app/api/v1/replies/uploads/route";
 
 let ws: TestWorkspace;
 beforeAll(async () => {
@@ -93,5 +94,12 @@ describe("response schemas describe what the routes answer", () => {
     const tag = await call(CREATE_TAG, "POST", "/tags", { key: ws.fullKey, body: { name: "gone" } });
     const r = await call(DELETE_TAG, "DELETE", `/tags/${tag.body.id}`, { key: ws.fullKey, params: { tagId: tag.body.id } });
     conforms(tagRoutes.delete, r);
+  });
+
+  it("inbox: an uploaded file's record", async () => {
+    const headers = { "content-type": "application/octet-stream", "x-filename": "notes%20v1.txt", "x-content-type": "text/plain" };
+    const r = await call(UPLOAD, "POST", "/replies/uploads", { key: ws.fullKey, rawBody: "hello", headers });
+    conforms(inboxRoutes.upload, r);
+    expect(r.body).toMatchObject({ filename: "notes v1.txt", size: 5 });
   });
 });
