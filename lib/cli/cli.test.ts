@@ -31,7 +31,7 @@ describe("the outreach CLI", () => {
     expect((await call(CREATE_LEADS, "POST", "/leads", { key: full.key, body: { leads: [{ email: "x@example.com" }] } })).status).toBe(200);
     expect((await call(LIST_LEADS, "GET", "/leads", { key: full.key })).body.total).toBe(1);
     expect((await call(LIST_LEADS, "GET", "/leads", { key: read.key })).body.total).toBe(0); // Beta is another workspace
-  }, 60_000);
+  }, 180_000); // five CLI processes, each ~2 s to start on a quiet machine, far more on a loaded 2-core one
 
   it("fails with a message and exit code 1 on bad input", async () => {
     await expect(
