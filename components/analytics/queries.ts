@@ -2,15 +2,14 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/api-client";
-import type { bounceLog } from "@/lib/analytics/bounces";
-import type { analyticsOverview, analyticsTimeseries } from "@/lib/analytics/overview";
-import type { domainStats, mailboxStats } from "@/lib/analytics/senders";
+import type { ResponseOf } from "@/lib/client";
 
-export type OverviewData = Awaited<ReturnType<typeof analyticsOverview>>;
-export type SeriesData = Awaited<ReturnType<typeof analyticsTimeseries>>;
-export type MailboxStatsData = Awaited<ReturnType<typeof mailboxStats>>;
-export type DomainStatsData = Awaited<ReturnType<typeof domainStats>>;
-export type BounceData = Awaited<ReturnType<typeof bounceLog>>;
+/** The answers' types, from the client generated from the OpenAPI document: a contract change is a type error here. */
+export type OverviewData = ResponseOf<"/analytics/overview", "get">;
+export type SeriesData = ResponseOf<"/analytics/timeseries", "get">;
+export type MailboxStatsData = ResponseOf<"/analytics/mailbox-stats", "get">;
+export type DomainStatsData = ResponseOf<"/analytics/domain-stats", "get">;
+export type BounceData = ResponseOf<"/analytics/bounces", "get">;
 
 /** The picked period as the API's query: `days=N`, or `from`/`to` (dates, `to` exclusive). */
 export type PeriodPick = { days: number } | { from: string; to: string };

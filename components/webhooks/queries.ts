@@ -1,8 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery, type QueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import type { DeliveryPage, DeliveryStatus, WebhookView } from "./types";
+import { client, data } from "@/components/api-client";
+import type { DeliveryStatus } from "./types";
 
 export const WEBHOOKS_KEY = ["webhooks"] as const;
 
@@ -13,14 +13,14 @@ export function webhookPath(id: string, rest = ""): string {
 export function useWebhooks() {
   return useQuery({
     queryKey: [...WEBHOOKS_KEY, "list"],
-    queryFn: ({ signal }) => apiFetch<{ webhooks: WebhookView[] }>("/api/v1/webhooks", { signal }).then((r) => r.webhooks),
+    queryFn: ({ signal }) => data(client.GET("/webhooks", { signal })).then((r) => r.webhooks),
   });
 }
 
 export function useWebhook(id: string) {
   return useQuery({
     queryKey: [...WEBHOOKS_KEY, "one", id],
-    queryFn: ({ signal }) => apiFetch<WebhookView>(webhookPath(id), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/webhooks/{id}", { params: { path: { id } }, signal })),
   });
 }
 
@@ -34,9 +34,8 @@ export function useDeliveries(webhookId: string, f: DeliveryFilters) {
   return useQuery({
     queryKey: [...WEBHOOKS_KEY, "deliveries", webhookId, f],
     queryFn: ({ signal }) => {
-      const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
-      if (f.status) p.set("status", f.status);
-      return apiFetch<DeliveryPage>(webhookPath(webhookId, `/deliveries?${p}`), { signal });
+      const query = { page: f.page, limit: f.limit, ...(f.status ? { status: f.status } : {}) };
+      return data(client.GET("/webhooks/{id}/deliveries", { params: { path: { id: webhookId }, query }, signal }));
     },
     placeholderData: keepPreviousData,
     // Pending deliveries are retried in the background: look again soon while there are any.

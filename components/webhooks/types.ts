@@ -1,31 +1,20 @@
-import type { deliveryView, getWebhook } from "@/lib/webhooks/webhooks";
+import type { ResponseOf } from "@/lib/client";
 
-/** A webhook as GET /api/v1/webhooks lists it (the secret is never listed). */
-export type WebhookView = Awaited<ReturnType<typeof getWebhook>>;
+/** A webhook as GET /api/v1/webhooks lists it (the secret is never listed); types from the generated client. */
+export type WebhookView = ResponseOf<"/webhooks/{id}", "get">;
 
 /** The answer of POST /webhooks and POST /webhooks/<id>/rotate-secret: the only times the secret is shown. */
 export type WebhookWithSecret = WebhookView & { secret: string };
 
 /** One row of GET /webhooks/<id>/deliveries. */
-export type DeliveryView = ReturnType<typeof deliveryView>;
+export type DeliveryView = DeliveryPage["deliveries"][number];
 
 export type DeliveryStatus = "PENDING" | "DELIVERED" | "FAILED";
 
-export interface DeliveryPage {
-  deliveries: DeliveryView[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type DeliveryPage = ResponseOf<"/webhooks/{id}/deliveries", "get">;
 
 /** POST /webhooks/<id>/test: 200 even when the receiver failed. */
-export interface TestResult {
-  delivered: boolean;
-  statusCode: number | null;
-  error: string | null;
-  deliveryId: string;
-  eventId: string;
-}
+export type TestResult = ResponseOf<"/webhooks/{id}/test", "post">;
 
 /** POST /webhooks/<id>/deliveries/<deliveryId>/resend. */
 export type ResendResult = DeliveryView & { delivered: boolean };
