@@ -18,6 +18,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type postgres from "postgres";
+import { COMPANY_SIZES, DEPARTMENTS as VOCABULARY_DEPARTMENTS, SENIORITIES } from "../lib/finder/vocabulary";
 import {
   benchWorkspace,
   elapsedMs,
@@ -37,20 +38,9 @@ const PEOPLE = intEnv("BENCH_PEOPLE", 100_000);
 const ITER = intEnv("BENCH_ITER", 15);
 const TARGET_MS = 50;
 
-const SENIORITIES = ["owner", "founder", "c_suite", "partner", "vp", "head", "director", "manager", "senior", "entry", "intern"];
-const DEPARTMENTS = [
-  "executive",
-  "engineering",
-  "sales",
-  "marketing",
-  "finance",
-  "human_resources",
-  "operations",
-  "product",
-  "design",
-  "support",
-];
-const SIZES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"];
+// The directory's own vocabulary (the first ten departments: the common ones), so the data is what an import would hold.
+const DEPARTMENTS = VOCABULARY_DEPARTMENTS.slice(0, 10);
+const SIZES = COMPANY_SIZES;
 const COUNTRIES = [
   "United States",
   "United Kingdom",
@@ -157,7 +147,7 @@ const COLUMNS = [
 ];
 
 function personLine(workspaceId: string, i: number, r: () => number): string {
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const co = Math.floor(r() * 5000);
   const seniority = pick(SENIORITIES);
   const department = pick(DEPARTMENTS);
