@@ -71,6 +71,8 @@ describe("kill -9 at five points of the send path", () => {
       suite.ws.fullKey,
       ["a", "b", "c"].map((e) => ({ email: `${e}@crash.test`, appPassword: "pw" })),
     );
+    // Every lead may be sent today: the default cap (20 a mailbox) would stop sending after 60 emails, and the later points would never be reached.
+    await getDb().execute(sql`update mailboxes set daily_send_cap = ${LEADS} where workspace_id = ${suite.ws.workspaceId}`);
     const { campaign } = await launchCampaign(suite.ws.fullKey, {
       campaign: { name: "Crash points", minGapMinutes: 0, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6] },
       steps: [{ stepOrder: 0, subject: "Hi {{firstName}}", bodyTemplate: "Hello" }],
