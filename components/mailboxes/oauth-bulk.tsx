@@ -7,12 +7,12 @@ import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
 import { Progress } from "@/components/ui/progress";
 import { Textarea } from "@/components/ui/textarea";
-import { ApiError } from "@/components/api-client";
-import { apiRequest } from "./api";
+import { ApiError, client, data, describeError } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 
 type ProviderId = "GOOGLE" | "MICROSOFT";
-const base = (p: ProviderId) => `/api/v1/mailboxes/oauth/${p.toLowerCase()}`;
-const get = <T,>(path: string) => apiRequest<T>(path).then((r) => r.data);
+/** The `{provider}` path parameter of the OAuth routes. */
+const on = (p: ProviderId) => ({ provider: p.toLowerCase() });
 
 /** "Not set up yet" is a 404; anything else is an error to show. */
 const noneOn404 = (e: unknown) => {
@@ -20,16 +20,7 @@ const noneOn404 = (e: unknown) => {
   throw e;
 };
 
-interface BulkJob {
-  id: string;
-  status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
-  total: number;
-  done: number;
-  connected: number;
-  failed: number;
-  error: string | null;
-  results: { email: string; status: "PENDING" | "CONNECTED" | "FAILED"; error: string | null }[];
-}
+type BulkJob = ResponseOf<"/mailboxes/oauth/{provider}/bulk/{jobId}", "get">;
 
 /** Google: the workspace's service account (paste its JSON key) and the client id a Workspace admin authorizes. */
 function GoogleSetup() {
@@ -37,10 +28,11 @@ function GoogleSetup() {
   const [key, setKey] = useState("");
   const account = useQuery({
     queryKey: ["oauth-service-account"],
-    queryFn: () => get<{ clientEmail: string; clientId: string | null }>(`${base("GOOGLE")}/service-account`).catch(noneOn404),
+    queryFn: ({ signal }) =>
+      data(client.GET("/mailboxes/oauth/{provider}/service-account", { params: { path: on("GOOGLE") }, signal })).catch(noneOn404),
   });
   const save = useMutation({
-    mutationFn: () => apiRequest(`${base("GOOGLE")}/service-account`, { method: "PUT", body: { key } }),
+    mutationFn: () => data(client.PUT("/mailboxes/oauth/{provider}/service-account", { params: { path: on("GOOGLE") }, body: { key } })),
     onSuccess: () => {
       setKey("");
       qc.invalidateQueries({ queryKey: ["oauth-service-account"] });
@@ -48,7 +40,7 @@ function GoogleSetup() {
   });
   return (
     <div className="space-y-2">
-      {account.error && <Alert tone="error">{account.error.message}</Alert>}
+      {account.error && <Alert tone="error">{describeError(account.error)}</Alert>}
       {account.data ? (
         <p className="text-sm text-gray-700" data-testid="oauth-bulk-service-account">
           Service account <code>{account.data.clientEmail}</code>. In the Google Admin console, authorize client ID{" "}
@@ -63,7 +55,7 @@ function GoogleSetup() {
       <Button variant="secondary" disabled={!key.trim() || save.isPending} onClick={() => save.mutate()}>
         Save key
       </Button>
-      {save.error && <Alert tone="error">{save.error.message}</Alert>}
+      {save.error && <Alert tone="error">{describeError(save.error)}</Alert>}
     </div>
   );
 }
@@ -72,10 +64,10 @@ function GoogleSetup() {
 function MicrosoftSetup() {
   const tenants = useQuery({
     queryKey: ["oauth-tenants"],
-    queryFn: () => get<{ tenants: { tenantId: string }[] }>(`${base("MICROSOFT")}/tenants`),
+    queryFn: ({ signal }) => data(client.GET("/mailboxes/oauth/{provider}/tenants", { params: { path: on("MICROSOFT") }, signal })),
   });
   const link = useMutation({
-    mutationFn: () => apiRequest<{ url: string }>(`${base("MICROSOFT")}/admin-consent`, { method: "POST", body: {} }).then((r) => r.data),
+    mutationFn: () => data(client.POST("/mailboxes/oauth/{provider}/admin-consent", { params: { path: on("MICROSOFT") }, body: {} })),
   });
   const list = tenants.data?.tenants ?? [];
   return (
@@ -91,7 +83,7 @@ function MicrosoftSetup() {
           Send this to a Global Administrator of the tenant (valid 15 minutes): <a href={link.data.url}>{link.data.url}</a>
         </p>
       )}
-      {link.error && <Alert tone="error">{link.error.message}</Alert>}
+      {link.error && <Alert tone="error">{describeError(link.error)}</Alert>}
     </div>
   );
 }
@@ -100,11 +92,12 @@ function MicrosoftSetup() {
 function BulkProgress({ provider, jobId }: { provider: ProviderId; jobId: string }) {
   const job = useQuery({
     queryKey: ["oauth-bulk-job", jobId],
-    queryFn: () => get<BulkJob>(`${base(provider)}/bulk/${jobId}`),
+    queryFn: ({ signal }): Promise<BulkJob> =>
+      data(client.GET("/mailboxes/oauth/{provider}/bulk/{jobId}", { params: { path: { ...on(provider), jobId } }, signal })),
     refetchInterval: (q) => (q.state.data && !["QUEUED", "RUNNING"].includes(q.state.data.status) ? false : 2000),
   });
   const j = job.data;
-  if (!j) return job.error ? <Alert tone="error">{job.error.message}</Alert> : null;
+  if (!j) return job.error ? <Alert tone="error">{describeError(job.error)}</Alert> : null;
   const failed = j.results.filter((r) => r.status === "FAILED");
   return (
     <div className="space-y-2" data-testid="oauth-bulk-progress">
@@ -139,7 +132,7 @@ export function OAuthBulkConnect() {
     mutationFn: () => {
       const list = emails.split(/[\s,;]+/).filter(Boolean);
       const body = { emails: list, ...(senderName.trim() ? { senderName: senderName.trim() } : {}) };
-      return apiRequest<{ jobId: string }>(`${base(provider)}/bulk`, { method: "POST", body }).then((r) => r.data);
+      return data(client.POST("/mailboxes/oauth/{provider}/bulk", { params: { path: on(provider) }, body }));
     },
     onSuccess: (r) => setJobId(r.jobId),
   });
@@ -170,7 +163,7 @@ export function OAuthBulkConnect() {
       <Button disabled={!emails.trim() || start.isPending} onClick={() => start.mutate()}>
         Connect these mailboxes
       </Button>
-      {start.error && <Alert tone="error">{start.error.message}</Alert>}
+      {start.error && <Alert tone="error">{describeError(start.error)}</Alert>}
       {jobId && <BulkProgress provider={provider} jobId={jobId} />}
     </div>
   );

@@ -7,15 +7,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
-import { apiRequest } from "./api";
+import { client, data, describeError } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
+import { startOAuthConsent } from "./oauth-reconnect";
 
-type ProviderId = "GOOGLE" | "MICROSOFT";
-interface ProviderStatus {
-  provider: ProviderId;
-  configured: boolean;
-  missing: string[];
-  redirectUri: string;
-}
+type ProviderId = ResponseOf<"/mailboxes/oauth/providers", "get">["providers"][number]["provider"];
 
 const NAMES: Record<ProviderId, string> = { GOOGLE: "Google", MICROSOFT: "Microsoft" };
 const WHAT: Record<ProviderId, string> = { GOOGLE: "Google Workspace or Gmail", MICROSOFT: "Microsoft 365 or Outlook.com" };
@@ -28,14 +24,10 @@ export function OAuthConnect() {
   const [senderName, setSenderName] = useState("");
   const status = useQuery({
     queryKey: ["oauth-providers"],
-    queryFn: () => apiRequest<{ providers: ProviderStatus[] }>("/api/v1/mailboxes/oauth/providers").then((r) => r.data.providers),
+    queryFn: ({ signal }) => data(client.GET("/mailboxes/oauth/providers", { signal })).then((r) => r.providers),
   });
   const start = useMutation({
-    mutationFn: (provider: ProviderId) =>
-      apiRequest<{ url: string }>(`/api/v1/mailboxes/oauth/${provider.toLowerCase()}/start`, {
-        method: "POST",
-        body: senderName.trim() ? { senderName: senderName.trim() } : {},
-      }).then((r) => r.data),
+    mutationFn: (provider: ProviderId) => startOAuthConsent(provider, senderName.trim() ? { senderName: senderName.trim() } : {}),
     // The provider's consent page, then back to /mailboxes with the outcome.
     onSuccess: ({ url }) => window.location.assign(url),
   });
@@ -49,7 +41,7 @@ export function OAuthConnect() {
       <Field label="Sender name (optional)">
         <Input maxLength={200} value={senderName} onChange={(e) => setSenderName(e.target.value)} />
       </Field>
-      {status.error && <Alert tone="error">{status.error.message}</Alert>}
+      {status.error && <Alert tone="error">{describeError(status.error)}</Alert>}
       <div className="grid gap-3 sm:grid-cols-2">
         {(status.data ?? []).map((p) => (
           <div
@@ -72,7 +64,7 @@ export function OAuthConnect() {
       </div>
       {start.error && (
         <Alert tone="error">
-          <p data-testid="oauth-start-error">{start.error.message}</p>
+          <p data-testid="oauth-start-error">{describeError(start.error)}</p>
         </Alert>
       )}
     </div>

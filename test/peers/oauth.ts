@@ -126,8 +126,25 @@ export async function startOAuthPeer(opts: OAuthPeerOptions) {
     if (user) userOf.set(req, user);
   });
 
+  /** The user withdraws the consent: their refresh and access tokens stop working. */
+  function revoke(email: string) {
+    for (const r of refreshTokens.values()) if (r.user.email.toLowerCase() === email.toLowerCase()) r.revoked = true;
+    for (const [t, a] of accessTokens) if (a.user.email.toLowerCase() === email.toLowerCase()) accessTokens.delete(t);
+  }
+
+  // POST /revoke (JSON): `{ token }` revokes the grant of a refresh or access token (RFC 7009); `{ user }` is the
+  // user removing the app at their account's security page. A Playwright spec, in another process than this
+  // peer, revokes a consent this way.
+  server.service.on("beforeRevoke", (res: { statusCode: number }, req: { body?: Body }) => {
+    const b = req.body ?? {};
+    const user = b.user ?? refreshTokens.get(b.token ?? "")?.user.email ?? accessTokens.get(b.token ?? "")?.user.email;
+    if (user) revoke(user);
+    else res.statusCode = 400;
+  });
+
   return {
     url: base,
+    revokeUrl: `${base}/revoke`,
     authUrl: `${base}/authorize`,
     tokenUrl: `${base}/token`,
     userinfoUrl: `${base}/userinfo`,
@@ -141,10 +158,7 @@ export async function startOAuthPeer(opts: OAuthPeerOptions) {
       grantedScope = fn;
     },
     /** The user withdraws the consent: their refresh and access tokens stop working. */
-    revoke(email: string) {
-      for (const r of refreshTokens.values()) if (r.user.email.toLowerCase() === email.toLowerCase()) r.revoked = true;
-      for (const [t, a] of accessTokens) if (a.user.email.toLowerCase() === email.toLowerCase()) accessTokens.delete(t);
-    },
+    revoke,
     /** The provider drops a user's access tokens early (the refresh token still works): servers refuse the token in hand. */
     dropAccessTokens(email: string) {
       for (const [t, a] of accessTokens) if (a.user.email.toLowerCase() === email.toLowerCase()) accessTokens.delete(t);
