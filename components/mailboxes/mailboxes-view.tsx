@@ -24,6 +24,7 @@ import { DeleteMailboxDialog } from "./delete-dialog";
 import { MailboxEditDialog } from "./edit-dialog";
 import { HealthBadge } from "./health-badge";
 import { MailboxImportDialog } from "./import-dialog";
+import { OAuthReconnect } from "./oauth-reconnect";
 import { IssuesBanner, IssuesError } from "./issues-banner";
 import { providerLabel } from "./labels";
 import { useMailboxes, useMailboxIssues } from "./queries";
@@ -132,6 +133,7 @@ export function MailboxesView() {
                 </Td>
                 <Td>
                   <HealthBadge mailbox={m} />
+                  <OAuthReconnect mailbox={m} />
                 </Td>
                 <Td className="tabular-nums">{m.dailySendCap}</Td>
                 <Td>
