@@ -32,7 +32,8 @@ export function assertConforms(
   if (res.status < 200 || res.status >= 300 || !res.contentType?.includes("application/json")) return;
   // The handler's own contract (api() attaches it); by path for a handler without one.
   const def = res.contract ?? contractFor(method, url);
-  const schema = def?.response?.schema;
+  // A documented other success status (e.g. a 202) has its own schema.
+  const schema = def?.otherResponses?.find((r) => r.status === res.status)?.schema ?? def?.response?.schema;
   if (!def || !schema) return;
   const where = `${def.method} ${def.path}`;
   // CONFORMANCE_LOG=<file>: which contracts the run checked against a real answer (to find the unchecked ones).

@@ -70,6 +70,11 @@ function successResponse(def: RouteDef) {
   return { description, content: { [type]: { schema, ...(type === "application/json" ? validExample(zod, schema) : {}) } } };
 }
 
+function otherResponse(r: NonNullable<RouteDef["otherResponses"]>[number]) {
+  const schema = jsonSchema(r.schema, "output");
+  return { description: r.description, content: { "application/json": { schema, ...validExample(r.schema, schema) } } };
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
 export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -88,6 +93,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
       ...(def.body ? { requestBody: requestBody(def, def.body) } : {}),
       responses: {
         [status]: successResponse(def),
+        ...Object.fromEntries((def.otherResponses ?? []).map((r) => [String(r.status), otherResponse(r)])),
         ...Object.fromEntries(errorStatuses(def).map((s) => [String(s), { $ref: `#/components/responses/E${s}` }])),
       },
     };

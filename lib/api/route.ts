@@ -42,6 +42,11 @@ export interface RouteDef<
    * returns; `contentType` for a body that is not JSON (CSV reports, file downloads).
    */
   response?: { status?: number; description: string; schema?: z.ZodType; contentType?: ResponseContentType };
+  /**
+   * Other success answers of the same operation (JSON), e.g. the 202 of a send that went to the
+   * background: documented under their own status so the generated client types each one.
+   */
+  otherResponses?: { status: number; description: string; schema: z.ZodType }[];
   /** Additional error responses worth documenting. */
   errors?: number[];
 }

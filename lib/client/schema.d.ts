@@ -13602,7 +13602,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description See summary */
+            /** @description Sent: the mail server accepted the reply */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13620,7 +13620,23 @@ export interface operations {
                         sent: true;
                         sentAt: string;
                         sentReplyId: string;
-                    } | {
+                    };
+                };
+            };
+            /** @description Queued (`background: true`): SENDING, a background job sends it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": true,
+                     *       "status": "SENDING",
+                     *       "sentReplyId": "cmp_k2n8x4q7v9b3m5p1c6z0"
+                     *     }
+                     */
+                    "application/json": {
                         /** @constant */
                         queued: true;
                         sentReplyId: string;

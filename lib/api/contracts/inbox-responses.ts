@@ -93,10 +93,10 @@ export const threadSchema = z.object({ lead: leadSchema, messages: z.array(z.uni
 export const markedSchema = z.object({ marked: int() });
 
 const queued = z.object({ queued: z.boolean(), status: z.literal("SENDING"), sentReplyId: z.string() });
-export const sendReplyResultSchema = z.union([
-  z.object({ sent: z.literal(true), sentReplyId: z.string(), sentAt: z.string() }),
-  queued.extend({ queued: z.literal(true) }).describe("Answered with 202 when the reply went to the background job"),
-]);
+/** 200: the mail server accepted the reply. */
+export const sendReplyResultSchema = z.object({ sent: z.literal(true), sentReplyId: z.string(), sentAt: z.string() });
+/** 202: `background: true` — the reply is SENDING and a job sends it (spec 3.2). */
+export const sendReplyQueuedSchema = queued.extend({ queued: z.literal(true) });
 export const retryResultSchema = queued;
 export const forwardResultSchema = z.object({ forwarded: z.boolean(), to: z.string(), messageId: z.string(), sentAt: z.string() });
 export const uploadResultSchema = z.object({ id: z.string(), filename: z.string(), size: int() });

@@ -131,7 +131,10 @@ export const inboxRoutes = {
       "Reply (threaded). Synchronous: `{ sent, sentReplyId, sentAt }` once accepted; " +
       "background: 202 `{ queued, status: SENDING, sentReplyId }`. " +
       "Through an API key only people already in the conversation (403 otherwise)",
-    response: { description: "See summary", schema: ir.sendReplyResultSchema },
+    response: { description: "Sent: the mail server accepted the reply", schema: ir.sendReplyResultSchema },
+    otherResponses: [
+      { status: 202, description: "Queued (`background: true`): SENDING, a background job sends it", schema: ir.sendReplyQueuedSchema },
+    ],
   }),
   forward: defineRoute({
     method: "POST",
