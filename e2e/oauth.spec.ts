@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { apiClient, ok } from "./support/api";
 import { E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
@@ -40,4 +41,58 @@ test("Connect Google: the consent round trip at the OAuth peer adds the signed-i
   await expect(page.getByTestId("oauth-result")).toHaveText(`Connected ${E2E_MS_OAUTH_USER.email}.`);
   const msRow = page.getByRole("table", { name: "Mailboxes" }).getByRole("row", { name: /owner@oauth-ms\.test/ });
   await expect(msRow.getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
+});
+
+test("Microsoft mailbox over XOAUTH2: a test send from its row; revoked at the provider it shows Login failing with Reconnect, and Reconnect makes it healthy again", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const email = E2E_MS_OAUTH_USER.email;
+  await signInAsOwner(page, "/mailboxes");
+  const table = page.getByRole("table", { name: "Mailboxes" });
+  const row = () => table.getByRole("row", { name: new RegExp(email.replace(/[.]/g, "\\.")) });
+  if ((await row().count()) === 0) {
+    // Run alone (without the test above): connect it first.
+    await page.getByRole("button", { name: "Connect mailbox" }).click();
+    const dialog = page.getByRole("dialog", { name: "Connect mailbox" });
+    await dialog.getByRole("tab", { name: "Google / Microsoft (sign in)" }).click();
+    await dialog.getByRole("button", { name: "Connect Microsoft" }).click();
+    await expect(page).toHaveURL(/\/mailboxes\?oauth=connected/);
+  }
+  await expect(row().getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
+
+  // Sending from the dashboard logs in with the bearer token (the SMTP peer takes only XOAUTH2 for this address).
+  await row()
+    .getByRole("button", { name: `Test send from ${email}` })
+    .click();
+  const send = page.getByRole("dialog", { name: `Send a test email from ${email}` });
+  await send.getByLabel("To", { exact: true }).fill("oauth-check@example.com");
+  await send.getByRole("button", { name: "Send test email" }).click();
+  await expect(send.getByTestId("test-send-result")).toContainText("Sent to oauth-check@example.com");
+  await send.getByRole("button", { name: "Close" }).click();
+
+  // The user removes the app at Microsoft: the peer's refresh and access tokens for the address stop working.
+  const started = await ok(
+    apiClient(page).POST("/mailboxes/oauth/{provider}/start", { params: { path: { provider: "microsoft" } }, body: {} }),
+  );
+  const revoked = await page.request.post(`${new URL(started.url).origin}/revoke`, { data: { user: email } });
+  expect(revoked.status()).toBe(200);
+
+  // The periodic check (every 2 s here) is refused, the refresh gets invalid_grant: Login failing, with the way out.
+  await expect(row().getByTestId("mailbox-health")).toHaveText("Login failing", { timeout: 30_000 });
+  await expect(row().getByTestId("oauth-reconnect")).toContainText("Microsoft no longer accepts its sign-in: reconnect it.");
+  const issue = page.getByRole("region", { name: "Mailbox issues" }).getByRole("listitem").filter({ hasText: email });
+  await expect(issue).toContainText("invalid_grant");
+  await expect(issue).toContainText("Reconnect this mailbox");
+
+  // Reconnect runs the consent again (the peer signs the same user in) and comes back to the list.
+  await row()
+    .getByRole("button", { name: `Reconnect ${email}` })
+    .click();
+  await expect(page).toHaveURL(/\/mailboxes\?oauth=connected/);
+  await expect(page.getByTestId("oauth-result")).toHaveText(`Reconnected ${email}: its sign-in was replaced.`);
+  await expect(row()).toHaveCount(1);
+  await expect(row().getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
+  await expect(row().getByTestId("oauth-reconnect")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Mailbox issues" }).getByText(email)).toHaveCount(0);
 });
