@@ -14,3 +14,4 @@ export * from "./agents";
 export * from "./finder";
 export * from "./copy-fatigue";
 export * from "./agent-replies";
+export * from "./analytics-rollups";
