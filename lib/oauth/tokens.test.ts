@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { mailboxOauth, mailboxes, replies } from "@/db/schema";
+import { emails, mailboxOauth, mailboxes, replies } from "@/db/schema";
 import { LocalRunner } from "@/inngest/runner";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
@@ -14,6 +14,8 @@ import { appendMessages } from "@/test/mail-messages";
 import { consent, type OAuthWorld, startOAuthWorld } from "@/test/oauth-setup";
 import { GET as ISSUES } from "@/app/api/v1/mailboxes/issues/route";
 import { POST as TEST_SEND } from "@/app/api/v1/mailboxes/[id]/test-send/route";
+import { GET as MAILBOX } from "@/app/api/v1/mailboxes/[id]/route";
+import { POST as START_WARMUP } from "@/app/api/v1/mailboxes/[id]/start-warmup/route";
 import { mailboxHealthJob } from "@/inngest/functions/mailbox-health";
 import { accessTokenFor, forgetAccessToken } from "./tokens";
 
@@ -131,8 +133,20 @@ describe("sending and reading over XOAUTH2 (issue 19)", () => {
   });
 });
 
+const historyOf = async (id: string) => ({
+  emails: (await getDb().select({ id: emails.id }).from(emails).where(eq(emails.mailboxId, id))).map((r) => r.id).sort(),
+  replies: (await getDb().select({ id: replies.id }).from(replies).where(eq(replies.mailboxId, id))).map((r) => r.id).sort(),
+});
+let before: { history: Awaited<ReturnType<typeof historyOf>>; warmup: unknown };
+
 describe("a revoked consent (issue 19)", () => {
   it("shows LOGIN_FAILING with the provider's error and the fix, fires mailbox.disconnected once, and stops asking the provider", async () => {
+    // Mo is warming and has history (the campaign email and its reply above): a reconnect must keep both.
+    expect((await call(START_WARMUP, "POST", "", { key: ws.fullKey, params: { id: ids.mo }, body: {} })).status).toBe(200);
+    const view = (await call(MAILBOX, "GET", "", { key: ws.readKey, params: { id: ids.mo } })).body;
+    before = { history: await historyOf(ids.mo), warmup: { status: view.warmupStatus, ...view.warmup } };
+    expect(before.history.emails.length).toBeGreaterThan(0);
+    expect(before.history.replies.length).toBeGreaterThan(0);
     world.microsoft.revoke("mo@ms.test");
     clock.advance(10 * 60_000);
     await runCheck();
@@ -163,6 +177,7 @@ describe("a revoked consent (issue 19)", () => {
       (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
     );
     expect(down).toHaveLength(1);
+    expect(down[0].data).toMatchObject({ mailboxId: ids.mo, mailboxEmail: "mo@ms.test", disconnectedAt: expect.any(String) });
     expect((down[0].data as { error: string }).error).toContain("invalid_grant");
   });
 
@@ -180,5 +195,14 @@ describe("a revoked consent (issue 19)", () => {
       (e) => (e.data as { mailboxId: string }).mailboxId === ids.mo,
     );
     expect(up).toHaveLength(1);
+    expect(up[0].data).toMatchObject({ mailboxId: ids.mo, mailboxEmail: "mo@ms.test", reconnectedAt: expect.any(String) });
+    // Its history and its warmup are the same mailbox's still.
+    expect(await historyOf(ids.mo)).toEqual(before.history);
+    const view = (await call(MAILBOX, "GET", "", { key: ws.readKey, params: { id: ids.mo } })).body;
+    expect({ status: view.warmupStatus, ...view.warmup }).toMatchObject({
+      status: (before.warmup as { status: string }).status,
+      startedAt: (before.warmup as { startedAt: string }).startedAt,
+      pausedAt: null,
+    });
   });
 });
