@@ -72,13 +72,21 @@ export type Starter = { key: string } | { cookie: string };
 export async function consent(
   provider: "google" | "microsoft",
   starter: Starter,
-  opts: { body?: Record<string, unknown>; accept?: string; cookie?: string; mangle?: (callback: URL) => void } = {},
+  opts: {
+    body?: Record<string, unknown>;
+    accept?: string;
+    cookie?: string;
+    mangle?: (callback: URL) => void;
+    /** Runs after the consent at the provider, before the browser comes back (e.g. the starter leaves the workspace). */
+    beforeCallback?: () => Promise<unknown>;
+  } = {},
 ) {
   const started = await call(START, "POST", "", { ...starter, params: { provider }, body: opts.body ?? {} });
   if (started.status !== 200) return { started, callback: undefined };
   const atPeer = await fetch(started.body.url, { redirect: "manual" });
   const back = new URL(atPeer.headers.get("location") ?? "");
   opts.mangle?.(back);
+  await opts.beforeCallback?.();
   const headers: Record<string, string> = { accept: opts.accept ?? "application/json" };
   const cookie = opts.cookie ?? ("cookie" in starter ? starter.cookie : undefined);
   if (cookie) headers.cookie = cookie;

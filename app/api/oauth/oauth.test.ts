@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { mailboxOauth, mailboxes } from "@/db/schema";
+import { mailboxOauth, mailboxes, memberships } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { decryptSecret } from "@/lib/crypto/secretbox";
 import { closeAllTransports } from "@/lib/sending/transports";
@@ -188,6 +188,30 @@ describe("connecting a mailbox with OAuth (issue 19)", () => {
     const late = await consent("google", { cookie }, { mangle: () => clock.advance(16 * 60_000) });
     expect(late.callback?.status).toBe(400);
     expect(late.callback?.body.error).toContain("expired");
+  });
+
+  it("connects into the workspace the flow was started in, and refuses a starter who has left it since", async () => {
+    // The member also owns a workspace of their own: the state names this one, so the mailbox lands here.
+    const member = await addMember(ws.workspaceId, "member");
+    const cy = { email: "cy@goog.test", sub: "google-cy" };
+    world.google.consentAs(cy);
+    const { callback } = await consent("google", { key: member.key });
+    expect(callback?.status).toBe(201);
+    const [saved] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, callback?.body.id));
+    expect(saved.workspaceId).toBe(ws.workspaceId);
+
+    const gone = await consent(
+      "google",
+      { key: member.key },
+      {
+        beforeCallback: () =>
+          getDb()
+            .delete(memberships)
+            .where(and(eq(memberships.workspaceId, ws.workspaceId), eq(memberships.userId, member.userId))),
+      },
+    );
+    expect(gone.callback?.status).toBe(403);
+    expect(gone.callback?.body.error).toContain("no longer in the workspace");
   });
 
   it("refuses SMTP/IMAP credentials on an OAuth mailbox (PATCH 400 with the reason) but takes other settings", async () => {
