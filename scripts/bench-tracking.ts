@@ -147,7 +147,10 @@ async function main() {
     const opens = await judge("open pixel: route ÷ bare node:http", ratio(openPaths, 200));
     const clicks = await judge("click redirect: route ÷ bare node:http", ratio(clickPaths, 302));
 
-    // Exact: one email.opened per opened email, one email.clicked per clicked email.
+    // Exact: one email.opened per opened email, one email.clicked per clicked email — once every hit
+    // answered is written (the pixel answers before its group is: lib/analytics/tracking-writer.ts).
+    const { flushTracking } = await import("../lib/analytics/tracking-answer");
+    await flushTracking();
     const [c] = await env.sql`select
       (select count(*) from emails where workspace_id = ${ws.workspaceId} and opened_at is not null)::int as opened,
       (select count(*) from events where workspace_id = ${ws.workspaceId} and event = 'email.opened')::int as open_events,
@@ -163,6 +166,7 @@ async function main() {
     const lone = `/t/o/${openToken(`eml_b${EMAILS}`)}`;
     gen.send({ type: "run", port: ports.route, paths: [lone], status: 200, concurrency: 1000, ms: 1 });
     await gen.next("result");
+    await flushTracking();
     const [one] =
       await env.sql`select count(*)::int as n from events where event = 'email.opened' and data->>'sendEventId' = ${`eml_b${EMAILS}`}`;
     if (one.n !== 1) throw new Error(`1,000 concurrent opens of one email gave ${one.n} email.opened`);

@@ -9,7 +9,9 @@ import { newId } from "@/lib/ids";
 import { clickToken, openToken } from "@/lib/sending/tracking";
 import { insertMailbox } from "@/test/factories";
 import { makeWorkspace } from "@/test/helpers";
-import { recordHits, retryDeadlock } from "./tracking-writer";
+import { flushTracking } from "./tracking-answer";
+import { memoryLogger } from "@/lib/log";
+import { recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
 
 async function oneEmail() {
   const ws = await makeWorkspace();
@@ -45,6 +47,7 @@ describe("tracking writes (issue 14, item 5)", () => {
       Array.from({ length: 1000 }, () => OPEN(req(`/t/o/${token}`), { params: Promise.resolve({ token }) })),
     );
     expect(new Set(answers.map((r) => `${r.status} ${r.headers.get("content-type")}`))).toEqual(new Set(["200 image/gif"]));
+    await flushTracking(); // the pixels answered before their hits were written
     const opened = await fired(ws.workspaceId, "email.opened");
     expect(opened).toHaveLength(1);
     expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_x" });
@@ -64,6 +67,7 @@ describe("tracking writes (issue 14, item 5)", () => {
       ),
     );
     expect(new Set(clicks.map((r) => `${r.status} ${r.headers.get("location")}`))).toEqual(new Set([`302 ${url}`]));
+    await flushTracking();
     const clicked = await fired(ws.workspaceId, "email.clicked");
     expect(clicked).toHaveLength(1);
     expect(clicked[0].data).toMatchObject({ sendEventId: id, url, openedAt: row.openedAt!.toISOString(), clickedAt: expect.any(String) });
@@ -81,6 +85,31 @@ describe("tracking writes (issue 14, item 5)", () => {
     expect(await fired(ws.workspaceId, "email.clicked")).toHaveLength(1);
     // An unknown email records nothing and does not fail the batch.
     expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toEqual({ opened: 0, clicked: 0 });
+  });
+});
+
+describe("the writer's backlog", () => {
+  it("answers at once below the backlog, makes callers wait for their group past it, and writes every hit once", async () => {
+    const { ws, id } = await oneEmail();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    // The database handle is held back until the gate opens: nothing can be written before that.
+    const writer = new TrackingWriter(() => gate.then(() => getDb()), memoryLogger(), 3);
+    const hit = () => ({ emailId: id, kind: "OPEN" as const, url: null, at: new Date() });
+    const settled: string[] = [];
+    const calls = Array.from({ length: 5 }, (_, i) => writer.record(hit()).then(() => settled.push(`hit ${i}`)));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toEqual(["hit 0", "hit 1", "hit 2"]); // the first three did not wait; the 4th and 5th wait for the write
+    release();
+    await Promise.all(calls);
+    await writer.flush();
+    expect(settled).toHaveLength(5);
+    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(1);
+    const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
+    expect(n).toBe(5);
   });
 });
 

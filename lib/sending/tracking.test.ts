@@ -12,6 +12,7 @@ import { GET as ACTIVITY } from "@/app/api/v1/campaigns/[id]/activity/route";
 import { GET as LIST_CAMPAIGNS } from "@/app/api/v1/campaigns/route";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
+import { flushTracking } from "@/lib/analytics/tracking-answer";
 import { GET as UNSUB_PAGE, POST as UNSUB } from "@/app/u/[token]/route";
 import { sendDue } from "./engine";
 
@@ -72,6 +73,7 @@ async function expectOneOpen(pixelToken: string, olive: EmailRow, campaignId: st
     expect(res.headers.get("content-type")).toBe("image/gif");
   }
   expect(await OPEN(req("http://localhost/t/o/x"), params(`${olive.id}.forged`)).then((r) => r.status)).toBe(200); // still a pixel, records nothing
+  await flushTracking(); // the pixel answers before its hit is written (lib/analytics/tracking-writer.ts)
   const opened = await workspaceEvents(suite.ws.workspaceId, "email.opened");
   expect(opened).toHaveLength(1);
   expect(opened[0].data).toMatchObject({
@@ -90,6 +92,7 @@ async function expectSignedClicks(linkToken: string) {
   const evil = await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent("https://evil.test/")}`), params(linkToken));
   expect(evil.status).toBe(404);
   await CLICK(req(`http://localhost/t/c/${linkToken}?url=${encodeURIComponent(url)}`), params(linkToken));
+  await flushTracking();
   const clicked = await workspaceEvents(suite.ws.workspaceId, "email.clicked");
   expect(clicked).toHaveLength(1);
   expect(clicked[0].data).toMatchObject({ url, clickedAt: expect.any(String) });
