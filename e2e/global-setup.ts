@@ -8,11 +8,13 @@ import { removeDataDir } from "../test/checkout";
 import { startDnsPeer } from "../test/peers/dns";
 import { startImapPeer } from "../test/peers/imap";
 import { startOAuthPeer } from "../test/peers/oauth";
+import { startAppGrantPeer } from "../test/peers/oauth-apps";
 import { startSmtpPeer } from "../test/peers/smtp";
 import { startVerifyPeers } from "../test/peers/verify-peers";
 import {
   E2E_CAMPAIGN_SENDER,
   E2E_MAILBOX,
+  E2E_MS_BULK_TENANT,
   E2E_MS_OAUTH_USER,
   E2E_OAUTH_USER,
   E2E_REFUSED_RECIPIENT,
@@ -64,17 +66,37 @@ export default async function globalSetup() {
   oauth.consentAs(E2E_OAUTH_USER);
   const ms = await startOAuthPeer({ clientId: "e2e-microsoft", clientSecret: "e2e-microsoft-secret", flavor: "microsoft" });
   ms.consentAs(E2E_MS_OAUTH_USER);
+  // The bulk flows' grants (oauth.spec.ts): Microsoft's admin consent and app-only tokens for E2E_MS_BULK_TENANT's mailboxes.
+  const apps = await startAppGrantPeer({
+    now: () => new Date(),
+    microsoft: { clientId: "e2e-microsoft", clientSecret: "e2e-microsoft-secret" },
+  });
+  apps.consentFor(E2E_MS_BULK_TENANT.tenant);
+  apps.addTenantMailbox(E2E_MS_BULK_TENANT.tenant, E2E_MS_BULK_TENANT.mailbox);
   const peerOf = (u: string) => (u.toLowerCase() === E2E_MS_OAUTH_USER.email ? ms : oauth);
-  const smtp = await startSmtpPeer({ users, rejectRecipients: [E2E_REFUSED_RECIPIENT], xoauth2: (u, t) => peerOf(u).validToken(u, t) });
-  const imap = await startImapPeer({ users, xoauth2: (u) => peerOf(u).currentToken(u) });
+  const smtp = await startSmtpPeer({
+    users,
+    rejectRecipients: [E2E_REFUSED_RECIPIENT],
+    xoauth2: (u, t) => peerOf(u).validToken(u, t) || apps.validToken(u, t),
+  });
+  const imap = await startImapPeer({ users, xoauth2: (u) => peerOf(u).currentToken(u) ?? apps.currentToken(u) });
   imap.addUser(E2E_OAUTH_USER.email);
   imap.addUser(E2E_MS_OAUTH_USER.email);
+  imap.addUser(E2E_MS_BULK_TENANT.mailbox);
   const dns = await startDnsPeer(ZONE);
   const verify = await startVerifyPeers([{ kind: "catch-all" }]);
   // Bounded: a server that waits for a stuck client must not hang the teardown.
   const closePeers = () =>
     Promise.race([
-      Promise.allSettled([smtp.close(), imap.close(), Promise.resolve(dns.close()), verify.close(), oauth.close(), ms.close()]),
+      Promise.allSettled([
+        smtp.close(),
+        imap.close(),
+        Promise.resolve(dns.close()),
+        verify.close(),
+        oauth.close(),
+        ms.close(),
+        apps.close(),
+      ]),
       sleep(5000),
     ]);
 
@@ -118,7 +140,7 @@ export default async function globalSetup() {
   };
   // Whatever the developer's shell points at, this run gets its own database and URLs.
   for (const k of ["DATABASE_URL", "APP_URL", "NEXTAUTH_URL", "NEXTAUTH_SECRET"]) delete env[k];
-  Object.assign(env, ms.env("MICROSOFT"));
+  Object.assign(env, ms.env("MICROSOFT"), apps.env);
 
   const command = process.env.E2E_COMMAND === "dev" ? "dev" : "start";
   // detached: its own process group, so the teardown stops next, the worker and Postgres together.

@@ -26,6 +26,12 @@ export const E2E_OAUTH_USER = { email: "owner@oauth.test", sub: "e2e-google-owne
 /** Who signs in at the OAuth peer standing in for Microsoft (oauth.spec.ts). */
 export const E2E_MS_OAUTH_USER = { email: "owner@oauth-ms.test", sub: "e2e-microsoft-owner" };
 
+/**
+ * A Microsoft 365 tenant for the bulk connect (oauth.spec.ts): its admin consents at the app-grant peer, and its
+ * app-only token opens `mailbox` (any other address of the tenant is refused at the XOAUTH2 login).
+ */
+export const E2E_MS_BULK_TENANT = { tenant: "e2e-tenant-id", mailbox: "bulk@oauth-ms.test" };
+
 /** A recipient the SMTP peer refuses with 550 5.1.1 (User unknown): the campaign-stats spec's bounce. */
 export const E2E_REFUSED_RECIPIENT = "nobody@stats-e2e.example";
 
