@@ -42,15 +42,23 @@ function leadDue(now: Date): SQL {
       from ${campaigns} where ${campaigns.id} = ${campaignLeads.campaignId})`;
 }
 
-/**
- * A mailbox that may send now (on, not a seed, login working, not paused, its gap passed) and has due work. The
- * due-work test is a scalar subquery so it runs as one index probe per mailbox (an EXISTS would be
- * turned into a join over every due lead).
- */
-function mailboxDue(now: Date): SQL {
+/** A mailbox that may send now: on, not a seed, login working, not paused, its gap passed (cheap column tests). */
+function mailboxSendable(now: Date): SQL {
   return sql`${mailboxes.sendingEnabled} and not ${mailboxes.isSeed} and ${mailboxes.loginFailingSince} is null and ${mailboxes.autoPausedAt} is null
-    and (${mailboxes.nextSendAt} is null or ${mailboxes.nextSendAt} <= ${at(now)})
-    and (select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${mailboxes.id} and ${leadDue(now)} limit 1) is not null`;
+    and (${mailboxes.nextSendAt} is null or ${mailboxes.nextSendAt} <= ${at(now)})`;
+}
+
+/**
+ * The mailbox `id` has due work: a scalar subquery, so it runs as one index probe per mailbox (an
+ * EXISTS would be turned into a join over every due lead).
+ */
+function hasDueWork(id: SQL, now: Date): SQL {
+  return sql`(select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${id} and ${leadDue(now)} limit 1) is not null`;
+}
+
+/** A mailbox that may send now and has due work. */
+function mailboxDue(now: Date): SQL {
+  return sql`${mailboxSendable(now)} and ${hasDueWork(sql`${mailboxes.id}`, now)}`;
 }
 
 /** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
@@ -97,6 +105,9 @@ function firstDueLeads(now: Date): SQL {
  * Claims up to `limit` mailboxes that may send now, with a lease (UPDATE … SKIP LOCKED), and in the
  * same statement reads what the rules need first of each: its campaign emails today and its first
  * due leads (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
+ * The sendable, lease-free mailboxes are sorted and locked lazily in a fenced subquery (its ORDER BY
+ * and FOR UPDATE keep it from being flattened), so the due-work probe runs only on the rows pulled
+ * until `limit` pass it — not on every mailbox before the sort, once per round of a large pass.
  */
 export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Claim> {
   const day = utcDay(now);
@@ -105,12 +116,14 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
     sql`with claimed as (
         update ${mailboxes} set ${sql.identifier(mailboxes.sendLeaseUntil.name)} = ${at(new Date(now.getTime() + LEASE_MS))}
         where ${mailboxes.id} in (
-          select ${mailboxes.id} from ${mailboxes}
-          where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxDue(now)}
-            and (${mailboxes.sendLeaseUntil} is null or ${mailboxes.sendLeaseUntil} < ${at(now)})
-          order by ${mailboxes.nextSendAt} nulls first
-          limit ${limit}
-          for update skip locked)
+          select c.id from (
+            select ${mailboxes.id} from ${mailboxes}
+            where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxSendable(now)}
+              and (${mailboxes.sendLeaseUntil} is null or ${mailboxes.sendLeaseUntil} < ${at(now)})
+            order by ${mailboxes.nextSendAt} nulls first
+            for update skip locked) c
+          where ${hasDueWork(sql`c.id`, now)}
+          limit ${limit})
         returning ${mailboxes.id}, ${mailboxes.nextSendAt})
       select claimed.id as "claimedId", t.n as "sentToday", x.*
       from claimed
