@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import type { Period } from "./period";
+import { campaignLifetimes, workspacePeriodTotals } from "./rollups";
 
 /**
  * The one counting of spec 2.4 and 4.13 rules 1–10. The campaign list, campaign stats and timeseries,
@@ -161,6 +162,8 @@ type CountRow = {
 /** Every count of the scope, per key of `by` (campaign id, mailbox id, domain, UTC day, "<owner> <day>", or "all"). */
 export async function countBy(db: DbOrTx, by: GroupBy, scope: CountScope): Promise<Map<string, Counts>> {
   if (scope.campaignIds?.length === 0 || scope.mailboxIds?.length === 0) return new Map();
+  const rolled = await fromRollups(db, by, scope);
+  if (rolled) return rolled;
   const rows = await selectRows<CountRow>(db, countsSql(by, scope));
   return new Map(
     rows.map((r) => [
@@ -180,6 +183,21 @@ export async function countBy(db: DbOrTx, by: GroupBy, scope: CountScope): Promi
       },
     ]),
   );
+}
+
+/**
+ * The shapes the trigger-maintained rollups answer (lib/analytics/rollups.ts), the same numbers without
+ * reading raw rows: campaigns' lifetimes (the campaign list) and the workspace's totals of a period
+ * with nothing dated after it (the overview of the last N days). Null: count the raw rows.
+ */
+async function fromRollups(db: DbOrTx, by: GroupBy, s: CountScope): Promise<Map<string, Counts> | null> {
+  if (s.mailboxIds || s.domain !== undefined) return null;
+  if (by === "campaign" && !s.period && s.campaignIds) return campaignLifetimes(db, s.workspaceId, s.campaignIds);
+  if (by === "workspace" && s.period && !s.campaignIds) {
+    const t = await workspacePeriodTotals(db, s.workspaceId, s.period);
+    return t ? new Map([["all", t]]) : null;
+  }
+  return null;
 }
 
 /** The scope's totals: one key. */
