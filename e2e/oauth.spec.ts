@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { apiClient, ok } from "./support/api";
-import { E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
+import { E2E_MS_BULK_TENANT, E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
@@ -69,7 +69,7 @@ test("Microsoft mailbox over XOAUTH2: a test send from its row; revoked at the p
   await send.getByLabel("To", { exact: true }).fill("oauth-check@example.com");
   await send.getByRole("button", { name: "Send test email" }).click();
   await expect(send.getByTestId("test-send-result")).toContainText("Sent to oauth-check@example.com");
-  await send.getByRole("button", { name: "Close" }).click();
+  await send.getByRole("button", { name: "Close", exact: true }).first().click();
 
   // The user removes the app at Microsoft: the peer's refresh and access tokens for the address stop working.
   const started = await ok(
@@ -95,4 +95,47 @@ test("Microsoft mailbox over XOAUTH2: a test send from its row; revoked at the p
   await expect(row().getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
   await expect(row().getByTestId("oauth-reconnect")).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Mailbox issues" }).getByText(email)).toHaveCount(0);
+});
+
+test("Bulk connect a Microsoft 365 tenant: its admin consents through the link, then each address is verified over XOAUTH2 with the progress shown", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { tenant, mailbox } = E2E_MS_BULK_TENANT;
+  const refused = "not-opened@oauth-ms.test";
+  await signInAsOwner(page, "/mailboxes");
+  const openBulk = async () => {
+    await page.getByRole("button", { name: "Connect mailbox" }).click();
+    const dialog = page.getByRole("dialog", { name: "Connect mailbox" });
+    await dialog.getByRole("tab", { name: "Many at once (Workspace / 365)" }).click();
+    await dialog.getByRole("button", { name: "Microsoft 365 tenant" }).click();
+    return dialog;
+  };
+  let dialog = await openBulk();
+  await expect(dialog.getByTestId("oauth-bulk-tenants")).toHaveText("No tenant has granted admin consent yet.");
+  await dialog.getByRole("button", { name: "Get an admin-consent link" }).click();
+  const link = await dialog.getByRole("link").filter({ hasText: "adminconsent" }).getAttribute("href");
+  // The tenant's admin opens it: Microsoft (the peer) records the consent and returns to our callback.
+  await page.goto(link ?? "");
+  await expect(page.getByText(`Admin consent recorded for the Microsoft tenant ${tenant}.`, { exact: false })).toBeVisible();
+
+  await page.goto("/mailboxes");
+  dialog = await openBulk();
+  await expect(dialog.getByTestId("oauth-bulk-tenants")).toHaveText(`Consented tenants: ${tenant}.`);
+  await dialog.getByLabel("Addresses (one per line)").fill(`${mailbox}\n${refused}`);
+  await dialog.getByRole("button", { name: "Connect these mailboxes" }).click();
+  const progress = dialog.getByTestId("oauth-bulk-progress");
+  await expect(progress.getByRole("progressbar", { name: "addresses tried" })).toBeVisible();
+  await expect(progress).toContainText("Done: 1 connected, 1 failed.", { timeout: 60_000 });
+  await expect(progress.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "2");
+  // The address the app may not open was tried and refused at the XOAUTH2 login, and not saved.
+  await expect(progress.getByRole("listitem").filter({ hasText: refused })).toContainText("SMTP login with XOAUTH2 failed");
+  await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
+
+  const table = page.getByRole("table", { name: "Mailboxes" });
+  await expect(table.getByRole("row", { name: new RegExp(mailbox.replace(/[.]/g, "\\.")) }).getByTestId("mailbox-health")).toHaveText(
+    "Healthy",
+    { timeout: 30_000 },
+  );
+  await expect(table.getByRole("row", { name: new RegExp(refused.replace(/[.]/g, "\\.")) })).toHaveCount(0);
 });
