@@ -1,11 +1,11 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, fetchPlainPage } from "@/components/api-client";
-import type { MailboxView } from "@/lib/mailboxes/schemas";
-import type { PlacementDetailView, PlacementTestView } from "@/lib/placement/schemas";
+import { client, data, plainPage } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 
-export type { PlacementDetailView, PlacementTestView };
+export type PlacementDetailView = ResponseOf<"/placement-tests/{id}", "get">;
+export type PlacementTestView = ResponseOf<"/placement-tests", "get">["tests"][number];
 
 /** While a test runs, its grid and the history poll this often (the job reads seeds every 30 s at most). */
 const RUNNING_POLL_MS = 2_000;
@@ -13,18 +13,11 @@ const IDLE_POLL_MS = 30_000;
 
 const KEY = ["placement-tests"] as const;
 
-interface PlacementList {
-  tests: PlacementTestView[];
-  page: number;
-  limit: number;
-  total: number;
-}
-
 /** The mailboxes that can be tested: every mailbox but the seeds (a seed receives probes, never sends them). */
 export function useSenderMailboxes() {
   return useQuery({
     queryKey: ["mailboxes", "placement-senders"],
-    queryFn: ({ signal }) => fetchPlainPage<MailboxView>("/api/v1/mailboxes?limit=5000", signal),
+    queryFn: ({ signal }) => plainPage(client.GET("/mailboxes", { params: { query: { limit: 5000 } }, signal })),
     select: (p) => ({ senders: p.rows.filter((m) => !m.isSeed), seeds: p.rows.filter((m) => m.isSeed).length }),
   });
 }
@@ -33,7 +26,7 @@ export function useSenderMailboxes() {
 export function usePlacementTests(page: number, limit: number) {
   return useQuery({
     queryKey: [...KEY, "list", { page, limit }],
-    queryFn: ({ signal }) => apiFetch<PlacementList>(`/api/v1/placement-tests?page=${page}&limit=${limit}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/placement-tests", { params: { query: { page, limit } }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.tests.some((t) => t.status === "RUNNING") ? RUNNING_POLL_MS : IDLE_POLL_MS),
   });
@@ -43,27 +36,22 @@ export function usePlacementTests(page: number, limit: number) {
 export function usePlacementTest(id: string | undefined) {
   return useQuery({
     queryKey: [...KEY, "one", id],
-    queryFn: ({ signal }) => apiFetch<PlacementDetailView>(`/api/v1/placement-tests/${encodeURIComponent(id!)}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/placement-tests/{id}", { params: { path: { id: id! } }, signal })),
     enabled: !!id,
     refetchInterval: (q) => (q.state.data?.status === "RUNNING" ? RUNNING_POLL_MS : false),
   });
 }
 
-export interface Started {
-  id: string;
-  batchId: string;
-  status: PlacementTestView["status"];
-  seedCount: number;
-}
+export type Started = ResponseOf<"/placement-tests", "post">;
 
 /** POST /placement-tests; the history is refreshed once it answers. */
 export function useStartPlacement(onStarted: (s: Started) => void) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { mailboxId: string; subject?: string }) => apiFetch<Started>("/api/v1/placement-tests", { method: "POST", body }),
+    mutationFn: (body: { mailboxId: string; subject?: string }) => data(client.POST("/placement-tests", { body })),
     onSuccess: async (s) => {
       onStarted(s);
-      await client.invalidateQueries({ queryKey: KEY });
+      await queryClient.invalidateQueries({ queryKey: KEY });
     },
   });
 }

@@ -1,15 +1,13 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import type { AlertView } from "@/lib/deliverability/alerts-list";
-import type { getBlacklistJob, listBlacklistResults } from "@/lib/deliverability/blacklist";
-import type { deliverabilityOverview } from "@/lib/deliverability/overview";
+import { client, data } from "@/components/api-client";
+import type { BodyOf, ResponseOf } from "@/lib/client";
 
-export type Overview = Awaited<ReturnType<typeof deliverabilityOverview>>;
-export type BlacklistJob = Awaited<ReturnType<typeof getBlacklistJob>>;
-export type BlacklistResult = Awaited<ReturnType<typeof listBlacklistResults>>["results"][number];
-export type { AlertView };
+export type Overview = ResponseOf<"/deliverability/overview", "get">;
+export type BlacklistJob = ResponseOf<"/blacklist/bulk-check/{jobId}", "get">;
+export type BlacklistResult = ResponseOf<"/blacklist/bulk-check/{jobId}/results", "get">["results"][number];
+export type AlertView = ResponseOf<"/deliverability/alerts", "get">["alerts"][number];
 
 /** Overview and alerts refresh on their own every so often: jobs in the background raise and resolve alerts. */
 const IDLE_POLL_MS = 30_000;
@@ -25,7 +23,7 @@ const keys = {
 export function useOverview() {
   return useQuery({
     queryKey: keys.overview,
-    queryFn: ({ signal }) => apiFetch<Overview>("/api/v1/deliverability/overview", { signal }),
+    queryFn: ({ signal }) => data(client.GET("/deliverability/overview", { signal })),
     refetchInterval: IDLE_POLL_MS,
   });
 }
@@ -34,33 +32,26 @@ export function useOverview() {
 export function useOpenAlerts(page: number, limit: number) {
   return useQuery({
     queryKey: [...keys.alerts, { page, limit }],
-    queryFn: ({ signal }) =>
-      apiFetch<{ alerts: AlertView[]; page: number; limit: number; total: number }>(
-        `/api/v1/deliverability/alerts?open=true&page=${page}&limit=${limit}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => data(client.GET("/deliverability/alerts", { params: { query: { open: "true", page, limit } }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: IDLE_POLL_MS,
   });
 }
 
 export function useAcknowledge() {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<AlertView>(`/api/v1/deliverability/alerts/${encodeURIComponent(id)}/ack`, { method: "POST" }),
+    mutationFn: (id: string) => data(client.POST("/deliverability/alerts/{id}/ack", { params: { path: { id } } })),
     onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: keys.alerts }), client.invalidateQueries({ queryKey: keys.overview })]),
+      Promise.all([queryClient.invalidateQueries({ queryKey: keys.alerts }), queryClient.invalidateQueries({ queryKey: keys.overview })]),
   });
 }
 
-export interface CheckBody {
-  domains?: string[];
-  ips?: string[];
-}
+export type CheckBody = Pick<BodyOf<"/blacklist/bulk-check", "post">, "domains" | "ips">;
 
 export function useStartCheck(onStarted: (jobId: string) => void) {
   return useMutation({
-    mutationFn: (body: CheckBody) => apiFetch<{ jobId: string; status: string }>("/api/v1/blacklist/bulk-check", { method: "POST", body }),
+    mutationFn: (body: CheckBody) => data(client.POST("/blacklist/bulk-check", { body })),
     onSuccess: (r) => onStarted(r.jobId),
   });
 }
@@ -69,13 +60,16 @@ const running = (j: BlacklistJob | undefined) => !j || j.status === "QUEUED" || 
 
 /** The job, polled while it runs; when it ends, alerts and the overview are fetched again (the job may have raised some). */
 export function useBlacklistJob(id: string | undefined) {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: keys.job(id ?? ""),
     queryFn: async ({ signal }) => {
-      const j = await apiFetch<BlacklistJob>(`/api/v1/blacklist/bulk-check/${encodeURIComponent(id!)}`, { signal });
+      const j = await data(client.GET("/blacklist/bulk-check/{jobId}", { params: { path: { jobId: id! } }, signal }));
       if (!running(j))
-        await Promise.all([client.invalidateQueries({ queryKey: keys.alerts }), client.invalidateQueries({ queryKey: keys.overview })]);
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: keys.alerts }),
+          queryClient.invalidateQueries({ queryKey: keys.overview }),
+        ]);
       return j;
     },
     enabled: !!id,
@@ -88,9 +82,11 @@ export function useBlacklistResults(id: string | undefined, page: number, limit:
     // `done` in the key: the table follows the job's progress.
     queryKey: [...keys.job(id ?? ""), "results", { page, limit, onlyListed, done }],
     queryFn: ({ signal }) =>
-      apiFetch<{ results: BlacklistResult[]; page: number; limit: number; total: number }>(
-        `/api/v1/blacklist/bulk-check/${encodeURIComponent(id!)}/results?page=${page}&limit=${limit}${onlyListed ? "&listed=true" : ""}`,
-        { signal },
+      data(
+        client.GET("/blacklist/bulk-check/{jobId}/results", {
+          params: { path: { jobId: id! }, query: { page, limit, ...(onlyListed ? { listed: "true" as const } : {}) } },
+          signal,
+        }),
       ),
     enabled: !!id,
     placeholderData: keepPreviousData,

@@ -1,37 +1,28 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import type { MailboxView, WarmupView } from "@/lib/mailboxes/schemas";
-import type { WarmupSettings } from "@/lib/warmup/ramp";
+import { client, data } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 import type { WarmupSettingsInput } from "@/lib/warmup/schemas";
-import type { WarmupDay } from "./chart-rows";
 
 /** Spec 4.11's warmup routes and GET /deliverability/mailboxes/<id> (its warmup part), for the dashboard. */
 
-export type WarmupStatus = MailboxView["warmupStatus"];
-export type PresetClass = "GOOGLE" | "MICROSOFT" | "OTHER";
-export type Presets = Record<PresetClass, Partial<WarmupSettings> | null>;
+export type WarmupStatus = ResponseOf<"/mailboxes/{id}", "get">["warmupStatus"];
+export type Presets = ResponseOf<"/warmup/presets", "get">["presets"];
+export type PresetClass = keyof Presets;
 
 /** The provider classes a preset is kept for, as the dashboard names them. */
 export const PRESET_NAMES: Record<PresetClass, string> = { GOOGLE: "Google", MICROSOFT: "Microsoft", OTHER: "Other providers" };
 
-/** The part of the mailbox deliverability report the warmup panel reads (lib/api/contracts/deliverability.ts). */
-export interface WarmupReport {
-  warmupStatus: WarmupStatus;
-  warmup: (WarmupView & { daily: WarmupDay[] }) | null;
-}
+/** The mailbox deliverability report; the warmup panel reads its `warmupStatus` and `warmup` (with the 30-day `daily` series). */
+export type WarmupReport = ResponseOf<"/deliverability/mailboxes/{id}", "get">;
 
-export interface BulkResumeResult {
-  resumed: string[];
-  skipped: { mailboxId: string; email: string | null; reason: string }[];
-}
+export type BulkResumeResult = ResponseOf<"/mailboxes/bulk-resume-warmup", "post">;
 
 /** Warming: the statuses in which warmup mail goes out (decisions: EARLY, RAMPING, STEADY). */
 export const isWarming = (s: WarmupStatus) => s === "EARLY" || s === "RAMPING" || s === "STEADY";
 
 const REFRESH_MS = 30_000;
-const mailboxPath = (id: string) => `/api/v1/mailboxes/${encodeURIComponent(id)}`;
 
 export const warmupKeys = {
   report: (mailboxId: string) => ["warmup", "report", mailboxId] as const,
@@ -41,7 +32,7 @@ export const warmupKeys = {
 export function useWarmupReport(mailboxId: string) {
   return useQuery({
     queryKey: warmupKeys.report(mailboxId),
-    queryFn: ({ signal }) => apiFetch<WarmupReport>(`/api/v1/deliverability/mailboxes/${encodeURIComponent(mailboxId)}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/deliverability/mailboxes/{id}", { params: { path: { id: mailboxId } }, signal })),
     refetchInterval: REFRESH_MS,
   });
 }
@@ -49,7 +40,7 @@ export function useWarmupReport(mailboxId: string) {
 export function useWarmupPresets() {
   return useQuery({
     queryKey: warmupKeys.presets,
-    queryFn: ({ signal }) => apiFetch<{ presets: Presets }>("/api/v1/warmup/presets", { signal }).then((r) => r.presets),
+    queryFn: ({ signal }) => data(client.GET("/warmup/presets", { signal })).then((r) => r.presets),
   });
 }
 
@@ -60,17 +51,17 @@ export type WarmupAction =
   | { kind: "patch"; settings: WarmupSettingsInput };
 
 function runAction(mailboxId: string, a: WarmupAction): Promise<unknown> {
-  const base = mailboxPath(mailboxId);
+  const params = { path: { id: mailboxId } };
   switch (a.kind) {
-    // The route refuses an empty body: `{}` asks for the preset, then the defaults.
+    // `{}` asks for the preset, then the defaults.
     case "start":
-      return apiFetch(`${base}/start-warmup`, { method: "POST", body: a.settings ?? {} });
+      return data(client.POST("/mailboxes/{id}/start-warmup", { params, body: a.settings ?? {} }));
     case "stop":
-      return apiFetch(`${base}/stop-warmup`, { method: "POST" });
+      return data(client.POST("/mailboxes/{id}/stop-warmup", { params }));
     case "resume":
-      return apiFetch(`${base}/resume-warmup`, { method: "POST" });
+      return data(client.POST("/mailboxes/{id}/resume-warmup", { params }));
     case "patch":
-      return apiFetch(`${base}/warmup`, { method: "PATCH", body: a.settings });
+      return data(client.PATCH("/mailboxes/{id}/warmup", { params, body: a.settings }));
   }
 }
 
@@ -91,9 +82,9 @@ export function useWarmupAction(mailboxId: string) {
 }
 
 export function bulkResumeWarmup(mailboxIds: string[]): Promise<BulkResumeResult> {
-  return apiFetch<BulkResumeResult>("/api/v1/mailboxes/bulk-resume-warmup", { method: "POST", body: { mailboxIds } });
+  return data(client.POST("/mailboxes/bulk-resume-warmup", { body: { mailboxIds } }));
 }
 
 export function putPreset(cls: PresetClass, settings: WarmupSettingsInput): Promise<{ presets: Presets }> {
-  return apiFetch<{ presets: Presets }>(`/api/v1/warmup/presets/${cls}`, { method: "PUT", body: settings });
+  return data(client.PUT("/warmup/presets/{class}", { params: { path: { class: cls } }, body: settings }));
 }

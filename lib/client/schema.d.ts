@@ -3800,8 +3800,8 @@ export interface operations {
                      *           "id": "cmp_k2n8x4q7v9b3m5p1c6z0",
                      *           "email": "ada@example.com",
                      *           "domain": "example.com",
-                     *           "healthStatus": "example",
-                     *           "warmupStatus": "example",
+                     *           "healthStatus": "HEALTHY",
+                     *           "warmupStatus": "OFF",
                      *           "sendingEnabled": true,
                      *           "isSeed": true,
                      *           "dailySendCap": 1,
@@ -3820,13 +3820,15 @@ export interface operations {
                             dailySendCap: number;
                             domain: string;
                             email: string;
-                            healthStatus: string;
+                            /** @enum {string} */
+                            healthStatus: "HEALTHY" | "UNCHECKED" | "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED" | "PAUSED";
                             id: string;
                             isSeed: boolean;
                             sendingEnabled: boolean;
                             sent30d: number;
                             sentToday: number;
-                            warmupStatus: string;
+                            /** @enum {string} */
+                            warmupStatus: "OFF" | "EARLY" | "RAMPING" | "STEADY" | "PAUSED" | "AUTO_PAUSED";
                         }[];
                     };
                 };
@@ -8050,7 +8052,7 @@ export interface operations {
                      *         "dailySendCap": 1
                      *       },
                      *       "health": {
-                     *         "status": "example",
+                     *         "status": "HEALTHY",
                      *         "loginFailingSince": "example",
                      *         "loginError": "example",
                      *         "readFailingSince": "example",
@@ -8059,7 +8061,7 @@ export interface operations {
                      *         "autoPauseReason": "example",
                      *         "lastCheckedAt": "2026-01-15T09:30:00.000Z"
                      *       },
-                     *       "warmupStatus": "example",
+                     *       "warmupStatus": "OFF",
                      *       "warmup": {
                      *         "dayIndex": 1,
                      *         "startingVolume": 1,
@@ -8093,7 +8095,7 @@ export interface operations {
                      *           "batchId": "cmp_k2n8x4q7v9b3m5p1c6z0",
                      *           "mailboxId": "cmp_k2n8x4q7v9b3m5p1c6z0",
                      *           "mailboxEmail": "ada@example.com",
-                     *           "status": "example",
+                     *           "status": "RUNNING",
                      *           "seedCount": 1,
                      *           "inboxCount": 1,
                      *           "spamCount": 1,
@@ -8182,7 +8184,8 @@ export interface operations {
                             loginFailingSince: string | null;
                             readError: string | null;
                             readFailingSince: string | null;
-                            status: string;
+                            /** @enum {string} */
+                            status: "HEALTHY" | "UNCHECKED" | "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED" | "PAUSED";
                         };
                         mailbox: {
                             dailySendCap: number;
@@ -8203,7 +8206,8 @@ export interface operations {
                             missingCount: number;
                             seedCount: number;
                             spamCount: number;
-                            status: string;
+                            /** @enum {string} */
+                            status: "RUNNING" | "COMPLETED" | "FAILED" | "NO_SEED_POOL";
                         }[];
                         warmup: {
                             daily: {
@@ -8225,7 +8229,8 @@ export interface operations {
                             targetVolume: number;
                             todayTarget: number;
                         } | null;
-                        warmupStatus: string;
+                        /** @enum {string} */
+                        warmupStatus: "OFF" | "EARLY" | "RAMPING" | "STEADY" | "PAUSED" | "AUTO_PAUSED";
                     };
                 };
             };
@@ -8273,7 +8278,7 @@ export interface operations {
                      *         "batchId": "cmp_k2n8x4q7v9b3m5p1c6z0",
                      *         "mailboxId": "cmp_k2n8x4q7v9b3m5p1c6z0",
                      *         "mailboxEmail": "ada@example.com",
-                     *         "status": "example",
+                     *         "status": "RUNNING",
                      *         "seedCount": 1,
                      *         "inboxCount": 1,
                      *         "spamCount": 1,
@@ -8302,7 +8307,8 @@ export interface operations {
                             missingCount: number;
                             seedCount: number;
                             spamCount: number;
-                            status: string;
+                            /** @enum {string} */
+                            status: "RUNNING" | "COMPLETED" | "FAILED" | "NO_SEED_POOL";
                         } | null;
                         mailboxes: {
                             failing: number;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { alerts, blacklistJobs } from "../../../db/schema";
+import { alerts, blacklistJobs, placementStatusEnum, warmupStatusEnum } from "../../../db/schema";
+import { HEALTH_STATUSES } from "../../mailboxes/schemas";
 import { listAlertsQuery } from "../../deliverability/alerts-list";
 import { blacklistCheckBody, blacklistResultsQuery } from "../../deliverability/blacklist";
 import { defineRoute } from "../route";
@@ -28,7 +29,7 @@ const placementSummary = z.object({
   batchId: z.string(),
   mailboxId: z.string(),
   mailboxEmail: z.string(),
-  status: z.string(),
+  status: z.enum(placementStatusEnum.enumValues),
   seedCount: z.number(),
   inboxCount: z.number(),
   spamCount: z.number(),
@@ -89,7 +90,7 @@ const warmupSchema = z.object({
 const mailboxReportSchema = z.object({
   mailbox: z.object({ id: z.string(), email: z.string(), domain: z.string(), sendingEnabled: z.boolean(), dailySendCap: z.number() }),
   health: z.object({
-    status: z.string(),
+    status: z.enum(HEALTH_STATUSES),
     loginFailingSince: iso.nullable(),
     loginError: z.string().nullable(),
     readFailingSince: iso.nullable(),
@@ -98,7 +99,7 @@ const mailboxReportSchema = z.object({
     autoPauseReason: z.string().nullable(),
     lastCheckedAt: iso.nullable(),
   }),
-  warmupStatus: z.string(),
+  warmupStatus: z.enum(warmupStatusEnum.enumValues),
   warmup: warmupSchema.nullable(),
   bounceRate: rate,
   bounces: z.object({ sent: z.number(), bounced: z.number(), days: z.number() }),
@@ -124,8 +125,8 @@ const analyticsMailbox = z.object({
   id: z.string(),
   email: z.string(),
   domain: z.string(),
-  healthStatus: z.string(),
-  warmupStatus: z.string(),
+  healthStatus: z.enum(HEALTH_STATUSES),
+  warmupStatus: z.enum(warmupStatusEnum.enumValues),
   sendingEnabled: z.boolean(),
   isSeed: z.boolean(),
   dailySendCap: z.number(),
