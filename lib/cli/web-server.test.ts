@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { Agent, createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as CLICK } from "@/app/t/c/[token]/route";
+import { GET as OPEN } from "@/app/t/o/[token]/route";
+import { getDb } from "@/db/client";
+import { emailEvents, emails, events } from "@/db/schema";
+import { flushTracking, PIXEL } from "@/lib/analytics/tracking-answer";
+import { newId } from "@/lib/ids";
+import { clickToken, openToken } from "@/lib/sending/tracking";
+import { insertMailbox } from "@/test/factories";
+import { makeWorkspace } from "@/test/helpers";
+import { webListener } from "./web-server";
+
+// The production server's dispatch over real HTTP; a node:http handler stands in for Next and answers
+// 418 "next", so each answer shows whether the fast path or Next took it.
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer(
+    webListener((_req, res) => {
+      res.writeHead(418, { "Content-Type": "text/plain" });
+      res.end("next");
+    }),
+  );
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
+function hit(path: string, agent?: Agent, method = "GET"): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { agent, method }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function oneEmail() {
+  const ws = await makeWorkspace();
+  const mbx = await insertMailbox(ws.workspaceId, `w@${randomUUID().slice(0, 8)}.test`);
+  const id = newId("eml");
+  await getDb()
+    .insert(emails)
+    .values({
+      id,
+      workspaceId: ws.workspaceId,
+      mailboxId: mbx.id,
+      leadEmail: "lead@x.test",
+      campaignId: "cmp_w",
+      messageId: `<${randomUUID()}@x>`,
+      subject: "s",
+      status: "SENT",
+    });
+  return { ws, id, mbx };
+}
+const fired = (workspaceId: string, event: string) =>
+  getDb()
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
+const logged = async (emailId: string) =>
+  (await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, emailId)))[0].n;
+
+describe("the production server's tracking fast path (real HTTP)", () => {
+  it("answers the open pixel with the route's bytes and headers; 1,000 concurrent opens make one email.opened", async () => {
+    const { ws, id, mbx } = await oneEmail();
+    const token = openToken(id);
+    const one = await hit(`/t/o/${token}`);
+    expect(one.status).toBe(200);
+    expect(one.body.equals(PIXEL)).toBe(true);
+    expect(one.headers["content-type"]).toBe("image/gif");
+    expect(one.headers["cache-control"]).toBe("no-store, max-age=0");
+    expect(one.headers["content-length"]).toBe(String(PIXEL.length));
+    // The same as the route handler `next dev` serves.
+    const viaRoute = await OPEN(new Request(`http://localhost/t/o/${token}`), { params: Promise.resolve({ token }) });
+    expect(Buffer.from(await viaRoute.arrayBuffer()).equals(one.body)).toBe(true);
+    expect([viaRoute.status, viaRoute.headers.get("content-type"), viaRoute.headers.get("cache-control")]).toEqual([
+      200,
+      "image/gif",
+      "no-store, max-age=0",
+    ]);
+
+    const agent = new Agent({ keepAlive: true, maxSockets: 250 });
+    const answers = await Promise.all(Array.from({ length: 1000 }, () => hit(`/t/o/${token}`, agent)));
+    agent.destroy();
+    expect(new Set(answers.map((a) => `${a.status} ${a.headers["content-type"]} ${a.body.length}`))).toEqual(
+      new Set([`200 image/gif ${PIXEL.length}`]),
+    );
+    await flushTracking();
+    const opened = await fired(ws.workspaceId, "email.opened");
+    expect(opened).toHaveLength(1);
+    expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_w" });
+    expect(await logged(id)).toBe(1002); // every open logged: 1 + 1 (the route) + 1,000
+  });
+
+  it("a bad open token still gets the pixel and records nothing", async () => {
+    const { ws, id } = await oneEmail();
+    const a = await hit(`/t/o/${id}.forgedforgedforgedforg`);
+    expect([a.status, a.headers["content-type"], a.body.equals(PIXEL)]).toEqual([200, "image/gif", true]);
+    await flushTracking();
+    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(0);
+    expect(await logged(id)).toBe(0);
+  });
+
+  it("redirects a signed click to its URL (one email.clicked) and answers 404 to a bad token or another URL", async () => {
+    const { ws, id } = await oneEmail();
+    const url = "https://example.com/p?a=1&b=two words";
+    const token = clickToken(id, url);
+    const path = `/t/c/${token}?url=${encodeURIComponent(url)}`;
+    const ok = await Promise.all([hit(path), hit(path), hit(path)]);
+    for (const a of ok) {
+      expect([a.status, a.headers.location, a.headers["cache-control"], a.body.length]).toEqual([302, url, "no-store", 0]);
+    }
+    const viaRoute = await CLICK(new Request(`http://localhost${path}`), { params: Promise.resolve({ token }) });
+    expect([viaRoute.status, viaRoute.headers.get("location")]).toEqual([302, url]);
+
+    const bad = [
+      await hit(`/t/c/${id}.forgedforgedforgedforg?url=${encodeURIComponent(url)}`),
+      await hit(`/t/c/${token}?url=${encodeURIComponent("https://evil.test/")}`),
+      await hit(`/t/c/${token}`),
+    ];
+    for (const a of bad) {
+      expect([a.status, a.headers["content-type"], a.body.toString()]).toEqual([
+        404,
+        "text/plain; charset=utf-8",
+        "This link is not valid.",
+      ]);
+    }
+    await flushTracking();
+    const clicked = await fired(ws.workspaceId, "email.clicked");
+    expect(clicked).toHaveLength(1);
+    expect(clicked[0].data).toMatchObject({ sendEventId: id, url, clickedAt: expect.any(String) });
+    expect(await logged(id)).toBe(4); // three clicks over HTTP, one through the route; the bad ones none
+  });
+
+  it("hands everything else to Next: other paths, other methods, a trailing slash", async () => {
+    const token = openToken("eml_x");
+    for (const [path, method] of [
+      ["/api/health", "GET"],
+      [`/t/o/${token}`, "POST"],
+      [`/t/o/${token}/`, "GET"],
+      ["/t/x/abc", "GET"],
+      ["/t/o/%E0%A4%A", "GET"],
+    ]) {
+      const a = await hit(path, undefined, method);
+      expect([path, method, a.status, a.body.toString()]).toEqual([path, method, 418, "next"]);
+    }
+  });
+});
