@@ -118,6 +118,21 @@ describe("sending and reading over XOAUTH2 (issue 19)", () => {
     expect(world.google.stats.refreshes).toBe(before + 2);
   });
 
+  it("a campaign send whose new connection is refused refreshes the token and sends (the engine's pooled transport)", async () => {
+    await launchCampaign(ws.fullKey, {
+      campaign: { name: "OAuth refused", sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
+      steps: [{ stepOrder: 0, subject: "After a refusal", bodyTemplate: "Hi" }],
+      mailboxIds: [ids.ann],
+      leads: [{ email: "lee-refused@leads.test" }],
+    });
+    closeAllTransports(); // the pool's open connection is logged in already: the refusal comes at a new login
+    world.google.dropAccessTokens("ann@goog.test");
+    const before = world.google.stats.refreshes;
+    expect(await sendDue(getDb(), clock, { mailboxIds: [ids.ann] })).toMatchObject({ sent: 1 });
+    expect(world.google.stats.refreshes).toBe(before + 1);
+    expect(sentBy("ann@goog.test").at(-1)?.to).toEqual(["lee-refused@leads.test"]);
+  });
+
   it("spends a rotating refresh token once when two workers need a new access token at the same moment", async () => {
     clock.advance(61 * 60_000); // Mo's token has expired
     forgetAccessToken();
