@@ -1,19 +1,9 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { apiFetch, client, data, plainPage } from "@/components/api-client";
-import type {
-  ForwardInput,
-  ForwardResult,
-  IntentCounts,
-  Intent,
-  MarkRead,
-  ReplyView,
-  RetryResult,
-  SendInput,
-  SendResult,
-  ThreadPage,
-} from "./types";
+import { client, data, plainPage } from "@/components/api-client";
+import type { QueryOf } from "@/lib/client";
+import type { ForwardInput, Intent, SendInput } from "./types";
 
 export const INBOX_KEY = ["inbox"] as const;
 
@@ -31,19 +21,23 @@ export interface ThreadFilters {
   limit: number;
 }
 
-function threadsPath(f: Omit<ThreadFilters, "page" | "limit">, page: number, limit: number): string {
-  const p = new URLSearchParams({ page: String(page), limit: String(limit) });
-  if (f.intent) p.set("intent", f.intent);
-  if (f.unread) p.set("unread", "true");
-  if (f.starred) p.set("starred", "true");
-  if (f.campaignId) p.set("campaignId", f.campaignId);
-  return `/api/v1/replies/threads?${p}`;
+/** The filters as GET /replies/threads and /replies/intent-counts take them (only the ones set). */
+function filterQuery(f: Pick<ThreadFilters, "unread" | "starred" | "campaignId">): QueryOf<"/replies/intent-counts", "get"> {
+  return {
+    ...(f.unread ? { unread: "true" as const } : {}),
+    ...(f.starred ? { starred: "true" as const } : {}),
+    ...(f.campaignId ? { campaignId: f.campaignId } : {}),
+  };
+}
+
+function threadsQuery(f: ThreadFilters): QueryOf<"/replies/threads", "get"> {
+  return { page: f.page, limit: f.limit, ...(f.intent ? { intent: f.intent } : {}), ...filterQuery(f) };
 }
 
 export function useThreads(f: ThreadFilters) {
   return useQuery({
     queryKey: [...INBOX_KEY, "threads", f],
-    queryFn: ({ signal }) => apiFetch<ThreadPage>(threadsPath(f, f.page, f.limit), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/threads", { params: { query: threadsQuery(f) }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: LIST_POLL_MS,
   });
@@ -54,14 +48,9 @@ export function useThreads(f: ThreadFilters) {
  * and unread ones: one GET /replies/intent-counts.
  */
 export function useIntentCounts(f: Pick<ThreadFilters, "unread" | "starred" | "campaignId">) {
-  const p = new URLSearchParams();
-  if (f.unread) p.set("unread", "true");
-  if (f.starred) p.set("starred", "true");
-  if (f.campaignId) p.set("campaignId", f.campaignId);
-  const qs = p.toString();
   return useQuery({
     queryKey: [...INBOX_KEY, "intent-counts", f],
-    queryFn: ({ signal }) => apiFetch<IntentCounts>(`/api/v1/replies/intent-counts${qs ? `?${qs}` : ""}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/replies/intent-counts", { params: { query: filterQuery(f) }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: LIST_POLL_MS * 2,
   });
@@ -142,7 +131,7 @@ export function refreshInbox(queryClient: QueryClient): Promise<void> {
 export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (leadId: string) => apiFetch<MarkRead>(`/api/v1/replies/thread/${encodeURIComponent(leadId)}/read`, { method: "POST" }),
+    mutationFn: (leadId: string) => data(client.POST("/replies/thread/{leadId}/read", { params: { path: { leadId } } })),
     onSuccess: async (r) => {
       if (r.marked > 0) {
         await Promise.all([
@@ -159,7 +148,7 @@ export function useStar() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { replyId: string; starred: boolean }) =>
-      apiFetch<ReplyView>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/star`, { method: "PATCH", body: { starred: v.starred } }),
+      data(client.PATCH("/replies/{id}/star", { params: { path: { id: v.replyId } }, body: { starred: v.starred } })),
     onSuccess: () => refreshInbox(queryClient),
   });
 }
@@ -168,7 +157,7 @@ export function useRemind() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { replyId: string; remindAt: string | null }) =>
-      apiFetch<ReplyView>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/remind`, { method: "PATCH", body: { remindAt: v.remindAt } }),
+      data(client.PATCH("/replies/{id}/remind", { params: { path: { id: v.replyId } }, body: { remindAt: v.remindAt } })),
     onSuccess: () => refreshInbox(queryClient),
   });
 }
@@ -177,7 +166,7 @@ export function useSendReply(leadId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { replyId: string; input: SendInput }) =>
-      apiFetch<SendResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/send`, { method: "POST", body: v.input }),
+      data(client.POST("/replies/{id}/send", { params: { path: { id: v.replyId } }, body: v.input })),
     // A refused send still wrote the reply (FAILED, with the reason): the conversation shows it either way.
     onSettled: () =>
       Promise.all([
@@ -188,24 +177,16 @@ export function useSendReply(leadId: string) {
 }
 
 /** POST /replies/<id>/draft: one AI credit; in a campaign with a reply agent, the agent's grounded answer. */
-export interface DraftResult {
-  draft: { body: string; to: { name: string | null; address: string }[] };
-  provider: string;
-  creditsRemaining: number;
-  agent: { id: string; name: string } | null;
-}
-
 export function useDraftReply() {
   return useMutation({
-    mutationFn: (replyId: string) => apiFetch<DraftResult>(`/api/v1/replies/${encodeURIComponent(replyId)}/draft`, { method: "POST" }),
+    mutationFn: (replyId: string) => data(client.POST("/replies/{id}/draft", { params: { path: { id: replyId } } })),
   });
 }
 
 export function useRetry(leadId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (sentReplyId: string) =>
-      apiFetch<RetryResult>(`/api/v1/replies/sent/${encodeURIComponent(sentReplyId)}/retry`, { method: "POST" }),
+    mutationFn: (sentReplyId: string) => data(client.POST("/replies/sent/{id}/retry", { params: { path: { id: sentReplyId } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }),
   });
 }
@@ -214,6 +195,6 @@ export function useRetry(leadId: string) {
 export function useForward() {
   return useMutation({
     mutationFn: (v: { replyId: string; input: ForwardInput }) =>
-      apiFetch<ForwardResult>(`/api/v1/replies/${encodeURIComponent(v.replyId)}/forward`, { method: "POST", body: v.input }),
+      data(client.POST("/replies/{id}/forward", { params: { path: { id: v.replyId } }, body: v.input })),
   });
 }

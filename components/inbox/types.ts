@@ -2,11 +2,8 @@
  * The Inbox API's response shapes, from the typed client generated from the OpenAPI document
  * (lib/client): a change to a contract is a type error in the unibox.
  */
-import type { ResponseOf } from "@/lib/client";
+import type { BodyOf, ResponseOf } from "@/lib/client";
 import type { INTENTS } from "@/lib/inbox/schemas";
-import type { forwardReply } from "@/lib/inbox/send-reply";
-
-type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 
 export type Intent = (typeof INTENTS)[number];
 export type Address = { name: string | null; address: string };
@@ -36,21 +33,14 @@ export type MarkRead = ResponseOf<"/replies/thread/{leadId}/read", "post">;
 export type ReplyView = ResponseOf<"/replies/{id}/star", "patch">;
 
 /** POST /replies/<id>/send: 200 once the server accepted it, 202 when queued (background). */
-export type SendResult = { sent: true; sentReplyId: string; sentAt: string } | { queued: true; status: "SENDING"; sentReplyId: string };
+export type SendResult = ResponseOf<"/replies/{id}/send", "post">;
 export type RetryResult = ResponseOf<"/replies/sent/{id}/retry", "post">;
 
 /** The body of POST /replies/<id>/send. */
-export interface SendInput {
-  body: string;
-  to?: Address[];
-  cc?: Address[];
-  bcc?: Address[];
-  background?: boolean;
-}
+export type SendInput = BodyOf<"/replies/{id}/send", "post">;
 
 /** The body of POST /replies/<id>/forward, and its answer once the server accepted it. */
-export interface ForwardInput {
-  to: Address | string;
-  body?: string;
-}
-export type ForwardResult = Result<typeof forwardReply>;
+export type ForwardInput = BodyOf<"/replies/{id}/forward", "post">;
+export type ForwardResult = ResponseOf<"/replies/{id}/forward", "post">;
+/** POST /replies/<id>/draft: the draft, the provider, credits left and the reply agent that wrote it. */
+export type DraftResult = ResponseOf<"/replies/{id}/draft", "post">;
