@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -10,7 +10,7 @@ import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { ADD_RESULTS, plural } from "./labels";
-import { campaignPath, useRefreshCampaign, useWorkspaceLeads } from "./queries";
+import { useRefreshCampaign, useWorkspaceLeads } from "./queries";
 import type { AddLeadResultKind, AddLeadsResult } from "./types";
 
 const PAGE_SIZES = [25, 50, 100, 200];
@@ -22,10 +22,9 @@ type Outcome = { results: AddLeadsResult["results"]; added: number };
 async function addInBatches(campaignId: string, ids: string[]): Promise<Outcome> {
   const out: Outcome = { results: [], added: 0 };
   for (let i = 0; i < ids.length; i += BATCH) {
-    const r = await apiFetch<AddLeadsResult>(campaignPath(campaignId, "/leads"), {
-      method: "POST",
-      body: { leadIds: ids.slice(i, i + BATCH) },
-    });
+    const r = await data(
+      client.POST("/campaigns/{id}/leads", { params: { path: { id: campaignId } }, body: { leadIds: ids.slice(i, i + BATCH) } }),
+    );
     out.results.push(...r.results);
     out.added += r.added;
   }

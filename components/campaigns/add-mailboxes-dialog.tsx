@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { HEALTH } from "@/components/mailboxes/labels";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -11,8 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { Tabs } from "@/components/ui/tabs";
 import { plural } from "./labels";
-import { campaignPath, useRefreshCampaign, useTags, useWorkspaceMailboxes } from "./queries";
-import type { PoolChange } from "./types";
+import { useRefreshCampaign, useTags, useWorkspaceMailboxes } from "./queries";
 
 type Mode = "manual" | "tag" | "random";
 type SelectBody =
@@ -49,7 +48,7 @@ export function AddMailboxesDialog({
   const [count, setCount] = useState("1");
 
   const select = useMutation({
-    mutationFn: (body: SelectBody) => apiFetch<PoolChange>(campaignPath(campaignId, "/mailboxes/select"), { method: "POST", body }),
+    mutationFn: (body: SelectBody) => data(client.POST("/campaigns/{id}/mailboxes/select", { params: { path: { id: campaignId } }, body })),
     onSuccess: async (r) => {
       await refresh();
       const missing = r.notFound.length ? ` ${r.notFound.length} no longer existed.` : "";

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,7 +13,7 @@ import { percent, STATUS } from "./labels";
 import { LaunchDialog } from "./launch-dialog";
 import { LeadsTab } from "./leads-tab";
 import { PoolTab } from "./pool-tab";
-import { campaignPath, useCampaign, useCampaignChanged, useSteps } from "./queries";
+import { useCampaign, useCampaignChanged, useSteps } from "./queries";
 import { SequenceTab } from "./sequence/sequence-tab";
 import { SettingsTab } from "./settings-tab";
 import { ActivityTab } from "./stats/activity-tab";
@@ -149,7 +149,8 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
 function useSetStatus(c: Campaign) {
   const changed = useCampaignChanged(c.id);
   return useMutation({
-    mutationFn: (status: "PAUSED" | "ARCHIVED") => apiFetch<Campaign>(campaignPath(c.id, "/status"), { method: "PATCH", body: { status } }),
+    mutationFn: (status: "PAUSED" | "ARCHIVED") =>
+      data(client.PATCH("/campaigns/{id}/status", { params: { path: { id: c.id } }, body: { status } })),
     onSuccess: changed,
   });
 }

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -58,8 +58,7 @@ export function CampaignsView() {
   }, [search]);
 
   const archive = useMutation({
-    mutationFn: (campaignIds: string[]) =>
-      apiFetch<{ archived: number; notFound: string[] }>("/api/v1/campaigns/bulk-archive", { method: "POST", body: { campaignIds } }),
+    mutationFn: (campaignIds: string[]) => data(client.POST("/campaigns/bulk-archive", { body: { campaignIds } })),
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       setArchiving(false);

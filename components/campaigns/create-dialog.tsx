@@ -3,13 +3,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch } from "@/components/api-client";
+import { ApiError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { keys } from "./queries";
-import type { Campaign } from "./types";
 
 /**
  * A new campaign needs only a name (and optionally a folder): it starts as a DRAFT with the default
@@ -21,8 +20,7 @@ export function CreateCampaignDialog({ open, onClose, folders }: { open: boolean
   const [name, setName] = useState("");
   const [folder, setFolder] = useState("");
   const create = useMutation({
-    mutationFn: () =>
-      apiFetch<Campaign>("/api/v1/campaigns", { method: "POST", body: { name: name.trim(), folder: folder.trim() || null } }),
+    mutationFn: () => data(client.POST("/campaigns", { body: { name: name.trim(), folder: folder.trim() || null } })),
     onSuccess: async (c) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       router.push(`/campaigns/${encodeURIComponent(c.id)}`);

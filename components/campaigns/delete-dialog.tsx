@@ -2,13 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { plural } from "./labels";
-import { campaignPath, keys } from "./queries";
-import type { Campaign, DeletePreview, DeleteResult } from "./types";
+import { keys } from "./queries";
+import type { Campaign, DeleteResult } from "./types";
 
 /**
  * Deleting cannot be undone, so the dialog first shows what goes with it (GET delete-preview) and lets
@@ -27,11 +27,16 @@ export function DeleteCampaignDialog({
   const [deleteLeads, setDeleteLeads] = useState(false);
   const preview = useQuery({
     queryKey: keys.part(campaign.id, "delete-preview"),
-    queryFn: ({ signal }) => apiFetch<DeletePreview>(campaignPath(campaign.id, "/delete-preview"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/delete-preview", { params: { path: { id: campaign.id } }, signal })),
     staleTime: 0,
   });
   const remove = useMutation({
-    mutationFn: () => apiFetch<DeleteResult>(campaignPath(campaign.id, deleteLeads ? "?deleteLeads=true" : ""), { method: "DELETE" }),
+    mutationFn: () =>
+      data(
+        client.DELETE("/campaigns/{id}", {
+          params: { path: { id: campaign.id }, query: deleteLeads ? { deleteLeads: "true" } : {} },
+        }),
+      ),
     onSuccess: async (r) => {
       queryClient.removeQueries({ queryKey: keys.campaign(campaign.id) });
       await queryClient.invalidateQueries({ queryKey: keys.list() });

@@ -2,12 +2,12 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch } from "@/components/api-client";
+import { ApiError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
-import { campaignPath, keys } from "./queries";
+import { keys } from "./queries";
 import type { Campaign } from "./types";
 
 /** POST /duplicate copies steps, settings, files and (by default) the pool into a new DRAFT; never the leads. */
@@ -26,10 +26,12 @@ export function DuplicateDialog({
   const [includeMailboxPool, setIncludePool] = useState(true);
   const duplicate = useMutation({
     mutationFn: () =>
-      apiFetch<Campaign>(campaignPath(campaign.id, "/duplicate"), {
-        method: "POST",
-        body: { name: name.trim(), folder: folder.trim() || null, includeMailboxPool },
-      }),
+      data(
+        client.POST("/campaigns/{id}/duplicate", {
+          params: { path: { id: campaign.id } },
+          body: { name: name.trim(), folder: folder.trim() || null, includeMailboxPool },
+        }),
+      ),
     onSuccess: async (copy) => {
       await queryClient.invalidateQueries({ queryKey: keys.list() });
       onDone(copy);

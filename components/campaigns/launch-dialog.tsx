@@ -2,11 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { campaignPath, useCampaignChanged, useLaunchCheck } from "./queries";
+import { useCampaignChanged, useLaunchCheck } from "./queries";
 import type { Campaign, LaunchEntry, LaunchReport } from "./types";
 
 /** The report a 409 LAUNCH_NEEDS_CONFIRMATION carries next to `error` and `code` (spec 3.1). */
@@ -54,10 +54,12 @@ export function LaunchDialog({
   const [confirmReport, setConfirmReport] = useState<LaunchReport>();
   const launch = useMutation({
     mutationFn: (confirm: boolean) =>
-      apiFetch<Campaign>(campaignPath(campaign.id, "/status"), {
-        method: "PATCH",
-        body: { status: "ACTIVE", ...(confirm ? { confirm } : {}) },
-      }),
+      data(
+        client.PATCH("/campaigns/{id}/status", {
+          params: { path: { id: campaign.id } },
+          body: { status: "ACTIVE", ...(confirm ? { confirm } : {}) },
+        }),
+      ),
     onSuccess: (c) => {
       changed(c);
       onLaunched(c);

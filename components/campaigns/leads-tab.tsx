@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -16,8 +16,7 @@ import { usePaging } from "@/components/ui/use-paging";
 import { useSelection } from "@/components/ui/use-selection";
 import { AddLeadsDialog } from "./add-leads-dialog";
 import { plural, stepLabel } from "./labels";
-import { campaignPath, useCampaignLeads, useRefreshCampaign } from "./queries";
-import type { RemoveLeadsResult } from "./types";
+import { useCampaignLeads, useRefreshCampaign } from "./queries";
 import { reassignSummary, useReassignAll } from "./use-reassign";
 
 const PAGE_SIZES = [50, 100, 500, 1000]; // 1,000 is the API's largest page of campaign leads
@@ -41,7 +40,7 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
 
   const remove = useMutation({
     mutationFn: (leadIds: string[]) =>
-      apiFetch<RemoveLeadsResult>(campaignPath(campaignId, "/leads/remove"), { method: "POST", body: { leadIds } }),
+      data(client.POST("/campaigns/{id}/leads/remove", { params: { path: { id: campaignId } }, body: { leadIds } })),
     // The notice comes with the refreshed table, not before it.
     onSuccess: async (r) => {
       await refresh();

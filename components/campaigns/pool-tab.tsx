@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { HEALTH, WARMUP } from "@/components/mailboxes/labels";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -13,8 +13,7 @@ import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSelection } from "@/components/ui/use-selection";
 import { AddMailboxesDialog } from "./add-mailboxes-dialog";
 import { plural } from "./labels";
-import { campaignPath, usePool, useRefreshCampaign } from "./queries";
-import type { PoolRemoval } from "./types";
+import { usePool, useRefreshCampaign } from "./queries";
 import { reassignSummary, useReassignAll } from "./use-reassign";
 
 const COLUMNS = 8;
@@ -35,7 +34,7 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
 
   const remove = useMutation({
     mutationFn: (mailboxIds: string[]) =>
-      apiFetch<PoolRemoval>(campaignPath(campaignId, "/mailboxes/remove"), { method: "POST", body: { mailboxIds } }),
+      data(client.POST("/campaigns/{id}/mailboxes/remove", { params: { path: { id: campaignId } }, body: { mailboxIds } })),
     onSuccess: async (r) => {
       await refresh();
       selection.clear();

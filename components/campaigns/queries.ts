@@ -5,11 +5,6 @@ import { client, data, plainPage } from "@/components/api-client";
 import type { QueryOf } from "@/lib/client";
 import type { Campaign } from "./types";
 
-/** `/api/v1/campaigns/<id>` + rest, with the id encoded once here. */
-export function campaignPath(id: string, rest = ""): string {
-  return `/api/v1/campaigns/${encodeURIComponent(id)}${rest}`;
-}
-
 /**
  * Query keys: everything about one campaign sits under ["campaign", id], so a change (a step saved,
  * leads added, the pool changed) can refresh all of it with one invalidation; lists sit under ["campaigns"].

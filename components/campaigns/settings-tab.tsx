@@ -2,13 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CheckboxGroup } from "@/components/ui/checkbox-group";
 import { Field, Input, Select } from "@/components/ui/input";
 import { DAYS } from "./labels";
-import { campaignPath, keys, useRefreshCampaign, useSettings, useTimezones } from "./queries";
+import { keys, useRefreshCampaign, useSettings, useTimezones } from "./queries";
 import type { CampaignSettings } from "./types";
 
 /** What the form edits: numbers as the text of their inputs, so a field can be empty while typing. */
@@ -132,7 +132,7 @@ function SettingsForm({ campaignId, saved }: { campaignId: string; saved: Campai
 
   const save = useMutation({
     // The answer is the whole campaign, settings included.
-    mutationFn: () => apiFetch<CampaignSettings>(campaignPath(campaignId, "/settings"), { method: "PATCH", body }),
+    mutationFn: () => data(client.PATCH("/campaigns/{id}/settings", { params: { path: { id: campaignId } }, body })),
     onSuccess: async (updated) => {
       setSavedNote(true);
       setForm(formOf(updated));

@@ -1,9 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import { campaignPath, useRefreshCampaign } from "./queries";
-import type { ReassignResult } from "./types";
+import { data, client } from "@/components/api-client";
+import { useRefreshCampaign } from "./queries";
 
 export interface ReassignTotals {
   reassigned: number;
@@ -26,7 +25,7 @@ export function useReassignAll(campaignId: string) {
     mutationFn: async (): Promise<ReassignTotals> => {
       const t: ReassignTotals = { reassigned: 0, leftUnassigned: 0, skippedAlreadyEmailed: 0, unchanged: 0, calls: 0 };
       for (;;) {
-        const r = await apiFetch<ReassignResult>(campaignPath(campaignId, "/leads/reassign"), { method: "POST", body: { all: true } });
+        const r = await data(client.POST("/campaigns/{id}/leads/reassign", { params: { path: { id: campaignId } }, body: { all: true } }));
         t.calls++;
         t.reassigned += r.reassigned;
         t.leftUnassigned += r.leftUnassigned;

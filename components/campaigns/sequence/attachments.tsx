@@ -2,11 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { campaignPath, keys, useAttachments } from "../queries";
+import { keys, useAttachments } from "../queries";
 import type { AddedAttachment, Attachment, Step } from "../types";
 
 /** A file's bytes as base64 (the attachment API takes JSON, spec 2.6). */
@@ -50,14 +50,21 @@ export function Attachments({
   const [inline, setInline] = useState(false);
   const [added, setAdded] = useState<AddedAttachment>();
   const refreshFiles = () => queryClient.invalidateQueries({ queryKey: keys.part(campaignId, "attachments", step.id) });
-  const base = campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}/attachments`);
+  const path = { id: campaignId, stepId: step.id };
 
   const upload = useMutation({
     mutationFn: async (file: File) =>
-      apiFetch<AddedAttachment>(base, {
-        method: "POST",
-        body: { filename: file.name, contentType: file.type || "application/octet-stream", contentBase64: await readBase64(file), inline },
-      }),
+      data(
+        client.POST("/campaigns/{id}/steps/{stepId}/attachments", {
+          params: { path },
+          body: {
+            filename: file.name,
+            contentType: file.type || "application/octet-stream",
+            contentBase64: await readBase64(file),
+            inline,
+          },
+        }),
+      ),
     onSuccess: async (a) => {
       setAdded(a);
       if (input.current) input.current.value = "";
@@ -65,7 +72,10 @@ export function Attachments({
     },
   });
   const remove = useMutation({
-    mutationFn: (a: Attachment) => apiFetch(`${base}/${encodeURIComponent(a.id)}`, { method: "DELETE" }),
+    mutationFn: (a: Attachment) =>
+      data(
+        client.DELETE("/campaigns/{id}/steps/{stepId}/attachments/{attachmentId}", { params: { path: { ...path, attachmentId: a.id } } }),
+      ),
     onSuccess: () => refreshFiles(),
   });
   const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;

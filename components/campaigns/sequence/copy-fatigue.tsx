@@ -1,43 +1,26 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { campaignPath, keys } from "../queries";
+import type { ResponseOf } from "@/lib/client";
+import { keys } from "../queries";
 
-/** A step's copy-fatigue verdict (GET /campaigns/<id>/copy-fatigue). */
-export interface FatigueRow {
-  stepId: string;
-  stepOrder: number;
-  variantGroup: string | null;
-  status: "OK" | "FATIGUED" | "DISMISSED";
-  sends: number;
-  leads: number;
-  firstRate: number | null;
-  recentRate: number | null;
-  reasons: string[];
-  reason: string | null;
-  suggestion: string | null;
-}
-export interface FatigueList {
-  steps: FatigueRow[];
-  lastScanAt: string | null;
-}
-export interface Rewrite {
-  stepId: string;
-  subject: string | null;
-  bodyTemplate: string;
-  provider: "ai" | "fallback";
-}
+/** GET /campaigns/<id>/copy-fatigue: each step's verdict and when the copy was last scanned. */
+export type FatigueList = ResponseOf<"/campaigns/{id}/copy-fatigue", "get">;
+/** A step's copy-fatigue verdict. */
+export type FatigueRow = FatigueList["steps"][number];
+/** POST …/copy-fatigue/<stepId>/apply: the rewritten copy for the editor. */
+export type Rewrite = ResponseOf<"/campaigns/{id}/copy-fatigue/{stepId}/apply", "post">;
 
 const fatigueKey = (campaignId: string) => keys.part(campaignId, "copy-fatigue");
 
 export function useCopyFatigue(campaignId: string) {
   return useQuery({
     queryKey: fatigueKey(campaignId),
-    queryFn: ({ signal }) => apiFetch<FatigueList>(campaignPath(campaignId, "/copy-fatigue"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/copy-fatigue", { params: { path: { id: campaignId } }, signal })),
   });
 }
 
@@ -45,7 +28,7 @@ export function useCopyFatigue(campaignId: string) {
 export function CopyFatigueBar({ campaignId, list }: { campaignId: string; list?: FatigueList }) {
   const queryClient = useQueryClient();
   const scan = useMutation({
-    mutationFn: () => apiFetch<FatigueList>(campaignPath(campaignId, "/copy-fatigue/scan"), { method: "POST" }),
+    mutationFn: () => data(client.POST("/campaigns/{id}/copy-fatigue/scan", { params: { path: { id: campaignId } } })),
     onSuccess: (data) => queryClient.setQueryData(fatigueKey(campaignId), data),
   });
   const flagged = list?.steps.filter((s) => s.status === "FATIGUED").length ?? 0;
@@ -82,10 +65,13 @@ export function FatigueFlag({
 }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: fatigueKey(campaignId) });
-  const path = (verb: string) => campaignPath(campaignId, `/copy-fatigue/${encodeURIComponent(row.stepId)}/${verb}`);
-  const dismiss = useMutation({ mutationFn: () => apiFetch<FatigueRow>(path("dismiss"), { method: "POST" }), onSuccess: refresh });
+  const params = { path: { id: campaignId, stepId: row.stepId } };
+  const dismiss = useMutation({
+    mutationFn: () => data(client.POST("/campaigns/{id}/copy-fatigue/{stepId}/dismiss", { params })),
+    onSuccess: refresh,
+  });
   const apply = useMutation({
-    mutationFn: () => apiFetch<Rewrite>(path("apply"), { method: "POST" }),
+    mutationFn: () => data(client.POST("/campaigns/{id}/copy-fatigue/{stepId}/apply", { params })),
     onSuccess: (r) => {
       onRewrite(r);
       void refresh();

@@ -60,7 +60,8 @@ export function fieldsOf(d: Draft, stepOrder: number) {
     ...(stepOrder === 0 ? { subject: d.subject } : {}),
     bodyTemplate: d.bodyTemplate,
     bodyHtmlTemplate: d.html ? d.bodyHtmlTemplate : null,
-    delayHoursAfterPrevious: stepOrder === 0 ? null : delayValue(d.delayHours),
+    // Typed as the contract's number: text that is no number still goes as typed, for the API's field error.
+    delayHoursAfterPrevious: stepOrder === 0 ? null : (delayValue(d.delayHours) as number | null),
   };
 }
 

@@ -2,11 +2,11 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Highlight, type Range } from "@/components/ui/highlight";
-import { campaignPath, keys, useAttachments } from "../queries";
+import { keys, useAttachments } from "../queries";
 import type { Attachment, Preview } from "../types";
 import { useDebounced } from "../use-debounced";
 import type { Draft } from "./drafts";
@@ -77,7 +77,8 @@ export function PreviewPanel({
   );
   const preview = useQuery({
     queryKey: keys.part(campaignId, "preview", input),
-    queryFn: ({ signal }) => apiFetch<Preview>(campaignPath(campaignId, "/steps/preview"), { method: "POST", body: input, signal }),
+    queryFn: ({ signal }) =>
+      data(client.POST("/campaigns/{id}/steps/preview", { params: { path: { id: campaignId } }, body: input, signal })),
     // Keep the last rendering on screen while the next one is made.
     placeholderData: keepPreviousData,
   });

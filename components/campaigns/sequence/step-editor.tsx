@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,8 +10,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/components/ui/cn";
-import { campaignPath, keys, useRefreshCampaign } from "../queries";
-import type { SpamMatch, Step } from "../types";
+import { keys, useRefreshCampaign } from "../queries";
+import type { SpamMatch } from "../types";
 import { Attachments } from "./attachments";
 import { fieldsOf, patchOf, textToHtml, type Draft, type Slot } from "./drafts";
 import { SpamWords } from "./spam-words";
@@ -59,11 +59,11 @@ export function StepEditor({
       if (step) {
         const body = patchOf(step, draft);
         return Object.keys(body).length
-          ? apiFetch<Step>(campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}`), { method: "PATCH", body })
+          ? data(client.PATCH("/campaigns/{id}/steps/{stepId}", { params: { path: { id: campaignId, stepId: step.id } }, body }))
           : step;
       }
       const body = { stepOrder: slot.stepOrder, variantGroup: slot.variantGroup, ...fieldsOf(draft, slot.stepOrder) };
-      return apiFetch<Step>(campaignPath(campaignId, "/steps"), { method: "POST", body });
+      return data(client.POST("/campaigns/{id}/steps", { params: { path: { id: campaignId } }, body }));
     },
     // The saved step must be on screen before the draft goes, or the editor would flash back to the old text;
     // the rest of the campaign (spam words, preview, launch check) refreshes behind it.
@@ -74,8 +74,7 @@ export function StepEditor({
     },
   });
   const remove = useMutation({
-    mutationFn: () =>
-      apiFetch<{ deleted: boolean }>(campaignPath(campaignId, `/steps/${encodeURIComponent(step!.id)}`), { method: "DELETE" }),
+    mutationFn: () => data(client.DELETE("/campaigns/{id}/steps/{stepId}", { params: { path: { id: campaignId, stepId: step!.id } } })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: keys.part(campaignId, "steps") });
       setConfirmDelete(false);

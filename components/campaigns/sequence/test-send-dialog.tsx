@@ -2,13 +2,12 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch, describeError, smtpCodeOf } from "@/components/api-client";
+import { ApiError, describeError, smtpCodeOf, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Dialog } from "@/components/ui/dialog";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
-import { campaignPath } from "../queries";
-import type { Step, TestSendResult } from "../types";
+import type { Step } from "../types";
 import { LeadPicker, MailboxPicker } from "./pickers";
 
 /** The saved step, rendered for a real lead with its files, through a pool mailbox's SMTP server, to any address. */
@@ -30,10 +29,12 @@ export function TestSendDialog({
   const [mailboxId, setMailboxId] = useState("");
   const send = useMutation({
     mutationFn: () =>
-      apiFetch<TestSendResult>(campaignPath(campaignId, `/steps/${encodeURIComponent(step.id)}/test-send`), {
-        method: "POST",
-        body: { to: to.trim(), ...(leadId ? { leadId } : {}), ...(mailboxId ? { mailboxId } : {}) },
-      }),
+      data(
+        client.POST("/campaigns/{id}/steps/{stepId}/test-send", {
+          params: { path: { id: campaignId, stepId: step.id } },
+          body: { to: to.trim(), ...(leadId ? { leadId } : {}), ...(mailboxId ? { mailboxId } : {}) },
+        }),
+      ),
   });
   const fe = send.error instanceof ApiError ? send.error.fieldErrors : {};
   const code = smtpCodeOf(send.error);

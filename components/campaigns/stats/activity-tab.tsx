@@ -132,7 +132,7 @@ export function ActivityTab({ campaign }: { campaign: Campaign }) {
 }
 
 function Row({ e, opensTracked, clicksTracked }: { e: ActivityEmail; opensTracked: boolean; clicksTracked: boolean }) {
-  const status = EMAIL_STATUS[e.status] ?? { label: e.status, tone: "gray" as const, about: "" };
+  const status = isStatus(e.status) ? EMAIL_STATUS[e.status] : { label: e.status, tone: "gray" as const, about: "" };
   const failed = e.status === "BOUNCED" || e.status === "FAILED";
   return (
     <Tr data-testid="activity-row" data-status={e.status}>
@@ -141,7 +141,7 @@ function Row({ e, opensTracked, clicksTracked }: { e: ActivityEmail; opensTracke
       </Td>
       <Td className="font-medium">{e.leadEmail}</Td>
       <Td className="whitespace-nowrap">
-        {stepLabel(e.stepOrder)}
+        {e.stepOrder === null ? "—" : stepLabel(e.stepOrder)}
         {e.variantGroup && <span className="text-gray-500"> · {variantLabel(e.variantGroup)}</span>}
       </Td>
       <Td>{e.mailboxEmail}</Td>

@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import { campaignPath, keys } from "../queries";
-import type { ActivityPage, CampaignStatsView, EmailStatus, Schedule, Timeseries } from "./types";
+import { data, client } from "@/components/api-client";
+import { keys } from "../queries";
+import type { EmailStatus } from "./types";
 
 /** How often the numbers of an ACTIVE campaign are asked again. */
 export const LIVE_MS = 15_000;
@@ -17,7 +17,7 @@ export const LIVE_MS = 15_000;
 export function useCampaignStats(id: string, live: boolean) {
   return useQuery({
     queryKey: keys.part(id, "stats"),
-    queryFn: ({ signal }) => apiFetch<CampaignStatsView>(campaignPath(id, "/stats"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/stats", { params: { path: { id } }, signal })),
     refetchInterval: live ? LIVE_MS : false,
   });
 }
@@ -25,7 +25,7 @@ export function useCampaignStats(id: string, live: boolean) {
 export function useTimeseries(id: string, days: number, live: boolean) {
   return useQuery({
     queryKey: keys.part(id, "timeseries", days),
-    queryFn: ({ signal }) => apiFetch<Timeseries>(campaignPath(id, `/timeseries?days=${days}`), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/timeseries", { params: { path: { id }, query: { days } }, signal })),
     refetchInterval: live ? LIVE_MS : false,
     placeholderData: keepPreviousData,
   });
@@ -35,7 +35,7 @@ export function useTimeseries(id: string, days: number, live: boolean) {
 export function useSchedule(id: string, days: number, leads: number, live: boolean) {
   return useQuery({
     queryKey: keys.part(id, "schedule", { days, leads }),
-    queryFn: ({ signal }) => apiFetch<Schedule>(campaignPath(id, `/schedule?days=${days}&leads=${leads}`), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/campaigns/{id}/schedule", { params: { path: { id }, query: { days, leads } }, signal })),
     refetchInterval: live ? 60_000 : false,
     placeholderData: keepPreviousData,
   });
@@ -45,9 +45,8 @@ export function useActivity(id: string, f: { page: number; limit: number; status
   return useQuery({
     queryKey: keys.part(id, "activity", f),
     queryFn: ({ signal }) => {
-      const p = new URLSearchParams({ page: String(f.page), limit: String(f.limit) });
-      if (f.status) p.set("status", f.status);
-      return apiFetch<ActivityPage>(campaignPath(id, `/activity?${p}`), { signal });
+      const query = { page: f.page, limit: f.limit, ...(f.status ? { status: f.status } : {}) };
+      return data(client.GET("/campaigns/{id}/activity", { params: { path: { id }, query }, signal }));
     },
     refetchInterval: live ? LIVE_MS : false,
     placeholderData: keepPreviousData,

@@ -1,53 +1,20 @@
 /**
- * The stats endpoints' response shapes, taken from the functions that build them (type-only imports:
- * nothing of lib/ reaches the browser bundle).
+ * The stats endpoints' response shapes, from the typed client generated from the OpenAPI document
+ * (lib/client): a change to a contract is a type error in the stats tabs.
  */
-import type { campaignActivity, getCampaignStats, getCampaignTimeseries } from "@/lib/campaigns/stats-views";
-import type { forecastSchedule } from "@/lib/campaigns/schedule";
+import type { QueryOf, ResponseOf } from "@/lib/client";
 
-type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
-
-export type CampaignStatsView = Result<typeof getCampaignStats>;
+export type CampaignStatsView = ResponseOf<"/campaigns/{id}/stats", "get">;
 export type VariantResult = CampaignStatsView["variants"][number];
-export type Timeseries = Result<typeof getCampaignTimeseries>;
+export type Timeseries = ResponseOf<"/campaigns/{id}/timeseries", "get">;
 export type DayCounts = Timeseries["series"][number];
-export type Schedule = Result<typeof forecastSchedule>;
+export type Schedule = ResponseOf<"/campaigns/{id}/schedule", "get">;
 export type ScheduleDay = Schedule["totals"][number];
 export type ScheduleMailbox = Schedule["mailboxes"][number];
 export type UpcomingSend = Schedule["upcoming"][number];
-export type EmailStatus = "SENDING" | "SENT" | "BOUNCED" | "FAILED";
-
-/**
- * One email of GET /campaigns/<id>/activity. The route reads raw rows (untyped), so the shape is
- * written out here; the keys are checked against the route's below.
- */
-export interface ActivityEmail {
-  id: string;
-  leadId: string | null;
-  leadEmail: string;
-  stepOrder: number;
-  variantGroup: string | null;
-  mailboxEmail: string;
-  subject: string | null;
-  status: EmailStatus;
-  bounceType: "HARD" | "SOFT" | null;
-  /** An SMTP reply code or enhanced status code ("550", "5.1.1"). */
-  smtpCode: string | null;
-  smtpResponse: string | null;
-  createdAt: string | null;
-  sentAt: string | null;
-  openedAt: string | null;
-  clickedAt: string | null;
-}
-type RouteKeys = keyof Result<typeof campaignActivity>["rows"][number];
-type Expect<T extends true> = T;
-/** Fails to compile when the route adds or drops a field that ActivityEmail does not have. */
-export type ActivityShapeCheck = Expect<[RouteKeys, keyof ActivityEmail] extends [keyof ActivityEmail, RouteKeys] ? true : false>;
+export type EmailStatus = NonNullable<QueryOf<"/campaigns/{id}/activity", "get">["status"]>;
 
 /** GET /campaigns/<id>/activity wraps the rows in the paging envelope (spec 8 form 1). */
-export interface ActivityPage {
-  emails: ActivityEmail[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type ActivityPage = ResponseOf<"/campaigns/{id}/activity", "get">;
+/** One email of GET /campaigns/<id>/activity. */
+export type ActivityEmail = ActivityPage["emails"][number];
