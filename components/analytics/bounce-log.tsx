@@ -8,13 +8,13 @@ import { Select } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
-import { type PeriodPick, useBounces } from "./queries";
+import { type BounceKind, type PeriodPick, useBounces } from "./queries";
 
 const KIND_TONE = { hard: "red", soft: "yellow", failed: "gray" } as const;
 
 /** The period's bounces newest first, with the receiving server's code and message (rule 10). */
 export function BounceLog({ period }: { period: PeriodPick }) {
-  const [kind, setKind] = useState("");
+  const [kind, setKind] = useState<BounceKind | "">("");
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(50);
   const q = useBounces(period, kind, page, limit);
@@ -25,7 +25,7 @@ export function BounceLog({ period }: { period: PeriodPick }) {
         <Select
           value={kind}
           onChange={(e) => {
-            setKind(e.target.value);
+            setKind(e.target.value as BounceKind | "");
             setPage(1);
           }}
           className="w-auto"
