@@ -3,34 +3,15 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import type { ResponseOf } from "@/lib/client";
 
+type ActivityPage = ResponseOf<"/reply-agents/{id}/activity", "get">;
 /** One row of GET /reply-agents/<id>/activity. */
-export interface ActivityItem {
-  replyId: string;
-  kind: "ANSWER" | "FOLLOW_UP";
-  status: "PENDING" | "WORKING" | "SENT" | "SKIPPED" | "FAILED";
-  reason: string | null;
-  detail: string | null;
-  provider: string | null;
-  conversationId: string | null;
-  leadEmail: string | null;
-  subject: string;
-  question: string;
-  answer: string | null;
-  sentAt: string | null;
-  dueAt: string;
-  createdAt: string;
-}
-interface ActivityPage {
-  activity: ActivityItem[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type ActivityItem = ActivityPage["activity"][number];
 
 const TONE: Record<ActivityItem["status"], BadgeTone> = { SENT: "green", PENDING: "blue", WORKING: "blue", SKIPPED: "gray", FAILED: "red" };
 
@@ -58,7 +39,7 @@ export function AgentActivity({ agentId }: { agentId: string }) {
   const q = useQuery({
     queryKey: ["reply-agents", agentId, "activity", page],
     queryFn: ({ signal }) =>
-      apiFetch<ActivityPage>(`/api/v1/reply-agents/${encodeURIComponent(agentId)}/activity?page=${page}&limit=${LIMIT}`, { signal }),
+      data(client.GET("/reply-agents/{id}/activity", { params: { path: { id: agentId }, query: { page, limit: LIMIT } }, signal })),
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });

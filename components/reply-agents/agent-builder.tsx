@@ -4,12 +4,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { AgentActivity } from "@/components/agents/activity";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { AgentForm } from "./agent-form";
 import { DocumentsPanel } from "./documents-panel";
-import { refreshAgents, useAgent, agentPath } from "./queries";
+import { refreshAgents, useAgent, agentParams } from "./queries";
 import { SearchPanel } from "./search-panel";
 import { WebsitePanel } from "./website-panel";
 
@@ -21,7 +21,7 @@ export function AgentBuilder({ id }: { id: string }) {
 
   async function remove() {
     if (!window.confirm("Delete this agent with its documents and website knowledge?")) return;
-    await apiFetch(agentPath(id), { method: "DELETE" });
+    await data(client.DELETE("/reply-agents/{id}", { params: agentParams(id) }));
     await refreshAgents(qc);
     router.push("/reply-agents");
   }

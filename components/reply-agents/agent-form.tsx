@@ -2,13 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
-import { type Agent, agentPath, refreshAgents, type Tone, TONES, useCampaignOptions } from "./queries";
+import { type Agent, agentParams, refreshAgents, type Tone, TONES, useCampaignOptions } from "./queries";
 
 type Draft = Pick<
   Agent,
@@ -45,15 +45,17 @@ export function AgentForm({ agent }: { agent: Agent }) {
     setErrors({});
     setMessage(undefined);
     try {
-      await apiFetch<Agent>(agentPath(agent.id), {
-        method: "PATCH",
-        body: {
-          ...draftOf(d),
-          companyName: d.companyName || null,
-          companyDomain: d.companyDomain || null,
-          additionalInfo: d.additionalInfo || null,
-        },
-      });
+      await data(
+        client.PATCH("/reply-agents/{id}", {
+          params: agentParams(agent.id),
+          body: {
+            ...draftOf(d),
+            companyName: d.companyName || null,
+            companyDomain: d.companyDomain || null,
+            additionalInfo: d.additionalInfo || null,
+          },
+        }),
+      );
       await refreshAgents(qc);
       setMessage({ tone: "success", text: "Saved." });
     } catch (err) {

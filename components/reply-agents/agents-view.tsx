@@ -3,14 +3,14 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { type Agent, useAgents } from "./queries";
+import { useAgents } from "./queries";
 
 const COLUMNS = 5;
 
@@ -27,7 +27,7 @@ export function AgentsView() {
     setBusy(true);
     setError(undefined);
     try {
-      const a = await apiFetch<Agent>("/api/v1/reply-agents", { method: "POST", body: { name } });
+      const a = await data(client.POST("/reply-agents", { body: { name } }));
       router.push(`/reply-agents/${encodeURIComponent(a.id)}`);
     } catch (err) {
       setError(describeError(err));

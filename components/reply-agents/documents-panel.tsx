@@ -2,11 +2,11 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Progress } from "@/components/ui/progress";
-import { agentPath, refreshAgents, uploadDocument, useDocuments } from "./queries";
+import { refreshAgents, uploadDocument, useDocuments } from "./queries";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -42,7 +42,7 @@ export function DocumentsPanel({ agentId }: { agentId: string }) {
   }
 
   async function remove(docId: string) {
-    await apiFetch(agentPath(agentId, `/documents/${encodeURIComponent(docId)}`), { method: "DELETE" });
+    await data(client.DELETE("/reply-agents/{id}/documents/{docId}", { params: { path: { id: agentId, docId } } }));
     await refreshAgents(qc);
   }
 

@@ -1,82 +1,49 @@
 "use client";
 
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
+import { ApiError, client, data, plainPage } from "@/components/api-client";
+import type { BodyOf, ResponseOf } from "@/lib/client";
 
-export type Tone = "PROFESSIONAL" | "FRIENDLY" | "CASUAL" | "FORMAL";
+/** The answers' types, from the client generated from the OpenAPI document: a contract change is a type error here. */
+export type Agent = ResponseOf<"/reply-agents/{id}", "get">;
+export type Tone = Agent["tone"];
 export const TONES: Tone[] = ["PROFESSIONAL", "FRIENDLY", "CASUAL", "FORMAL"];
-
-export interface Agent {
-  id: string;
-  name: string;
-  companyName: string | null;
-  companyDomain: string | null;
-  tone: Tone;
-  additionalInfo: string | null;
-  autonomousReplies: boolean;
-  followUpsEnabled: boolean;
-  followUpDays: number;
-  campaignIds: string[];
-  documentCount: number;
-  website: { domain: string | null; status: string | null; pagesFound: number; pagesIndexed: number };
-}
-
-export interface AgentDocument {
-  id: string;
-  filename: string;
-  mimeType: string;
-  size: number;
-  chunks: number;
-  status: string;
-  createdAt: string;
-}
-
-export interface Scan {
-  id: string | null;
-  url: string | null;
-  status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED" | null;
-  maxPages: number | null;
-  pagesFound: number;
-  pagesFetched: number;
-  error: string | null;
-  pages: { url: string; title: string | null; status: "FOUND" | "FETCHED" | "INDEXED" | "SKIPPED" | "FAILED" }[];
-}
-
-export interface SearchResult {
-  source: string;
-  title: string | null;
-  snippet: string;
-  score: number;
-}
+export type AgentDocument = ResponseOf<"/reply-agents/{id}/documents", "get">["documents"][number];
+export type Scan = ResponseOf<"/reply-agents/{id}/website/scan", "get">;
+export type SearchResult = ResponseOf<"/reply-agents/{id}/search", "post">["results"][number];
+type UploadBody = BodyOf<"/reply-agents/{id}/documents", "post">;
+type Uploaded = ResponseOf<"/reply-agents/{id}/documents", "post">;
 
 export const AGENTS_KEY = ["reply-agents"] as const;
 
-export function agentPath(id: string, rest = ""): string {
-  return `/api/v1/reply-agents/${encodeURIComponent(id)}${rest}`;
-}
+/** The path parameters of /reply-agents/{id}/…. */
+export const agentParams = (id: string) => ({ path: { id } });
 
 export function useAgents() {
   return useQuery({
     queryKey: [...AGENTS_KEY, "list"],
-    queryFn: ({ signal }) => apiFetch<{ agents: Agent[] }>("/api/v1/reply-agents", { signal }).then((r) => r.agents),
+    queryFn: ({ signal }) => data(client.GET("/reply-agents", { signal })).then((r) => r.agents),
   });
 }
 
 export function useAgent(id: string) {
-  return useQuery({ queryKey: [...AGENTS_KEY, "one", id], queryFn: ({ signal }) => apiFetch<Agent>(agentPath(id), { signal }) });
+  return useQuery({
+    queryKey: [...AGENTS_KEY, "one", id],
+    queryFn: ({ signal }) => data(client.GET("/reply-agents/{id}", { params: agentParams(id), signal })),
+  });
 }
 
 export function useDocuments(id: string) {
   return useQuery({
     queryKey: [...AGENTS_KEY, "documents", id],
-    queryFn: ({ signal }) => apiFetch<{ documents: AgentDocument[] }>(agentPath(id, "/documents"), { signal }).then((r) => r.documents),
+    queryFn: ({ signal }) => data(client.GET("/reply-agents/{id}/documents", { params: agentParams(id), signal })).then((r) => r.documents),
   });
 }
 
 export function useScan(id: string) {
   return useQuery({
     queryKey: [...AGENTS_KEY, "scan", id],
-    queryFn: ({ signal }) => apiFetch<Scan>(agentPath(id, "/website/scan"), { signal }),
+    queryFn: ({ signal }) => data(client.GET("/reply-agents/{id}/website/scan", { params: agentParams(id), signal })),
     // A crawl in progress is looked at every 2 s for its progress bar.
     refetchInterval: (q) => (q.state.data?.status === "QUEUED" || q.state.data?.status === "RUNNING" ? 2_000 : false),
   });
@@ -86,7 +53,7 @@ export function useScan(id: string) {
 export function useCampaignOptions() {
   return useQuery({
     queryKey: ["campaigns", "agent-options"],
-    queryFn: ({ signal }) => apiFetch<{ id: string; name: string; status: string }[]>("/api/v1/campaigns", { signal }),
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: { limit: 500 } }, signal })).then((p) => p.rows),
   });
 }
 
@@ -95,31 +62,34 @@ export function refreshAgents(qc: QueryClient): Promise<void> {
 }
 
 /**
- * Uploads a document with XMLHttpRequest (fetch has no upload progress): `onProgress` gets 0–1 as the
- * body goes out. Resolves with the document, rejects with the API's message.
+ * Uploads a document with XMLHttpRequest, not the typed client: fetch (and so openapi-fetch) has no
+ * upload progress. The body and answer are still the contract's types (BodyOf/ResponseOf), so a
+ * contract change is a type error here too. `onProgress` gets 0–1 as the body goes out. Resolves with
+ * the document, rejects with the API's message.
  */
-export function uploadDocument(id: string, file: File, onProgress: (f: number) => void): Promise<AgentDocument> {
+export function uploadDocument(id: string, file: File, onProgress: (f: number) => void): Promise<Uploaded> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onerror = () => reject(new Error(`Could not read ${file.name}`));
     reader.onload = () => {
       const base64 = String(reader.result).replace(/^data:[^,]*,/, "");
       const xhr = new XMLHttpRequest();
-      xhr.open("POST", agentPath(id, "/documents"));
+      xhr.open("POST", `/api/v1/reply-agents/${encodeURIComponent(id)}/documents`);
       xhr.setRequestHeader("content-type", "application/json");
       xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
       xhr.onerror = () => reject(new Error("Could not reach the server"));
       xhr.onload = () => {
-        let body: { error?: string } & Partial<AgentDocument> = {};
+        let body: { error?: string; code?: string } = {};
         try {
           body = JSON.parse(xhr.responseText);
         } catch {
           /* not JSON */
         }
-        if (xhr.status >= 200 && xhr.status < 300) resolve(body as AgentDocument);
-        else reject(new Error(body.error ?? `Upload failed with HTTP ${xhr.status}`));
+        if (xhr.status >= 200 && xhr.status < 300) resolve(body as Uploaded);
+        else reject(new ApiError(body.error ?? `Upload failed with HTTP ${xhr.status}`, xhr.status, body.code ?? `HTTP_${xhr.status}`));
       };
-      xhr.send(JSON.stringify({ filename: file.name, mimeType: mimeOf(file), contentBase64: base64 }));
+      const upload: UploadBody = { filename: file.name, mimeType: mimeOf(file), contentBase64: base64 };
+      xhr.send(JSON.stringify(upload));
     };
     reader.readAsDataURL(file);
   });

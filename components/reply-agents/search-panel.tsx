@@ -1,11 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { agentPath, type SearchResult } from "./queries";
+import { agentParams, type SearchResult } from "./queries";
 
 /** "Try a question": the passages the agent would ground its answer in, best first. */
 export function SearchPanel({ agentId }: { agentId: string }) {
@@ -17,7 +17,7 @@ export function SearchPanel({ agentId }: { agentId: string }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const r = await apiFetch<{ results: SearchResult[] }>(agentPath(agentId, "/search"), { method: "POST", body: { query } });
+      const r = await data(client.POST("/reply-agents/{id}/search", { params: agentParams(agentId), body: { query } }));
       setResults(r.results);
     } catch (err) {
       setError(describeError(err));

@@ -2,13 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Progress } from "@/components/ui/progress";
-import { agentPath, refreshAgents, type Scan, useScan } from "./queries";
+import { agentParams, refreshAgents, type Scan, useScan } from "./queries";
 
 const PAGE_TONE: Record<Scan["pages"][number]["status"], BadgeTone> = {
   FOUND: "gray",
@@ -34,7 +34,7 @@ export function WebsitePanel({ agentId, defaultUrl }: { agentId: string; default
     e.preventDefault();
     setMessage(undefined);
     try {
-      await apiFetch(agentPath(agentId, "/website/scan"), { method: "POST", body: { url, maxPages } });
+      await data(client.POST("/reply-agents/{id}/website/scan", { params: agentParams(agentId), body: { url, maxPages } }));
       setSelected(new Set());
       await refreshAgents(qc);
     } catch (err) {
@@ -45,10 +45,9 @@ export function WebsitePanel({ agentId, defaultUrl }: { agentId: string; default
   async function index() {
     setMessage(undefined);
     try {
-      const r = await apiFetch<{ indexed: number; chunks: number }>(agentPath(agentId, "/website/index"), {
-        method: "POST",
-        body: { urls: [...selected] },
-      });
+      const r = await data(
+        client.POST("/reply-agents/{id}/website/index", { params: agentParams(agentId), body: { urls: [...selected] } }),
+      );
       setMessage({ tone: "success", text: `Indexed ${r.indexed} page${r.indexed === 1 ? "" : "s"} (${r.chunks} passages).` });
       setSelected(new Set());
       await refreshAgents(qc);
