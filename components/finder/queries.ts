@@ -1,24 +1,25 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
-import type { addJobToLeads } from "@/lib/finder/add-to-leads";
-import type { EnrichJobView } from "@/lib/finder/enrich-jobs";
+import { client, data, plainPage } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 import type { FacetName, FinderFilters } from "@/lib/finder/schemas";
-import type { PersonView } from "@/lib/finder/search";
 
-export type { EnrichJobView, FacetName, FinderFilters, PersonView };
-export type Facets = Partial<Record<FacetName, { value: string; count: number }[]>>;
-export type AddResult = Awaited<ReturnType<typeof addJobToLeads>>;
+/** The answers' types, from the client generated from the OpenAPI document: a contract change is a type error here. */
+export type SearchPage = ResponseOf<"/finder/search", "post">;
+export type PersonView = SearchPage["people"][number];
+export type EnrichJobView = ResponseOf<"/finder/enrich/jobs/{id}", "get">;
+export type Facets = ResponseOf<"/finder/facets", "post">["facets"];
+export type AddResult = ResponseOf<"/finder/enrich/jobs/{id}/add-to-leads", "post">;
+export type { FacetName, FinderFilters };
 
 /** A running enrichment job is polled this often for its progress bar. */
 const JOB_POLL_MS = 1_000;
-const post = <T>(path: string, body: unknown) => apiFetch<T>(`/api/v1${path}`, { method: "POST", body });
 
 export function useSearch(filters: FinderFilters, page: number, limit: number) {
   return useQuery({
     queryKey: ["finder", "search", filters, page, limit],
-    queryFn: () => post<{ people: PersonView[]; page: number; limit: number; total: number }>("/finder/search", { filters, page, limit }),
+    queryFn: ({ signal }) => data(client.POST("/finder/search", { body: { filters, page, limit }, signal })),
     placeholderData: keepPreviousData,
   });
 }
@@ -26,21 +27,21 @@ export function useSearch(filters: FinderFilters, page: number, limit: number) {
 export function useFacets(filters: FinderFilters) {
   return useQuery({
     queryKey: ["finder", "facets", filters],
-    queryFn: () => post<{ facets: Facets }>("/finder/facets", { filters, limit: 12 }),
+    queryFn: ({ signal }) => data(client.POST("/finder/facets", { body: { filters, limit: 12 }, signal })),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useAiSearch(onFilters: (f: FinderFilters) => void) {
   return useMutation({
-    mutationFn: (query: string) => post<{ filters: FinderFilters; total: number; source: "ai" | "rules" }>("/finder/ai-search", { query }),
+    mutationFn: (query: string) => data(client.POST("/finder/ai-search", { body: { query } })),
     onSuccess: (r) => onFilters(r.filters),
   });
 }
 
 export function useStartEnrich(onStarted: (id: string) => void) {
   return useMutation({
-    mutationFn: (personIds: string[]) => post<EnrichJobView>("/finder/enrich", { personIds }),
+    mutationFn: (personIds: string[]) => data(client.POST("/finder/enrich", { body: { personIds } })),
     onSuccess: (job) => onStarted(job.id),
   });
 }
@@ -49,25 +50,30 @@ export function useEnrichJob(id: string | undefined) {
   return useQuery({
     queryKey: ["finder", "job", id],
     enabled: Boolean(id),
-    queryFn: ({ signal }) => apiFetch<EnrichJobView>(`/api/v1/finder/enrich/jobs/${encodeURIComponent(id ?? "")}`, { signal }),
+    queryFn: ({ signal }) => data(client.GET("/finder/enrich/jobs/{id}", { params: { path: { id: id ?? "" } }, signal })),
     refetchInterval: (q) => (q.state.data && !["QUEUED", "RUNNING"].includes(q.state.data.status) ? false : JOB_POLL_MS),
   });
 }
 
 export function useCancelEnrich() {
-  return useMutation({ mutationFn: (id: string) => post<EnrichJobView>(`/finder/enrich/jobs/${encodeURIComponent(id)}/cancel`, {}) });
+  return useMutation({ mutationFn: (id: string) => data(client.POST("/finder/enrich/jobs/{id}/cancel", { params: { path: { id } } })) });
 }
 
 export function useCampaigns() {
   return useQuery({
     queryKey: ["finder", "campaigns"],
-    queryFn: ({ signal }) => apiFetch<{ id: string; name: string; status: string }[]>("/api/v1/campaigns?limit=200", { signal }),
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: { limit: 200 } }, signal })).then((p) => p.rows),
   });
 }
 
 export function useAddToLeads() {
   return useMutation({
     mutationFn: ({ jobId, campaignId }: { jobId: string; campaignId?: string }) =>
-      post<AddResult>(`/finder/enrich/jobs/${encodeURIComponent(jobId)}/add-to-leads`, campaignId ? { campaignId } : {}),
+      data(
+        client.POST("/finder/enrich/jobs/{id}/add-to-leads", {
+          params: { path: { id: jobId } },
+          body: campaignId ? { campaignId } : {},
+        }),
+      ),
   });
 }
