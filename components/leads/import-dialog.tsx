@@ -1,12 +1,12 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
+import { data, client } from "@/components/api-client";
 import { CsvImportDialog } from "@/components/import/csv-import-dialog";
 import { ImportSummary, SummaryList } from "@/components/import/import-summary";
 import { useCsvImport } from "@/components/import/use-csv-import";
 import { Input, Select } from "@/components/ui/input";
-import type { CreateLeadsResult, LeadInput } from "@/lib/leads/schemas";
+import type { LeadInput } from "@/lib/leads/schemas";
 import {
   guessMapping,
   LEAD_FIELDS,
@@ -47,7 +47,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     mappingProblems,
     toItem: rowToLead,
     sendBatch: async (batch, start) => {
-      const r = await apiFetch<CreateLeadsResult>("/api/v1/leads", { method: "POST", body: { leads: batch } });
+      const r = await data(client.POST("/leads", { body: { leads: batch } }));
       return (t) => ({
         created: t.created + r.created,
         updated: t.updated + r.updated,

@@ -2,16 +2,19 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch } from "@/components/api-client";
+import { ApiError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input, Select } from "@/components/ui/input";
-import { VERIFICATION_STATUSES, type LeadView, type PatchLeadInput } from "@/lib/leads/schemas";
+import type { BodyOf } from "@/lib/client";
+import { VERIFICATION_STATUSES } from "@/lib/leads/schemas";
 import { LEAD_FIELDS, type LeadFieldKey } from "./csv-mapping";
 import { LeadTags } from "./lead-tags";
-import { useLead, useTimezoneNames } from "./queries";
+import { type LeadView, useLead, useTimezoneNames } from "./queries";
+
+type PatchLeadInput = BodyOf<"/leads/{id}", "patch">;
 
 type Form = Record<LeadFieldKey, string> & { verificationStatus: LeadView["verificationStatus"] };
 type CustomRow = { key: string; value: string };
@@ -46,7 +49,7 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
   const [custom, setCustom] = useState<CustomRow[]>(() => Object.entries(initial.customFields).map(([key, value]) => ({ key, value })));
 
   const save = useMutation({
-    mutationFn: (body: PatchLeadInput) => apiFetch<LeadView>(`/api/v1/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body }),
+    mutationFn: (body: PatchLeadInput) => data(client.PATCH("/leads/{id}", { params: { path: { id: lead.id } }, body })),
     onSuccess: async (updated) => {
       queryClient.setQueryData(["lead", updated.id], updated);
       await queryClient.invalidateQueries({ queryKey: ["leads"] });

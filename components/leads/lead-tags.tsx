@@ -2,20 +2,18 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { LeadView } from "@/lib/leads/schemas";
-import { useTags } from "./queries";
+import { type LeadView, useTags } from "./queries";
 
 /** Attach and detach tags on one lead; each change is saved at once (they are separate API calls). */
 export function LeadTags({ lead }: { lead: LeadView }) {
   const queryClient = useQueryClient();
   const tags = useTags();
   const [name, setName] = useState("");
-  const base = `/api/v1/leads/${encodeURIComponent(lead.id)}/tags`;
 
   const refresh = () =>
     Promise.all([
@@ -25,14 +23,15 @@ export function LeadTags({ lead }: { lead: LeadView }) {
     ]);
 
   const attach = useMutation({
-    mutationFn: (tagName: string) => apiFetch(base, { method: "POST", body: { name: tagName } }),
+    mutationFn: (tagName: string) =>
+      data(client.POST("/leads/{leadId}/tags", { params: { path: { leadId: lead.id } }, body: { name: tagName } })),
     onSuccess: async () => {
       setName("");
       await refresh();
     },
   });
   const detach = useMutation({
-    mutationFn: (tagId: string) => apiFetch(`${base}/${encodeURIComponent(tagId)}`, { method: "DELETE" }),
+    mutationFn: (tagId: string) => data(client.DELETE("/leads/{leadId}/tags/{tagId}", { params: { path: { leadId: lead.id, tagId } } })),
     onSuccess: refresh,
   });
 

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -57,8 +57,7 @@ export function LeadsView() {
     setFilters((f) => ({ ...f, [k]: k === "limit" ? Number(v) : v, page: 1 }));
 
   const remove = useMutation({
-    mutationFn: (leadIds: string[]) =>
-      apiFetch<{ deleted: number; notFound?: string[] }>("/api/v1/leads/bulk-delete", { method: "POST", body: { leadIds } }),
+    mutationFn: (leadIds: string[]) => data(client.POST("/leads/bulk-delete", { body: { leadIds } })),
     onSuccess: async (r) => {
       setConfirmDelete(false);
       selection.clear();
