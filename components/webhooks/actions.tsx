@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/components/api-client";
+import { data, client } from "@/components/api-client";
 import { DeleteWebhookDialog } from "./delete-dialog";
 import { EditWebhookDialog } from "./edit-dialog";
-import { refreshWebhooks, webhookPath } from "./queries";
+import { refreshWebhooks, webhookParams } from "./queries";
 import { RotateSecretDialog } from "./rotate-dialog";
 import { TestWebhookDialog } from "./test-dialog";
 import type { WebhookView } from "./types";
@@ -62,7 +62,7 @@ export function WebhookDialogs({
 export function useSetActive(onDone?: (message: string) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (w: WebhookView) => apiFetch<WebhookView>(webhookPath(w.id), { method: "PATCH", body: { active: !w.active } }),
+    mutationFn: (w: WebhookView) => data(client.PATCH("/webhooks/{id}", { params: webhookParams(w.id), body: { active: !w.active } })),
     onSuccess: async (w) => {
       await refreshWebhooks(queryClient);
       onDone?.(w.active ? `Resumed the webhook to ${w.url}.` : `Paused the webhook to ${w.url}: no new deliveries until it is resumed.`);

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -20,7 +20,7 @@ export function CreateWebhookDialog({ open, onClose }: { open: boolean; onClose:
   const [form, setForm] = useState(emptyForm);
   const [created, setCreated] = useState<WebhookWithSecret>();
   const create = useMutation({
-    mutationFn: (body: WebhookInput) => apiFetch<WebhookWithSecret>("/api/v1/webhooks", { method: "POST", body }),
+    mutationFn: (body: WebhookInput) => data(client.POST("/webhooks", { body })),
     onSuccess: async (w) => {
       setCreated(w);
       await refreshWebhooks(queryClient);

@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
-import { webhookPath } from "./queries";
+import { webhookParams } from "./queries";
 import type { WebhookView } from "./types";
 
 /** DELETE /webhooks/<id>: the webhook and its delivery log. */
@@ -18,7 +18,7 @@ export function DeleteWebhookDialog({
 }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => apiFetch<{ deleted: boolean; id: string }>(webhookPath(webhook.id), { method: "DELETE" }),
+    mutationFn: () => data(client.DELETE("/webhooks/{id}", { params: webhookParams(webhook.id) })),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: ["webhooks", "one", webhook.id] });
       queryClient.removeQueries({ queryKey: ["webhooks", "deliveries", webhook.id] });

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useId, useState, type ReactNode } from "react";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,8 +13,8 @@ import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
 import { usePaging } from "@/components/ui/use-paging";
 import { DELIVERY_STATUS } from "./labels";
-import { refreshWebhooks, useDeliveries, webhookPath, type DeliveryFilters } from "./queries";
-import type { DeliveryStatus, DeliveryView, ResendResult, WebhookView } from "./types";
+import { refreshWebhooks, useDeliveries, type DeliveryFilters } from "./queries";
+import type { DeliveryStatus, DeliveryView, WebhookView } from "./types";
 
 const PAGE_SIZES = [25, 50, 100];
 const COLUMNS = 8;
@@ -87,7 +87,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
 
   const resend = useMutation({
     mutationFn: (d: DeliveryView) =>
-      apiFetch<ResendResult>(webhookPath(webhook.id, `/deliveries/${encodeURIComponent(d.id)}/resend`), { method: "POST" }),
+      data(client.POST("/webhooks/{id}/deliveries/{deliveryId}/resend", { params: { path: { id: webhook.id, deliveryId: d.id } } })),
     onSettled: () => refreshWebhooks(queryClient),
   });
 

@@ -2,12 +2,12 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { refreshWebhooks, webhookPath } from "./queries";
-import type { WebhookInput, WebhookView } from "./types";
+import { refreshWebhooks, webhookParams } from "./queries";
+import type { WebhookInput, WebhookPatch, WebhookView } from "./types";
 import { formOf, numberOrUndefined, WebhookForm, type WebhookFormState } from "./webhook-form";
 
 /** Only the fields that changed: PATCH leaves the others (and the secret and the log) as they are. */
@@ -36,7 +36,7 @@ export function EditWebhookDialog({
   const queryClient = useQueryClient();
   const [form, setForm] = useState(() => formOf(webhook));
   const save = useMutation({
-    mutationFn: (body: Partial<WebhookInput>) => apiFetch<WebhookView>(webhookPath(webhook.id), { method: "PATCH", body }),
+    mutationFn: (body: WebhookPatch) => data(client.PATCH("/webhooks/{id}", { params: webhookParams(webhook.id), body })),
     onSuccess: async (w) => {
       await refreshWebhooks(queryClient);
       onSaved(`Saved the webhook to ${w.url}.`);

@@ -6,9 +6,8 @@ import type { DeliveryStatus } from "./types";
 
 export const WEBHOOKS_KEY = ["webhooks"] as const;
 
-export function webhookPath(id: string, rest = ""): string {
-  return `/api/v1/webhooks/${encodeURIComponent(id)}${rest}`;
-}
+/** The path parameters of /webhooks/{id}/…. */
+export const webhookParams = (id: string) => ({ path: { id } });
 
 export function useWebhooks() {
   return useQuery({

@@ -1,14 +1,14 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { describeError, apiFetch } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { SecretBox } from "@/components/ui/secret-box";
 import { dateTime } from "@/components/ui/time";
-import { refreshWebhooks, webhookPath } from "./queries";
-import type { WebhookView, WebhookWithSecret } from "./types";
+import { refreshWebhooks, webhookParams } from "./queries";
+import type { WebhookView } from "./types";
 
 /**
  * POST /webhooks/<id>/rotate-secret after a confirmation. The new secret is shown once; for 24 hours
@@ -17,7 +17,7 @@ import type { WebhookView, WebhookWithSecret } from "./types";
 export function RotateSecretDialog({ webhook, onClose }: { webhook: WebhookView; onClose: () => void }) {
   const queryClient = useQueryClient();
   const rotate = useMutation({
-    mutationFn: () => apiFetch<WebhookWithSecret>(webhookPath(webhook.id, "/rotate-secret"), { method: "POST" }),
+    mutationFn: () => data(client.POST("/webhooks/{id}/rotate-secret", { params: webhookParams(webhook.id) })),
     onSuccess: () => refreshWebhooks(queryClient),
   });
   const rotated = rotate.data;

@@ -1,12 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, describeError } from "@/components/api-client";
+import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { refreshWebhooks, webhookPath } from "./queries";
-import type { TestResult, WebhookView } from "./types";
+import { refreshWebhooks, webhookParams } from "./queries";
+import type { WebhookView } from "./types";
 
 /**
  * POST /webhooks/<id>/test: one signed `webhook.test`, sent now. The API answers 200 whatever the
@@ -15,7 +15,7 @@ import type { TestResult, WebhookView } from "./types";
 export function TestWebhookDialog({ webhook, onClose }: { webhook: WebhookView; onClose: () => void }) {
   const queryClient = useQueryClient();
   const send = useMutation({
-    mutationFn: () => apiFetch<TestResult>(webhookPath(webhook.id, "/test"), { method: "POST" }),
+    mutationFn: () => data(client.POST("/webhooks/{id}/test", { params: webhookParams(webhook.id) })),
     onSettled: () => refreshWebhooks(queryClient),
   });
   const r = send.data;

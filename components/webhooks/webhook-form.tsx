@@ -3,11 +3,18 @@
 import { useEffect, useId, useRef, type FormEvent } from "react";
 import { Field, Input } from "@/components/ui/input";
 import { EVENT_HINTS, EVENT_NAMES, RETRY_RANGE, TIMEOUT_RANGE } from "./labels";
-import type { WebhookView } from "./types";
+import type { WebhookInput, WebhookView } from "./types";
+
+type WebhookEvent = WebhookInput["events"][number];
+
+/** The events the form offers (a stored webhook's list is plain strings in its answer). */
+function isEvent(e: string): e is WebhookEvent {
+  return (EVENT_NAMES as readonly string[]).includes(e);
+}
 
 export interface WebhookFormState {
   url: string;
-  events: string[];
+  events: WebhookEvent[];
   retryAttempts: string;
   timeoutMs: string;
   active: boolean;
@@ -18,7 +25,7 @@ export function emptyForm(): WebhookFormState {
 }
 
 export function formOf(w: WebhookView): WebhookFormState {
-  return { url: w.url, events: [...w.events], retryAttempts: String(w.retryAttempts), timeoutMs: String(w.timeoutMs), active: w.active };
+  return { url: w.url, events: w.events.filter(isEvent), retryAttempts: String(w.retryAttempts), timeoutMs: String(w.timeoutMs), active: w.active };
 }
 
 /** A number field as the API wants it: a number, or undefined when left empty (the server's default). */
@@ -64,7 +71,8 @@ export function WebhookForm({
   const set = (patch: Partial<WebhookFormState>) => onChange({ ...value, ...patch });
   const all = EVENT_NAMES.every((e) => value.events.includes(e));
   const none = value.events.length === 0;
-  const toggle = (e: string) => set({ events: value.events.includes(e) ? value.events.filter((x) => x !== e) : [...value.events, e] });
+  const toggle = (e: WebhookEvent) =>
+    set({ events: value.events.includes(e) ? value.events.filter((x) => x !== e) : [...value.events, e] });
 
   function submit(e: FormEvent) {
     e.preventDefault();
