@@ -76,7 +76,11 @@ export async function plainPage<T>(call: Call<T[]>): Promise<PlainPage<T>> {
   return { rows, total: Number.isFinite(total) && headers.has("x-total-count") ? total : rows.length };
 }
 
-/** A request with its response headers (the plain-array lists carry their total in X-Total-Count). */
+/**
+ * An untyped JSON request, for routes outside /api/v1 only (POST /api/setup, which the OpenAPI document
+ * and so the typed client do not describe) and the screens not moved to `client` yet:
+ * test/typed-client.test.ts refuses a new hand-written /api/v1 call.
+ */
 export async function apiRequest<T>(
   path: string,
   init?: { method?: string; body?: unknown; signal?: AbortSignal },

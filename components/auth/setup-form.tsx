@@ -21,6 +21,8 @@ export function SetupForm({ token }: { token: string }) {
     setBusy(true);
     setError(undefined);
     try {
+      // POST /api/setup is the first-run route outside /api/v1 (no workspace, no key yet), so the typed
+      // client, generated from the /api/v1 document, does not describe it: the small JSON wrapper stays.
       await apiFetch("/api/setup", { method: "POST", body: { ...form, name: form.name || undefined, token } });
     } catch (err) {
       setError(err as Error);

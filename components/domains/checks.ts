@@ -1,6 +1,6 @@
 import type { BadgeTone } from "@/components/ui/badge";
 import type { CheckStatus } from "@/lib/domains/checks";
-import type { DomainView } from "@/lib/domains/domains";
+import type { DomainView } from "./queries";
 
 /** The five checks of a domain (decisions.md: domain check fields), in the order they are shown. */
 export const CHECKS = [

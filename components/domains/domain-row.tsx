@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, describeError } from "@/components/api-client";
+import { ApiError, client, data, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,8 +10,7 @@ import { Field, Input } from "@/components/ui/input";
 import { SelectTd } from "@/components/ui/selectable-table";
 import { Td, Tr } from "@/components/ui/table";
 import { ago, dateTime } from "@/components/ui/time";
-import type { DomainView } from "@/lib/domains/domains";
-import { apiRequest } from "../mailboxes/api";
+import type { DomainView } from "./queries";
 import { CHECKS, checkOf, DOMAIN_COLUMNS, STATUS } from "./checks";
 
 /**
@@ -22,7 +21,7 @@ export function DomainRow({ domain: d, selected, onToggle }: { domain: DomainVie
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const check = useMutation({
-    mutationFn: () => apiRequest<DomainView>(`/api/v1/domains/${encodeURIComponent(d.id)}/check`, { method: "POST" }).then((r) => r.data),
+    mutationFn: () => data(client.POST("/domains/{id}/check", { params: { path: { id: d.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["domains"] }),
   });
   const detailsId = `domain-details-${d.id}`;
@@ -122,7 +121,7 @@ function DkimSelectors({ domain: d }: { domain: DomainView }) {
   const [value, setValue] = useState(d.dkimSelectors.join(", "));
   const save = useMutation({
     mutationFn: (dkimSelectors: string[]) =>
-      apiRequest<DomainView>(`/api/v1/domains/${encodeURIComponent(d.id)}`, { method: "PATCH", body: { dkimSelectors } }),
+      data(client.PATCH("/domains/{id}", { params: { path: { id: d.id } }, body: { dkimSelectors } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["domains"] }),
   });
   const fieldErrors = save.error instanceof ApiError ? Object.values(save.error.fieldErrors).flat() : [];

@@ -2,7 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeError } from "@/components/api-client";
+import { client, data, describeError } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
@@ -12,19 +13,11 @@ import { SelectAllTh, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Th, THead } from "@/components/ui/table";
 import { usePaging } from "@/components/ui/use-paging";
 import { useSelection } from "@/components/ui/use-selection";
-import type { DomainView } from "@/lib/domains/domains";
-import { apiRequest } from "../mailboxes/api";
 import { CHECKS, DOMAIN_COLUMNS } from "./checks";
 import { DomainRow } from "./domain-row";
 import { useDomains } from "./queries";
 
 const PAGE_SIZES = [25, 50, 100, 200];
-
-interface BulkDeleteResult {
-  deleted: number;
-  notFound: string[];
-  conflicts: { id: string; domain: string; reason: string }[];
-}
 
 export function DomainsView() {
   const queryClient = useQueryClient();
@@ -35,16 +28,12 @@ export function DomainsView() {
   const selection = useSelection(rows, paging.scope);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string>();
-  const [conflicts, setConflicts] = useState<BulkDeleteResult["conflicts"]>([]);
+  const [conflicts, setConflicts] = useState<ResponseOf<"/domains/bulk-delete", "post">["conflicts"]>([]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["domains"] });
 
   const bulkCheck = useMutation({
-    mutationFn: (domainIds: string[]) =>
-      apiRequest<{ checked: number; notFound: string[]; domains: DomainView[] }>("/api/v1/domains/bulk-check", {
-        method: "POST",
-        body: { domainIds },
-      }).then((r) => r.data),
+    mutationFn: (domainIds: string[]) => data(client.POST("/domains/bulk-check", { body: { domainIds } })),
     onSuccess: async (r) => {
       setNotice(
         `Re-checked ${r.checked} domain${r.checked === 1 ? "" : "s"}.${r.notFound.length ? ` ${r.notFound.length} no longer exist.` : ""}`,
@@ -54,8 +43,7 @@ export function DomainsView() {
   });
 
   const bulkDelete = useMutation({
-    mutationFn: (domainIds: string[]) =>
-      apiRequest<BulkDeleteResult>("/api/v1/domains/bulk-delete", { method: "POST", body: { domainIds } }).then((r) => r.data),
+    mutationFn: (domainIds: string[]) => data(client.POST("/domains/bulk-delete", { body: { domainIds } })),
     onSuccess: async (r) => {
       setConfirmDelete(false);
       selection.clear();

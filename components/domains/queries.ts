@@ -2,6 +2,10 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { client, plainPage } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
+
+/** A domain with its checks, from the client generated from the OpenAPI document. */
+export type DomainView = ResponseOf<"/domains/{id}", "get">;
 
 export function useDomains(page: number, limit: number) {
   return useQuery({

@@ -3,16 +3,21 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch, describeError } from "@/components/api-client";
+import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import type { ApiKeyView } from "@/lib/auth/api-keys";
+import type { BodyOf, ResponseOf } from "@/lib/client";
 import { NewKeyBox } from "./new-key-box";
 import { SettingsNav } from "./settings-nav";
+
+/** The answers' types, from the client generated from the OpenAPI document. */
+type ApiKeyView = ResponseOf<"/account/api-keys", "get">["apiKeys"][number];
+type CreatedKey = ResponseOf<"/account/api-keys", "post">;
+type Scope = NonNullable<BodyOf<"/account/api-keys", "post">["scope"]>;
 
 const KEYS = ["apiKeys"];
 
@@ -39,18 +44,24 @@ export function ApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery({
     queryKey: KEYS,
-    queryFn: ({ signal }) => apiFetch<{ apiKeys: ApiKeyView[] }>("/api/v1/account/api-keys", { signal }).then((r) => r.apiKeys),
+    queryFn: ({ signal }) => data(client.GET("/account/api-keys", { signal })).then((r) => r.apiKeys),
   });
-  const [form, setForm] = useState({ name: "", scope: "full", expiry: "never", date: "" });
-  const [created, setCreated] = useState<ApiKeyView & { key: string }>();
+  const [form, setForm] = useState<{ name: string; scope: Scope; expiry: string; date: string }>({
+    name: "",
+    scope: "full",
+    expiry: "never",
+    date: "",
+  });
+  const [created, setCreated] = useState<CreatedKey>();
   const [revoking, setRevoking] = useState<ApiKeyView>();
 
   const create = useMutation({
     mutationFn: () =>
-      apiFetch<ApiKeyView & { key: string }>("/api/v1/account/api-keys", {
-        method: "POST",
-        body: { name: form.name.trim() || undefined, scope: form.scope, expiresAt: expiresAt(form.expiry, form.date) },
-      }),
+      data(
+        client.POST("/account/api-keys", {
+          body: { name: form.name.trim() || undefined, scope: form.scope, expiresAt: expiresAt(form.expiry, form.date) },
+        }),
+      ),
     onSuccess: async (k) => {
       setCreated(k);
       setForm({ name: "", scope: "full", expiry: "never", date: "" });
@@ -58,7 +69,7 @@ export function ApiKeys() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => apiFetch<ApiKeyView>(`/api/v1/account/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => data(client.DELETE("/account/api-keys/{id}", { params: { path: { id } } })),
     onSuccess: async () => {
       setRevoking(undefined);
       await queryClient.invalidateQueries({ queryKey: KEYS });
@@ -103,7 +114,7 @@ export function ApiKeys() {
             />
           </Field>
           <Field label="Access" errors={fieldErrors.scope}>
-            <Select value={form.scope} onChange={(e) => setForm((f) => ({ ...f, scope: e.target.value }))}>
+            <Select value={form.scope} onChange={(e) => setForm((f) => ({ ...f, scope: e.target.value as Scope }))}>
               <option value="full">Full access</option>
               <option value="read">Read-only</option>
             </Select>
