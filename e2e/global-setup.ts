@@ -14,6 +14,7 @@ import { startVerifyPeers } from "../test/peers/verify-peers";
 import {
   E2E_CAMPAIGN_SENDER,
   E2E_MAILBOX,
+  E2E_GOOGLE_BULK_MAILBOX,
   E2E_MS_BULK_TENANT,
   E2E_MS_OAUTH_USER,
   E2E_OAUTH_USER,
@@ -73,6 +74,8 @@ export default async function globalSetup() {
   });
   apps.consentFor(E2E_MS_BULK_TENANT.tenant);
   apps.addTenantMailbox(E2E_MS_BULK_TENANT.tenant, E2E_MS_BULK_TENANT.mailbox);
+  // …and Google's JWT bearer grant for the service account the spec pastes (E2E_GOOGLE_SERVICE_ACCOUNT), delegated for one address.
+  apps.delegate(E2E_GOOGLE_BULK_MAILBOX);
   const peerOf = (u: string) => (u.toLowerCase() === E2E_MS_OAUTH_USER.email ? ms : oauth);
   const smtp = await startSmtpPeer({
     users,
@@ -83,6 +86,7 @@ export default async function globalSetup() {
   imap.addUser(E2E_OAUTH_USER.email);
   imap.addUser(E2E_MS_OAUTH_USER.email);
   imap.addUser(E2E_MS_BULK_TENANT.mailbox);
+  imap.addUser(E2E_GOOGLE_BULK_MAILBOX);
   const dns = await startDnsPeer(ZONE);
   const verify = await startVerifyPeers([{ kind: "catch-all" }]);
   // Bounded: a server that waits for a stuck client must not hang the teardown.
@@ -205,6 +209,8 @@ export default async function globalSetup() {
     process.env.E2E_PG_PORT = String(pgPort);
     process.env.E2E_SMTP_PORT = String(smtp.port);
     process.env.E2E_IMAP_PORT = String(imap.port);
+    // The service account key the OAuth spec pastes into the Google bulk connect (its public key is the peer's).
+    process.env.E2E_GOOGLE_SERVICE_ACCOUNT = JSON.stringify(apps.serviceAccount);
     const peers = { smtpPort: smtp.port, imapPort: imap.port, dns: dns.server };
     writeFileSync(path.join(dataDir, "e2e.json"), JSON.stringify({ baseURL, token, logFile, ...peers }, null, 2));
   } catch (e) {

@@ -31,6 +31,8 @@ export const E2E_MS_OAUTH_USER = { email: "owner@oauth-ms.test", sub: "e2e-micro
  * app-only token opens `mailbox` (any other address of the tenant is refused at the XOAUTH2 login).
  */
 export const E2E_MS_BULK_TENANT = { tenant: "e2e-tenant-id", mailbox: "bulk@oauth-ms.test" };
+/** The Google Workspace address delegated to the service account of the bulk connect (oauth.spec.ts). */
+export const E2E_GOOGLE_BULK_MAILBOX = "bulk@oauth.test";
 
 /** A recipient the SMTP peer refuses with 550 5.1.1 (User unknown): the campaign-stats spec's bounce. */
 export const E2E_REFUSED_RECIPIENT = "nobody@stats-e2e.example";
