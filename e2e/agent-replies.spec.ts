@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
@@ -31,35 +31,43 @@ test("a reply agent answers a lead's question over IMAP/SMTP, and its activity l
   test.setTimeout(240_000);
   await signInAsOwner(page, "/reply-agents");
   const mailboxId = await mail.importMailbox(page);
-  const [leadId] = (await api(page, "POST", "/leads", { leads: [LEAD] })).leadIds as string[];
+  const api = apiClient(page);
+  const [leadId] = (await ok(api.POST("/leads", { body: { leads: [LEAD] } }))).leadIds;
   const subject = `Pricing idea ${stamp}`;
-  const campaign = await api(page, "POST", "/campaigns", {
-    name: `Agent e2e ${stamp}`,
-    sendWindowStartHour: 0,
-    sendWindowEndHour: 24,
-    sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-    minGapMinutes: 0,
-  });
+  const campaign = await ok(
+    api.POST("/campaigns", {
+      body: {
+        name: `Agent e2e ${stamp}`,
+        sendWindowStartHour: 0,
+        sendWindowEndHour: 24,
+        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+        minGapMinutes: 0,
+      },
+    }),
+  );
   mail.created.campaignId = campaign.id;
-  await api(page, "PUT", `/campaigns/${campaign.id}/steps`, {
-    steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}}, an idea." }],
-  });
-  await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
-  await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds: [leadId] });
-  const agent = await api(page, "POST", "/reply-agents", {
-    name: `Helper ${stamp}`,
-    companyName: "Acme",
-    tone: "FRIENDLY",
-    autonomousReplies: true,
-    campaignIds: [campaign.id],
-  });
+  const path = { id: campaign.id };
+  await ok(
+    api.PUT("/campaigns/{id}/steps", {
+      params: { path },
+      body: { steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}}, an idea." }] },
+    }),
+  );
+  await ok(api.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
+  await ok(api.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds: [leadId] } }));
+  const agent = await ok(
+    api.POST("/reply-agents", {
+      body: { name: `Helper ${stamp}`, companyName: "Acme", tone: "FRIENDLY", autonomousReplies: true, campaignIds: [campaign.id] },
+    }),
+  );
   const doc = `Acme pricing.\n\n${PASSAGE} Every plan has a 14-day free trial.\n\nSecurity: data stays in Frankfurt.`;
-  await api(page, "POST", `/reply-agents/${agent.id}/documents`, {
-    filename: "pricing.txt",
-    mimeType: "text/plain",
-    contentBase64: Buffer.from(doc).toString("base64"),
-  });
-  await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "ACTIVE", confirm: true });
+  await ok(
+    api.POST("/reply-agents/{id}/documents", {
+      params: { path: { id: agent.id } },
+      body: { filename: "pricing.txt", mimeType: "text/plain", contentBase64: Buffer.from(doc).toString("base64") },
+    }),
+  );
+  await ok(api.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
   await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, { timeout: 60_000 }).toBe(1);
   const campaignMessageId = mail.smtp.received.find((m) => m.to.includes(LEAD.email))!.parsed.messageId!;
 

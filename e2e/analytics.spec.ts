@@ -1,16 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { apiClient, ok } from "./support/api";
 import { E2E_STATS_SENDER, signInAsOwner } from "./support/session";
 
 // Real SMTP and IMAP peers started by the global setup; the worker ticks every second.
 const smtpPort = Number(process.env.E2E_SMTP_PORT);
 const imapPort = Number(process.env.E2E_IMAP_PORT);
 test.use({ baseURL: process.env.E2E_BASE_URL });
-
-async function api(page: Page, method: "GET" | "POST" | "PUT" | "PATCH", path: string, data?: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
 
 /**
  * The Analytics page after a campaign really sends: its cards show the overview's numbers, the sender's
@@ -30,57 +25,72 @@ test("analytics: real numbers after a campaign sends — cards, mailbox and doma
   await expect(page.getByTestId("period-picker")).toBeVisible();
 
   const stamp = Date.now().toString(36);
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      {
-        email: E2E_STATS_SENDER.email,
-        smtpHost: "127.0.0.1",
-        smtpPort,
-        smtpSecurity: "NONE",
-        smtpPassword: E2E_STATS_SENDER.password,
-        imapHost: "127.0.0.1",
-        imapPort,
-        imapSecurity: "NONE",
+  const api = apiClient(page);
+  const imported = await ok(
+    api.POST("/mailboxes/bulk-import", {
+      body: {
+        verify: true,
+        mailboxes: [
+          {
+            email: E2E_STATS_SENDER.email,
+            smtpHost: "127.0.0.1",
+            smtpPort,
+            smtpSecurity: "NONE",
+            smtpPassword: E2E_STATS_SENDER.password,
+            imapHost: "127.0.0.1",
+            imapPort,
+            imapSecurity: "NONE",
+          },
+        ],
       },
-    ],
-  });
+    }),
+  );
   expect(imported.failed).toEqual([]);
-  const mailboxId = (imported.mailboxes as { id: string; email: string }[]).find((m) => m.email === E2E_STATS_SENDER.email)!.id;
-  const before = (await api(page, "GET", "/analytics/mailbox-stats")).mailboxes.find((m: { id: string }) => m.id === mailboxId);
+  const mailboxId = imported.mailboxes.find((m) => m.email === E2E_STATS_SENDER.email)!.id;
+  const before = (await ok(api.GET("/analytics/mailbox-stats"))).mailboxes.find((m) => m.id === mailboxId);
 
-  const campaign = await api(page, "POST", "/campaigns", {
-    name: `Analytics e2e ${stamp}`,
-    sendWindowStartHour: 0,
-    sendWindowEndHour: 24,
-    sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-    minGapMinutes: 0,
-  });
-  await api(page, "POST", `/campaigns/${campaign.id}/steps`, {
-    stepOrder: 0,
-    subject: "Hello {{firstName}}",
-    bodyTemplate: "Hi {{firstName}}",
-  });
-  await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
-  const { leadIds } = await api(page, "POST", "/leads", {
-    leads: [
-      { email: `ann-${stamp}@analytics-e2e.example`, firstName: "Ann" },
-      { email: `bob-${stamp}@analytics-e2e.example`, firstName: "Bob" },
-    ],
-  });
-  await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds });
-  await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "ACTIVE", confirm: true });
+  const campaign = await ok(
+    api.POST("/campaigns", {
+      body: {
+        name: `Analytics e2e ${stamp}`,
+        sendWindowStartHour: 0,
+        sendWindowEndHour: 24,
+        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+        minGapMinutes: 0,
+      },
+    }),
+  );
+  const path = { id: campaign.id };
+  await ok(
+    api.POST("/campaigns/{id}/steps", {
+      params: { path },
+      body: { stepOrder: 0, subject: "Hello {{firstName}}", bodyTemplate: "Hi {{firstName}}" },
+    }),
+  );
+  await ok(api.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
+  const { leadIds } = await ok(
+    api.POST("/leads", {
+      body: {
+        leads: [
+          { email: `ann-${stamp}@analytics-e2e.example`, firstName: "Ann" },
+          { email: `bob-${stamp}@analytics-e2e.example`, firstName: "Bob" },
+        ],
+      },
+    }),
+  );
+  await ok(api.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds } }));
+  await ok(api.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
 
   // The worker sends both within seconds.
   await expect(async () => {
-    const stats = await api(page, "GET", `/campaigns/${campaign.id}/stats`);
+    const stats = await ok(api.GET("/campaigns/{id}/stats", { params: { path } }));
     expect(stats.sentCount).toBe(2);
   }).toPass({ timeout: 60_000, intervals: [1_000, 2_000] });
-  await api(page, "PATCH", `/campaigns/${campaign.id}/status`, { status: "PAUSED" });
+  await ok(api.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "PAUSED" } }));
 
   // The page shows what the API counts, for the same period (the default 30 days).
   await page.reload();
-  const overview = await api(page, "GET", "/analytics/overview");
+  const overview = await ok(api.GET("/analytics/overview"));
   expect(overview.totalSent).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId("card-sent-value")).toHaveText(overview.totalSent.toLocaleString("en-US"));
   await expect(page.getByTestId("card-sent")).toContainText(`emails to ${overview.leadsContacted.toLocaleString("en-US")} leads`);
@@ -103,7 +113,7 @@ test("analytics: real numbers after a campaign sends — cards, mailbox and doma
 
   // Another period: the cards follow it.
   await page.getByRole("button", { name: "7 days" }).click();
-  const week = await api(page, "GET", "/analytics/overview?days=7");
+  const week = await ok(api.GET("/analytics/overview", { params: { query: { days: 7 } } }));
   await expect(page.getByTestId("card-sent-value")).toHaveText(week.totalSent.toLocaleString("en-US"));
 
   // The downloads are CSV attachments with the same numbers.

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { apiClient, ok } from "./support/api";
 import { E2E_REFUSED_RECIPIENT, E2E_STATS_SENDER, signInAsOwner } from "./support/session";
 
 // Real SMTP and IMAP peers started by the global setup (plain text on 127.0.0.1); the SMTP peer
@@ -6,13 +7,6 @@ import { E2E_REFUSED_RECIPIENT, E2E_STATS_SENDER, signInAsOwner } from "./suppor
 const smtpPort = Number(process.env.E2E_SMTP_PORT);
 const imapPort = Number(process.env.E2E_IMAP_PORT);
 test.use({ baseURL: process.env.E2E_BASE_URL });
-
-/** Set-up that is not what this spec is about goes through the API, with the page's own session. */
-async function api(page: Page, method: "POST" | "PUT" | "PATCH", path: string, data: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
 
 /** A UTC day as the dashboard labels it ("Mon, Jun 2"), in the browser's locale. */
 function dayLabel(page: Page, offsetDays: number): Promise<string> {
@@ -39,49 +33,65 @@ test("campaign stats: the Overview before and after real sends, the Schedule for
   const name = `Stats e2e ${stamp}`;
 
   // A pool mailbox of its own on the peers (verify: the import tries the real logins first).
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      {
-        email: E2E_STATS_SENDER.email,
-        senderName: "Stan Stats",
-        smtpHost: "127.0.0.1",
-        smtpPort,
-        smtpSecurity: "NONE",
-        smtpPassword: E2E_STATS_SENDER.password,
-        imapHost: "127.0.0.1",
-        imapPort,
-        imapSecurity: "NONE",
+  // Set-up that is not what this spec is about goes through the typed client, with the page's own session.
+  const api = apiClient(page);
+  const imported = await ok(
+    api.POST("/mailboxes/bulk-import", {
+      body: {
+        verify: true,
+        mailboxes: [
+          {
+            email: E2E_STATS_SENDER.email,
+            senderName: "Stan Stats",
+            smtpHost: "127.0.0.1",
+            smtpPort,
+            smtpSecurity: "NONE",
+            smtpPassword: E2E_STATS_SENDER.password,
+            imapHost: "127.0.0.1",
+            imapPort,
+            imapSecurity: "NONE",
+          },
+        ],
       },
-    ],
-  });
+    }),
+  );
   expect(imported.failed).toEqual([]);
-  const mailboxId = (imported.mailboxes as { id: string; email: string }[]).find((m) => m.email === E2E_STATS_SENDER.email)!.id;
+  const mailboxId = imported.mailboxes.find((m) => m.email === E2E_STATS_SENDER.email)!.id;
 
   // Every day, every hour, no pacing gap, no tracking: the worker sends as soon as it is launched.
-  const campaign = await api(page, "POST", "/campaigns", {
-    name,
-    sendWindowStartHour: 0,
-    sendWindowEndHour: 24,
-    sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-    minGapMinutes: 0,
-    trackOpens: false,
-    trackClicks: false,
-  });
-  await api(page, "POST", `/campaigns/${campaign.id}/steps`, {
-    stepOrder: 0,
-    subject: "Numbers, {{firstName}}",
-    bodyTemplate: "Hi {{firstName}}, a quick question.",
-  });
-  await api(page, "PUT", `/campaigns/${campaign.id}/mailboxes`, { mailboxIds: [mailboxId] });
-  const { leadIds } = (await api(page, "POST", "/leads", {
-    leads: [
-      { email: ada, firstName: "Ada" },
-      { email: E2E_REFUSED_RECIPIENT, firstName: "Nobody" },
-    ],
-  })) as { leadIds: string[] };
+  const campaign = await ok(
+    api.POST("/campaigns", {
+      body: {
+        name,
+        sendWindowStartHour: 0,
+        sendWindowEndHour: 24,
+        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
+        minGapMinutes: 0,
+        trackOpens: false,
+        trackClicks: false,
+      },
+    }),
+  );
+  const path = { id: campaign.id };
+  await ok(
+    api.POST("/campaigns/{id}/steps", {
+      params: { path },
+      body: { stepOrder: 0, subject: "Numbers, {{firstName}}", bodyTemplate: "Hi {{firstName}}, a quick question." },
+    }),
+  );
+  await ok(api.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
+  const { leadIds } = await ok(
+    api.POST("/leads", {
+      body: {
+        leads: [
+          { email: ada, firstName: "Ada" },
+          { email: E2E_REFUSED_RECIPIENT, firstName: "Nobody" },
+        ],
+      },
+    }),
+  );
   expect(leadIds).toHaveLength(2);
-  await api(page, "POST", `/campaigns/${campaign.id}/leads`, { leadIds });
+  await ok(api.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds } }));
 
   // The page opens on the Overview: nothing sent, opens and clicks not tracked (rather than 0%).
   await page.goto(`/campaigns/${campaign.id}`);

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { apiClient, ok } from "./support/api";
 import { E2E_CAMPAIGN_SENDER, signInAsOwner } from "./support/session";
 
 // Real SMTP and IMAP peers started by the global setup (plain text on 127.0.0.1).
@@ -10,13 +11,6 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 const LIN = { email: "lin@campaign-e2e.example", firstName: "Lin", lastName: "Nakamura", companyName: "Acme" };
 const OMAR = { email: "omar@campaign-e2e.example", firstName: "Omar", companyName: "Globex" };
 
-/** Set-up that is not what this spec is about goes through the API, with the page's own session. */
-async function api(page: Page, method: "POST" | "PATCH", path: string, data: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
 test("a campaign from scratch: a two-step sequence with an A/B variant, the preview for a lead, leads, a pool mailbox, and a launch past the check's warnings", async ({
   page,
 }) => {
@@ -25,25 +19,31 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
   await signInAsOwner(page, "/campaigns");
   await expect(page.getByRole("heading", { name: "Campaigns" })).toBeVisible();
 
-  await api(page, "POST", "/leads", { leads: [LIN, OMAR] });
+  // Set-up that is not what this spec is about goes through the typed client, with the page's own session.
+  const api = apiClient(page);
+  await ok(api.POST("/leads", { body: { leads: [LIN, OMAR] } }));
   // A mailbox on the SMTP/IMAP peers: verify: true makes the import try the real logins first.
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      {
-        email: E2E_CAMPAIGN_SENDER.email,
-        senderName: "Sam Sender",
-        smtpHost: "127.0.0.1",
-        smtpPort,
-        smtpSecurity: "NONE",
-        smtpPassword: E2E_CAMPAIGN_SENDER.password,
-        imapHost: "127.0.0.1",
-        imapPort,
-        imapSecurity: "NONE",
-        signatureHtml: "<p>Sam Sender<br>Campaigns Inc.</p>",
+  const imported = await ok(
+    api.POST("/mailboxes/bulk-import", {
+      body: {
+        verify: true,
+        mailboxes: [
+          {
+            email: E2E_CAMPAIGN_SENDER.email,
+            senderName: "Sam Sender",
+            smtpHost: "127.0.0.1",
+            smtpPort,
+            smtpSecurity: "NONE",
+            smtpPassword: E2E_CAMPAIGN_SENDER.password,
+            imapHost: "127.0.0.1",
+            imapPort,
+            imapSecurity: "NONE",
+            signatureHtml: "<p>Sam Sender<br>Campaigns Inc.</p>",
+          },
+        ],
       },
-    ],
-  });
+    }),
+  );
   expect(imported.failed).toEqual([]);
 
   // Create: straight to the new campaign's page, as a draft.
@@ -83,9 +83,7 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
   await expect(second.getByTestId("spam-words")).toContainText("“free trial” (overpromise)");
 
   const campaignId = new URL(page.url()).pathname.split("/").pop()!;
-  const { steps } = (await (await page.request.get(`/api/v1/campaigns/${campaignId}/steps`)).json()) as {
-    steps: { stepOrder: number; variantGroup: string | null; delayHoursAfterPrevious: number | null }[];
-  };
+  const { steps } = await ok(api.GET("/campaigns/{id}/steps", { params: { path: { id: campaignId } } }));
   expect(steps.map((s) => [s.stepOrder, s.variantGroup, s.delayHoursAfterPrevious])).toEqual([
     [0, null, null],
     [0, "B", null],
@@ -176,11 +174,12 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
 test("the campaign list: filters by status and folder, duplicate, delete with what it removes, bulk archive", async ({ page }) => {
   await signInAsOwner(page, "/campaigns");
   const stamp = Date.now().toString(36);
-  const alpha = await api(page, "POST", "/campaigns", { name: `Alpha ${stamp}`, folder: `Folder ${stamp}` });
-  await api(page, "POST", "/campaigns", { name: `Beta ${stamp}` });
-  const [lead] = (await api(page, "POST", "/leads", { leads: [{ email: `list-${stamp}@campaign-e2e.example`, firstName: "Lee" }] }))
-    .leadIds as string[];
-  await api(page, "POST", `/campaigns/${alpha.id}/leads`, { leadIds: [lead] });
+  const api = apiClient(page);
+  const alpha = await ok(api.POST("/campaigns", { body: { name: `Alpha ${stamp}`, folder: `Folder ${stamp}` } }));
+  await ok(api.POST("/campaigns", { body: { name: `Beta ${stamp}` } }));
+  const [lead] = (await ok(api.POST("/leads", { body: { leads: [{ email: `list-${stamp}@campaign-e2e.example`, firstName: "Lee" }] } })))
+    .leadIds;
+  await ok(api.POST("/campaigns/{id}/leads", { params: { path: { id: alpha.id } }, body: { leadIds: [lead] } }));
   await page.reload();
 
   const table = page.getByRole("table", { name: "Campaigns" });

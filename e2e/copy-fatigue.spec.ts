@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { embeddedUrl, PASSWORD_FILE } from "../db/embedded";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
@@ -42,37 +42,47 @@ async function seedHistory(campaignId: string, steps: { id: string }[], mailboxI
 let created: string | undefined;
 test.afterEach(async ({ page }) => {
   if (!created) return;
-  const res = await page.request.patch(`/api/v1/mailboxes/${created}`, { data: { sendingEnabled: false } });
-  expect(res.ok(), `pausing the spec's mailbox: ${await res.text()}`).toBeTruthy();
+  await ok(apiClient(page).PATCH("/mailboxes/{id}", { params: { path: { id: created } }, body: { sendingEnabled: false } }));
 });
 
 test("copy fatigue: flags on the sequence editor, a rewrite filling the editor without saving, and dismiss", async ({ page }) => {
   await signInAsOwner(page, "/campaigns");
   const stamp = Date.now().toString(36);
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: false,
-    mailboxes: [
-      {
-        email: `fatigue-${stamp}@fatigue-e2e.example`,
-        smtpHost: "127.0.0.1",
-        smtpPort: 1,
-        smtpPassword: "x",
-        imapHost: "127.0.0.1",
-        imapPort: 1,
+  const api = apiClient(page);
+  const imported = await ok(
+    api.POST("/mailboxes/bulk-import", {
+      body: {
+        verify: false,
+        mailboxes: [
+          {
+            email: `fatigue-${stamp}@fatigue-e2e.example`,
+            smtpHost: "127.0.0.1",
+            smtpPort: 1,
+            smtpPassword: "x",
+            imapHost: "127.0.0.1",
+            imapPort: 1,
+          },
+        ],
       },
-    ],
-  });
-  const mailboxId = imported.mailboxes[0].id as string;
+    }),
+  );
+  const mailboxId = imported.mailboxes[0].id;
   created = mailboxId;
-  const campaign = await api(page, "POST", "/campaigns", { name: `Fatigue e2e ${stamp}` });
+  const campaign = await ok(api.POST("/campaigns", { body: { name: `Fatigue e2e ${stamp}` } }));
+  const path = { id: campaign.id };
   const body = "Hi {{firstName}},\n\nWe help teams book demos.\n\nWorth a call next week?\n\nBest,\nSam";
-  const put = await api(page, "PUT", `/campaigns/${campaign.id}/steps`, {
-    steps: [
-      { stepOrder: 0, variantGroup: "A", subject: "Quick question about demos at {{companyName}} this month", bodyTemplate: body },
-      { stepOrder: 0, variantGroup: "B", subject: "Demos", bodyTemplate: "Hello {{firstName}}, variant B." },
-    ],
-  });
-  const { leadIds } = await api(page, "POST", "/leads", { leads: [{ email: `who-${stamp}@fatigue-e2e.example` }] });
+  const put = await ok(
+    api.PUT("/campaigns/{id}/steps", {
+      params: { path },
+      body: {
+        steps: [
+          { stepOrder: 0, variantGroup: "A", subject: "Quick question about demos at {{companyName}} this month", bodyTemplate: body },
+          { stepOrder: 0, variantGroup: "B", subject: "Demos", bodyTemplate: "Hello {{firstName}}, variant B." },
+        ],
+      },
+    }),
+  );
+  const { leadIds } = await ok(api.POST("/leads", { body: { leads: [{ email: `who-${stamp}@fatigue-e2e.example` }] } }));
   await seedHistory(campaign.id, put.steps, mailboxId, leadIds[0]);
 
   await page.goto(`/campaigns/${campaign.id}`);
@@ -91,8 +101,8 @@ test("copy fatigue: flags on the sequence editor, a rewrite filling the editor w
   await expect(editorA.getByLabel("Subject")).toHaveValue("Quick question about demos at");
   await expect(editorA).toContainText("Unsaved changes");
   await expect(flagA).toBeHidden();
-  const saved = await (await page.request.get(`/api/v1/campaigns/${campaign.id}/steps`)).json();
-  expect(saved.steps.find((s: { variantGroup: string }) => s.variantGroup === "A").bodyTemplate).toBe(body);
+  const saved = await ok(api.GET("/campaigns/{id}/steps", { params: { path } }));
+  expect(saved.steps.find((s) => s.variantGroup === "A")!.bodyTemplate).toBe(body);
 
   // Dismiss B: nothing flagged is left, and it stays dismissed on a new scan.
   await page.getByRole("status", { name: "Copy fatigue: Step 1 variant B" }).getByRole("button", { name: "Dismiss" }).click();

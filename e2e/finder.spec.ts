@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 // The global setup's DNS peer gives finder.test an MX on 127.0.0.2, where its verification peer (SMTP_VERIFY_PORT)
@@ -42,8 +42,9 @@ const people = [
 test("the Finder page: facet filters, select → enrich with a progress bar → add to a campaign", async ({ page }) => {
   test.setTimeout(180_000);
   await signInAsOwner(page, "/leads");
-  await api(page, "POST", "/finder/directory/import", { people });
-  const campaign = await api(page, "POST", "/campaigns", { name: "Finder e2e" });
+  const api = apiClient(page);
+  await ok(api.POST("/finder/directory/import", { body: { people } }));
+  const campaign = await ok(api.POST("/campaigns", { body: { name: "Finder e2e" } }));
 
   await page.goto("/finder");
   await expect(page.getByRole("heading", { name: "Finder", level: 1 })).toBeVisible();
@@ -70,7 +71,7 @@ test("the Finder page: facet filters, select → enrich with a progress bar → 
   await job.getByRole("button", { name: "Add to campaign" }).click();
   await expect(job.getByRole("status")).toContainText("2 leads created");
   await expect(job.getByRole("status")).toContainText("2 added to the campaign");
-  const leads = await (await page.request.get(`/api/v1/campaigns/${campaign.id}/leads`)).json();
-  const emails = (leads.leads ?? leads).map((l: { email?: string; lead?: { email: string } }) => l.email ?? l.lead?.email).sort();
+  const { leads } = await ok(api.GET("/campaigns/{id}/leads", { params: { path: { id: campaign.id } } }));
+  const emails = leads.map((l) => l.email).sort();
   expect(emails).toEqual(["vera.finder@finder.test", "victor.finder@finder.test"]);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
@@ -84,7 +84,7 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   await expect(page.getByRole("heading", { name: "Inbox" })).toBeVisible();
 
   await mail.importMailbox(page);
-  await api(page, "POST", "/leads", { leads: [LEAD] });
+  await ok(apiClient(page).POST("/leads", { body: { leads: [LEAD] } }));
 
   const strangerSubject = `Feature in our newsletter? ${stamp}`;
   const leadSubject = `Pricing question ${stamp}`;

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { minimalPdf } from "../test/fixtures/documents";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 // The app may crawl 127.0.0.1 because the global setup starts it with OUTBOUND_ALLOW_HOSTS=127.0.0.1.
@@ -43,7 +43,7 @@ test.afterAll(async () => {
 test("builds a reply agent: fields and campaign, documents with upload progress, a website scan, and a question", async ({ page }) => {
   const suffix = Date.now().toString(36);
   await signInAsOwner(page, "/reply-agents");
-  const campaign = await api(page, "POST", "/campaigns", { name: `Agent campaign ${suffix}` });
+  const campaign = await ok(apiClient(page).POST("/campaigns", { body: { name: `Agent campaign ${suffix}` } }));
 
   await page.getByRole("link", { name: "Reply agents" }).click();
   await expect(page.getByRole("heading", { name: "Reply agents" })).toBeVisible();
@@ -104,6 +104,7 @@ test("builds a reply agent: fields and campaign, documents with upload progress,
   await expect(page.getByRole("list", { name: "Search results" }).getByRole("listitem").first()).toContainText("warranty.pdf");
 
   // Through the running server (its proxy buffers request bodies): 10 MB is taken whole, a byte more is 413.
+  // A raw request on purpose: the transport limit is what is tested (with its own timeout), not the contract.
   const agentId = new URL(page.url()).pathname.split("/").pop();
   const tenMb = Buffer.alloc(10 * 1024 * 1024, "Opening hours are nine to five on weekdays.\n");
   const post = (buf: Buffer) =>

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 // The app may reach 127.0.0.1 because the global setup starts it with OUTBOUND_ALLOW_HOSTS=127.0.0.1.
@@ -128,7 +129,7 @@ test("create a webhook: a metadata URL is refused inline, the secret is shown on
   await page.reload();
   await expect(row).toBeVisible();
   await expect(page.getByLabel("Signing secret")).toHaveCount(0);
-  expect(await (await page.request.get("/api/v1/webhooks")).text()).not.toContain(secret);
+  expect(JSON.stringify(await ok(apiClient(page).GET("/webhooks")))).not.toContain(secret);
 
   // A test event: delivered, and the receiver got it signed with that secret.
   await row.getByRole("button", { name: `Send a test to ${endpoint}` }).click();
@@ -183,11 +184,11 @@ test("pause and resume, edit (a private URL refused inline), a failing receiver 
   await signInAsOwner(page, "/webhooks");
   const path = uniquePath("fail");
   const endpoint = `${origin}${path}`;
-  const res = await page.request.post("/api/v1/webhooks", {
-    data: { url: endpoint, events: ["email.replied", "webhook.test"], retryAttempts: 3 },
+  const { data, response } = await apiClient(page).POST("/webhooks", {
+    body: { url: endpoint, events: ["email.replied", "webhook.test"], retryAttempts: 3 },
   });
-  expect(res.status(), await res.text()).toBe(201);
-  const { secret: oldSecret } = (await res.json()) as { secret: string };
+  expect(response.status, JSON.stringify(data)).toBe(201);
+  const oldSecret = data!.secret;
   await page.reload();
 
   const row = webhookRow(page, endpoint);

@@ -108,11 +108,9 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
 
   test.afterEach(async ({ page }) => {
     const { campaignId, mailboxId } = peers.created;
-    if (campaignId) await page.request.patch(`/api/v1/campaigns/${campaignId}/status`, { data: { status: "PAUSED" } });
-    if (mailboxId) {
-      const res = await page.request.patch(`/api/v1/mailboxes/${mailboxId}`, { data: { sendingEnabled: false } });
-      expect(res.ok(), `pausing the spec's mailbox: ${await res.text()}`).toBeTruthy();
-    }
+    const api = apiClient(page);
+    if (campaignId) await api.PATCH("/campaigns/{id}/status", { params: { path: { id: campaignId } }, body: { status: "PAUSED" } });
+    if (mailboxId) await ok(api.PATCH("/mailboxes/{id}", { params: { path: { id: mailboxId } }, body: { sendingEnabled: false } }));
   });
 
   test.afterAll(async () => {
