@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { apiClient, ok } from "./support/api";
-import { E2E_MS_BULK_TENANT, E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
+import { E2E_GOOGLE_BULK_MAILBOX, E2E_MS_BULK_TENANT, E2E_MS_OAUTH_USER, E2E_OAUTH_USER, signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
@@ -137,5 +137,38 @@ test("Bulk connect a Microsoft 365 tenant: its admin consents through the link, 
     "Healthy",
     { timeout: 30_000 },
   );
+  await expect(table.getByRole("row", { name: new RegExp(refused.replace(/[.]/g, "\\.")) })).toHaveCount(0);
+});
+
+test("Bulk connect a Google Workspace domain: the service account key pasted, each delegated address verified over XOAUTH2 with the progress shown", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const key = process.env.E2E_GOOGLE_SERVICE_ACCOUNT ?? "";
+  expect(key, "the global setup exports the peer's service account").not.toBe("");
+  const refused = "not-delegated@oauth.test";
+  await signInAsOwner(page, "/mailboxes");
+  await page.getByRole("button", { name: "Connect mailbox" }).click();
+  const dialog = page.getByRole("dialog", { name: "Connect mailbox" });
+  await dialog.getByRole("tab", { name: "Many at once (Workspace / 365)" }).click();
+  await dialog.getByRole("button", { name: "Google Workspace domain" }).click();
+  await dialog.getByLabel("Service account JSON key").fill(key);
+  await dialog.getByRole("button", { name: "Save key" }).click();
+  // What the Workspace admin authorizes: the key's client id, for the mail scope.
+  await expect(dialog.getByTestId("oauth-bulk-service-account")).toContainText(
+    `authorize client ID ${(JSON.parse(key) as { client_id: string }).client_id} for https://mail.google.com/`,
+  );
+
+  await dialog.getByLabel("Addresses (one per line)").fill(`${E2E_GOOGLE_BULK_MAILBOX}\n${refused}`);
+  await dialog.getByRole("button", { name: "Connect these mailboxes" }).click();
+  const progress = dialog.getByTestId("oauth-bulk-progress");
+  await expect(progress).toContainText("Done: 1 connected, 1 failed.", { timeout: 60_000 });
+  await expect(progress.getByRole("progressbar", { name: "addresses tried" })).toHaveAttribute("aria-valuenow", "2");
+  await expect(progress.getByRole("listitem").filter({ hasText: refused })).toContainText("invalid_grant: Invalid email or User ID");
+  await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
+
+  const table = page.getByRole("table", { name: "Mailboxes" });
+  const row = table.getByRole("row", { name: new RegExp(E2E_GOOGLE_BULK_MAILBOX.replace(/[.]/g, "\\.")) });
+  await expect(row.getByTestId("mailbox-health")).toHaveText("Healthy", { timeout: 30_000 });
   await expect(table.getByRole("row", { name: new RegExp(refused.replace(/[.]/g, "\\.")) })).toHaveCount(0);
 });
