@@ -2,10 +2,9 @@
  * The Inbox API's response shapes, from the typed client generated from the OpenAPI document
  * (lib/client): a change to a contract is a type error in the unibox.
  */
-import type { BodyOf, ResponseOf } from "@/lib/client";
-import type { INTENTS } from "@/lib/inbox/schemas";
+import type { BodyOf, QueryOf, ResponseOf } from "@/lib/client";
 
-export type Intent = (typeof INTENTS)[number];
+export type Intent = NonNullable<QueryOf<"/replies/threads", "get">["intent"]>;
 export type Address = { name: string | null; address: string };
 
 /** One row of GET /replies/threads: a conversation (one lead) with its latest reply. */

@@ -1,4 +1,7 @@
-import type { LeadInput } from "@/lib/leads/schemas";
+import type { BodyOf } from "@/lib/client";
+
+/** One lead of POST /leads, as the contract takes it. */
+export type LeadInput = BodyOf<"/leads", "post">["leads"][number];
 
 /** The lead fields a CSV column can fill (spec 2.2). */
 export const LEAD_FIELDS = [

@@ -6,7 +6,6 @@ import { CsvImportDialog } from "@/components/import/csv-import-dialog";
 import { ImportSummary, SummaryList } from "@/components/import/import-summary";
 import { useCsvImport } from "@/components/import/use-csv-import";
 import { Input, Select } from "@/components/ui/input";
-import type { LeadInput } from "@/lib/leads/schemas";
 import {
   guessMapping,
   LEAD_FIELDS,
@@ -15,6 +14,7 @@ import {
   customFieldName,
   type ColumnTarget,
   type LeadFieldKey,
+  type LeadInput,
 } from "./csv-mapping";
 
 /** POST /leads takes at most 1,000 leads per call (spec 8). */

@@ -13,10 +13,10 @@ import { Pager } from "@/components/ui/pager";
 import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectable-table";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSelection } from "@/components/ui/use-selection";
-import { ESP_CLASSES, VERIFICATION_STATUSES, type LeadView } from "@/lib/leads/schemas";
+import { ESP_CLASSES, VERIFICATION_STATUSES } from "@/lib/leads/schemas";
 import { ImportDialog } from "./import-dialog";
 import { LeadEditDialog } from "./lead-edit-dialog";
-import { useLeads, useTags, type LeadFilters } from "./queries";
+import { type LeadFilters, type LeadView, useLeads, useTags } from "./queries";
 
 const PAGE_SIZES = [25, 50, 100, 200]; // 200 is the API's maximum (spec 4.4)
 
