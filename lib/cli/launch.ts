@@ -97,8 +97,13 @@ export async function ensureBuild(): Promise<void> {
   markBuilt(root);
 }
 
+/**
+ * The web server: `next dev` for dev; for start, bin/web-server.mjs — Next's custom server on the
+ * build with the open pixel and click redirect answered before Next (lib/cli/web-server.ts).
+ */
 export function spawnNext(mode: "start" | "dev", port: number): ChildProcess {
-  return spawn(process.execPath, [nextBin, mode, "-p", String(port)], { stdio: "inherit", env: childEnv(), cwd: root });
+  const args = mode === "dev" ? [nextBin, "dev", "-p", String(port)] : [path.join(root, "bin", "web-server.mjs")];
+  return spawn(process.execPath, args, { stdio: "inherit", env: childEnv({ PORT: String(port) }), cwd: root });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
