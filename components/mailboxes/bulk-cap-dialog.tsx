@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Dialog } from "@/components/ui/dialog";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
-import { apiRequest } from "./api";
+import { client, data } from "@/components/api-client";
 
 /** PATCH /mailboxes/bulk-daily-cap: one cap (≤ 20, decisions.md) on every selected mailbox. */
 export function BulkCapDialog({
@@ -22,11 +22,7 @@ export function BulkCapDialog({
   const queryClient = useQueryClient();
   const [cap, setCap] = useState("");
   const save = useMutation({
-    mutationFn: () =>
-      apiRequest<{ updated: number; notFound: string[] }>("/api/v1/mailboxes/bulk-daily-cap", {
-        method: "PATCH",
-        body: { mailboxIds, dailySendCap: Number(cap) },
-      }).then((r) => r.data),
+    mutationFn: () => data(client.PATCH("/mailboxes/bulk-daily-cap", { body: { mailboxIds, dailySendCap: Number(cap) } })),
     onSuccess: async (r) => {
       await queryClient.invalidateQueries({ queryKey: ["mailboxes"] });
       const gone = r.notFound.length ? ` ${r.notFound.length} no longer exist${r.notFound.length === 1 ? "s" : ""}.` : "";

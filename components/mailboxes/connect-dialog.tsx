@@ -8,17 +8,13 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Select } from "@/components/ui/input";
 import { Tabs } from "@/components/ui/tabs";
-import type { ImportItem, MailboxView } from "@/lib/mailboxes/schemas";
-import { apiRequest, smtpCodeOf } from "./api";
+import type { ImportItem } from "@/lib/mailboxes/schemas";
+import { client, data, smtpCodeOf } from "@/components/api-client";
+import type { ResponseOf } from "@/lib/client";
 import { OAuthBulkConnect } from "./oauth-bulk";
 import { OAuthConnect } from "./oauth-connect";
 
-export interface BulkImportResult {
-  created: number;
-  updated: number;
-  failed: { email: string; error: string; smtpResponseCode?: number }[];
-  mailboxes: MailboxView[];
-}
+export type BulkImportResult = ResponseOf<"/mailboxes/bulk-import", "post">;
 
 type Tab = "oauth" | "bulk" | "hosted" | "own";
 
@@ -72,10 +68,12 @@ function HostedForm({ onConnected }: { onConnected: (message: string) => void })
   const [form, setForm] = useState({ email: "", appPassword: "", senderName: "" });
   const connect = useMutation({
     mutationFn: () =>
-      apiRequest<MailboxView & { created: boolean }>(`/api/v1/mailboxes/by-email/${encodeURIComponent(form.email.trim())}`, {
-        method: "PUT",
-        body: { appPassword: form.appPassword, ...(form.senderName.trim() ? { senderName: form.senderName.trim() } : {}) },
-      }).then((r) => r.data),
+      data(
+        client.PUT("/mailboxes/by-email/{email}", {
+          params: { path: { email: form.email.trim() } },
+          body: { appPassword: form.appPassword, ...(form.senderName.trim() ? { senderName: form.senderName.trim() } : {}) },
+        }),
+      ),
     onSuccess: async (m) => {
       await refresh();
       onConnected(m.created ? `Connected ${m.email}.` : `Updated the login of ${m.email}.`);
@@ -185,10 +183,7 @@ function OwnServerForm({ onConnected }: { onConnected: (message: string) => void
   const set = (k: keyof OwnForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
 
   const save = useMutation({
-    mutationFn: () =>
-      apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", { method: "POST", body: { mailboxes: [itemOf(form)], verify } }).then(
-        (r) => r.data,
-      ),
+    mutationFn: () => data(client.POST("/mailboxes/bulk-import", { body: { mailboxes: [itemOf(form)], verify } })),
     onSuccess: async (r) => {
       // A refused login is not an HTTP error here: the import reports it per mailbox.
       if (r.failed.length > 0) return;

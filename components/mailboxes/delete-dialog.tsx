@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
-import { apiRequest } from "./api";
+import { client, data } from "@/components/api-client";
 
 /** DELETE /mailboxes/<id>; a mailbox with send or reply history is refused (409) and the reason shown. */
 export function DeleteMailboxDialog({
@@ -17,7 +17,7 @@ export function DeleteMailboxDialog({
 }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: () => apiRequest(`/api/v1/mailboxes/${encodeURIComponent(mailbox.id)}`, { method: "DELETE" }),
+    mutationFn: () => data(client.DELETE("/mailboxes/{id}", { params: { path: { id: mailbox.id } } })),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ["mailboxes"] }),

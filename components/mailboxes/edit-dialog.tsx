@@ -9,7 +9,7 @@ import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import type { MailboxView, PatchMailboxInput } from "@/lib/mailboxes/schemas";
-import { apiRequest } from "./api";
+import { client, data } from "@/components/api-client";
 
 /** PATCH accepts at most 20 (spec 2.7); a higher cap set by an import stays unless it is changed here. */
 const PATCH_CAP_MAX = 20;
@@ -44,8 +44,7 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
     liftAutoPause: false,
   });
   const save = useMutation({
-    mutationFn: (body: PatchMailboxInput) =>
-      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, { method: "PATCH", body }).then((r) => r.data),
+    mutationFn: (body: PatchMailboxInput) => data(client.PATCH("/mailboxes/{id}", { params: { path: { id: m.id } }, body })),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["mailboxes"] });
       onClose();

@@ -6,7 +6,7 @@ import { CsvImportDialog } from "@/components/import/csv-import-dialog";
 import { ImportSummary, SummaryList } from "@/components/import/import-summary";
 import { useCsvImport } from "@/components/import/use-csv-import";
 import { Select } from "@/components/ui/input";
-import { apiRequest } from "./api";
+import { client, data } from "@/components/api-client";
 import type { BulkImportResult } from "./connect-dialog";
 import {
   guessMailboxMapping,
@@ -57,12 +57,7 @@ export function MailboxImportDialog({ open, onClose }: { open: boolean; onClose:
       const valid = batch.flatMap(({ r, line }) => (r.ok ? [{ item: r.item, line }] : []));
       let result: BulkImportResult = { created: 0, updated: 0, failed: [], mailboxes: [] };
       if (valid.length > 0) {
-        result = (
-          await apiRequest<BulkImportResult>("/api/v1/mailboxes/bulk-import", {
-            method: "POST",
-            body: { mailboxes: valid.map((v) => v.item), verify },
-          })
-        ).data;
+        result = await data(client.POST("/mailboxes/bulk-import", { body: { mailboxes: valid.map((v) => v.item), verify } }));
       }
       // The API names failures by address; the line is that address's first row in the batch.
       const lineOf = (email: string) => valid.find((v) => v.item.email.toLowerCase() === email.toLowerCase())?.line ?? 0;

@@ -16,7 +16,7 @@ import { useSelection } from "@/components/ui/use-selection";
 import { WarmupPanel } from "@/components/warmup/warmup-panel";
 import { WarmupToggle } from "@/components/warmup/warmup-toggle";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
-import { apiRequest } from "./api";
+import { client, data } from "@/components/api-client";
 import { BulkCapDialog } from "./bulk-cap-dialog";
 import { BulkResumeWarmupDialog } from "./bulk-resume-warmup-dialog";
 import { ConnectDialog } from "./connect-dialog";
@@ -53,10 +53,7 @@ export function MailboxesView() {
 
   const toggleSending = useMutation({
     mutationFn: (m: MailboxView) =>
-      apiRequest<MailboxView>(`/api/v1/mailboxes/${encodeURIComponent(m.id)}`, {
-        method: "PATCH",
-        body: { sendingEnabled: !m.sendingEnabled },
-      }).then((r) => r.data),
+      data(client.PATCH("/mailboxes/{id}", { params: { path: { id: m.id } }, body: { sendingEnabled: !m.sendingEnabled } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["mailboxes"] }),
   });
 

@@ -9,14 +9,7 @@ import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { dateTime } from "@/components/ui/time";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
-import { apiRequest, smtpCodeOf } from "./api";
-
-interface TestSendResult {
-  sent: boolean;
-  messageId: string;
-  response: string;
-  sentAt: string;
-}
+import { client, data, smtpCodeOf } from "@/components/api-client";
 
 /** A real email through the mailbox's SMTP server; a failure shows the server's reply and its code. */
 export function TestSendDialog({ mailbox, onClose }: { mailbox: MailboxView; onClose: () => void }) {
@@ -24,10 +17,12 @@ export function TestSendDialog({ mailbox, onClose }: { mailbox: MailboxView; onC
   const [subject, setSubject] = useState("");
   const send = useMutation({
     mutationFn: () =>
-      apiRequest<TestSendResult>(`/api/v1/mailboxes/${encodeURIComponent(mailbox.id)}/test-send`, {
-        method: "POST",
-        body: { to: to.trim(), ...(subject.trim() ? { subject: subject.trim() } : {}) },
-      }).then((r) => r.data),
+      data(
+        client.POST("/mailboxes/{id}/test-send", {
+          params: { path: { id: mailbox.id } },
+          body: { to: to.trim(), ...(subject.trim() ? { subject: subject.trim() } : {}) },
+        }),
+      ),
   });
   const fieldErrors = send.error instanceof ApiError ? send.error.fieldErrors : {};
   const code = smtpCodeOf(send.error);
