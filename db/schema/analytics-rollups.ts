@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, smallint, text, timestamp, index } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Exact analytics rollups (issue 14 item 4, docs/analytics.md "Counters"). Maintained by statement-level
@@ -68,4 +68,18 @@ export const analyticsCampaignMarks = pgTable(
     n: integer("n").notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.campaignId, t.metric, t.lead] })],
+);
+
+/**
+ * A workspace's lead count (the overview's totalLeads) as deltas: a trigger on `leads` appends one row
+ * per inserting or deleting statement (no row is shared, so concurrent imports never wait on each
+ * other), the reader sums them and, past a few dozen, folds them into one row in one statement.
+ */
+export const analyticsLeadCounts = pgTable(
+  "analytics_lead_counts",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [index("analytics_lead_counts_workspace_idx").on(t.workspaceId)],
 );

@@ -85,28 +85,16 @@ export async function workspacePeriodTotals(db: DbOrTx, workspaceId: string, per
   const hour = ceilTo(from, HOUR_MS);
   const day = new Date(Math.max(ceilTo(from, DAY_MS).getTime(), hour.getTime()));
   const floorTo = new Date(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS);
+  // The part hour [from, hour) from the rows; nothing to read when the period starts on an hour.
+  const part = from.getTime() < hour.getTime();
   const [r] = await selectRows<Row & { later: boolean }>(
     db,
     sql`with b as (
         select ${SUMS} from analytics_rollups
         where workspace_id = ${workspaceId} and campaign_id = ''
           and ((span = 2 and start >= ${ts(day)}) or (span = 1 and start >= ${ts(hour)} and start < ${ts(day)}))
-      ), edge as (
-        select count(*) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
-          count(*) filter (where e.status = 'BOUNCED')::int as bounced,
-          count(*) filter (where e.status = 'BOUNCED' and e.bounce_type is distinct from 'SOFT')::int as bounced_hard,
-          count(*) filter (where e.status = 'BOUNCED' and e.bounce_type = 'SOFT')::int as bounced_soft,
-          count(*) filter (where e.status = 'FAILED')::int as failed
-        from mailboxes m join emails e on e.mailbox_id = m.id
-          and e.created_at >= ${ts(from)} and e.created_at < ${ts(hour)} and e.campaign_id is not null and e.workspace_id = ${workspaceId}
-        where m.workspace_id = ${workspaceId}
-      ), leads as (
-        select count(*) filter (where metric = 1)::int as contacted, count(*) filter (where metric = 2)::int as opened,
-          count(*) filter (where metric = 3)::int as clicked, count(*) filter (where metric = 4)::int as replied,
-          count(*) filter (where metric = 5)::int as positive
-        from analytics_lead_last
-        where workspace_id = ${workspaceId} and metric between 1 and 5 and at >= ${ts(from)} and at < ${ts(hour)}
-      )
+      ), edge as (${part ? edgeEmails(workspaceId, from, hour) : sql`select 0 as sent, 0 as bounced, 0 as bounced_hard, 0 as bounced_soft, 0 as failed`}),
+      leads as (${part ? edgeLeads(workspaceId, from, hour) : sql`select 0 as contacted, 0 as opened, 0 as clicked, 0 as replied, 0 as positive`})
       select 'all' as k,
         coalesce(b.sent, 0) + edge.sent as sent, coalesce(b.bounced, 0) + edge.bounced as bounced,
         coalesce(b.bounced_hard, 0) + edge.bounced_hard as bounced_hard, coalesce(b.bounced_soft, 0) + edge.bounced_soft as bounced_soft,
@@ -124,4 +112,49 @@ export async function workspacePeriodTotals(db: DbOrTx, workspaceId: string, per
       from b, edge, leads`,
   );
   return r.later ? null : countsOf(r);
+}
+
+/** Emails of [from, hour) on each mailbox's (mailbox_id, created_at) index (LATERAL: one range per mailbox). */
+function edgeEmails(workspaceId: string, from: Date, hour: Date) {
+  return sql`select coalesce(sum(x.sent), 0)::int as sent, coalesce(sum(x.bounced), 0)::int as bounced,
+      coalesce(sum(x.bounced_hard), 0)::int as bounced_hard, coalesce(sum(x.bounced_soft), 0)::int as bounced_soft,
+      coalesce(sum(x.failed), 0)::int as failed
+    from mailboxes m cross join lateral (
+      select count(*) filter (where e.status in ('SENT', 'BOUNCED')) as sent, count(*) filter (where e.status = 'BOUNCED') as bounced,
+        count(*) filter (where e.status = 'BOUNCED' and e.bounce_type is distinct from 'SOFT') as bounced_hard,
+        count(*) filter (where e.status = 'BOUNCED' and e.bounce_type = 'SOFT') as bounced_soft,
+        count(*) filter (where e.status = 'FAILED') as failed
+      from emails e where e.mailbox_id = m.id and e.created_at >= ${ts(from)} and e.created_at < ${ts(hour)}
+        and e.campaign_id is not null and e.workspace_id = ${workspaceId}) x
+    where m.workspace_id = ${workspaceId}`;
+}
+
+/** Leads whose latest activity of each kind is in [from, hour), on analytics_lead_last's (workspace, kind, at) index. */
+function edgeLeads(workspaceId: string, from: Date, hour: Date) {
+  return sql`select count(*) filter (where metric = 1)::int as contacted, count(*) filter (where metric = 2)::int as opened,
+      count(*) filter (where metric = 3)::int as clicked, count(*) filter (where metric = 4)::int as replied,
+      count(*) filter (where metric = 5)::int as positive
+    from analytics_lead_last
+    where workspace_id = ${workspaceId} and metric between 1 and 5 and at >= ${ts(from)} and at < ${ts(hour)}`;
+}
+
+/** Lead-count rows a workspace may gather before a read folds them into one. */
+const FOLD_AT = 32;
+
+/**
+ * The workspace's lead count (the overview's totalLeads): the sum of its analytics_lead_counts deltas,
+ * exact at every commit (one delta per inserting or deleting statement on `leads`). Past FOLD_AT rows
+ * they are folded into one — delete and insert their sum in one statement: rows appended meanwhile are
+ * not seen by it and stay, and a concurrent fold deletes (and re-adds) only the rows it got.
+ */
+export async function workspaceLeadCount(db: DbOrTx, workspaceId: string): Promise<number> {
+  const [r] = await selectRows<{ n: number; rows: number }>(
+    db,
+    sql`select coalesce(sum(n), 0)::int as n, count(*)::int as rows from analytics_lead_counts where workspace_id = ${workspaceId}`,
+  );
+  if (r.rows > FOLD_AT) {
+    await db.execute(sql`with d as (delete from analytics_lead_counts where workspace_id = ${workspaceId} returning n)
+      insert into analytics_lead_counts (workspace_id, n) select ${workspaceId}, sum(n) from d having count(*) > 0`);
+  }
+  return r.n;
 }
