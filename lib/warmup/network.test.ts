@@ -10,6 +10,7 @@ import { type MailNetwork, startMailNetwork } from "@/test/peers/mail-network";
 import { POST as IMPORT } from "@/app/api/v1/mailboxes/bulk-import/route";
 import { POST as START } from "@/app/api/v1/mailboxes/[id]/start-warmup/route";
 import { runWarmup } from "./job";
+import { MAX_DEPTH } from "./receive";
 
 const ACCOUNTS = ["ann@net.test", "bob@net.test", "cat@net.test", "dan@net.test", "eve@net.test", "seed@net.test"];
 let net: MailNetwork;
@@ -142,6 +143,24 @@ describe("the warmup network over real SMTP and IMAP", () => {
       expect(raw).toContain(`In-Reply-To: ${parent.messageId}`);
     }
     await syncAll();
+    // Conversations go deeper: about half the answers are answered in turn, up to four messages
+    // (depth MAX_DEPTH), each threaded on the whole chain, between the same two mailboxes.
+    for (let i = 0; i < 3; i++) {
+      clock.advance(30 * 60_000);
+      await job();
+      await syncAll();
+    }
+    const all = await rows();
+    expect(all.filter((r) => r.depth >= 2).length).toBeGreaterThan(0);
+    expect(Math.max(...all.map((r) => r.depth))).toBeLessThanOrEqual(MAX_DEPTH);
+    for (const r of all.filter((x) => x.depth > 0)) {
+      const parent = all.find((x) => x.messageId === r.inReplyTo)!;
+      expect(r.depth).toBe(parent.depth + 1);
+      expect(r.conversationId).toBe(parent.conversationId);
+      expect(r.references).toEqual([...parent.references, parent.messageId]);
+      expect([r.fromMailboxId, r.toMailboxId]).toEqual([parent.toMailboxId, parent.fromMailboxId]);
+      if (r.status === "SENT") expect(net.delivered.find((d) => d.messageId === r.messageId)!.raw).toContain(parent.messageId);
+    }
     // Nothing of it in the inbox: no reply rows, no events but warmup's own.
     expect(
       await getDb()
