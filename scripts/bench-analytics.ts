@@ -19,7 +19,7 @@
  * Each judged figure runs BENCH_RUNS times (default 3): median, spread and load average (bench-util's
  * judge). Starts its own throwaway embedded PostgreSQL. Prints a table, PASS / BELOW TARGET and a
  * final JSON line; exits 0 either way. Knobs (env): BENCH_EMAILS, BENCH_LEADS, BENCH_CSV_LEADS
- * (default 50,000), BENCH_RUNS. Do not run the full size on a machine others are measuring on.
+ * (default 50,000), BENCH_RUNS, BENCH_HOLD (keep the seeded database for EXPLAIN after the runs). Do not run the full size on a machine others are measuring on.
  */
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -333,6 +333,11 @@ async function main() {
       { digits: 3 },
     );
 
+    if (process.env.BENCH_HOLD) {
+      // For EXPLAIN (ANALYZE, BUFFERS) by hand against the seeded database: kept until the process is stopped.
+      say(`holding the database at ${env.url} (workspace ${ws}); stop this process to end`);
+      await new Promise(() => {});
+    }
     say("");
     printJudged([
       { judged: listJ, target: SCAN_TARGET, digits: 2 },

@@ -26,6 +26,28 @@ export function csvText(rows: readonly (readonly Cell[])[], header?: readonly st
   });
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One field exactly as csvText writes it (csv-stringify with csvText's options: null → empty, a field
+ * holding a quote, comma or any line break quoted with its quotes doubled, a string neutralised). The
+ * fast path of leads.csv, where csv-stringify's per-field work was most of the time (50,000 rows: 1.6 s
+ * against COPY's 0.7 s); csv.test.ts proves it byte-for-byte equal to csvText on arbitrary rows.
+ */
+export function csvField(v: Cell): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  const s = typeof v === "string" ? neutralise(v) : String(v);
+  return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** csvText's output built with csvField: the same bytes (tested), a fraction of the time. */
+export function csvLines(rows: readonly (readonly Cell[])[], header?: readonly string[]): string {
+  let out = header ? `${header.map(csvField).join(",")}\r\n` : "";
+  for (const r of rows) out += `${r.map(csvField).join(",")}\r\n`;
+  return out;
+}
+
 /** The response headers of a CSV download (decisions "Reports": UTF-8, an attachment). */
 export function csvHeaders(filename: string): HeadersInit {
   return {

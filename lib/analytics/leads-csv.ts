@@ -5,11 +5,12 @@ import { campaignLeadStatusEnum } from "../../db/schema";
 import { findCampaign } from "../campaigns/campaigns";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { NotFoundError, ValidationError } from "../errors";
-import { type Cell, csvHeaders, csvText } from "./csv";
+import { csvHeaders, csvLines } from "./csv";
 
 /** Spec 8: leads.csv holds up to 50,000 leads; more matching is refused, never cut short silently. */
 export const LEADS_CSV_MAX = 50_000;
-const BATCH = 5_000;
+/** Leads per read: large enough that round trips are a small part, small enough to stream. */
+const BATCH = 10_000;
 
 export const leadsCsvQuery = z.object({
   campaignId: z.string().max(200).optional(),
@@ -50,21 +51,36 @@ async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
   return sql.join(conds, sql` and `);
 }
 
-type LeadRow = { seq: number; custom: Record<string, string> | null; f: Cell[] };
+/**
+ * One batch: each field as text in column order (`c0`, `c1`, …; custom fields by key with `->>`), so a
+ * row is cells as read, with no JSON to parse.
+ */
+function batchSql(where: SQL, keys: readonly string[], after: number): SQL {
+  const cols = [...FIELDS.map(([, c]) => c), ...keys.map((k) => sql`l.custom_fields ->> ${k}`)];
+  return sql`select l.seq, ${sql.join(
+    cols.map((c, i) => sql`${c} as ${sql.identifier(`c${i}`)}`),
+    sql`, `,
+  )} from leads l where ${where} and l.seq > ${after} order by l.seq limit ${BATCH}`;
+}
 
 /**
  * GET /reports/leads.csv (owner or admin): the matching leads' fields plus one column per custom field
  * key, streamed in batches by `seq` (keyset, so a batch never re-reads the ones before it) as the
- * client reads. Over 50,000 matching → 400 VALIDATION_ERROR before anything is written.
+ * client reads; the next batch is read while one is written. Over 50,000 matching → 400
+ * VALIDATION_ERROR before anything is written. Rows are written by csvLines (csv-stringify's bytes,
+ * proven by csv.test.ts, at a fraction of its cost).
  */
 export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   requireAccess(ctx, "read");
   requireRole(ctx, "admin");
   const where = await filterOf(ctx, q);
-  const [[{ n }], keyRows] = await Promise.all([
-    selectRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from leads l where ${where}`),
-    selectRows<{ k: string }>(ctx.db, sql`select distinct jsonb_object_keys(l.custom_fields) as k from leads l where ${where} order by 1`),
-  ]);
+  // One pass over the matching leads: how many, and their custom field keys.
+  const [{ n, keys }] = await selectRows<{ n: number; keys: string[] }>(
+    ctx.db,
+    sql`with m as materialized (select l.custom_fields as c from leads l where ${where})
+      select (select count(*) from m)::int as n,
+        array(select distinct k from m, jsonb_object_keys(m.c) k order by 1) as keys`,
+  );
   if (n > LEADS_CSV_MAX) {
     throw new ValidationError(`${n} leads match; leads.csv holds at most ${LEADS_CSV_MAX}. Narrow it with campaignId, tagId or status`, {
       fieldErrors: {},
@@ -72,27 +88,28 @@ export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
     });
   }
   const standard = new Set<string>(FIELDS.map(([h]) => h));
-  const keys = keyRows.map((r) => r.k);
   const header = [...FIELDS.map(([h]) => h), ...keys.map((k) => (standard.has(k) ? `custom:${k}` : k))];
-  const cols = sql.join(
-    FIELDS.map(([, c]) => c),
-    sql`, `,
-  );
-  let after = 0;
+  const width = header.length;
+  const read = (after: number) => {
+    const p = selectRows<Record<string, string | null>>(ctx.db, batchSql(where, keys, after));
+    p.catch(() => {}); // read ahead: a client that stops reading never awaits it; pull() rethrows its error
+    return p;
+  };
+  let next: Promise<Record<string, string | null>[]> | null = read(0);
   let first = true;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const rows = await selectRows<LeadRow>(
-        ctx.db,
-        sql`select l.seq, l.custom_fields as custom, json_build_array(${cols}) as f
-          from leads l where ${where} and l.seq > ${after} order by l.seq limit ${BATCH}`,
-      );
-      const cells = rows.map((r) => [...r.f, ...keys.map((k) => r.custom?.[k] ?? null)]);
-      if (cells.length > 0 || first) controller.enqueue(encoder.encode(csvText(cells, first ? header : undefined)));
+      const rows = next ? await next : [];
+      next = rows.length === BATCH ? read(Number(rows[rows.length - 1].seq)) : null;
+      const cells = rows.map((r) => {
+        const out: (string | null)[] = new Array(width);
+        for (let i = 0; i < width; i++) out[i] = r[`c${i}`];
+        return out;
+      });
+      if (cells.length > 0 || first) controller.enqueue(encoder.encode(csvLines(cells, first ? header : undefined)));
       first = false;
-      if (rows.length < BATCH) controller.close();
-      else after = Number(rows[rows.length - 1].seq);
+      if (!next) controller.close();
     },
   });
   return new Response(stream, { headers: csvHeaders("leads.csv") });
