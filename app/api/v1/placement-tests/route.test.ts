@@ -123,6 +123,8 @@ describe("POST /placement-tests", () => {
     expect(probes.map((d) => d.to).sort()).toEqual(["inbox@seeds.test", "junk@seeds.test", "pool@pool.test", "tabs@gmail.test"]);
     expect(new Set(probes.map((d) => d.messageId)).size).toBe(4);
     expect(probes[0].raw).toContain("Subject: Lunch next week?");
+    // Ordinary mail: no header, tag, link or pixel a provider could filter on.
+    for (const p of probes) expect(p.raw).not.toMatch(/x-outreach|placement|probe|warmup|list-unsubscribe|<img|https?:/i);
 
     expect(await job()).toMatchObject({ tests: 1, read: 5, found: 4, completed: 0 });
     const running = (await getOne(r.body.id)).body;
