@@ -11,7 +11,7 @@ import { insertMailbox } from "@/test/factories";
 import { makeWorkspace } from "@/test/helpers";
 import { flushTracking } from "./tracking-answer";
 import { memoryLogger } from "@/lib/log";
-import { recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
+import { KnownFirsts, recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
 
 async function oneEmail() {
   const ws = await makeWorkspace();
@@ -110,6 +110,29 @@ describe("the writer's backlog", () => {
     expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(1);
     const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
     expect(n).toBe(5);
+  });
+});
+
+describe("emails whose first hit is known", () => {
+  it("are only logged: no update of the email, no second event; the cache is bounded", async () => {
+    const { ws, id } = await oneEmail();
+    const known = new KnownFirsts(2);
+    const open = { emailId: id, kind: "OPEN" as const, url: null, at: new Date() };
+    expect(await recordHits(getDb(), [open, open], known)).toEqual({ opened: 1, clicked: 0 });
+    expect(known.has("OPEN", id)).toBe(true);
+    expect(known.has("CLICK", id)).toBe(false);
+    // Cleared behind the writer's back (nothing in the app clears it): a known email is not updated again…
+    await getDb().update(emails).set({ openedAt: null }).where(eq(emails.id, id));
+    expect(await recordHits(getDb(), [open], known)).toEqual({ opened: 0, clicked: 0 });
+    const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
+    expect(row.openedAt).toBeNull();
+    // …while without the cache it is (the update the cache saves).
+    expect(await recordHits(getDb(), [open])).toEqual({ opened: 1, clicked: 0 });
+    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(2);
+    const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
+    expect(n).toBe(4); // every hit logged
+    known.add("OPEN", ["eml_a", "eml_b"]); // past its bound it forgets
+    expect(known.has("OPEN", id)).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ export interface Hit {
   at: Date;
 }
 
-type Row = { eid: string; evt: string; email_id: string; kind: string; url: string | null; at: string };
+type Row = { eid: string; evt: string; email_id: string; kind: string; url: string | null; at: string; fresh: boolean };
 
 const ISO = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
@@ -51,9 +51,9 @@ function hitStatement(rows: Row[], kind: Hit["kind"], log: boolean) {
   return sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(eid text, evt text, email_id text, kind text, url text, at timestamptz)
+        as x(eid text, evt text, email_id text, kind text, url text, at timestamptz, fresh boolean)
     )${logged}, firsts as (
-      select distinct on (email_id) email_id, at, url, evt from input where kind = ${kind} order by email_id, at, eid
+      select distinct on (email_id) email_id, at, url, evt from input where kind = ${kind} and fresh order by email_id, at, eid
     ), updated as (
       update emails e set ${k.column} = f.at from firsts f, mailboxes m
       where e.id = f.email_id and e.${k.column} is null and m.id = e.mailbox_id
@@ -68,25 +68,65 @@ function hitStatement(rows: Row[], kind: Hit["kind"], log: boolean) {
     select (select count(*) from fired)::int as n`;
 }
 
+/** Only the log of the hits: for a group in which no email can have its first hit of the kind. */
+function logStatement(rows: Row[]) {
+  return sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as x(eid text, email_id text, kind text, url text, at timestamptz)
+    ), logged as (
+      insert into email_events (id, workspace_id, email_id, kind, url, created_at)
+      select i.eid, e.workspace_id, i.email_id, i.kind::email_event_kind, i.url, i.at from input i join emails e on e.id = i.email_id
+      returning 1
+    )
+    select 0 as n`;
+}
+
+/**
+ * Emails whose first open / first click is already written (a statement that held them committed:
+ * it set the column or found it set; an unknown email counts too — there is nothing to set). Those
+ * columns are never cleared, so their hits skip the update — and the statement-level triggers on
+ * `emails` an update fires even when it matches nothing; a group of such hits is one insert. Bounded:
+ * cleared past `max` ids per kind (forgetting only costs an update that matches nothing).
+ */
+export class KnownFirsts {
+  private readonly sets = { OPEN: new Set<string>(), CLICK: new Set<string>() };
+  constructor(private readonly max = 200_000) {}
+  has(kind: Hit["kind"], emailId: string): boolean {
+    return this.sets[kind].has(emailId);
+  }
+  add(kind: Hit["kind"], emailIds: Iterable<string>): void {
+    const set = this.sets[kind];
+    for (const id of emailIds) {
+      if (set.size >= this.max) set.clear();
+      set.add(id);
+    }
+  }
+}
+
 /**
  * Records many hits: one statement per kind present (the first also logs every hit), opens first so a
- * click's openedAt sees an open of the same group. Hits of unknown emails are dropped.
+ * click's openedAt sees an open of the same group. Hits of unknown emails are dropped. With `known`,
+ * hits of emails whose first hit is known to be written are only logged.
  */
-export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<{ opened: number; clicked: number }> {
+export async function recordHits(db: DbOrTx, hits: readonly Hit[], known?: KnownFirsts): Promise<{ opened: number; clicked: number }> {
   const eid = idSource("eev", hits.length);
-  const rows: Row[] = hits.map((h) => ({
-    eid: eid(),
-    evt: newEventId(),
-    email_id: h.emailId,
-    kind: h.kind,
-    url: h.url,
-    at: h.at.toISOString(),
-  }));
+  const rows: Row[] = hits.map((h) => {
+    const fresh = !known?.has(h.kind, h.emailId);
+    return { eid: eid(), evt: fresh ? newEventId() : "", email_id: h.emailId, kind: h.kind, url: h.url, at: h.at.toISOString(), fresh };
+  });
   const out = { opened: 0, clicked: 0 };
   const kinds = (["OPEN", "CLICK"] as const).filter((k) => rows.some((r) => r.kind === k));
   for (const [i, kind] of kinds.entries()) {
-    const [r] = await retryDeadlock(() => selectRows<{ n: number }>(db, hitStatement(rows, kind, i === 0)));
+    const fresh = rows.filter((r) => r.kind === kind && r.fresh);
+    if (!fresh.length && i > 0) continue; // logged by the first statement, nothing to set
+    const statement = fresh.length ? hitStatement(rows, kind, i === 0) : logStatement(rows);
+    const [r] = await retryDeadlock(() => selectRows<{ n: number }>(db, statement));
     out[kind === "OPEN" ? "opened" : "clicked"] = r.n;
+    known?.add(
+      kind,
+      fresh.map((f) => f.email_id),
+    );
   }
   return out;
 }
@@ -131,6 +171,7 @@ const CHUNK = 1000;
  */
 export class TrackingWriter {
   private readonly group: GroupCommit<Queued>;
+  private readonly known = new KnownFirsts();
   private waiting = 0;
 
   constructor(
@@ -146,6 +187,7 @@ export class TrackingWriter {
             await recordHits(
               conn,
               items.slice(i, i + CHUNK).map((q) => q.hit),
+              this.known,
             );
           }
         } finally {
