@@ -335,8 +335,8 @@ async function main() {
 
     if (process.env.BENCH_HOLD) {
       // For EXPLAIN (ANALYZE, BUFFERS) by hand against the seeded database: kept until the process is stopped.
-      say(`holding the database at ${env.url} (workspace ${ws}); stop this process to end`);
-      await new Promise(() => {});
+      say(`holding the database at ${env.url} (workspace ${ws}); Ctrl-C (SIGINT) ends the run and removes it`);
+      await new Promise((r) => process.once("SIGINT", r));
     }
     say("");
     printJudged([

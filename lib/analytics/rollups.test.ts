@@ -14,7 +14,7 @@ import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { countBy, countTotal, type Counts, ZERO } from "./counts";
-import { campaignLifetimes, workspacePeriodTotals } from "./rollups";
+import { campaignLifetimes, workspaceLeadCount, workspacePeriodTotals } from "./rollups";
 
 /**
  * The trigger-maintained rollups (issue 14 item 4) against COUNT / COUNT(DISTINCT) on the raw rows,
@@ -310,11 +310,36 @@ describe("analytics rollups stay exact (issue 14 item 4)", () => {
     await expectExact([a, b]);
   });
 
+  it("the lead count (the overview's totalLeads) is exact through racing imports, deletes and folds", async () => {
+    const ws = a.ws.workspaceId;
+    const count = async () => Number((await pg`select count(*)::int as n from leads where workspace_id = ${ws}`)[0].n);
+    const add = (tx: postgres.Sql | postgres.TransactionSql, n: number, tag: string) =>
+      tx`insert into leads (id, workspace_id, email) select 'lead_' || ${tag} || g, ${ws}, ${tag} || g || '@count.test' from generate_series(1, ${n}) g`;
+    // Two imports at once: neither waits on the other (no shared row), both are counted.
+    expect(
+      await race(
+        (tx) => add(tx, 30, "x"),
+        (tx) => add(tx, 20, "y"),
+      ),
+    ).toBe(false);
+    await pg`delete from leads where id in ('lead_x1', 'lead_x2', 'lead_y3')`;
+    expect(await workspaceLeadCount(getDb(), ws)).toBe(await count());
+    // Many statements: a read folds the deltas into one row, and the count is the same after.
+    for (let i = 0; i < 40; i++) await add(pg, 1, `z${i}_`);
+    expect(await workspaceLeadCount(getDb(), ws)).toBe(await count());
+    const [rows] = await pg`select count(*)::int as n from analytics_lead_counts where workspace_id = ${ws}`;
+    expect(rows.n).toBe(1);
+    expect(await workspaceLeadCount(getDb(), ws)).toBe(await count());
+    const ov = (await call(OVERVIEW, "GET", "/analytics/overview", { key: a.ws.readKey })).body as Record<string, number>;
+    expect(ov.totalLeads).toBe(await count());
+  });
+
   it("a deleted workspace leaves no rollup rows", async () => {
     await pg`delete from workspaces where id = ${b.ws.workspaceId}`;
     const [n] = await pg`select (select count(*) from analytics_rollups where workspace_id = ${b.ws.workspaceId})
       + (select count(*) from analytics_lead_last where workspace_id = ${b.ws.workspaceId})
-      + (select count(*) from analytics_campaign_marks where workspace_id = ${b.ws.workspaceId}) as n`;
+      + (select count(*) from analytics_campaign_marks where workspace_id = ${b.ws.workspaceId})
+      + (select count(*) from analytics_lead_counts where workspace_id = ${b.ws.workspaceId}) as n`;
     expect(Number(n.n)).toBe(0);
     await expectExact([a]);
   });
