@@ -117,6 +117,14 @@ export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onSho
                   <span title={health.about}>
                     <Badge tone={health.tone}>{health.label}</Badge>
                   </span>
+                  {m.spamFor.length > 0 && (
+                    <span
+                      className="ml-1"
+                      title="Its latest placement test landed in spam at these providers: with ESP matching PREFER it gets none of their leads until a clean test."
+                    >
+                      <Badge tone="yellow">Spam at {m.spamFor.join(", ")}</Badge>
+                    </span>
+                  )}
                 </Td>
                 <Td>
                   <Badge tone={warmup.tone}>{warmup.label}</Badge>
