@@ -57,6 +57,19 @@ describe("warmup routes (spec 3.4, 4.11)", () => {
       startedAt: "2026-11-02T09:00:00.000Z",
       pausedAt: null,
     });
+    // Spec 6.2's fields of warmup.status_changed, exactly.
+    const [ev] = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, ws.workspaceId), eq(events.event, "warmup.status_changed")));
+    expect(ev.data).toEqual({
+      mailboxId: m.id,
+      mailboxEmail: "start@warm.test",
+      from: "OFF",
+      to: "EARLY",
+      reason: "started",
+      changedAt: "2026-11-02T09:00:00.000Z",
+    });
     // Mid-ramp, then a restart: back to day 0 with the new settings; EARLY → EARLY is no change, so no event.
     await getDb().update(mailboxWarmups).set({ dayIndex: 6 }).where(eq(mailboxWarmups.mailboxId, m.id));
     clock.advance(60_000);
