@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 // The global setup's peers: SMTP refuses any login it does not know (535); its DNS peer (DNS_SERVERS of
@@ -15,13 +15,13 @@ let mailboxId: string | undefined;
 test.afterEach(async ({ page }) => {
   // Deleted (it never sent), so the rest of the suite sees no failing mailbox; its alerts go with it.
   if (mailboxId) {
-    const res = await page.request.delete(`/api/v1/mailboxes/${mailboxId}`);
-    expect(res.ok(), `deleting the spec's mailbox: ${await res.text()}`).toBeTruthy();
+    const client = apiClient(page);
+    await ok(client.DELETE("/mailboxes/{id}", { params: { path: { id: mailboxId } } }));
     mailboxId = undefined;
     // Its domain too, which closes the domain's own alerts (its DNS records are missing on the DNS peer).
-    const list = (await (await page.request.get("/api/v1/domains")).json()) as { id: string; domain: string }[];
+    const list = await ok(client.GET("/domains", { params: { query: { limit: 200 } } }));
     const domain = list.find((d) => d.domain === REFUSED.split("@")[1]);
-    if (domain) expect((await page.request.delete(`/api/v1/domains/${domain.id}`)).ok()).toBeTruthy();
+    if (domain) await ok(client.DELETE("/domains/{id}", { params: { path: { id: domain.id } } }));
   }
 });
 
@@ -34,22 +34,26 @@ test("the Deliverability page: an alert raised by the login check is acknowledge
   await expect(page.getByRole("heading", { name: "Deliverability", level: 1 })).toBeVisible();
   await expect(page.getByTestId("card-mailboxes")).toBeVisible();
 
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: false,
-    mailboxes: [
-      {
-        email: REFUSED,
-        smtpHost: "127.0.0.1",
-        smtpPort,
-        smtpSecurity: "NONE",
-        smtpPassword: "not-the-password",
-        imapHost: "127.0.0.1",
-        imapPort,
-        imapSecurity: "NONE",
+  const imported = await ok(
+    apiClient(page).POST("/mailboxes/bulk-import", {
+      body: {
+        verify: false,
+        mailboxes: [
+          {
+            email: REFUSED,
+            smtpHost: "127.0.0.1",
+            smtpPort,
+            smtpSecurity: "NONE",
+            smtpPassword: "not-the-password",
+            imapHost: "127.0.0.1",
+            imapPort,
+            imapSecurity: "NONE",
+          },
+        ],
       },
-    ],
-  });
-  mailboxId = imported.mailboxes[0].id as string;
+    }),
+  );
+  mailboxId = imported.mailboxes[0].id;
 
   // The worker's login check finds the refused login and raises the alert; reload until it has.
   const alerts = page.getByRole("table", { name: "Open alerts" });
@@ -68,8 +72,8 @@ test("the Deliverability page: an alert raised by the login check is acknowledge
   await expect(row.getByRole("button", { name: "Acknowledge" })).toHaveCount(0);
   await expect(page.getByTestId("card-alerts")).toContainText(`${unacknowledged - 1} not acknowledged`);
   const id = await row.getAttribute("data-alert-id");
-  const stored = await (await page.request.get("/api/v1/deliverability/alerts?acknowledged=true&open=true")).json();
-  expect(stored.alerts.find((a: { id: string }) => a.id === id)?.acknowledgedAt).toEqual(expect.any(String));
+  const stored = await ok(apiClient(page).GET("/deliverability/alerts", { params: { query: { acknowledged: "true", open: "true" } } }));
+  expect(stored.alerts.find((a) => a.id === id)?.acknowledgedAt).toEqual(expect.any(String));
 
   // A blacklist check of one domain and one address: 3 domain zones and 3 IP zones by default.
   const section = page.getByRole("region", { name: "Blacklist check" });

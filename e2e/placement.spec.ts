@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { type MailNetwork, startMailNetwork } from "../test/peers/mail-network";
-import { api } from "./support/api";
+import type { BodyOf } from "../lib/client";
+import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
@@ -38,7 +39,7 @@ test.beforeAll(async () => {
 test.afterAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInAsOwner(page, "/deliverability");
-  for (const id of created) await page.request.patch(`/api/v1/mailboxes/${id}`, { data: { sendingEnabled: false } });
+  for (const id of created) await apiClient(page).PATCH("/mailboxes/{id}", { params: { path: { id } }, body: { sendingEnabled: false } });
   await page.close();
   await Promise.race([net.close(), new Promise((r) => setTimeout(r, 5000))]);
 });
@@ -49,17 +50,16 @@ test("runs a placement test for a mailbox from the Deliverability page: the grid
   test.setTimeout(180_000);
   await signInAsOwner(page, "/deliverability");
   const seed = { isSeed: true };
-  const imported = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: true,
-    mailboxes: [
-      net.importItem(SENDER),
-      net.importItem(SEEDS.inbox, seed),
-      net.importItem(SEEDS.junk, seed),
-      net.importItem(SEEDS.gmail, seed),
-    ],
-  });
+  type Item = BodyOf<"/mailboxes/bulk-import", "post">["mailboxes"][number];
+  const items = [
+    net.importItem(SENDER),
+    net.importItem(SEEDS.inbox, seed),
+    net.importItem(SEEDS.junk, seed),
+    net.importItem(SEEDS.gmail, seed),
+  ];
+  const imported = await ok(apiClient(page).POST("/mailboxes/bulk-import", { body: { verify: true, mailboxes: items as Item[] } }));
   expect(imported.failed).toEqual([]);
-  created.push(...imported.mailboxes.map((m: { id: string }) => m.id));
+  created.push(...imported.mailboxes.map((m) => m.id));
 
   await page.reload();
   const panel = page.getByRole("region", { name: "Inbox placement" });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { api } from "./support/api";
+import { apiClient, ok } from "./support/api";
 import { useSpecMailPeers } from "./support/mail-peers";
 import { signInAsOwner } from "./support/session";
 
@@ -17,10 +17,10 @@ let neverWarmedId: string | undefined;
 test.afterEach(async ({ page }) => {
   // Nothing of this spec keeps warming, or checks logins, once its peers close.
   const { mailboxId } = mail.created;
-  if (mailboxId) await page.request.post(`/api/v1/mailboxes/${mailboxId}/stop-warmup`);
+  const client = apiClient(page);
+  if (mailboxId) await client.POST("/mailboxes/{id}/stop-warmup", { params: { path: { id: mailboxId } } });
   if (neverWarmedId) {
-    const res = await page.request.delete(`/api/v1/mailboxes/${neverWarmedId}`);
-    expect(res.ok(), `deleting ${NEVER_WARMED}: ${await res.text()}`).toBeTruthy();
+    await ok(client.DELETE("/mailboxes/{id}", { params: { path: { id: neverWarmedId } } }));
     neverWarmedId = undefined;
   }
 });
@@ -33,24 +33,28 @@ test("warmup from the mailboxes page: start with settings (EARLY, day 0, today's
   test.setTimeout(180_000);
   await signInAsOwner(page, "/mailboxes");
   await mail.importMailbox(page);
-  const second = await api(page, "POST", "/mailboxes/bulk-import", {
-    verify: false,
-    mailboxes: [
-      {
-        email: NEVER_WARMED,
-        smtpHost: "127.0.0.1",
-        smtpPort: mail.smtp.port,
-        smtpSecurity: "NONE",
-        smtpUsername: MAILBOX.email,
-        smtpPassword: MAILBOX.password,
-        imapHost: "127.0.0.1",
-        imapPort: mail.imap.port,
-        imapSecurity: "NONE",
-        imapUsername: MAILBOX.email,
+  const second = await ok(
+    apiClient(page).POST("/mailboxes/bulk-import", {
+      body: {
+        verify: false,
+        mailboxes: [
+          {
+            email: NEVER_WARMED,
+            smtpHost: "127.0.0.1",
+            smtpPort: mail.smtp.port,
+            smtpSecurity: "NONE",
+            smtpUsername: MAILBOX.email,
+            smtpPassword: MAILBOX.password,
+            imapHost: "127.0.0.1",
+            imapPort: mail.imap.port,
+            imapSecurity: "NONE",
+            imapUsername: MAILBOX.email,
+          },
+        ],
       },
-    ],
-  });
-  neverWarmedId = second.mailboxes[0].id as string;
+    }),
+  );
+  neverWarmedId = second.mailboxes[0].id;
   await page.reload();
 
   const table = page.getByRole("table", { name: "Mailboxes" });

@@ -28,16 +28,6 @@ export async function ok<D>(call: Promise<{ data?: D; error?: unknown; response:
   return data as NonNullable<D>;
 }
 
-/**
- * Untyped set-up calls, kept only for the specs other work owns (warmup, deliverability, placement)
- * until they move to apiClient; new calls use apiClient + ok.
- */
-export async function api(page: Page, method: "POST" | "PUT" | "PATCH", path: string, data: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, { method, data });
-  expect(res.ok(), `${method} ${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
 /** The typed client with an API key (`ok_live_…`) as the Bearer credential, against the app under test. */
 export function keyClient(apiKey: string): ApiClient {
   return createClient({ baseUrl: process.env.E2E_BASE_URL, apiKey });
