@@ -22,13 +22,6 @@ const ALLOWED: Record<string, string> = {
   "e2e/reply-agents.spec.ts": "raw body-limit test",
 };
 
-/**
- * Specs other work owns (oauth) that may still call by hand while their owners move them to apiClient.
- * Tolerated, not required: delete this when they have. (The warmup, deliverability, placement and
- * mailboxes specs are on apiClient; every dashboard screen is on the typed client.)
- */
-const PENDING_ELSEWHERE = [/^e2e\/oauth\.spec\.ts$/];
-
 const HAND_CALL = new RegExp(
   [
     // fetch("/api/v1…"), fetch(`/api/v1/${id}`) and the untyped wrappers, with or without a type argument.
@@ -83,7 +76,7 @@ describe("the dashboard on the typed client", () => {
   });
 
   it("has no hand-written /api/v1 call outside the commented allow-list", () => {
-    const left = offenders().filter((rel) => !(rel in ALLOWED) && !PENDING_ELSEWHERE.some((re) => re.test(rel)));
+    const left = offenders().filter((rel) => !(rel in ALLOWED));
     expect(left).toEqual([]);
   });
 
