@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { selectRows } from "../../db/bulk";
 import { campaignLeadStatusEnum } from "../../db/schema";
@@ -9,8 +10,9 @@ import { csvHeaders, csvLines } from "./csv";
 
 /** Spec 8: leads.csv holds up to 50,000 leads; more matching is refused, never cut short silently. */
 export const LEADS_CSV_MAX = 50_000;
-/** Leads per read: large enough that round trips are a small part, small enough to stream. */
+/** Leads per cursor fetch: large enough that round trips are a small part, small enough to stream. */
 const BATCH = 10_000;
+const dialect = new PgDialect();
 
 export const leadsCsvQuery = z.object({
   campaignId: z.string().max(200).optional(),
@@ -51,24 +53,39 @@ async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
   return sql.join(conds, sql` and `);
 }
 
-/**
- * One batch: each field as text in column order (`c0`, `c1`, …; custom fields by key with `->>`), so a
- * row is cells as read, with no JSON to parse.
- */
-function batchSql(where: SQL, keys: readonly string[], after: number): SQL {
+/** The matching leads, each field as text in column order (custom fields by key with `->>`: no JSON to parse). */
+function rowsSql(where: SQL, keys: readonly string[]): SQL {
   const cols = [...FIELDS.map(([, c]) => c), ...keys.map((k) => sql`l.custom_fields ->> ${k}`)];
-  return sql`select l.seq, ${sql.join(
-    cols.map((c, i) => sql`${c} as ${sql.identifier(`c${i}`)}`),
-    sql`, `,
-  )} from leads l where ${where} and l.seq > ${after} order by l.seq limit ${BATCH}`;
+  return sql`select ${sql.join(cols, sql`, `)} from leads l where ${where} order by l.seq`;
+}
+
+type Cells = (string | null)[];
+
+/**
+ * The rows in batches of BATCH from ONE statement through a cursor (postgres.js `.cursor`): the
+ * database joins and sorts the matching leads once (keyset batches re-did that for every batch: 190 ms
+ * each of 50,000). Rows come as arrays (`.values()`). Inside a transaction (no pool client) the rows
+ * are read in one go.
+ */
+function batches(db: Ctx["db"], query: SQL): AsyncIterator<Cells[]> {
+  const q = dialect.sqlToQuery(query);
+  if ("$client" in db) {
+    return db.$client
+      .unsafe(q.sql, q.params as never[])
+      .values()
+      .cursor(BATCH)
+      [Symbol.asyncIterator]() as AsyncIterator<Cells[]>;
+  }
+  return (async function* () {
+    yield (await selectRows(db, query)).map((r) => Object.values(r) as Cells);
+  })();
 }
 
 /**
  * GET /reports/leads.csv (owner or admin): the matching leads' fields plus one column per custom field
- * key, streamed in batches by `seq` (keyset, so a batch never re-reads the ones before it) as the
- * client reads; the next batch is read while one is written. Over 50,000 matching → 400
- * VALIDATION_ERROR before anything is written. Rows are written by csvLines (csv-stringify's bytes,
- * proven by csv.test.ts, at a fraction of its cost).
+ * key, streamed as the client reads; the next batch is read while one is written. Over 50,000
+ * matching → 400 VALIDATION_ERROR before anything is written. Rows are written by csvLines
+ * (csv-stringify's bytes, proven by csv.test.ts, at a fraction of its cost).
  */
 export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   requireAccess(ctx, "read");
@@ -89,27 +106,26 @@ export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   }
   const standard = new Set<string>(FIELDS.map(([h]) => h));
   const header = [...FIELDS.map(([h]) => h), ...keys.map((k) => (standard.has(k) ? `custom:${k}` : k))];
-  const width = header.length;
-  const read = (after: number) => {
-    const p = selectRows<Record<string, string | null>>(ctx.db, batchSql(where, keys, after));
+  const it = batches(ctx.db, rowsSql(where, keys));
+  const read = () => {
+    const p = it.next();
     p.catch(() => {}); // read ahead: a client that stops reading never awaits it; pull() rethrows its error
     return p;
   };
-  let next: Promise<Record<string, string | null>[]> | null = read(0);
+  let next = read();
   let first = true;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const rows = next ? await next : [];
-      next = rows.length === BATCH ? read(Number(rows[rows.length - 1].seq)) : null;
-      const cells = rows.map((r) => {
-        const out: (string | null)[] = new Array(width);
-        for (let i = 0; i < width; i++) out[i] = r[`c${i}`];
-        return out;
-      });
-      if (cells.length > 0 || first) controller.enqueue(encoder.encode(csvLines(cells, first ? header : undefined)));
+      const r = await next;
+      const rows = r.done ? [] : r.value;
+      if (!r.done) next = read();
+      if (rows.length > 0 || first) controller.enqueue(encoder.encode(csvLines(rows, first ? header : undefined)));
       first = false;
-      if (!next) controller.close();
+      if (r.done) controller.close();
+    },
+    async cancel() {
+      await it.return?.();
     },
   });
   return new Response(stream, { headers: csvHeaders("leads.csv") });
