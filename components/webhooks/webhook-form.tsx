@@ -25,7 +25,13 @@ export function emptyForm(): WebhookFormState {
 }
 
 export function formOf(w: WebhookView): WebhookFormState {
-  return { url: w.url, events: w.events.filter(isEvent), retryAttempts: String(w.retryAttempts), timeoutMs: String(w.timeoutMs), active: w.active };
+  return {
+    url: w.url,
+    events: w.events.filter(isEvent),
+    retryAttempts: String(w.retryAttempts),
+    timeoutMs: String(w.timeoutMs),
+    active: w.active,
+  };
 }
 
 /** A number field as the API wants it: a number, or undefined when left empty (the server's default). */
