@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import type { Period } from "./period";
-import { campaignLifetimes, workspacePeriodTotals } from "./rollups";
+import { campaignLifetimes, type CountRow, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
 
 /**
  * The one counting of spec 2.4 and 4.13 rules 1–10. The campaign list, campaign stats and timeseries,
@@ -137,27 +137,9 @@ function countsSql(by: GroupBy, s: CountScope): SQL {
         count(distinct r.lead_id), count(distinct r.lead_id) filter (where r.intent = 'INTERESTED'), null
       from ${r.from} where ${r.where} and ${inPeriod(sql`r.received_at`, p)} group by 1
     )
-    select k, sum(sent)::int as sent, sum(bounced)::int as bounced, sum(bounced_hard)::int as bounced_hard,
-      sum(bounced_soft)::int as bounced_soft, sum(failed)::int as failed, sum(contacted)::int as contacted,
-      sum(opened)::int as opened, sum(clicked)::int as clicked, sum(replied)::int as replied,
-      sum(positive)::int as positive, max(last_sent_at) as last_sent_at
+    select k, ${SUMS}, max(last_sent_at) as last_sent_at
     from parts group by k`;
 }
-
-type CountRow = {
-  k: string;
-  sent: number;
-  bounced: number;
-  bounced_hard: number;
-  bounced_soft: number;
-  failed: number;
-  contacted: number;
-  opened: number;
-  clicked: number;
-  replied: number;
-  positive: number;
-  last_sent_at: Date | string | null;
-};
 
 /** Every count of the scope, per key of `by` (campaign id, mailbox id, domain, UTC day, "<owner> <day>", or "all"). */
 export async function countBy(db: DbOrTx, by: GroupBy, scope: CountScope): Promise<Map<string, Counts>> {
@@ -165,24 +147,7 @@ export async function countBy(db: DbOrTx, by: GroupBy, scope: CountScope): Promi
   const rolled = await fromRollups(db, by, scope);
   if (rolled) return rolled;
   const rows = await selectRows<CountRow>(db, countsSql(by, scope));
-  return new Map(
-    rows.map((r) => [
-      r.k,
-      {
-        sent: r.sent,
-        bounced: r.bounced,
-        bouncedHard: r.bounced_hard,
-        bouncedSoft: r.bounced_soft,
-        failed: r.failed,
-        leadsContacted: r.contacted,
-        opened: r.opened,
-        clicked: r.clicked,
-        replied: r.replied,
-        positive: r.positive,
-        lastSentAt: r.last_sent_at ? new Date(r.last_sent_at).toISOString() : null,
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.k, countsOf(r)]));
 }
 
 /**

@@ -17,7 +17,8 @@ const DAY_MS = 86_400_000;
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const ceilTo = (d: Date, ms: number) => new Date(Math.ceil(d.getTime() / ms) * ms);
 
-type Row = {
+/** One row of counts as SQL answers it (snake_case sums), raw-row counts and rollups alike. */
+export type CountRow = {
   k: string;
   sent: number;
   bounced: number;
@@ -32,11 +33,13 @@ type Row = {
   last_sent_at: Date | string | null;
 };
 
-const SUMS = sql`sum(sent)::int as sent, sum(bounced)::int as bounced, sum(bounced_hard)::int as bounced_hard,
+/** The sums of a CountRow over grouped rows (the raw parts or the rollups). */
+export const SUMS = sql`sum(sent)::int as sent, sum(bounced)::int as bounced, sum(bounced_hard)::int as bounced_hard,
   sum(bounced_soft)::int as bounced_soft, sum(failed)::int as failed, sum(contacted)::int as contacted, sum(opened)::int as opened,
   sum(clicked)::int as clicked, sum(replied)::int as replied, sum(positive)::int as positive`;
 
-function countsOf(r: Row): Counts {
+/** A CountRow as the API's Counts. */
+export function countsOf(r: CountRow): Counts {
   return {
     sent: r.sent,
     bounced: r.bounced,
@@ -57,7 +60,7 @@ function countsOf(r: Row): Counts {
  * mailbox) summed; the last send is the newest counted email on the (campaign_id, created_at) index.
  */
 export async function campaignLifetimes(db: DbOrTx, workspaceId: string, campaignIds: readonly string[]): Promise<Map<string, Counts>> {
-  const rows = await selectRows<Row>(
+  const rows = await selectRows<CountRow>(
     db,
     sql`select r.campaign_id as k, ${SUMS},
         (select e.created_at from emails e where e.campaign_id = r.campaign_id and e.workspace_id = ${workspaceId}
@@ -87,7 +90,7 @@ export async function workspacePeriodTotals(db: DbOrTx, workspaceId: string, per
   const floorTo = new Date(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS);
   // The part hour [from, hour) from the rows; nothing to read when the period starts on an hour.
   const part = from.getTime() < hour.getTime();
-  const [r] = await selectRows<Row & { later: boolean }>(
+  const [r] = await selectRows<CountRow & { later: boolean }>(
     db,
     sql`with b as (
         select ${SUMS} from analytics_rollups
