@@ -92,6 +92,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<numbe
 export async function ensureBuild(): Promise<void> {
   if (process.env.OUTREACH_SKIP_BUILD === "1" || buildIsCurrent(root)) return;
   log("[outreach] building the dashboard (first start or sources changed)…");
+  // The typed client's types (lib/client/schema.d.ts, not committed) come from the contracts being built.
+  const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  const gen = await run(process.execPath, [tsx, path.join(root, "scripts", "gen-client.ts")], childEnv());
+  if (gen !== 0) throw new StartupError(`generating the API client's types (npm run gen:client) failed with exit code ${gen}`);
   const code = await run(process.execPath, [nextBin, "build"], childEnv({ NODE_ENV: "production" }));
   if (code !== 0) throw new StartupError(`the dashboard build (next build) failed with exit code ${code} — see its output above`);
   markBuilt(root);
