@@ -38,6 +38,8 @@ const CONCURRENCY = 8;
 interface DueMailbox {
   m: MailboxRow;
   w: WarmupRow;
+  /** Its own conversations started today (UTC) before this one. */
+  sentToday: number;
 }
 
 /** When the mailbox's next warmup email of the day is due: the i-th at start + i × spread ÷ target. */
@@ -81,7 +83,7 @@ async function claimDueMailboxes(db: DbOrTx, now: Date): Promise<DueMailbox[]> {
     )
     .returning({ id: mailboxWarmups.mailboxId });
   const ours = new Set(leased.map((r) => r.id));
-  return due.filter((d) => ours.has(d.m.id)).map((d) => ({ m: d.m, w: d.w }));
+  return due.filter((d) => ours.has(d.m.id)).map((d) => ({ m: d.m, w: d.w, sentToday: d.sent }));
 }
 
 /** A partner: a mailbox of the installation (`id`), or an installation seed of SEED_POOL_FILE (`id` null). */
@@ -156,11 +158,24 @@ export async function deliverWarmup(db: DbOrTx, row: MessageRow, from: MailboxRo
   }
 }
 
-/** A new conversation from a due mailbox to a random partner; false when it has none. */
+/**
+ * The partner of a mailbox's n-th conversation of a UTC day: its partners in turn (by address), from a
+ * place that depends on the mailbox and the day, so a day's emails spread evenly over the partners
+ * (a random pick sent a small day all to one of them) and mailboxes do not all start with the same one.
+ */
+export function partnerFor<P extends { email: string }>(partners: readonly P[], mailboxId: string, day: string, n: number): P | undefined {
+  if (partners.length === 0) return undefined;
+  const ordered = [...partners].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  let h = 0;
+  for (const ch of `${mailboxId}/${day}`) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return ordered[(h + n) % ordered.length];
+}
+
+/** A new conversation from a due mailbox to its next partner (partnerFor); null when it has none. */
 async function startConversation(db: DbOrTx, d: DueMailbox, partners: Partner[], now: () => Date): Promise<boolean | null> {
-  const to = partners[Math.floor(Math.random() * partners.length)];
-  if (!to) return null;
   const at = now();
+  const to = partnerFor(partners, d.m.id, utcDate(at), d.sentToday);
+  if (!to) return null;
   const id = newId("wum");
   const content = newConversation(to.email, d.m.senderName ?? d.m.email.split("@")[0]);
   const [row] = await db
