@@ -23,7 +23,8 @@ describe("partnerFor: a mailbox's day spread over its partners in turn", () => {
 
   it("does not depend on the order the partners were read in", () => {
     const a = p("a@x.test", "b@x.test", "c@x.test");
-    for (let i = 0; i < 6; i++) expect(partnerFor(a, "mbx_a", "2026-11-03", i)).toEqual(partnerFor([...a].reverse(), "mbx_a", "2026-11-03", i));
+    for (let i = 0; i < 6; i++)
+      expect(partnerFor(a, "mbx_a", "2026-11-03", i)).toEqual(partnerFor([...a].reverse(), "mbx_a", "2026-11-03", i));
   });
 
   it("mailboxes (and days) start at different partners", () => {
