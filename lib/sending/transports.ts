@@ -4,6 +4,7 @@ import type { Transporter } from "nodemailer";
 import SMTPPool from "nodemailer/lib/smtp-pool";
 import SMTPTransport from "nodemailer/lib/smtp-transport";
 import type Mail from "nodemailer/lib/mailer";
+import { outreachSecret } from "../env";
 import { type SmtpConfig, smtpTransport } from "../mail/smtp";
 import { type LoginEnv, type LoginRow, withLogin } from "../mailboxes/credentials";
 
@@ -47,9 +48,10 @@ export function withNoDelay<T extends Transporter>(t: T): T {
 
 /**
  * Pooled SMTP connections per mailbox, reused across sends (a fresh login per email is slow and looks
- * odd to providers), with TCP_NODELAY. A changed password gives a new pool.
+ * odd to providers), with TCP_NODELAY. A changed password gives a new pool. `saved` is the password
+ * mailbox's login as stored when the pool was last used (see savedLogin).
  */
-const pools = new Map<string, { key: string; t: Transporter }>();
+const pools = new Map<string, { key: string; t: Transporter; saved?: string }>();
 
 export function pooledTransport(mailboxId: string, cfg: SmtpConfig): Transporter {
   const key = createHash("sha1").update(JSON.stringify(cfg)).digest("hex");
@@ -62,11 +64,29 @@ export function pooledTransport(mailboxId: string, cfg: SmtpConfig): Transporter
 }
 
 /**
+ * A password mailbox's SMTP login as stored (the sealed password, and the secret that opens it): while
+ * it is the one its pool was made from, the pool is reused without decrypting and hashing the login
+ * again on every send. OAuth mailboxes always go through withLogin (their token may need a refresh).
+ */
+function savedLogin(m: LoginRow<"smtp">): string | undefined {
+  if (m.authType === "OAUTH") return undefined;
+  return `${m.smtpHost}\u0000${m.smtpPort}\u0000${m.smtpSecurity}\u0000${m.smtpUsername}\u0000${m.smtpPasswordEnc}\u0000${outreachSecret()}`;
+}
+
+/**
  * One message over the mailbox's pooled connection, logged in as the mailbox: its password, or XOAUTH2
  * with a current token (a refreshed token changes the pool's key, so the next send opens a new pool).
  */
-export function sendPooledAs(env: LoginEnv, m: LoginRow<"smtp">, mail: Mail.Options) {
-  return withLogin(env, m, "smtp", (cfg) => pooledTransport(m.id, cfg).sendMail(mail));
+export async function sendPooledAs(env: LoginEnv, m: LoginRow<"smtp">, mail: Mail.Options) {
+  const saved = savedLogin(m);
+  const cur = saved === undefined ? undefined : pools.get(m.id);
+  if (cur && cur.saved === saved) return cur.t.sendMail(mail);
+  return withLogin(env, m, "smtp", (cfg) => {
+    const t = pooledTransport(m.id, cfg);
+    const entry = pools.get(m.id);
+    if (entry) entry.saved = saved;
+    return t.sendMail(mail);
+  });
 }
 
 export function dropTransport(mailboxId: string): void {
