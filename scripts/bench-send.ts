@@ -20,7 +20,9 @@
  *     of 32 in flight. Both sides warm (pools logged in) before timing; 3 ABBA blocks (BENCH_BLOCKS);
  *     the ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). TCP_NODELAY on both
  *     sides: with Nagle's algorithm each message on a pooled connection waits ~40 ms for the sink's
- *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME.
+ *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME,
+ *     and the CPU per email over the timed phases of this process, of the bench's Postgres and of the
+ *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in
  *     the lead's zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with
  *     generate_series into a separate database. Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
@@ -54,6 +56,7 @@
  * ticks), BENCH_EXPLAIN=1.
  */
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
 import type { Db } from "@/db/client";
@@ -268,10 +271,16 @@ const LABELS: [RegExp, string][] = [
   [/^with "released" as/i, "record: releases after refusals"],
 ];
 
+/** Labels by statement text, so the timer's own cost inside the timed phases is one Map lookup per statement. */
+const labels = new Map<string, string>();
+
 function labelOf(q: string): string {
+  const known = labels.get(q);
+  if (known !== undefined) return known;
   const s = q.replace(/\s+/g, " ").trim();
-  for (const [re, label] of LABELS) if (re.test(s)) return label;
-  return `other: ${s.slice(0, 70)}`;
+  const label = LABELS.find(([re]) => re.test(s))?.[1] ?? `other: ${s.slice(0, 70)}`;
+  if (labels.size < 10_000) labels.set(q, label);
+  return label;
 }
 
 function resetProfile() {
@@ -572,7 +581,77 @@ interface DeliveryResult {
   pipeCpu: number;
   rawCpu: number;
   avgBytes: number;
+  /** CPU per email (µs) over the timed phases: this process, the bench's Postgres, the sink (NaN where /proc is not readable). */
+  cpuPerEmail: Record<"pipe" | "raw", ProcessCpu>;
 }
+
+/** CPU time (ms) of this process, of the Postgres processes it started and of its other children (the sink). */
+interface ProcessCpu {
+  self: number;
+  postgres: number;
+  sink: number;
+}
+
+const CLOCK_TICK_MS = 10; // USER_HZ = 100 on Linux
+
+/**
+ * CPU so far of this process and its descendants, by kind, from /proc (Linux): on 2 cores the
+ * pipeline's Postgres and the sink compete with this process, so their CPU per email is part of the
+ * picture (the raw side has no Postgres). NaN where /proc cannot be read.
+ */
+function processCpu(): ProcessCpu {
+  const u = process.cpuUsage();
+  const self = (u.user + u.system) / 1000;
+  try {
+    const children = new Map<number, number[]>();
+    const stat = new Map<number, { name: string; ticks: number }>();
+    for (const d of readdirSync("/proc")) {
+      if (!/^\d+$/.test(d)) continue;
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${d}/stat`, "utf8");
+      } catch {
+        continue; // gone since the listing
+      }
+      const close = text.lastIndexOf(")");
+      const f = text.slice(close + 2).split(" "); // state, ppid, … utime (12th), stime (13th) after the name
+      const pid = Number(d);
+      const ppid = Number(f[1]);
+      stat.set(pid, { name: text.slice(text.indexOf("(") + 1, close), ticks: Number(f[11]) + Number(f[12]) });
+      const list = children.get(ppid) ?? [];
+      list.push(pid);
+      children.set(ppid, list);
+    }
+    const out: ProcessCpu = { self, postgres: 0, sink: 0 };
+    const walk = (pid: number) => {
+      for (const c of children.get(pid) ?? []) {
+        const p = stat.get(c);
+        if (p) out[p.name.startsWith("postgres") ? "postgres" : "sink"] += p.ticks * CLOCK_TICK_MS;
+        walk(c);
+      }
+    };
+    walk(process.pid);
+    return out;
+  } catch {
+    return { self, postgres: NaN, sink: NaN };
+  }
+}
+
+const cpuSince = (a: ProcessCpu, b: ProcessCpu): ProcessCpu => ({
+  self: b.self - a.self,
+  postgres: b.postgres - a.postgres,
+  sink: b.sink - a.sink,
+});
+const addCpu = (a: ProcessCpu, b: ProcessCpu): ProcessCpu => ({
+  self: a.self + b.self,
+  postgres: a.postgres + b.postgres,
+  sink: a.sink + b.sink,
+});
+const cpuPer = (c: ProcessCpu, n: number): ProcessCpu => ({
+  self: (c.self * 1000) / n,
+  postgres: (c.postgres * 1000) / n,
+  sink: (c.sink * 1000) / n,
+});
 
 async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const { dbm, schema, drizzle: d, transports } = app;
@@ -624,6 +703,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     await sink.collect();
     const from = clock.now();
     const cpu = cpuMeter();
+    const pc = processCpu();
     profiling = profile;
     if (profile) await cpuProfile.start();
     const start = process.hrtime.bigint();
@@ -641,11 +721,12 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     if (profile) await cpuProfile.stop("pipeline", sent);
     profiling = false;
     const c = cpu();
+    const procs = cpuSince(pc, processCpu());
     const ids = await sentIdsBetween(from, clock.now());
     if (ids.size !== sent) throw new Error(`${label}: ${ids.size} SENT rows for ${sent} sends`);
     const got = await sink.collect();
     checkSink(label, got, ids);
-    return { n: sent, ms, rate: (sent * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes };
+    return { n: sent, ms, rate: (sent * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes, procs };
   };
 
   // Raw side: one pooled transport per mailbox with the engine's options, warmed with one message each.
@@ -707,15 +788,17 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     }
     await sink.collect();
     const cpu = cpuMeter();
+    const pc = processCpu();
     if (profile) await cpuProfile.start();
     const start = process.hrtime.bigint();
     await sendRaw(msgs);
     const ms = elapsedMs(start);
     if (profile) await cpuProfile.stop("raw", msgs.length);
     const c = cpu();
+    const procs = cpuSince(pc, processCpu());
     const got = await sink.collect();
     checkSink(label, got, new Set(msgs.map((x) => x.id)));
-    return { n: msgs.length, ms, rate: (msgs.length * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes };
+    return { n: msgs.length, ms, rate: (msgs.length * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes, procs };
   };
 
   // Warm-up: one pass each (pools log in), untimed.
@@ -771,6 +854,13 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     pipeCpu: pipes.reduce((a, x) => a + x.cpuMs, 0) / pipeMs,
     rawCpu: raws.reduce((a, x) => a + x.cpuMs, 0) / raws.reduce((a, x) => a + x.ms, 0),
     avgBytes: pipes.reduce((a, x) => a + x.bytes, 0) / pipeEmails,
+    cpuPerEmail: {
+      pipe: cpuPer(pipes.map((x) => x.procs).reduce(addCpu), pipeEmails),
+      raw: cpuPer(
+        raws.map((x) => x.procs).reduce(addCpu),
+        raws.reduce((a, x) => a + x.n, 0),
+      ),
+    },
   };
 }
 
@@ -1239,6 +1329,16 @@ function printDetails(delivery?: DeliveryResult, tick?: TickResult, caps?: CapRe
       `\nDelivery pipeline, where the time goes (${fmt(per)} emails in ${fmt(delivery.pipeMs / 1000, 2)} s = ${fmt((delivery.pipeMs * 1000) / per)} µs wall per email; up to ${CONCURRENCY} in flight):`,
     );
     say(table(profileHeader(delivery.profile, "email"), profileRows(delivery.profile, per)));
+    say(
+      "\nCPU per email over the timed phases, µs (the machine has 2 cores: Postgres and the sink compete with this process; the raw side has no Postgres):",
+    );
+    const row = (label: string, c: ProcessCpu) => [label, fmt(c.self), fmt(c.postgres), fmt(c.sink), fmt(c.self + c.postgres + c.sink)];
+    say(
+      table(
+        ["side", "this process", "Postgres", "SMTP sink", "all three"],
+        [row("pipeline", delivery.cpuPerEmail.pipe), row("raw nodemailer pools", delivery.cpuPerEmail.raw)],
+      ),
+    );
   }
   if (tick) {
     for (const c of tick.cases) {
