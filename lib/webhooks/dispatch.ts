@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
-import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { events as ev, webhookDeliveries as d, webhooks } from "../../db/schema";
 import type { Clock } from "../clock";
@@ -55,14 +54,19 @@ function deliveryIds(): () => string {
 }
 
 /**
- * The oldest undispatched events, locked (SKIP LOCKED) for this transaction, and the active webhooks of
- * their workspaces: one statement, one row of two JSON arrays.
+ * The oldest undispatched events, locked (SKIP LOCKED) and marked dispatched at `now` by this
+ * transaction, with the active webhooks of their workspaces: one statement, one row of two JSON arrays.
+ * The mark commits with the deliveries made from them (or rolls back with them). The locked ids go in
+ * as an array, so the update finds them through the primary key (`in (…)` became a hash join over a
+ * scan of the whole outbox).
  */
-function lockBatch(limit: number): SQL {
+function lockBatch(limit: number, now: Date): SQL {
   const w = webhooks;
   return sql`with b as (
-      select ${ev.id} as "id", ${ev.workspaceId} as "workspaceId", ${ev.event} as "event", ${ev.data} as "data", ${ev.createdAt} as "createdAt"
-      from ${ev} where ${ev.dispatchedAt} is null order by ${ev.createdAt} limit ${limit} for update skip locked)
+      update ${ev} set ${sql.identifier(ev.dispatchedAt.name)} = ${now.toISOString()}::timestamptz
+      where ${ev.id} = any(array(
+        select ${ev.id} from ${ev} where ${ev.dispatchedAt} is null order by ${ev.createdAt} limit ${limit} for update skip locked))
+      returning ${ev.id} as "id", ${ev.workspaceId} as "workspaceId", ${ev.event} as "event", ${ev.data} as "data", ${ev.createdAt} as "createdAt")
     select coalesce((select json_agg(b order by b."createdAt", b."id") from b), '[]') as "events",
       coalesce((select json_agg(h) from (
         select ${w.id} as "id", ${w.workspaceId} as "workspaceId", ${w.events} as "events", ${w.url} as "url", ${w.timeoutMs} as "timeoutMs",
@@ -102,12 +106,12 @@ export async function dispatchEvents(
   limit = DISPATCH_BATCH,
   opts: { lease?: boolean } = {},
 ): Promise<Dispatched> {
-  // Two round trips: the batch and its webhooks, then the deliveries, the events marked and COMMIT.
-  return twoStepTransaction<BatchRow, Dispatched>(db, lockBatch(limit), (found) => {
+  // Two round trips: the batch (locked and marked) and its webhooks, then the deliveries and COMMIT.
+  const now = clock.now();
+  return twoStepTransaction<BatchRow, Dispatched>(db, lockBatch(limit, now), (found) => {
     const batch = found[0]?.events ?? [];
     if (batch.length === 0) return { statements: [], result: { events: 0, deliveries: 0, leased: [] } };
     const hooks = (found[0]?.hooks ?? []).map(hookOf);
-    const now = clock.now();
     const newId = deliveryIds();
     const rows: string[][] = [];
     const leased: Claimed[] = [];
@@ -120,11 +124,7 @@ export async function dispatchEvents(
         if (opts.lease) leased.push({ id, eventId: e.id, event: e.event, body, attempts: 0, isTest: false, webhookId: w.id, target: w });
       }
     }
-    const marked = sql`update ${ev} set ${sql.identifier(ev.dispatchedAt.name)} = ${now.toISOString()}::timestamptz
-      where ${ev.id} = ${anyOf(batch.map((e) => e.id))}`;
-    const statements = rows.length
-      ? [insertDeliveries(rows, now, opts.lease ? new Date(now.getTime() + LEASE_MS) : null), marked]
-      : [marked];
+    const statements = rows.length ? [insertDeliveries(rows, now, opts.lease ? new Date(now.getTime() + LEASE_MS) : null)] : [];
     return { statements, result: { events: batch.length, deliveries: rows.length, leased } };
   });
 }

@@ -45,8 +45,18 @@ const col = (c: { name: string }) => sql.identifier(c.name);
  */
 export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void> {
   if (rows.length === 0) return;
+  // The times go in as ISO text: a Date inside JSON.stringify leaves its fast path (~3 µs a Date).
   const json = JSON.stringify(
-    rows.map((o) => [o.id, o.attempts, o.status, o.nextAttemptAt, o.lastStatusCode, o.lastResponse, o.lastError, o.lastAttemptAt]),
+    rows.map((o) => [
+      o.id,
+      o.attempts,
+      o.status,
+      o.nextAttemptAt?.toISOString() ?? null,
+      o.lastStatusCode,
+      o.lastResponse,
+      o.lastError,
+      o.lastAttemptAt.toISOString(),
+    ]),
   );
   const r = sql.raw("r");
   await db.execute(sql`
