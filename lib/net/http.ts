@@ -140,7 +140,14 @@ export function safeRequest(
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+          // The headers object is built from the raw headers on first read: only callers that look pay for it.
+          resolve({
+            status: res.statusCode ?? 0,
+            get headers() {
+              return res.headers;
+            },
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
         });
         res.on("error", (e) => reject(new OutboundError("network", e.message)));
       },

@@ -1,6 +1,7 @@
 import type { webhooks } from "../../db/schema";
 import { decryptSecret } from "../crypto/secretbox";
 import { OutboundError, safeRequest } from "../net/http";
+import type { AllowList } from "../net/ssrf";
 import { type SigningKey, signatureHeader } from "./signing";
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -49,15 +50,23 @@ export function deliveryHeaders(d: Sendable, secrets: SigningKey[], now: Date): 
 
 /**
  * One POST of a delivery through the SSRF-safe client: any 2xx within the timeout is success, a
- * redirect is a failure and is not followed. Never throws: a failure is the result.
+ * redirect is a failure and is not followed. Never throws: a failure is the result. `allow` is the
+ * outbound allow list (OUTBOUND_ALLOW_HOSTS, read now when not given).
  */
-export async function send(d: Sendable, w: Pick<Target, "url" | "timeoutMs">, secrets: SigningKey[], now: Date): Promise<SendResult> {
+export async function send(
+  d: Sendable,
+  w: Pick<Target, "url" | "timeoutMs">,
+  secrets: SigningKey[],
+  now: Date,
+  allow?: AllowList,
+): Promise<SendResult> {
   try {
     const res = await safeRequest(w.url, {
       method: "POST",
       timeoutMs: w.timeoutMs,
       body: d.body,
       maxBody: 1024,
+      allow,
       // Kept connections per receiver (TCP_NODELAY): the address is still checked whenever one opens.
       keepAlive: true,
       headers: deliveryHeaders(d, secrets, now),

@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import type { Clock } from "../clock";
 import { GroupCommit } from "../jobs/group-commit";
 import type { Logger } from "../log";
+import { type AllowList, allowList } from "../net/ssrf";
 import type { Claimed } from "./claim";
 import { afterAttempt, type Outcome, recordAttempts } from "./record";
 import { send, signingSecrets } from "./send";
@@ -36,6 +37,8 @@ export class DeliveryWindow {
   private failure: { error: unknown } | undefined;
   /** Decrypted once per webhook per window, as HMAC key objects. */
   private readonly keys = new Map<string, KeyObject[]>();
+  /** OUTBOUND_ALLOW_HOSTS, read once per window rather than per request (process.env is slow to read). */
+  private readonly allow: AllowList = allowList();
   private readonly outcomes: GroupCommit<Outcome[]>;
   // Outcomes go to the group commit RECORD_BATCH at a time, or RECORD_WAIT_MS after the first one
   // waiting, or when the window empties: one UPDATE per answer would cost Postgres a statement per
@@ -108,7 +111,7 @@ export class DeliveryWindow {
       const now = this.clock.now();
       let s = this.keys.get(c.webhookId);
       if (!s) this.keys.set(c.webhookId, (s = signingSecrets(c.target, now).map(signingKey)));
-      const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now), now);
+      const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now, this.allow), now);
       this.report.attempted++;
       if (outcome.status === "DELIVERED") this.report.delivered++;
       this.buffered.push(outcome);
