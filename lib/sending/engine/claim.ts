@@ -115,7 +115,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
     db,
     sql`with claimed as (
         update ${mailboxes} set ${sql.identifier(mailboxes.sendLeaseUntil.name)} = ${at(new Date(now.getTime() + LEASE_MS))}
-        where ${mailboxes.id} in (
+        where ${mailboxes.id} = any(array(
           select c.id from (
             select ${mailboxes.id} from ${mailboxes}
             where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxSendable(now)}
@@ -123,7 +123,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
             order by ${mailboxes.nextSendAt} nulls first
             for update skip locked) c
           where ${hasDueWork(sql`c.id`, now)}
-          limit ${limit})
+          limit ${limit}))
         returning ${mailboxes.id}, ${mailboxes.nextSendAt})
       select claimed.id as "claimedId", t.n as "sentToday", x.*
       from claimed
