@@ -28,17 +28,28 @@ const LANES = 2;
  */
 export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = {}): Promise<{ claimed: number; work: Work[] }> {
   const limit = opts.mailboxLimit ?? 1000;
-  const size = opts.roundSize ?? ROUND;
-  const rounds: Round[] = [];
-  if (opts.mailboxIds || limit <= size) rounds.push(await scheduleRound(db, clock.now(), limit, opts.mailboxIds));
-  else await Promise.all(Array.from({ length: LANES }, () => lane(db, clock, { limit, size }, rounds)));
-  // Released only once every round has claimed: a mailbox released earlier could be claimed again
-  // by a later round of the same pass.
-  await releaseMailboxes(
-    db,
-    rounds.flatMap((r) => r.releases),
-  );
-  return { claimed: rounds.reduce((n, r) => n + r.claimed, 0), work: rounds.flatMap((r) => r.work) };
+  const size = roundSize(limit, opts.roundSize ?? ROUND);
+  if (opts.mailboxIds || limit <= size) {
+    const round = await scheduleRound(db, clock.now(), limit, opts.mailboxIds);
+    await releaseMailboxes(db, round.releases);
+    return { claimed: round.claimed, work: round.work };
+  }
+  const pass = new Pass(db, limit, size);
+  await Promise.all(Array.from({ length: LANES }, () => lane(db, clock, pass)));
+  pass.settle();
+  await Promise.all(pass.releasing);
+  return { claimed: pass.rounds.reduce((n, r) => n + r.claimed, 0), work: pass.rounds.flatMap((r) => r.work) };
+}
+
+/**
+ * The rounds' size: at most `max`, cut evenly so that every lane runs the same number of rounds (5,000
+ * mailboxes in rounds of 1,000 on two lanes would be 3 rounds on one lane and 2 on the other, the pass
+ * waiting on the longer lane): 6 rounds of 834.
+ */
+function roundSize(limit: number, max: number): number {
+  if (limit <= max) return max;
+  const rounds = LANES * Math.ceil(limit / (LANES * max));
+  return Math.ceil(limit / rounds);
 }
 
 /** What one round claimed and committed, and the mailboxes it leaves to release (nothing to send, or a pick lost). */
@@ -48,22 +59,71 @@ interface Round {
   releases: Release[];
 }
 
-/** One lane: rounds of up to `size` mailboxes until the pass's limit is reached or a round comes back short. */
-async function lane(db: DbOrTx, clock: Clock, pass: { limit: number; size: number }, rounds: Round[]): Promise<void> {
-  const { limit, size } = pass;
-  const asked = (k: number) => Math.min(size, limit - k * size);
-  const drained = () => rounds.some((r, k) => r.claimed < asked(k));
-  while (rounds.length * size < limit && !drained()) {
-    const k = rounds.length;
-    rounds[k] = { claimed: asked(k), work: [], releases: [] }; // taken: the other lane moves on to the next round
-    rounds[k] = await scheduleRound(db, clock.now(), asked(k));
+/**
+ * A pass cut into rounds. A round's mailboxes are released once every claim of the pass has returned
+ * (a mailbox released earlier could be claimed again by a later round of the same pass), and no later:
+ * the lane that finished first releases its rounds while the other is still working, instead of one
+ * release of every round at the end.
+ */
+class Pass {
+  readonly rounds: Round[] = [];
+  readonly releasing: Promise<void>[] = [];
+  /** Claims sent and not yet returned. */
+  private claiming = 0;
+  private claimedAll!: () => void;
+  private readonly allClaimed = new Promise<void>((resolve) => {
+    this.claimedAll = resolve;
+  });
+  constructor(
+    private readonly db: DbOrTx,
+    readonly limit: number,
+    readonly size: number,
+  ) {}
+  asked(k: number): number {
+    return Math.min(this.size, this.limit - k * this.size);
+  }
+  /** No round is left to take: the limit is reached, or a claim came back short. */
+  private finished(): boolean {
+    return this.rounds.length * this.size >= this.limit || this.rounds.some((r, k) => r.claimed < this.asked(k));
+  }
+  /** The next round's index, taken (the other lane moves on to the one after), or null when none is left. */
+  take(): number | null {
+    if (this.finished()) return null;
+    const k = this.rounds.length;
+    this.rounds[k] = { claimed: this.asked(k), work: [], releases: [] };
+    this.claiming++;
+    return k;
+  }
+  claimed(k: number, n: number): void {
+    this.rounds[k].claimed = n;
+    this.claiming--;
+    this.settle();
+  }
+  settle(): void {
+    if (this.claiming === 0 && this.finished()) this.claimedAll();
+  }
+  done(k: number, round: Round): void {
+    this.rounds[k] = round;
+    if (round.releases.length === 0) return;
+    const release = this.allClaimed.then(() => releaseMailboxes(this.db, round.releases));
+    release.catch(() => {}); // awaited by scheduleDue; not an unhandled rejection when another round failed first
+    this.releasing.push(release);
   }
 }
 
-/** One round of the scheduler over at most `limit` mailboxes (or exactly `only`). */
-async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string[]): Promise<Round> {
+/** One lane: rounds of up to `size` mailboxes until the pass's limit is reached or a round comes back short. */
+async function lane(db: DbOrTx, clock: Clock, pass: Pass): Promise<void> {
+  for (let k = pass.take(); k !== null; k = pass.take()) {
+    const round = k;
+    pass.done(round, await scheduleRound(db, clock.now(), pass.asked(round), undefined, (n) => pass.claimed(round, n)));
+  }
+}
+
+/** One round of the scheduler over at most `limit` mailboxes (or exactly `only`); `claimed` is told when its claim returns. */
+async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string[], claimed?: (n: number) => void): Promise<Round> {
   if (only && only.length === 0) return { claimed: 0, work: [], releases: [] };
   const claim = await claimDue(db, now, limit, only);
+  claimed?.(claim.mailboxIds.length);
   if (claim.mailboxIds.length === 0) return { claimed: 0, work: [], releases: [] };
   crashPoint("send:after-claim");
   const { facts, rows } = await readPass(db, claim, now);
