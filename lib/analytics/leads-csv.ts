@@ -1,40 +1,44 @@
 import { sql, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { selectRows } from "../../db/bulk";
 import { campaignLeadStatusEnum } from "../../db/schema";
 import { findCampaign } from "../campaigns/campaigns";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { NotFoundError, ValidationError } from "../errors";
+import { copyCsvStream, csvCell } from "./copy-csv";
 import { csvHeaders, csvLines } from "./csv";
 
 /** Spec 8: leads.csv holds up to 50,000 leads; more matching is refused, never cut short silently. */
 export const LEADS_CSV_MAX = 50_000;
-/** Leads per cursor fetch: large enough that round trips are a small part, small enough to stream. */
-const BATCH = 10_000;
-const dialect = new PgDialect();
+
+/** An id in the query string: no NUL (Postgres text cannot hold one). */
+const idParam = z
+  .string()
+  .max(200)
+  .refine((v) => !v.includes("\0"), "must not hold a NUL character");
 
 export const leadsCsvQuery = z.object({
-  campaignId: z.string().max(200).optional(),
-  tagId: z.string().max(200).optional(),
+  campaignId: idParam.optional(),
+  tagId: idParam.optional(),
   /** A campaign lead status: leads in the campaign (or any campaign) with it. */
   status: z.enum(campaignLeadStatusEnum.enumValues).optional(),
 });
 export type LeadsCsvQuery = z.infer<typeof leadsCsvQuery>;
 
+/** Each column: its header, its SQL, and whether it is free text (neutralised; COPY's cell via csvCell). */
 const FIELDS = [
-  ["id", sql`l.id`],
-  ["email", sql`l.email`],
-  ["firstName", sql`l.first_name`],
-  ["lastName", sql`l.last_name`],
-  ["companyName", sql`l.company_name`],
-  ["companyDomain", sql`l.company_domain`],
-  ["phoneNumber", sql`l.phone_number`],
-  ["jobTitle", sql`l.job_title`],
-  ["timezone", sql`l.timezone`],
-  ["verificationStatus", sql`l.verification_status`],
-  ["espClass", sql`l.esp_class`],
-  ["createdAt", sql`to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
+  ["id", sql`l.id`, false],
+  ["email", sql`l.email`, true],
+  ["firstName", sql`l.first_name`, true],
+  ["lastName", sql`l.last_name`, true],
+  ["companyName", sql`l.company_name`, true],
+  ["companyDomain", sql`l.company_domain`, true],
+  ["phoneNumber", sql`l.phone_number`, true],
+  ["jobTitle", sql`l.job_title`, true],
+  ["timezone", sql`l.timezone`, true],
+  ["verificationStatus", sql`l.verification_status`, false],
+  ["espClass", sql`l.esp_class`, false],
+  ["createdAt", sql`to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, false],
 ] as const;
 
 async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
@@ -53,39 +57,25 @@ async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
   return sql.join(conds, sql` and `);
 }
 
-/** The matching leads, each field as text in column order (custom fields by key with `->>`: no JSON to parse). */
-function rowsSql(where: SQL, keys: readonly string[]): SQL {
-  const cols = [...FIELDS.map(([, c]) => c), ...keys.map((k) => sql`l.custom_fields ->> ${k}`)];
-  return sql`select ${sql.join(cols, sql`, `)} from leads l where ${where} order by l.seq`;
+/**
+ * The matching leads, each field as text in column order (custom fields by key with `->>`: no JSON to
+ * parse). `forCopy`: free-text cells as csvLines writes them (csvCell), for COPY's CSV writer.
+ */
+function rowsSql(where: SQL, keys: readonly string[], forCopy: boolean): SQL {
+  const cell = (c: SQL, text: boolean) => (forCopy && text ? csvCell(c) : c);
+  const cols = [...FIELDS.map(([, c, text]) => cell(c, text)), ...keys.map((k) => cell(sql`l.custom_fields ->> ${k}`, true))];
+  const named = cols.map((c, i) => sql`${c} as ${sql.raw(`c${i}`)}`); // distinct names: rows read as objects keep every column
+  return sql`select ${sql.join(named, sql`, `)} from leads l where ${where} order by l.seq`;
 }
 
 type Cells = (string | null)[];
 
 /**
- * The rows in batches of BATCH from ONE statement through a cursor (postgres.js `.cursor`): the
- * database joins and sorts the matching leads once (keyset batches re-did that for every batch: 190 ms
- * each of 50,000). Rows come as arrays (`.values()`). Inside a transaction (no pool client) the rows
- * are read in one go.
- */
-function batches(db: Ctx["db"], query: SQL): AsyncIterator<Cells[]> {
-  const q = dialect.sqlToQuery(query);
-  if ("$client" in db) {
-    return db.$client
-      .unsafe(q.sql, q.params as never[])
-      .values()
-      .cursor(BATCH)
-      [Symbol.asyncIterator]() as AsyncIterator<Cells[]>;
-  }
-  return (async function* () {
-    yield (await selectRows(db, query)).map((r) => Object.values(r) as Cells);
-  })();
-}
-
-/**
  * GET /reports/leads.csv (owner or admin): the matching leads' fields plus one column per custom field
- * key, streamed as the client reads; the next batch is read while one is written. Over 50,000
- * matching → 400 VALIDATION_ERROR before anything is written. Rows are written by csvLines
- * (csv-stringify's bytes, proven by csv.test.ts, at a fraction of its cost).
+ * key, streamed as the client reads. Over 50,000 matching → 400 VALIDATION_ERROR before anything is
+ * written. On a pooled connection Postgres writes the CSV itself (copy-csv.ts: COPY … TO STDOUT, the
+ * same bytes as csvLines); inside a transaction (a test's or a job's) the rows are read and written by
+ * csvLines (csv-stringify's bytes, proven by csv.test.ts, at a fraction of its cost).
  */
 export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   requireAccess(ctx, "read");
@@ -106,27 +96,11 @@ export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   }
   const standard = new Set<string>(FIELDS.map(([h]) => h));
   const header = [...FIELDS.map(([h]) => h), ...keys.map((k) => (standard.has(k) ? `custom:${k}` : k))];
-  const it = batches(ctx.db, rowsSql(where, keys));
-  const read = () => {
-    const p = it.next();
-    p.catch(() => {}); // read ahead: a client that stops reading never awaits it; pull() rethrows its error
-    return p;
-  };
-  let next = read();
-  let first = true;
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const r = await next;
-      const rows = r.done ? [] : r.value;
-      if (!r.done) next = read();
-      if (rows.length > 0 || first) controller.enqueue(encoder.encode(csvLines(rows, first ? header : undefined)));
-      first = false;
-      if (r.done) controller.close();
-    },
-    async cancel() {
-      await it.return?.();
-    },
-  });
-  return new Response(stream, { headers: csvHeaders("leads.csv") });
+  const head = csvLines([], header);
+  if ("$client" in ctx.db) {
+    const body = await copyCsvStream(ctx.db.$client, rowsSql(where, keys, true), head);
+    return new Response(body, { headers: csvHeaders("leads.csv") });
+  }
+  const rows = (await selectRows(ctx.db, rowsSql(where, keys, false))).map((r) => Object.values(r) as Cells);
+  return new Response(head + csvLines(rows), { headers: csvHeaders("leads.csv") });
 }

@@ -1,0 +1,125 @@
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type postgres from "postgres";
+
+/**
+ * CSV written by Postgres itself: `COPY (query) TO STDOUT (FORMAT csv)` streamed to the client, with
+ * the record ends turned into CRLF. The database's CSV writer quotes exactly what csvLines quotes (a
+ * field holding a comma, a quote or a line break, quotes doubled; csvLines is csv-stringify's bytes),
+ * writes NULL as an empty field and LF after each record. The query makes every text cell what
+ * csvLines would write (csvCell: neutralised, an empty string as NULL, since COPY quotes an empty
+ * string) and copy-csv.test.ts proves the bytes equal csvLines's on awkward values. It is the fast path
+ * of leads.csv: no row is parsed into JavaScript values and written out again.
+ */
+
+const dialect = new PgDialect();
+
+/**
+ * A text expression as csvLines writes its cell: prefixed with ' when it starts with =, +, -, @, tab or
+ * CR (csv.ts neutralise), empty → NULL (an empty field either way; COPY would quote an empty string).
+ */
+export function csvCell(expr: SQL): SQL {
+  const v = sql`(${expr})`; // unbracketed, `'''' || a ->> k` would read as `('''' || a) ->> k`
+  return sql`nullif(case when left(${v}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') then '''' || ${v} else ${v} end, '')`;
+}
+
+/**
+ * A parameter as a dollar-quoted literal: COPY takes no bind parameters, so a query's values are
+ * written into its text. Dollar quoting needs no escaping (the tag is chosen so it does not occur in
+ * the value), whatever standard_conforming_strings says. Only text values are expected here.
+ */
+export function literal(value: unknown): string {
+  if (typeof value !== "string") throw new TypeError(`COPY query parameter must be text, got ${typeof value}`);
+  if (value.includes("\0")) throw new TypeError("COPY query parameter holds a NUL character");
+  let tag = "$c$";
+  // The literal ends at the first tag after the opening one: it must be the closing one.
+  for (let i = 0; `${value}${tag}`.indexOf(tag) !== value.length; i++) tag = `$c${i}$`;
+  return `${tag}${value}${tag}`;
+}
+
+/** `COPY (query) TO STDOUT (FORMAT csv)` with the query's parameters written in as literals. */
+export function copyCsvText(query: SQL): string {
+  const q = dialect.sqlToQuery(query);
+  const text = q.sql.replace(/\$(\d+)/g, (_, n: string) => literal(q.params[Number(n) - 1]));
+  return `copy (${text}) to stdout (format csv)`;
+}
+
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+
+/**
+ * LF record ends → CRLF, across chunks: `quoted` is whether the previous chunk ended inside a quoted
+ * field. Inside quotes a line break is data and stays as it is; a doubled quote flips the state twice.
+ */
+export function crlf(chunk: Uint8Array, quoted: boolean): { out: Uint8Array; quoted: boolean } {
+  let ends = 0;
+  let q = quoted;
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i];
+    if (b === QUOTE) q = !q;
+    else if (b === LF && !q) ends++;
+  }
+  if (ends === 0) return { out: chunk, quoted: q };
+  const out = new Uint8Array(chunk.length + ends);
+  let o = 0;
+  q = quoted;
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i];
+    if (b === QUOTE) q = !q;
+    else if (b === LF && !q) out[o++] = CR;
+    out[o++] = b;
+  }
+  return { out, quoted: q };
+}
+
+/** Bytes gathered from the COPY before one chunk goes to the client. */
+const CHUNK = 64 * 1024;
+
+/**
+ * The COPY's CSV as a web stream, `head` first, each CHUNK handed on as it arrives. The COPY is read
+ * at the database's pace, never paused: the statement ends and its pooled connection is free whatever
+ * the client does, and a client that goes away only has the rest dropped. What a slow client has not
+ * read yet waits in memory, at most the whole download (leads.csv: at most LEADS_CSV_MAX rows).
+ * (Pausing postgres.js's COPY stream for a slow client, or destroying it for one that left, can leave
+ * its socket paused and the connection lost to the pool.)
+ */
+export async function copyCsvStream(client: postgres.Sql, query: SQL, head: string): Promise<ReadableStream<Uint8Array>> {
+  const source = await client.unsafe(copyCsvText(query)).readable();
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(head));
+      let parts: Buffer[] = [];
+      let size = 0;
+      let quoted = false;
+      const flush = () => {
+        if (size > 0 && open) {
+          const r = crlf(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), quoted);
+          quoted = r.quoted;
+          controller.enqueue(r.out);
+        }
+        parts = [];
+        size = 0;
+      };
+      source.on("data", (c: Buffer) => {
+        if (!open) return;
+        parts.push(c);
+        size += c.length;
+        if (size >= CHUNK) flush();
+      });
+      source.on("end", () => {
+        flush();
+        if (open) controller.close();
+        open = false;
+      });
+      source.on("error", (e) => {
+        if (open) controller.error(e);
+        open = false;
+      });
+    },
+    cancel() {
+      open = false;
+    },
+  });
+}
