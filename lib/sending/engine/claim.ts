@@ -50,10 +50,13 @@ function mailboxSendable(now: Date): SQL {
 
 /**
  * The mailbox `id` has due work: a scalar subquery, so it runs as one index probe per mailbox (an
- * EXISTS would be turned into a join over every due lead).
+ * EXISTS would be turned into a join over every due lead). Ordered like the due-leads index, so the
+ * probe walks that index from the mailbox's earliest due lead (the first entry, when any is due)
+ * instead of the mailbox's leads in any order (about 7 heap rows per probe in the steady state).
  */
 function hasDueWork(id: SQL, now: Date): SQL {
-  return sql`(select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${id} and ${leadDue(now)} limit 1) is not null`;
+  return sql`(select 1 from ${campaignLeads} where ${campaignLeads.mailboxId} = ${id} and ${leadDue(now)}
+    order by ${campaignLeads.nextSendAt} nulls first, ${campaignLeads.seq} limit 1) is not null`;
 }
 
 /** A mailbox that may send now and has due work. */
