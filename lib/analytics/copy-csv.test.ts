@@ -114,5 +114,8 @@ describe("leads.csv written by COPY is byte for byte what csvLines writes", () =
     expect(n).toBe(20000);
     const whole = await bytesOf(await leadsCsv(ctx, {}));
     expect(whole.trimEnd().split("\r\n")).toHaveLength(20001);
+    // Every download's temporary copy of the matching leads was dropped with its COPY.
+    const [{ temps }] = await db.$client`select count(*)::int as temps from pg_class where relname = 'leads_csv_rows'`;
+    expect(temps).toBe(0);
   }, 60_000);
 });

@@ -37,11 +37,15 @@ export function literal(value: unknown): string {
   return `${tag}${value}${tag}`;
 }
 
+/** A statement's text with its parameters written in as literals (literal). */
+export function inlined(query: SQL): string {
+  const q = dialect.sqlToQuery(query);
+  return q.sql.replace(/\$(\d+)/g, (_, n: string) => literal(q.params[Number(n) - 1]));
+}
+
 /** `COPY (query) TO STDOUT (FORMAT csv)` with the query's parameters written in as literals. */
 export function copyCsvText(query: SQL): string {
-  const q = dialect.sqlToQuery(query);
-  const text = q.sql.replace(/\$(\d+)/g, (_, n: string) => literal(q.params[Number(n) - 1]));
-  return `copy (${text}) to stdout (format csv)`;
+  return `copy (${inlined(query)}) to stdout (format csv)`;
 }
 
 const LF = 10;
@@ -84,7 +88,13 @@ const CHUNK = 64 * 1024;
  * (Pausing postgres.js's COPY stream for a slow client, or destroying it for one that left, can leave
  * its socket paused and the connection lost to the pool.)
  */
-export async function copyCsvStream(client: postgres.Sql, query: SQL, head: string): Promise<ReadableStream<Uint8Array>> {
+export async function copyCsvStream(
+  client: postgres.Sql | postgres.ReservedSql,
+  query: SQL,
+  head: string,
+  /** Called when the COPY has ended or failed, before the download ends (e.g. to release a reserved connection). */
+  finish: () => unknown = () => {},
+): Promise<ReadableStream<Uint8Array>> {
   const source = await client.unsafe(copyCsvText(query)).readable();
   let open = true;
   return new ReadableStream<Uint8Array>({
@@ -108,15 +118,23 @@ export async function copyCsvStream(client: postgres.Sql, query: SQL, head: stri
         size += c.length;
         if (size >= CHUNK) flush();
       });
-      source.on("end", () => {
-        flush();
-        if (open) controller.close();
-        open = false;
-      });
-      source.on("error", (e) => {
-        if (open) controller.error(e);
-        open = false;
-      });
+      // The download ends after `finish` has run, so whatever it frees is free when the client sees the end.
+      let ended = false;
+      const end = (e?: Error) => {
+        if (ended) return;
+        ended = true;
+        if (!e) flush();
+        void Promise.resolve()
+          .then(finish)
+          .catch(() => {})
+          .finally(() => {
+            if (open && e) controller.error(e);
+            else if (open) controller.close();
+            open = false;
+          });
+      };
+      source.on("end", () => end());
+      source.on("error", (e) => end(e));
     },
     cancel() {
       open = false;

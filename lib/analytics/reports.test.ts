@@ -129,6 +129,9 @@ describe("GET /reports/leads.csv", () => {
     const over = await call(LEADS_CSV, "GET", "/reports/leads.csv", { key: ws.readKey });
     expect([over.status, over.body.code]).toEqual([400, "VALIDATION_ERROR"]);
     expect(over.body.error).toContain("50001 leads match");
+    // The refused download dropped its temporary copy of the leads and gave its connection back.
+    const [{ temps }] = await getDb().$client`select count(*)::int as temps from pg_class where relname = 'leads_csv_rows'`;
+    expect(temps).toBe(0);
   });
 });
 
