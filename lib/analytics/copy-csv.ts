@@ -20,7 +20,8 @@ const dialect = new PgDialect();
  */
 export function csvCell(expr: SQL): SQL {
   const v = sql`(${expr})`; // unbracketed, `'''' || a ->> k` would read as `('''' || a) ->> k`
-  return sql`nullif(case when left(${v}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') then '''' || ${v} else ${v} end, '')`;
+  // ascii(): the first character's code (=, +, -, @, tab, CR), cheaper than left(…, 1) in (…).
+  return sql`case when ${v} = '' then null when ascii(${v}) in (61, 43, 45, 64, 9, 13) then '''' || ${v} else ${v} end`;
 }
 
 /**

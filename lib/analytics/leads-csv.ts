@@ -117,9 +117,14 @@ async function viaCopy(client: postgres.Sql, where: SQL): Promise<Response> {
   };
   try {
     await conn.unsafe(`drop table if exists pg_temp.${TEMP}`);
-    await conn.unsafe(inlined(sql`create temp table ${sql.raw(TEMP)} as select ${COLUMNS} from leads l where ${where}`));
+    // The statement's row count is the number of matching leads; the keys are read from the copy.
+    const { count: n } = await conn.unsafe(
+      inlined(sql`create temp table ${sql.raw(TEMP)} as select ${COLUMNS} from leads l where ${where}`),
+    );
     const from = sql`${sql.raw(TEMP)} l`;
-    const [{ n, keys }] = await conn.unsafe<{ n: number; keys: string[] }[]>(inlined(countSql(from)));
+    const [{ keys }] = await conn.unsafe<{ keys: string[] }[]>(
+      inlined(sql`select array(select distinct k from ${from}, jsonb_object_keys(l.custom_fields) k order by 1) as keys`),
+    );
     if (n > LEADS_CSV_MAX) throw tooMany(n);
     const body = await copyCsvStream(conn, rowsSql(from, keys, true), headerOf(keys), () => finish().catch(() => {}));
     return new Response(body, { headers: csvHeaders("leads.csv") });
