@@ -117,7 +117,7 @@ describe("the set-based scheduler", () => {
     await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
   });
 
-  it("a pass cut into rounds run two at a time considers each mailbox once: one released with nothing to send is not claimed again in the same pass", async () => {
+  it("a pass cut into rounds run on parallel lanes considers each mailbox once: one released with nothing to send is not claimed again in the same pass", async () => {
     const pool = mailboxIds.slice(0, 4);
     const id = await campaign({ name: "Rounds", pool, leadCount: 12, steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }] });
     const rows = await getDb()

@@ -28,50 +28,100 @@ export interface PassRows {
   files: Map<string, StepFile[]>;
 }
 
-/** The claimed mailboxes' rows, and the campaigns, steps, suppressions and step files of the due rows: read together. */
-export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[]): Promise<PassRows> {
+/**
+ * A pass's campaign-wide reads, shared by its rounds: the campaigns, their steps and the steps' files
+ * are read once per pass for the campaigns its rounds meet, not once per round (5,000 mailboxes in 6
+ * rounds of 834 read the same campaigns six times). A pass lasts about a second and reads them at one
+ * moment, as a single round did; the due rows, mailboxes and suppressions stay per round.
+ */
+export class CampaignReads {
+  private readonly campaigns = new Map<string, Promise<{ campaign: Campaign | undefined; steps: Step[] }>>();
+  private readonly files = new Map<string, Promise<StepFile[]>>();
+
+  constructor(private readonly db: DbOrTx) {}
+
+  /** Each campaign (undefined when deleted) with its steps; those not read yet in this pass, in one go. */
+  campaignsOf(ids: string[]): Promise<{ campaign: Campaign | undefined; steps: Step[] }[]> {
+    const missing = ids.filter((id) => !this.campaigns.has(id));
+    if (missing.length > 0) {
+      const read = Promise.all([
+        this.db
+          .select()
+          .from(campaigns)
+          .where(sql`${campaigns.id} = ${anyOf(missing)}`),
+        this.db
+          .select()
+          .from(campaignSteps)
+          .where(sql`${campaignSteps.campaignId} = ${anyOf(missing)}`),
+      ]);
+      for (const id of missing) {
+        this.campaigns.set(
+          id,
+          read.then(([cs, ss]) => ({ campaign: cs.find((c) => c.id === id), steps: ss.filter((st) => st.campaignId === id) })),
+        );
+      }
+    }
+    return Promise.all(ids.map((id) => this.campaigns.get(id) as Promise<{ campaign: Campaign | undefined; steps: Step[] }>));
+  }
+
+  /** The files of the steps the due leads are at, by step id; steps not read yet in this pass, in one go. */
+  async filesOf(due: DueLead[]): Promise<Map<string, StepFile[]>> {
+    const at = new Map(
+      due.map((d) => [`${d.campaignId}\u0000${d.nextStepOrder}`, { campaignId: d.campaignId, stepOrder: d.nextStepOrder }]),
+    );
+    const missing = [...at].filter(([key]) => !this.files.has(key));
+    if (missing.length > 0) {
+      const read = stepFilesAt(
+        this.db,
+        missing.map(([, v]) => v),
+      );
+      for (const [key] of missing)
+        this.files.set(
+          key,
+          read.then((byPlace) => byPlace.get(key) ?? []),
+        );
+    }
+    const out = new Map<string, StepFile[]>();
+    for (const list of await Promise.all([...at.keys()].map((key) => this.files.get(key) as Promise<StepFile[]>))) {
+      for (const f of list) push(out, f.stepId, f);
+    }
+    return out;
+  }
+}
+
+/**
+ * The claimed mailboxes' rows, the suppressions among the due addresses (per round), and the
+ * campaigns, steps and step files of the due rows (per pass, `shared`): read together.
+ */
+export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[], shared = new CampaignReads(db)): Promise<PassRows> {
   const campaignIds = [...new Set(due.map((d) => d.campaignId))];
   const byWorkspace = new Map<string, string[]>();
   for (const d of due) push(byWorkspace, d.workspaceId, d.email);
   const none = campaignIds.length === 0;
-  const [mailboxRows, campaignRows, stepRows, suppressedLists, fileMap] = await Promise.all([
+  const [mailboxRows, campaignRows, suppressedLists, fileMap] = await Promise.all([
     db
       .select()
       .from(mailboxes)
       .where(sql`${mailboxes.id} = ${anyOf(mailboxIds)}`),
-    none
-      ? []
-      : db
-          .select()
-          .from(campaigns)
-          .where(sql`${campaigns.id} = ${anyOf(campaignIds)}`),
-    none
-      ? []
-      : db
-          .select()
-          .from(campaignSteps)
-          .where(sql`${campaignSteps.campaignId} = ${anyOf(campaignIds)}`),
+    none ? [] : shared.campaignsOf(campaignIds),
     Promise.all([...byWorkspace].map(async ([ws, list]) => [...(await suppressedAmong(db, ws, list))].map((e) => `${ws}\u0000${e}`))),
-    stepFilesOf(db, due),
+    none ? new Map<string, StepFile[]>() : shared.filesOf(due),
   ]);
-  const steps = new Map<string, Step[]>();
-  for (const s of stepRows) push(steps, s.campaignId, s);
   const mailboxOf = new Map(mailboxRows.map((m) => [m.id, m]));
+  const found = campaignRows.flatMap(({ campaign, steps }) => (campaign ? [{ campaign, steps }] : []));
   return {
     mailboxes: mailboxIds.flatMap((id) => mailboxOf.get(id) ?? []),
-    campaigns: new Map(campaignRows.map((c) => [c.id, c])),
-    steps,
+    campaigns: new Map(found.map((r) => [r.campaign.id, r.campaign])),
+    steps: new Map(found.filter((r) => r.steps.length > 0).map((r) => [r.campaign.id, r.steps])),
     suppressed: new Set(suppressedLists.flat()),
     files: fileMap,
   };
 }
 
-/** The files (attachments and inline images) of the steps the due leads are at, by step. */
-async function stepFilesOf(db: DbOrTx, due: DueLead[]): Promise<Map<string, StepFile[]>> {
+/** The files (attachments and inline images) of steps at some (campaign, step order) places, by place. */
+async function stepFilesAt(db: DbOrTx, places: { campaignId: string; stepOrder: number }[]): Promise<Map<string, StepFile[]>> {
   const out = new Map<string, StepFile[]>();
-  if (due.length === 0) return out;
-  const at = new Map(due.map((d) => [`${d.campaignId}\u0000${d.nextStepOrder}`, { campaignId: d.campaignId, stepOrder: d.nextStepOrder }]));
-  const v = recordset("v", { campaignId: campaignSteps.campaignId, stepOrder: campaignSteps.stepOrder }, [...at.values()]);
+  const v = recordset("v", { campaignId: campaignSteps.campaignId, stepOrder: campaignSteps.stepOrder }, places);
   const rows = await db
     .select({
       stepId: stepAttachments.stepId,
@@ -79,6 +129,8 @@ async function stepFilesOf(db: DbOrTx, due: DueLead[]): Promise<Map<string, Step
       contentType: stepAttachments.contentType,
       cid: stepAttachments.cid,
       data: files.data,
+      campaignId: campaignSteps.campaignId,
+      stepOrder: campaignSteps.stepOrder,
     })
     .from(stepAttachments)
     .innerJoin(files, eq(files.id, stepAttachments.fileId))
@@ -86,7 +138,7 @@ async function stepFilesOf(db: DbOrTx, due: DueLead[]): Promise<Map<string, Step
     .where(
       sql`exists (select 1 from ${v.from} where ${v.col("campaignId")} = ${campaignSteps.campaignId} and ${v.col("stepOrder")} = ${campaignSteps.stepOrder})`,
     );
-  for (const r of rows) push(out, r.stepId, r);
+  for (const { campaignId, stepOrder, ...f } of rows) push(out, `${campaignId}\u0000${stepOrder}`, f);
   return out;
 }
 

@@ -6,7 +6,7 @@ import { crashPoint } from "../../jobs/crash-point";
 import { type Claim, claimDue, releaseMailboxes } from "./claim";
 import { commitSends } from "./commit";
 import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
-import { earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
+import { CampaignReads, earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
 import { knownCustomFields, subjectFor } from "./render";
 import type { DueLead, Release, SendLead, SendOptions, Work } from "./types";
 import { pickVariant } from "./variants";
@@ -32,7 +32,7 @@ export async function scheduleDue(db: DbOrTx, clock: Clock, opts: SendOptions = 
   const limit = opts.mailboxLimit ?? 1000;
   const size = roundSize(limit, opts.roundSize ?? ROUND);
   if (opts.mailboxIds || limit <= size) {
-    const round = await scheduleRound(db, clock.now(), limit, opts.mailboxIds);
+    const round = await scheduleRound(db, clock.now(), limit, { only: opts.mailboxIds });
     await releaseMailboxes(db, round.releases);
     return { claimed: round.claimed, work: round.work };
   }
@@ -70,6 +70,8 @@ interface Round {
 class Pass {
   readonly rounds: Round[] = [];
   readonly releasing: Promise<void>[] = [];
+  /** Campaigns, steps and step files, read once for the whole pass. */
+  readonly shared: CampaignReads;
   /** Claims sent and not yet returned. */
   private claiming = 0;
   private claimedAll!: () => void;
@@ -80,7 +82,9 @@ class Pass {
     private readonly db: DbOrTx,
     readonly limit: number,
     readonly size: number,
-  ) {}
+  ) {
+    this.shared = new CampaignReads(db);
+  }
   asked(k: number): number {
     return Math.min(this.size, this.limit - k * this.size);
   }
@@ -117,18 +121,30 @@ class Pass {
 async function lane(db: DbOrTx, clock: Clock, pass: Pass): Promise<void> {
   for (let k = pass.take(); k !== null; k = pass.take()) {
     const round = k;
-    pass.done(round, await scheduleRound(db, clock.now(), pass.asked(round), undefined, (n) => pass.claimed(round, n)));
+    pass.done(
+      round,
+      await scheduleRound(db, clock.now(), pass.asked(round), { claimed: (n) => pass.claimed(round, n), shared: pass.shared }),
+    );
   }
 }
 
-/** One round of the scheduler over at most `limit` mailboxes (or exactly `only`); `claimed` is told when its claim returns. */
-async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string[], claimed?: (n: number) => void): Promise<Round> {
-  if (only && only.length === 0) return { claimed: 0, work: [], releases: [] };
-  const claim = await claimDue(db, now, limit, only);
-  claimed?.(claim.mailboxIds.length);
+interface RoundOptions {
+  /** Exactly these mailboxes. */
+  only?: string[];
+  /** Told when the round's claim returns. */
+  claimed?: (n: number) => void;
+  /** The pass's campaign-wide reads. */
+  shared?: CampaignReads;
+}
+
+/** One round of the scheduler over at most `limit` mailboxes (or exactly `only`). */
+async function scheduleRound(db: DbOrTx, now: Date, limit: number, o: RoundOptions = {}): Promise<Round> {
+  if (o.only && o.only.length === 0) return { claimed: 0, work: [], releases: [] };
+  const claim = await claimDue(db, now, limit, o.only);
+  o.claimed?.(claim.mailboxIds.length);
   if (claim.mailboxIds.length === 0) return { claimed: 0, work: [], releases: [] };
   crashPoint("send:after-claim");
-  const { facts, rows } = await readPass(db, claim, now);
+  const { facts, rows } = await readPass(db, claim, now, o.shared);
   const plan = decide(facts);
   const work = await commitSends(db, plan.leads, await prepareWork(db, plan, rows, now), now);
   if (work.length) crashPoint("send:after-sending-commit");
@@ -141,8 +157,8 @@ async function scheduleRound(db: DbOrTx, now: Date, limit: number, only?: string
 }
 
 /** Everything decide needs besides the claim: one round of independent reads, then the new-lead counts if any cap. */
-async function readPass(db: DbOrTx, claim: Claim, now: Date): Promise<{ facts: PassFacts; rows: PassRows }> {
-  const rows = await passRows(db, claim.mailboxIds, claim.due);
+async function readPass(db: DbOrTx, claim: Claim, now: Date, shared?: CampaignReads): Promise<{ facts: PassFacts; rows: PassRows }> {
+  const rows = await passRows(db, claim.mailboxIds, claim.due, shared);
   const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null);
   const firstToday = await firstEmailsToday(db, capped, now);
   const dueBy = new Map<string, DueLead[]>();

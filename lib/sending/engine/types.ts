@@ -84,7 +84,7 @@ export interface SendReport {
 export interface SendOptions {
   /** Mailboxes claimed in one pass (default 1,000). */
   mailboxLimit?: number;
-  /** Mailboxes claimed per round when the pass may claim more; rounds run two at a time (default 1,000). */
+  /** Mailboxes claimed per round when the pass may claim more; rounds run on three lanes at once (default 1,000). */
   roundSize?: number;
   /** SMTP conversations in flight at once, one per mailbox (default 32). */
   concurrency?: number;
