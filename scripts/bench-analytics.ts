@@ -12,7 +12,7 @@
  *     (the route in ≤ 0.05 × the scan).
  *  2. GET /analytics/overview (30 days), the same way, ≥ 20.
  *  3. GET /reports/leads.csv of 50,000 leads (a tag's) vs `COPY (select the same columns …) TO STDOUT`.
- *     Judged: COPY time ÷ CSV time, ≥ 0.5.
+ *     Judged: COPY time ÷ CSV time, ≥ 0.5; each run one ABBA block (COPY, CSV, CSV, COPY), totals.
  *  Exactness: every run's list and overview numbers are checked against COUNT / COUNT(DISTINCT …) on
  *  the raw rows (a mismatch throws), with the clock fixed so both see the same period.
  *
@@ -303,32 +303,45 @@ async function main() {
       },
       { digits: 2 },
     );
+    const copyMs = async () => {
+      const start = process.hrtime.bigint();
+      let bytes = 0;
+      const out = await env.sql
+        .unsafe(`copy (select l.id, l.email, l.first_name, l.last_name, l.company_name, l.company_domain, l.phone_number, l.job_title,
+          l.timezone, l.verification_status, l.esp_class, l.created_at, l.custom_fields from leads l
+          where l.workspace_id = '${ws}' and exists (select 1 from lead_tags t where t.lead_id = l.id and t.tag_id = 'tag_bench') order by l.seq)
+          to stdout with (format csv)`)
+        .readable();
+      await pipeline(
+        out,
+        new Writable({
+          write(c, _e, cb) {
+            bytes += c.length;
+            cb();
+          },
+        }),
+      );
+      return { ms: elapsedMs(start), bytes };
+    };
+    const csvMs = async () => {
+      const { ms, text } = await get(leadsCsv.GET, "/reports/leads.csv?tagId=tag_bench");
+      const lines = text.split("\r\n").length - 2;
+      if (lines !== CSV_LEADS) throw new Error(`leads.csv held ${lines} rows, not ${CSV_LEADS}`);
+      return { ms, chars: text.length };
+    };
+    // Each run is one ABBA block (COPY, leads.csv, leads.csv, COPY), so neither side always runs
+    // first or on the other's warm cache: the run's figure is total COPY time ÷ total leads.csv time.
     const csvJ = await judge(
       "leads.csv ÷ COPY TO STDOUT (throughput)",
       async () => {
-        const { ms, text } = await get(leadsCsv.GET, "/reports/leads.csv?tagId=tag_bench");
-        const lines = text.split("\r\n").length - 2;
-        if (lines !== CSV_LEADS) throw new Error(`leads.csv held ${lines} rows, not ${CSV_LEADS}`);
-        const start = process.hrtime.bigint();
-        let bytes = 0;
-        const out = await env.sql
-          .unsafe(`copy (select l.id, l.email, l.first_name, l.last_name, l.company_name, l.company_domain, l.phone_number, l.job_title,
-            l.timezone, l.verification_status, l.esp_class, l.created_at, l.custom_fields from leads l
-            where l.workspace_id = '${ws}' and exists (select 1 from lead_tags t where t.lead_id = l.id and t.tag_id = 'tag_bench') order by l.seq)
-            to stdout with (format csv)`)
-          .readable();
-        await pipeline(
-          out,
-          new Writable({
-            write(c, _e, cb) {
-              bytes += c.length;
-              cb();
-            },
-          }),
+        const a1 = await copyMs();
+        const b1 = await csvMs();
+        const b2 = await csvMs();
+        const a2 = await copyMs();
+        say(
+          `    COPY ${fmt(a1.ms, 1)} + ${fmt(a2.ms, 1)} ms (${fmt(a1.bytes)} bytes), leads.csv ${fmt(b1.ms, 1)} + ${fmt(b2.ms, 1)} ms (${fmt(b1.chars)} chars)`,
         );
-        const copyMs = elapsedMs(start);
-        say(`    COPY ${fmt(copyMs, 1)} ms (${fmt(bytes)} bytes), leads.csv ${fmt(ms, 1)} ms (${fmt(text.length)} chars)`);
-        return copyMs / ms;
+        return (a1.ms + a2.ms) / (b1.ms + b2.ms);
       },
       { digits: 3 },
     );
