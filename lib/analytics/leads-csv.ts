@@ -77,6 +77,7 @@ const COLUMNS = sql.raw(
 );
 /** The session's copy of the matching leads (leadsCsv on a pooled connection). */
 const TEMP = "leads_csv_rows";
+const TEMP_BUFFERS = "64MB";
 
 /** How many leads `from` (aliased l) holds, and their custom field keys, in one pass. */
 function countSql(from: SQL): SQL {
@@ -116,6 +117,10 @@ async function viaCopy(client: postgres.Sql, where: SQL): Promise<Response> {
     }
   };
   try {
+    // The copy (up to 50,000 leads, ~10 MB) in the session's local buffers, not spilled to temp files
+    // (default 8 MB: the download took 650–850 ms instead of ~490). Settable until the session's first
+    // temporary table; a session that already has other buffers keeps them (refused, harmless).
+    await conn.unsafe(`set temp_buffers = '${TEMP_BUFFERS}'`).catch(() => {});
     await conn.unsafe(`drop table if exists pg_temp.${TEMP}`);
     // The statement's row count is the number of matching leads; the keys are read from the copy.
     const { count: n } = await conn.unsafe(
