@@ -5,28 +5,42 @@ import { leads } from "@/db/schema";
 import { systemCtx } from "@/lib/ctx";
 import { newId } from "@/lib/ids";
 import { makeWorkspace } from "@/test/helpers";
-import { crlf, literal } from "./copy-csv";
+import { csvBytes, csvStart, literal } from "./copy-csv";
+import { csvLines } from "./csv";
 import { leadsCsv } from "./leads-csv";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-describe("crlf: COPY's LF record ends → CRLF, line breaks inside quotes kept", () => {
-  const text = 'a,"two\nlines",b\nc,"say ""hi""\n",\n"x\r\ny",z\n';
-  const want = 'a,"two\nlines",b\r\nc,"say ""hi""\n",\r\n"x\r\ny",z\r\n';
+describe("csvBytes: COPY's CSV → csvLines's bytes (formula prefix, CRLF record ends)", () => {
+  // COPY's output for cells: a, "two\nlines", =1+1, "=x,y", -2, \tt, "\rr", "say ""hi""", "", "=""q""" …
+  const text = 'a,"two\nlines",=1+1\n"=x,y",-2,\tt\n"\rr","say ""hi""\n",\n@,+,"""=",b\n"=""q""",x\n';
+  const want = 'a,"two\nlines",\'=1+1\r\n"\'=x,y",\'-2,\'\tt\r\n"\'\rr","say ""hi""\n",\r\n\'@,\'+,"""=",b\r\n"\'=""q""",x\r\n';
 
   it("in one chunk", () => {
-    const r = crlf(enc.encode(text), false);
-    expect([dec.decode(r.out), r.quoted]).toEqual([want, false]);
+    const r = csvBytes(enc.encode(text), csvStart());
+    expect(dec.decode(r.out)).toBe(want);
+    expect(r.state).toEqual(csvStart());
   });
 
-  it("split at every place (the quote state is carried from chunk to chunk)", () => {
+  it("split at every place (the state is carried from chunk to chunk)", () => {
     const bytes = enc.encode(text);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const a = crlf(bytes.subarray(0, cut), false);
-      const b = crlf(bytes.subarray(cut), a.quoted);
+      const a = csvBytes(bytes.subarray(0, cut), csvStart());
+      const b = csvBytes(bytes.subarray(cut), a.state);
       expect(dec.decode(a.out) + dec.decode(b.out)).toBe(want);
     }
+  });
+
+  it("is what csvLines writes for the same cells", () => {
+    const rows = [
+      ["a", "two\nlines", "=1+1"],
+      ["=x,y", "-2", "\tt"],
+      ["\rr", 'say "hi"\n', null],
+      ["@", "+", '"=', "b"],
+      ['="q"', "x"],
+    ];
+    expect(dec.decode(csvBytes(enc.encode(text), csvStart()).out)).toBe(csvLines(rows));
   });
 });
 
