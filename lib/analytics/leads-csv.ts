@@ -26,7 +26,7 @@ export const leadsCsvQuery = z.object({
 });
 export type LeadsCsvQuery = z.infer<typeof leadsCsvQuery>;
 
-/** Each column: its header, its SQL, and whether it is free text (neutralised; COPY's cell via csvCell). */
+/** Each column: its header, its SQL, and whether it is free text (may be an empty string: COPY's cell via csvCell). */
 const FIELDS = [
   ["id", sql`l.id`, false],
   ["email", sql`l.email`, true],
@@ -60,7 +60,7 @@ async function filterOf(ctx: Ctx, q: LeadsCsvQuery): Promise<SQL> {
 
 /**
  * The matching leads, each field as text in column order (custom fields by key with `->>`: no JSON to
- * parse). `forCopy`: free-text cells as csvLines writes them (csvCell), for COPY's CSV writer.
+ * parse). `forCopy`: free-text cells through csvCell (an empty string as NULL), for COPY's CSV writer.
  */
 function rowsSql(from: SQL, keys: readonly string[], forCopy: boolean): SQL {
   const cell = (c: SQL, text: boolean) => (forCopy && text ? csvCell(c) : c);
@@ -79,10 +79,9 @@ const COLUMNS = sql.raw(
 const TEMP = "leads_csv_rows";
 const TEMP_BUFFERS = "64MB";
 
-/** How many leads `from` (aliased l) holds, and their custom field keys, in one pass. */
-function countSql(from: SQL): SQL {
-  return sql`with m as materialized (select l.custom_fields as c from ${from})
-    select (select count(*) from m)::int as n, array(select distinct k from m, jsonb_object_keys(m.c) k order by 1) as keys`;
+/** The custom field keys of the leads `from` (aliased l) holds, sorted. */
+function keysSql(from: SQL): SQL {
+  return sql`array(select distinct k from ${from}, jsonb_object_keys(l.custom_fields) k order by 1)`;
 }
 
 function tooMany(n: number): ValidationError {
@@ -127,9 +126,7 @@ async function viaCopy(client: postgres.Sql, where: SQL): Promise<Response> {
       inlined(sql`create temp table ${sql.raw(TEMP)} as select ${COLUMNS} from leads l where ${where}`),
     );
     const from = sql`${sql.raw(TEMP)} l`;
-    const [{ keys }] = await conn.unsafe<{ keys: string[] }[]>(
-      inlined(sql`select array(select distinct k from ${from}, jsonb_object_keys(l.custom_fields) k order by 1) as keys`),
-    );
+    const [{ keys }] = await conn.unsafe<{ keys: string[] }[]>(inlined(sql`select ${keysSql(from)} as keys`));
     if (n > LEADS_CSV_MAX) throw tooMany(n);
     const body = await copyCsvStream(conn, rowsSql(from, keys, true), headerOf(keys), () => finish().catch(() => {}));
     return new Response(body, { headers: csvHeaders("leads.csv") });
@@ -151,8 +148,11 @@ export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   requireRole(ctx, "admin");
   const where = await filterOf(ctx, q);
   if ("$client" in ctx.db) return viaCopy(ctx.db.$client, where);
-  const from = sql`leads l where ${where}`;
-  const [{ n, keys }] = await selectRows<{ n: number; keys: string[] }>(ctx.db, countSql(from));
+  const from = sql`(select ${COLUMNS} from leads l where ${where}) l`; // the temp table's rows, as a subquery
+  const [{ n, keys }] = await selectRows<{ n: number; keys: string[] }>(
+    ctx.db,
+    sql`select (select count(*) from ${from})::int as n, ${keysSql(from)} as keys`,
+  );
   if (n > LEADS_CSV_MAX) throw tooMany(n);
   const rows = (await selectRows(ctx.db, rowsSql(from, keys, false))).map((r) => Object.values(r) as Cells);
   return new Response(headerOf(keys) + csvLines(rows), { headers: csvHeaders("leads.csv") });

@@ -108,6 +108,9 @@ describe("GET /reports/leads.csv", () => {
     expect(await only(`tagId=${tag.id}`)).toEqual(["c@csv.test"]);
     expect((await call(LEADS_CSV, "GET", "/reports/leads.csv?campaignId=cmp_nope", { key: ws.readKey })).status).toBe(404);
     expect((await call(LEADS_CSV, "GET", "/reports/leads.csv?status=NOPE", { key: ws.readKey })).body.code).toBe("VALIDATION_ERROR");
+    // COPY takes its filter as literals: a NUL (which Postgres text cannot hold) is refused up front.
+    const nul = await call(LEADS_CSV, "GET", "/reports/leads.csv?tagId=tag%00x", { key: ws.readKey });
+    expect([nul.status, nul.body.code]).toEqual([400, "VALIDATION_ERROR"]);
 
     const member = await addMember(ws.workspaceId, "member");
     expect((await call(LEADS_CSV, "GET", "/reports/leads.csv", { key: member.key })).status).toBe(403);
