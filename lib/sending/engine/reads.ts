@@ -5,7 +5,7 @@ import { campaignSteps, campaigns, emails, files, mailboxes, replies, stepAttach
 import { suppressedAmong } from "../../suppressions/check";
 import { campaignDay } from "../window";
 import { counted } from "./claim";
-import type { Campaign, DueLead, Mailbox, Step, StepFile } from "./types";
+import { type Campaign, type DueLead, MAILBOX_COLUMNS, type Mailbox, type Step, type StepFile } from "./types";
 import type { VariantStats } from "./variants";
 
 /** What the rules and the sender need besides the due rows: one statement per kind, for the whole pass. */
@@ -16,6 +16,11 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/** The engine's columns of a mailbox (types.ts MAILBOX_COLUMNS), as a selection. */
+const MAILBOX_SELECTION = Object.fromEntries(MAILBOX_COLUMNS.map((k) => [k, mailboxes[k]])) as {
+  [K in (typeof MAILBOX_COLUMNS)[number]]: (typeof mailboxes)[K];
+};
 
 export interface PassRows {
   /** The claimed mailboxes, in claim order (one deleted since the claim is left out). */
@@ -100,7 +105,7 @@ export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[],
   const none = campaignIds.length === 0;
   const [mailboxRows, campaignRows, suppressedLists, fileMap] = await Promise.all([
     db
-      .select()
+      .select(MAILBOX_SELECTION)
       .from(mailboxes)
       .where(sql`${mailboxes.id} = ${anyOf(mailboxIds)}`),
     none ? [] : shared.campaignsOf(campaignIds),

@@ -2,7 +2,30 @@ import type { campaignLeads, campaignSteps, campaigns, leads, mailboxes } from "
 import type { Logger } from "../../log";
 import type { RenderLead } from "../../templates/render";
 
-export type Mailbox = typeof mailboxes.$inferSelect;
+/**
+ * A mailbox as the engine reads it: what the rules, the templates, the login and the sender use — not
+ * the IMAP side, health texts or bookkeeping (the full row cost ~70 µs per mailbox to read and map).
+ */
+export const MAILBOX_COLUMNS = [
+  "id",
+  "workspaceId",
+  "email",
+  "senderName",
+  "signatureHtml",
+  "authType",
+  "smtpHost",
+  "smtpPort",
+  "smtpSecurity",
+  "smtpUsername",
+  "smtpPasswordEnc",
+  "dailySendCap",
+  "sendingEnabled",
+  "isSeed",
+  "loginFailingSince",
+  "autoPausedAt",
+  "nextSendAt",
+] as const satisfies readonly (keyof typeof mailboxes.$inferSelect)[];
+export type Mailbox = Pick<typeof mailboxes.$inferSelect, (typeof MAILBOX_COLUMNS)[number]>;
 export type Campaign = typeof campaigns.$inferSelect;
 export type Lead = typeof leads.$inferSelect;
 export type Step = typeof campaignSteps.$inferSelect;
