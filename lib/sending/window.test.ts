@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { campaignDay, inWindow, nextWindowOpen, zoneFor } from "./window";
+import { campaignDay, inWindow, nextWindowOpen, windowAt, windowState, zoneFor } from "./window";
 
 const c = { sendWindowStartHour: 9, sendWindowEndHour: 17, sendDaysOfWeek: [1, 2, 3, 4, 5], defaultTimezone: "Europe/Berlin" };
 
@@ -24,6 +24,29 @@ describe("send windows in each lead's timezone (spec 2.3)", () => {
     expect(nextWindowOpen(c, "Europe/Berlin", new Date("2026-11-06T17:00:00Z"))?.toISOString()).toBe("2026-11-09T08:00:00.000Z"); // Fri evening → Mon 09:00
     const inside = new Date("2026-11-03T10:00:00Z");
     expect(nextWindowOpen(c, "Europe/Berlin", inside)).toEqual(inside);
+  });
+
+  it("windowAt gives what windowState and nextWindowOpen give, asked once or again, for any settings, zone and moment", () => {
+    const zones = [null, "UTC", "America/New_York", "Europe/Berlin", "Asia/Tokyo", "Australia/Adelaide", "Asia/Kathmandu", "Pacific/Chatham"];
+    const settings = [c, { ...c, sendWindowStartHour: 0, sendWindowEndHour: 24 }, { ...c, sendDaysOfWeek: [0, 6] }, { ...c, sendDaysOfWeek: [] }];
+    let asked = 0;
+    for (let h = 0; h < 24 * 8; h += 5) {
+      const at = new Date(Date.UTC(2026, 2, 27, h, 30)); // across Europe's and Chatham's clock changes
+      for (const s of settings)
+        for (const zone of zones)
+          for (let again = 0; again < 2; again++) {
+            const got = windowAt(s, zone, at);
+            const state = windowState(s, zone, at);
+            expect(got.state).toBe(state);
+            expect(got.opens).toEqual(state === "open" ? at : nextWindowOpen(s, zone, at));
+            asked++;
+          }
+    }
+    expect(asked).toBeGreaterThan(1000);
+    // Each caller gets its own Date: changing one does not change what the next caller is told.
+    const first = windowAt(c, "Asia/Tokyo", new Date("2026-11-02T14:00:00Z"));
+    first.opens?.setTime(0);
+    expect(windowAt(c, "Asia/Tokyo", new Date("2026-11-02T14:00:00Z")).opens?.toISOString()).toBe("2026-11-03T00:00:00.000Z");
   });
 
   it("counts the campaign's day in its default timezone, else UTC", () => {

@@ -50,6 +50,32 @@ export function nextWindowOpen(c: WindowSettings, zone: string | null, at: Date)
   return null;
 }
 
+/** A window's state at a moment, and when it next opens (`at` itself when open). */
+export interface WindowAt {
+  state: ReturnType<typeof windowState>;
+  opens: Date | null;
+}
+
+/**
+ * windowState and nextWindowOpen together, remembered for the moment: both depend only on the hours,
+ * the days, the zone and `at`, and a scheduler pass asks the same few (campaign settings × zone) pairs
+ * for thousands of leads at one `at`. Worked out with luxon each time, the zone offsets cost ~60 µs per
+ * mailbox of a 5,000-mailbox tick when every zone is due. Bounded: the memo is emptied when it is full.
+ */
+export function windowAt(c: WindowSettings, zone: string | null, at: Date): WindowAt {
+  const key = `${at.getTime()}|${c.sendWindowStartHour}|${c.sendWindowEndHour}|${c.sendDaysOfWeek.join(",")}|${zone ?? ""}`;
+  let w = windowMemo.get(key);
+  if (!w) {
+    const state = windowState(c, zone, at);
+    w = { state, opens: state === "open" ? at : nextWindowOpen(c, zone, at) };
+    if (windowMemo.size >= WINDOW_MEMO_MAX) windowMemo.clear();
+    windowMemo.set(key, w);
+  }
+  return { state: w.state, opens: w.opens && new Date(w.opens) };
+}
+const windowMemo = new Map<string, WindowAt>();
+const WINDOW_MEMO_MAX = 10_000;
+
 /** The campaign's day for dailyNewLeadCap: the defaultTimezone day, or the UTC day (spec 2.3). */
 export function campaignDay(defaultTimezone: string | null, at: Date): { start: Date; end: Date } {
   const d = local(at, defaultTimezone).startOf("day");

@@ -1,4 +1,4 @@
-import { campaignDay, nextWindowOpen, utcDay, windowState, zoneFor } from "../window";
+import { campaignDay, utcDay, type WindowAt, windowAt, zoneFor } from "../window";
 import type { Campaign, CampaignLeadStatus, DueLead, Mailbox, Step } from "./types";
 
 /**
@@ -105,13 +105,12 @@ export function decide(facts: PassFacts): PassPlan {
 
 /** The window depends only on the campaign, the zone and now: worked out once per pair in a pass. */
 function windowMemo(now: Date) {
-  const memo = new Map<string, { state: ReturnType<typeof windowState>; opens: Date | null }>();
+  const memo = new Map<string, WindowAt>();
   return (c: Campaign, zone: string | null) => {
     const key = `${c.id}\u0000${zone ?? ""}`;
     let w = memo.get(key);
     if (!w) {
-      const state = windowState(c, zone, now);
-      w = { state, opens: state === "open" ? now : nextWindowOpen(c, zone, now) };
+      w = windowAt(c, zone, now);
       memo.set(key, w);
     }
     return w;
