@@ -18,12 +18,15 @@ export interface Claimed {
   isTest: boolean;
   webhookId: string;
   target: Target;
+  /** When the lease runs out (ms since the epoch): after it, the delivery may be claimed again. */
+  leasedUntil: number;
 }
 
 const d2 = alias(d, "d2");
 const w2 = alias(w, "w2");
 
-type ClaimedRow = Omit<Claimed, "target"> & Omit<Target, "previousSecretExpiresAt"> & { previousSecretExpiresAt: string | null };
+type ClaimedRow = Omit<Claimed, "target" | "leasedUntil"> &
+  Omit<Target, "previousSecretExpiresAt"> & { previousSecretExpiresAt: string | null };
 
 /**
  * Claims up to `limit` due deliveries of active webhooks with a lease (SKIP LOCKED), oldest due first,
@@ -31,7 +34,8 @@ type ClaimedRow = Omit<Claimed, "target"> & Omit<Target, "previousSecretExpiresA
  */
 export async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<Claimed[]> {
   const at = now.toISOString();
-  const until = new Date(now.getTime() + LEASE_MS).toISOString();
+  const leasedUntil = now.getTime() + LEASE_MS;
+  const until = new Date(leasedUntil).toISOString();
   const rows = await selectRows<ClaimedRow>(
     db,
     sql`
@@ -57,6 +61,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number): Promise<Cl
     attempts: r.attempts,
     isTest: r.isTest,
     webhookId: r.webhookId,
+    leasedUntil,
     target: {
       url: r.url,
       timeoutMs: r.timeoutMs,

@@ -113,6 +113,7 @@ export async function dispatchEvents(
     if (batch.length === 0) return { statements: [], result: { events: 0, deliveries: 0, leased: [] } };
     const hooks = (found[0]?.hooks ?? []).map(hookOf);
     const newId = deliveryIds();
+    const leasedUntil = now.getTime() + LEASE_MS;
     const rows: string[][] = [];
     const leased: Claimed[] = [];
     for (const e of batch) {
@@ -121,10 +122,11 @@ export async function dispatchEvents(
         if (w.workspaceId !== e.workspaceId || !w.events.includes(e.event)) continue;
         const id = newId();
         rows.push([id, e.workspaceId, w.id, e.id, e.event, body]);
-        if (opts.lease) leased.push({ id, eventId: e.id, event: e.event, body, attempts: 0, isTest: false, webhookId: w.id, target: w });
+        if (opts.lease)
+          leased.push({ id, eventId: e.id, event: e.event, body, attempts: 0, isTest: false, webhookId: w.id, target: w, leasedUntil });
       }
     }
-    const statements = rows.length ? [insertDeliveries(rows, now, opts.lease ? new Date(now.getTime() + LEASE_MS) : null)] : [];
+    const statements = rows.length ? [insertDeliveries(rows, now, opts.lease ? new Date(leasedUntil) : null)] : [];
     return { statements, result: { events: batch.length, deliveries: rows.length, leased } };
   });
 }

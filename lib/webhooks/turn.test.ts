@@ -7,7 +7,10 @@ import { memoryLogger } from "@/lib/log";
 import { createWebhook } from "@/lib/webhooks/webhooks";
 import { makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startHttpPeer } from "@/test/peers/http";
+import { deliverDue } from "./deliver";
+import { dispatchEvents } from "./dispatch";
 import { runWebhookDeliveries } from "./turn";
+import { DeliveryWindow } from "./window";
 
 let ws: TestWorkspace;
 let receiver: Awaited<ReturnType<typeof startHttpPeer>>;
@@ -61,5 +64,30 @@ describe("the webhook job's run", () => {
     const run = await runWebhookDeliveries(systemCtx(undefined, { clock: steppingClock(new Date(start.getTime() + 2000), 10_000) }));
     expect(run).toMatchObject({ events: 3, deliveries: 3, attempted: 3, delivered: 0 });
     expect(receiver.received.length - before).toBe(3);
+  });
+
+  it("does not send a queued delivery whose lease has (nearly) run out; a later claim sends it", async () => {
+    const start = new Date("2026-11-03T09:00:00Z");
+    receiver.setResponder(() => ({ status: 200 }));
+    await emit(2, start);
+    const clock = new ManualClock(start);
+    const d = await dispatchEvents(getDb(), clock, 500, { lease: true });
+    expect(d.leased.length).toBe(d.deliveries);
+    expect(d.deliveries).toBeGreaterThanOrEqual(2);
+
+    // Queued behind slow receivers for 56 s: the lease (60 s) ends within the 5-second margin.
+    clock.advance(56_000);
+    const before = receiver.received.length;
+    const w = new DeliveryWindow(getDb(), clock, memoryLogger());
+    w.add(d.leased);
+    expect(await w.finish()).toEqual({ attempted: 0, delivered: 0 });
+    expect(receiver.received.length).toBe(before);
+
+    // Once the lease is over, a claim takes them and they are sent, once each (the claim also takes the
+    // first case's failed deliveries, due again a day later).
+    clock.advance(5_000);
+    await deliverDue(getDb(), clock);
+    const ids = receiver.received.slice(before).map((r) => r.headers["x-service-event-id"]);
+    for (const c of d.leased) expect(ids.filter((id) => id === c.eventId)).toHaveLength(1);
   });
 });

@@ -13,8 +13,13 @@ export interface TurnReport {
   delivered: number;
 }
 
-/** Events dispatched per transaction in a turn (leased, straight into the window), and at most per turn. */
-const TURN_DISPATCH_BATCH = 100;
+/**
+ * Events dispatched per transaction in a turn (leased, straight into the window), and at most per turn.
+ * The first batch is small so sending starts soon; the later ones are large (fewer statements and
+ * transactions per delivery) and are asked for while the previous one is still queued.
+ */
+const TURN_FIRST_BATCH = 100;
+const TURN_DISPATCH_BATCH = 500;
 const TURN_DISPATCH_MAX = 2_500;
 /** Claims per turn of due deliveries (retries, leases run out, deliveries made without a lease). */
 const TURN_CLAIMS = 10;
@@ -32,11 +37,12 @@ export async function webhookTurn(db: DbOrTx, clock: Clock, log: Logger = stderr
   const dispatch = async () => {
     while (dispatched.events < TURN_DISPATCH_MAX) {
       await w.room();
-      const d = await dispatchEvents(db, clock, TURN_DISPATCH_BATCH, { lease: true });
+      const size = dispatched.events === 0 ? TURN_FIRST_BATCH : TURN_DISPATCH_BATCH;
+      const d = await dispatchEvents(db, clock, size, { lease: true });
       w.add(d.leased);
       dispatched.events += d.events;
       dispatched.deliveries += d.deliveries;
-      if (d.events < TURN_DISPATCH_BATCH) return;
+      if (d.events < size) return;
     }
   };
   // A failed claim or dispatch ends the turn with its error, after what was already added went out.

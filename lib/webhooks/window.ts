@@ -14,8 +14,14 @@ export const IN_FLIGHT = 10;
 /** Outcomes recorded per statement at most, while requests are still in flight. */
 const RECORD_BATCH = 50;
 const RECORD_WAIT_MS = 20;
-/** A producer adds its next batch once no more than this many deliveries wait or are in flight. */
-const LOW_WATER = 3 * IN_FLIGHT;
+/**
+ * A producer adds its next batch once no more than this many deliveries wait or are in flight: more
+ * than a dispatch batch, so the next batch is on its way while a full one is still queued and the
+ * window does not run dry waiting for it (at 30 it emptied before most dispatches came back).
+ */
+const LOW_WATER = 600;
+/** A queued delivery whose lease ends sooner than this is left to a later claim instead of being sent. */
+const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The sending window of one job turn: leased deliveries go in (from claims, or straight from the
@@ -109,6 +115,9 @@ export class DeliveryWindow {
   private async attempt(c: Claimed): Promise<void> {
     try {
       const now = this.clock.now();
+      // Behind slow receivers a queued delivery can outwait its lease; once the lease is (nearly) over
+      // another claim may take it, so it is not sent from here as well (it stays PENDING in the log).
+      if (now.getTime() > c.leasedUntil - LEASE_MARGIN_MS) return;
       let s = this.keys.get(c.webhookId);
       if (!s) this.keys.set(c.webhookId, (s = signingSecrets(c.target, now).map(signingKey)));
       const outcome = afterAttempt(c, c.target, await send(c, c.target, s, now, this.allow), now);
