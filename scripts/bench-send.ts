@@ -252,8 +252,9 @@ const stmtSamples = new Map<string, { sql: string; params: unknown[] }>();
 const LABELS: [RegExp, string][] = [
   [
     /^with claimed as \( ?update "mailboxes" set "send_lease_until"/i,
-    "claim mailboxes + their rows + today's counts + first due leads (UPDATE … SKIP LOCKED in a CTE, LATERAL reads)",
+    "claim mailboxes + today's counts + first due leads (UPDATE … SKIP LOCKED in a CTE, LATERAL reads)",
   ],
+  [/^select "id", "seq", "workspace_id", "domain_id", "email"/i, "the claimed mailboxes' rows"],
   [/^select .* from "campaigns" where "campaigns"\."id" = any/i, "campaigns of the due leads"],
   [/^select .* from "campaign_steps" where "campaign_steps"\."campaign_id" = any/i, "steps of those campaigns"],
   [/^select kind, value from suppressions/i, "suppression check (one per workspace)"],

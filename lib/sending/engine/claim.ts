@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../../db/client";
 import { campaignLeads, campaigns, emails, leads, mailboxes } from "../../../db/schema";
 import { utcDay } from "../window";
 import { at } from "./sql";
-import { type DueLead, MAILBOX_COLUMNS, type Mailbox, type Release } from "./types";
+import type { DueLead, Release } from "./types";
 
 /**
  * Claiming: which mailboxes may send now and have due work, their leases (SKIP LOCKED: one sender per
@@ -79,29 +79,13 @@ export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000):
 export interface Claim {
   /** Claimed mailbox ids, in claim order (the ones paced longest ago first). */
   mailboxIds: string[];
-  /** The claimed mailboxes' rows (the engine's columns), in claim order. */
-  mailboxes: Mailbox[];
   /** Campaign emails of each mailbox in today's UTC day: what its dailySendCap counts (spec 2.3). */
   sentToday: Map<string, number>;
   /** Each mailbox's first due campaign leads, in order (oldest due first, then the order added). */
   due: DueLead[];
 }
 
-/** A mailbox's columns as a hand-written statement returns them: timestamps as ISO text. */
-type RawMailbox = { [K in keyof Mailbox]: Mailbox[K] extends Date | null ? string | null : Mailbox[K] };
-type ClaimRow = { claimedId: string; sentToday: number; mailbox: RawMailbox | null } & { [K in keyof DueLead]: DueLead[K] | null };
-
-/** The claimed mailbox's columns (MAILBOX_COLUMNS) as one JSON object, on its first row only (not once per due lead). */
-const claimedMailbox = sql`case when x.rank is null or x.rank = 1 then json_build_object(${sql.join(
-  MAILBOX_COLUMNS.map((k) => sql`${sql.raw(`'${k}'`)}, claimed.${sql.identifier(mailboxes[k].name)}`),
-  sql`, `,
-)}) end`;
-
-/** Timestamps of a mailbox read as JSON, as Dates. */
-function mailboxOf(r: RawMailbox): Mailbox {
-  const date = (v: string | null) => (v === null ? null : new Date(v));
-  return { ...r, loginFailingSince: date(r.loginFailingSince), autoPausedAt: date(r.autoPausedAt), nextSendAt: date(r.nextSendAt) };
-}
+type ClaimRow = { claimedId: string; sentToday: number } & { [K in keyof DueLead]: DueLead[K] | null };
 
 /** The claimed mailboxes' first due leads: the scheduler's read, on the partial index (mailbox, due, seq). */
 function firstDueLeads(now: Date): SQL {
@@ -112,8 +96,7 @@ function firstDueLeads(now: Date): SQL {
       ${cl.lastEmailedAt} as "lastEmailedAt", ${leads.email} as "email", ${leads.timezone} as "timezone",
       ${leads.firstName} as "firstName", ${leads.lastName} as "lastName", ${leads.companyName} as "companyName",
       ${leads.companyDomain} as "companyDomain", ${leads.jobTitle} as "jobTitle", ${leads.phoneNumber} as "phoneNumber",
-      ${leads.customFields} as "customFields",
-      row_number() over (order by ${cl.nextSendAt} nulls first, ${cl.seq}) as rank
+      ${leads.customFields} as "customFields"
     from ${cl}
     join ${leads} on ${leads.id} = ${cl.leadId}
     where ${cl.mailboxId} = claimed.id and ${leadDue(now)}
@@ -124,8 +107,7 @@ function firstDueLeads(now: Date): SQL {
 /**
  * Claims up to `limit` mailboxes that may send now, with a lease (UPDATE … SKIP LOCKED), and in the
  * same statement reads what the rules need first of each: its campaign emails today and its first
- * due leads (LATERAL), and the mailboxes' rows (the engine's columns, as JSON on each mailbox's first
- * row). One round trip.
+ * due leads (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
  * The sendable, lease-free mailboxes are sorted and locked lazily in a fenced subquery (its ORDER BY
  * and FOR UPDATE keep it from being flattened), so the due-work probe runs only on the rows pulled
  * until `limit` pass it — not on every mailbox before the sort, once per round of a large pass.
@@ -145,24 +127,20 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
             for update skip locked) c
           where ${hasDueWork(sql`c.id`, now)}
           limit ${limit}))
-        returning ${sql.join(
-          MAILBOX_COLUMNS.map((k) => mailboxes[k]),
-          sql`, `,
-        )})
-      select claimed.id as "claimedId", t.n as "sentToday", ${claimedMailbox} as mailbox, x.*
+        returning ${mailboxes.id}, ${mailboxes.nextSendAt})
+      select claimed.id as "claimedId", t.n as "sentToday", x.*
       from claimed
       cross join lateral (
         select count(*)::int as n from ${emails}
         where ${emails.mailboxId} = claimed.id and ${emails.campaignId} is not null and ${counted}
           and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}) t
       left join lateral (${firstDueLeads(now)}) x on true
-      order by claimed.next_send_at nulls first, claimed.id, x.rank`,
+      order by claimed.next_send_at nulls first, claimed.id`,
   );
-  const claim: Claim = { mailboxIds: [], mailboxes: [], sentToday: new Map(), due: [] };
+  const claim: Claim = { mailboxIds: [], sentToday: new Map(), due: [] };
   for (const r of rows) {
-    if (r.mailbox) {
+    if (!claim.sentToday.has(r.claimedId)) {
       claim.mailboxIds.push(r.claimedId);
-      claim.mailboxes.push(mailboxOf(r.mailbox));
       claim.sentToday.set(r.claimedId, r.sentToday);
     }
     if (isDue(r)) claim.due.push(r);

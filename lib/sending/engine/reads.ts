@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { anyOf, recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
-import { campaignSteps, campaigns, emails, files, replies, stepAttachments } from "../../../db/schema";
+import { campaignSteps, campaigns, emails, files, mailboxes, replies, stepAttachments } from "../../../db/schema";
 import { suppressedAmong } from "../../suppressions/check";
 import { campaignDay } from "../window";
 import { counted } from "./claim";
-import type { Campaign, DueLead, Mailbox, Step, StepFile } from "./types";
+import { type Campaign, type DueLead, MAILBOX_COLUMNS, type Mailbox, type Step, type StepFile } from "./types";
 import type { VariantStats } from "./variants";
 
 /** What the rules and the sender need besides the due rows: one statement per kind, for the whole pass. */
@@ -17,8 +17,13 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** The engine's columns of a mailbox (types.ts MAILBOX_COLUMNS), as a selection. */
+const MAILBOX_SELECTION = Object.fromEntries(MAILBOX_COLUMNS.map((k) => [k, mailboxes[k]])) as {
+  [K in (typeof MAILBOX_COLUMNS)[number]]: (typeof mailboxes)[K];
+};
+
 export interface PassRows {
-  /** The claimed mailboxes, in claim order. */
+  /** The claimed mailboxes, in claim order (one deleted since the claim is left out). */
   mailboxes: Mailbox[];
   campaigns: Map<string, Campaign>;
   steps: Map<string, Step[]>;
@@ -90,22 +95,27 @@ export class CampaignReads {
 }
 
 /**
- * The suppressions among the due addresses (per round), and the campaigns, steps and step files of the
- * due rows (per pass, `shared`): read together. The mailboxes' rows came with the claim.
+ * The claimed mailboxes' rows, the suppressions among the due addresses (per round), and the
+ * campaigns, steps and step files of the due rows (per pass, `shared`): read together.
  */
-export async function passRows(db: DbOrTx, mailboxes: Mailbox[], due: DueLead[], shared = new CampaignReads(db)): Promise<PassRows> {
+export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[], shared = new CampaignReads(db)): Promise<PassRows> {
   const campaignIds = [...new Set(due.map((d) => d.campaignId))];
   const byWorkspace = new Map<string, string[]>();
   for (const d of due) push(byWorkspace, d.workspaceId, d.email);
   const none = campaignIds.length === 0;
-  const [campaignRows, suppressedLists, fileMap] = await Promise.all([
+  const [mailboxRows, campaignRows, suppressedLists, fileMap] = await Promise.all([
+    db
+      .select(MAILBOX_SELECTION)
+      .from(mailboxes)
+      .where(sql`${mailboxes.id} = ${anyOf(mailboxIds)}`),
     none ? [] : shared.campaignsOf(campaignIds),
     Promise.all([...byWorkspace].map(async ([ws, list]) => [...(await suppressedAmong(db, ws, list))].map((e) => `${ws}\u0000${e}`))),
     none ? new Map<string, StepFile[]>() : shared.filesOf(due),
   ]);
+  const mailboxOf = new Map(mailboxRows.map((m) => [m.id, m]));
   const found = campaignRows.flatMap(({ campaign, steps }) => (campaign ? [{ campaign, steps }] : []));
   return {
-    mailboxes,
+    mailboxes: mailboxIds.flatMap((id) => mailboxOf.get(id) ?? []),
     campaigns: new Map(found.map((r) => [r.campaign.id, r.campaign])),
     steps: new Map(found.filter((r) => r.steps.length > 0).map((r) => [r.campaign.id, r.steps])),
     suppressed: new Set(suppressedLists.flat()),

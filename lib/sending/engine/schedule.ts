@@ -158,7 +158,7 @@ async function scheduleRound(db: DbOrTx, now: Date, limit: number, o: RoundOptio
 
 /** Everything decide needs besides the claim: one round of independent reads, then the new-lead counts if any cap. */
 async function readPass(db: DbOrTx, claim: Claim, now: Date, shared?: CampaignReads): Promise<{ facts: PassFacts; rows: PassRows }> {
-  const rows = await passRows(db, claim.mailboxes, claim.due, shared);
+  const rows = await passRows(db, claim.mailboxIds, claim.due, shared);
   const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null);
   const firstToday = await firstEmailsToday(db, capped, now);
   const dueBy = new Map<string, DueLead[]>();
