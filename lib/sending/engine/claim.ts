@@ -85,7 +85,8 @@ export interface Claim {
   due: DueLead[];
 }
 
-type ClaimRow = { claimedId: string; sentToday: number } & { [K in keyof DueLead]: DueLead[K] | null };
+/** `dueSeq` only orders a mailbox's due leads as the index does (the outer sort is not stable). */
+type ClaimRow = { claimedId: string; sentToday: number; dueSeq: number | null } & { [K in keyof DueLead]: DueLead[K] | null };
 
 /** The claimed mailboxes' first due leads: the scheduler's read, on the partial index (mailbox, due, seq). */
 function firstDueLeads(now: Date): SQL {
@@ -96,7 +97,7 @@ function firstDueLeads(now: Date): SQL {
       ${cl.lastEmailedAt} as "lastEmailedAt", ${leads.email} as "email", ${leads.timezone} as "timezone",
       ${leads.firstName} as "firstName", ${leads.lastName} as "lastName", ${leads.companyName} as "companyName",
       ${leads.companyDomain} as "companyDomain", ${leads.jobTitle} as "jobTitle", ${leads.phoneNumber} as "phoneNumber",
-      ${leads.customFields} as "customFields"
+      ${leads.customFields} as "customFields", ${cl.seq} as "dueSeq"
     from ${cl}
     join ${leads} on ${leads.id} = ${cl.leadId}
     where ${cl.mailboxId} = claimed.id and ${leadDue(now)}
@@ -135,7 +136,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
         where ${emails.mailboxId} = claimed.id and ${emails.campaignId} is not null and ${counted}
           and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}) t
       left join lateral (${firstDueLeads(now)}) x on true
-      order by claimed.next_send_at nulls first, claimed.id`,
+      order by claimed.next_send_at nulls first, claimed.id, x."nextSendAt" nulls first, x."dueSeq"`,
   );
   const claim: Claim = { mailboxIds: [], sentToday: new Map(), due: [] };
   for (const r of rows) {
