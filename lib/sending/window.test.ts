@@ -27,8 +27,22 @@ describe("send windows in each lead's timezone (spec 2.3)", () => {
   });
 
   it("windowAt gives what windowState and nextWindowOpen give, asked once or again, for any settings, zone and moment", () => {
-    const zones = [null, "UTC", "America/New_York", "Europe/Berlin", "Asia/Tokyo", "Australia/Adelaide", "Asia/Kathmandu", "Pacific/Chatham"];
-    const settings = [c, { ...c, sendWindowStartHour: 0, sendWindowEndHour: 24 }, { ...c, sendDaysOfWeek: [0, 6] }, { ...c, sendDaysOfWeek: [] }];
+    const zones = [
+      null,
+      "UTC",
+      "America/New_York",
+      "Europe/Berlin",
+      "Asia/Tokyo",
+      "Australia/Adelaide",
+      "Asia/Kathmandu",
+      "Pacific/Chatham",
+    ];
+    const settings = [
+      c,
+      { ...c, sendWindowStartHour: 0, sendWindowEndHour: 24 },
+      { ...c, sendDaysOfWeek: [0, 6] },
+      { ...c, sendDaysOfWeek: [] },
+    ];
     let asked = 0;
     for (let h = 0; h < 24 * 8; h += 5) {
       const at = new Date(Date.UTC(2026, 2, 27, h, 30)); // across Europe's and Chatham's clock changes
