@@ -56,6 +56,9 @@ export interface WindowAt {
   opens: Date | null;
 }
 
+const windowMemo = new Map<string, WindowAt>();
+const WINDOW_MEMO_MAX = 10_000;
+
 /**
  * windowState and nextWindowOpen together, remembered for the moment: both depend only on the hours,
  * the days, the zone and `at`, and a scheduler pass asks the same few (campaign settings × zone) pairs
@@ -73,9 +76,6 @@ export function windowAt(c: WindowSettings, zone: string | null, at: Date): Wind
   }
   return { state: w.state, opens: w.opens && new Date(w.opens) };
 }
-const windowMemo = new Map<string, WindowAt>();
-const WINDOW_MEMO_MAX = 10_000;
-
 /** The campaign's day for dailyNewLeadCap: the defaultTimezone day, or the UTC day (spec 2.3). */
 export function campaignDay(defaultTimezone: string | null, at: Date): { start: Date; end: Date } {
   const d = local(at, defaultTimezone).startOf("day");

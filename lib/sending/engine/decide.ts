@@ -1,4 +1,4 @@
-import { campaignDay, utcDay, type WindowAt, windowAt, zoneFor } from "../window";
+import { campaignDay, utcDay, windowAt, zoneFor } from "../window";
 import type { Campaign, CampaignLeadStatus, DueLead, Mailbox, Step } from "./types";
 
 /**
@@ -74,7 +74,6 @@ const ACTIVE: CampaignLeadStatus = "ACTIVE";
 export function decide(facts: PassFacts): PassPlan {
   const plan: PassPlan = { mailboxes: [], leads: [] };
   const firstToday = new Map(facts.firstToday);
-  const windows = windowMemo(facts.now);
   const endOfDay = utcDay(facts.now).end;
   for (const m of facts.mailboxes) {
     const blocked = mailboxBlocked(m, facts.now);
@@ -91,7 +90,7 @@ export function decide(facts: PassFacts): PassPlan {
     for (const lead of facts.due.get(m.id) ?? []) {
       const c = facts.campaigns.get(lead.campaignId);
       if (!c) continue; // deleted since the read
-      const d = decideLead(facts, m, c, lead, { firstToday, windows });
+      const d = decideLead(facts, m, c, lead, { firstToday });
       plan.leads.push(d);
       if (d.kind === "send") {
         picked = { kind: "send", mailbox: m, lead, campaign: c, variants: d.variants, reason: "due" };
@@ -103,23 +102,8 @@ export function decide(facts: PassFacts): PassPlan {
   return plan;
 }
 
-/** The window depends only on the campaign, the zone and now: worked out once per pair in a pass. */
-function windowMemo(now: Date) {
-  const memo = new Map<string, WindowAt>();
-  return (c: Campaign, zone: string | null) => {
-    const key = `${c.id}\u0000${zone ?? ""}`;
-    let w = memo.get(key);
-    if (!w) {
-      w = windowAt(c, zone, now);
-      memo.set(key, w);
-    }
-    return w;
-  };
-}
-
 interface PassState {
   firstToday: Map<string, number>;
-  windows: ReturnType<typeof windowMemo>;
 }
 
 /** One lead's rules, in order; a first email counts against the campaign's dailyNewLeadCap when sent. */
@@ -137,7 +121,8 @@ function decideLead(facts: PassFacts, m: Mailbox, c: Campaign, lead: DueLead, pa
     if (later.length === 0) return { kind: "complete", lead, reason: "no-more-steps" };
     return { kind: "skip", lead, reason: "step-removed", toOrder: Math.min(...later) };
   }
-  const w = pass.windows(c, zoneFor(c, lead.timezone));
+  // Worked out once per (settings, zone) at this moment and shared by the pass's rounds (window.ts).
+  const w = windowAt(c, zoneFor(c, lead.timezone), now);
   // Not now: come back when this lead's window opens, instead of re-reading it every pass.
   if (w.state !== "open") return { kind: "defer", lead, reason: w.state, until: w.opens };
   if (lead.nextStepOrder === 0 && c.dailyNewLeadCap !== null) {
