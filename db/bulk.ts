@@ -94,10 +94,18 @@ export async function selectRows<T extends Record<string, unknown>>(db: DbOrTx, 
 
 type TableRow<T extends PgTable> = { [K in keyof T["_"]["columns"]]: GetColumnData<T["_"]["columns"][K], "raw"> | null };
 
+/** The columns of `table` named by `keys`, by key: a selection for `db.select(…)`, or a recordset shape. */
+export function columnsOf<T extends PgTable, K extends keyof T["_"]["columns"] & string>(
+  table: T,
+  keys: readonly K[],
+): { [P in K]: T["_"]["columns"][P] } {
+  const cols = getTableColumns(table);
+  return Object.fromEntries(keys.map((k) => [k, cols[k]])) as { [P in K]: T["_"]["columns"][P] };
+}
+
 /** The columns of `table` named by `keys`, as a recordset shape. */
 function shapeOf<T extends PgTable>(table: T, keys: readonly string[]): Shape {
-  const cols = getTableColumns(table) as Record<string, PgColumn>;
-  return Object.fromEntries(keys.map((k) => [k, cols[k]]));
+  return columnsOf(table, keys as (keyof T["_"]["columns"] & string)[]) as Shape;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { anyOf, recordset, selectRows } from "../../../db/bulk";
+import { anyOf, columnsOf, recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { campaignSteps, campaigns, emails, files, mailboxes, replies, stepAttachments } from "../../../db/schema";
 import { suppressedAmong } from "../../suppressions/check";
@@ -18,9 +18,7 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The engine's columns of a mailbox (types.ts MAILBOX_COLUMNS), as a selection. */
-const MAILBOX_SELECTION = Object.fromEntries(MAILBOX_COLUMNS.map((k) => [k, mailboxes[k]])) as {
-  [K in (typeof MAILBOX_COLUMNS)[number]]: (typeof mailboxes)[K];
-};
+const MAILBOX_SELECTION = columnsOf(mailboxes, MAILBOX_COLUMNS);
 
 export interface PassRows {
   /** The claimed mailboxes, in claim order (one deleted since the claim is left out). */
