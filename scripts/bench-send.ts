@@ -254,7 +254,7 @@ const LABELS: [RegExp, string][] = [
     /^with claimed as \( ?update "mailboxes" set "send_lease_until"/i,
     "claim mailboxes + today's counts + first due leads (UPDATE … SKIP LOCKED in a CTE, LATERAL reads)",
   ],
-  [/^select "id", "seq", "workspace_id", "domain_id", "email"/i, "the claimed mailboxes' rows"],
+  [/^select "id", "workspace_id", "email", "sender_name"/i, "the claimed mailboxes' rows"],
   [/^select .* from "campaigns" where "campaigns"\."id" = any/i, "campaigns of the due leads"],
   [/^select .* from "campaign_steps" where "campaign_steps"\."campaign_id" = any/i, "steps of those campaigns"],
   [/^select kind, value from suppressions/i, "suppression check (one per workspace)"],
