@@ -10,6 +10,7 @@ import { call } from "@/test/helpers";
 import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
 import { PATCH as PATCH_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/route";
 import { scheduleDue, sendDue } from "./engine";
+import { claimDue } from "./engine/claim";
 
 const USERS = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}@sched.test`, "pw"]));
 const mailboxIds: string[] = [];
@@ -144,6 +145,60 @@ describe("the set-based scheduler", () => {
     await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
     const next = await scheduleDue(getDb(), clock, { mailboxLimit: 1, mailboxIds: [pool[0]] });
     expect(next.work.map((w) => w.lead.email)).toEqual([first[2].leadEmail]);
+    await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
+    await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
+  });
+
+  it("reads each mailbox's due leads in queue order: never-scheduled ones first in the order added, then the longest due", async () => {
+    const pool = mailboxIds.slice(0, 4);
+    const id = await campaign({
+      name: "Ordered",
+      pool,
+      leadCount: 16,
+      steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }],
+    });
+    const rows = await getDb()
+      .select({ leadId: campaignLeads.leadId, mailboxId: campaignLeads.mailboxId })
+      .from(campaignLeads)
+      .where(eq(campaignLeads.campaignId, id))
+      .orderBy(campaignLeads.seq);
+    // Four leads per mailbox, in the order added (assignment follows each mailbox's load across campaigns).
+    for (const [k, r] of rows.entries()) {
+      r.mailboxId = pool[k % pool.length];
+      await getDb()
+        .update(campaignLeads)
+        .set({ mailboxId: r.mailboxId })
+        .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.leadId, r.leadId)));
+    }
+    const now = new Date(Date.now() + 120_000);
+    const ago = (min: number) => new Date(now.getTime() - min * 60_000);
+    // Two patterns by seq (L0…L3): [-1 min, -3 min, -2 min, never] → L3 then L1; [-1 min, never, -2 min, never] → L1 then L3.
+    const patterns = [
+      [ago(1), ago(3), ago(2), null],
+      [ago(1), null, ago(2), null],
+    ];
+    const expected = new Map<string, string[]>();
+    for (const [i, mbx] of pool.entries()) {
+      const mine = rows.filter((r) => r.mailboxId === mbx);
+      expect(mine.length).toBeGreaterThanOrEqual(4);
+      const pattern = patterns[i % 2];
+      for (const [k, r] of mine.slice(0, 4).entries())
+        await getDb()
+          .update(campaignLeads)
+          .set({ nextSendAt: pattern[k] })
+          .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.leadId, r.leadId)));
+      // Any lead past the fourth waits, so each mailbox's first two due leads are among the four.
+      for (const r of mine.slice(4))
+        await getDb()
+          .update(campaignLeads)
+          .set({ nextSendAt: new Date(now.getTime() + 3600_000) })
+          .where(and(eq(campaignLeads.campaignId, id), eq(campaignLeads.leadId, r.leadId)));
+      expected.set(mbx, i % 2 === 0 ? [mine[3].leadId, mine[1].leadId] : [mine[1].leadId, mine[3].leadId]);
+    }
+    const claim = await claimDue(getDb(), now, 10, pool);
+    expect(claim.mailboxIds.sort()).toEqual([...pool].sort());
+    for (const mbx of pool)
+      expect(claim.due.filter((d) => d.mailboxId === mbx && d.campaignId === id).map((d) => d.leadId)).toEqual(expected.get(mbx));
     await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(eq(campaignLeads.campaignId, id));
     await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
   });
