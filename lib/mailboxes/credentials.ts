@@ -66,9 +66,17 @@ export function isAuthRefusal(e: unknown): boolean {
 }
 
 /**
- * Runs `fn` with the mailbox's login. For an OAuth mailbox whose token the server refused, once more
- * with a fresh token (it may have been revoked early or expired on the server's clock); a refusal of
- * the fresh one is the caller's to record. A password mailbox runs once, as before.
+ * Logins one OAuth call may try. Each retry is offered a token other than the one just refused: another
+ * worker's newer token from the row first (this process's memory can be older than the row), then a
+ * refresh, whose refusal (invalid_grant) is the provider's own word for why. Three covers both.
+ */
+const OAUTH_LOGIN_TRIES = 3;
+
+/**
+ * Runs `fn` with the mailbox's login. For an OAuth mailbox whose token the server refused, again with
+ * a token other than the refused one (it may have been revoked early, expired on the server's clock, or
+ * been replaced by another worker's refresh), up to OAUTH_LOGIN_TRIES logins; the last refusal is the
+ * caller's to record. A password mailbox runs once, as before.
  */
 export async function withLogin<P extends Protocol, T>(
   env: LoginEnv,
@@ -76,13 +84,15 @@ export async function withLogin<P extends Protocol, T>(
   p: P,
   fn: (cfg: SmtpConfig & ImapConfig) => Promise<T>,
 ): Promise<T> {
-  const cfg = await loginFor(env, m, p);
+  let cfg = await loginFor(env, m, p);
   if (m.authType !== "OAUTH") return fn(cfg);
-  try {
-    return await fn(cfg);
-  } catch (e) {
-    if (!isAuthRefusal(e)) throw e;
-    return fn(await loginFor(env, m, p, cfg.accessToken));
+  for (let tries = 1; ; tries++) {
+    try {
+      return await fn(cfg);
+    } catch (e) {
+      if (!isAuthRefusal(e) || tries >= OAUTH_LOGIN_TRIES) throw e;
+      cfg = await loginFor(env, m, p, cfg.accessToken);
+    }
   }
 }
 

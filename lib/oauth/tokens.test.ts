@@ -220,4 +220,29 @@ describe("a revoked consent (issue 19)", () => {
       pausedAt: null,
     });
   });
+
+  it("records the provider's invalid_grant when this worker's token in memory is older than the row's and both were revoked", async () => {
+    // The worker holds T1 in memory; the web server's test send has since refreshed T2 onto the row.
+    const db = getDb();
+    forgetAccessToken();
+    const t1 = await accessTokenFor(db, clock, ids.mo);
+    const t1Row = (await grantOf(ids.mo)).accessTokenEnc;
+    const t2 = await accessTokenFor(db, clock, ids.mo, t1);
+    const t2Row = (await grantOf(ids.mo)).accessTokenEnc;
+    expect(t2).not.toBe(t1);
+    await db.update(mailboxOauth).set({ accessTokenEnc: t1Row }).where(eq(mailboxOauth.mailboxId, ids.mo));
+    forgetAccessToken();
+    expect(await accessTokenFor(db, clock, ids.mo)).toBe(t1);
+    await db.update(mailboxOauth).set({ accessTokenEnc: t2Row }).where(eq(mailboxOauth.mailboxId, ids.mo));
+    expect([world.microsoft.validToken("mo@ms.test", t1), world.microsoft.validToken("mo@ms.test", t2)]).toEqual([true, true]);
+    world.microsoft.revoke("mo@ms.test");
+    clock.advance(10 * 60_000);
+    const refusedBefore = world.microsoft.stats.refused;
+    await runCheck();
+    // T1 refused, then T2 (the row's) refused, then the refresh: the provider's reason is recorded, not the server's 535.
+    const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, ids.mo));
+    expect(m.loginFailingSince).not.toBeNull();
+    expect(m.loginError).toBe("Microsoft refused the token request: invalid_grant: Token has been expired or revoked.");
+    expect(world.microsoft.stats.refused).toBe(refusedBefore + 1); // one refresh asked, under the row's lock
+  });
 });
