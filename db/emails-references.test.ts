@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as BULK_DELETE } from "@/app/api/v1/leads/bulk-delete/route";
@@ -14,10 +15,16 @@ import { call, makeWorkspace } from "@/test/helpers";
 
 async function world() {
   const ws = await makeWorkspace();
-  const mbx = await insertMailbox(ws.workspaceId, `seller-${newId("x").slice(2, 8)}@refs.test`);
+  const mbx = await insertMailbox(ws.workspaceId, `seller-${randomBytes(3).toString("hex")}@refs.test`);
   const leadRows = await getDb()
     .insert(leads)
-    .values([0, 1, 2].map((i) => ({ id: newId("lead"), workspaceId: ws.workspaceId, email: `lee${i}-${newId("x").slice(2, 8)}@buyer.test` })))
+    .values(
+      [0, 1, 2].map((i) => ({
+        id: newId("lead"),
+        workspaceId: ws.workspaceId,
+        email: `lee${i}-${randomBytes(3).toString("hex")}@buyer.test`,
+      })),
+    )
     .returning();
   const emailRows = await getDb()
     .insert(emails)
@@ -66,7 +73,7 @@ describe("what emails' references do on delete (migration 0027)", () => {
     expect(err?.code).toBe("23503");
     expect(err?.detail).toContain(w.mbx.id);
     expect(await getDb().select().from(mailboxes).where(eq(mailboxes.id, w.mbx.id))).toHaveLength(1);
-    const idle = await insertMailbox(w.ws.workspaceId, `idle-${newId("x").slice(2, 8)}@refs.test`);
+    const idle = await insertMailbox(w.ws.workspaceId, `idle-${randomBytes(3).toString("hex")}@refs.test`);
     await getDb().delete(mailboxes).where(eq(mailboxes.id, idle.id));
     expect(await getDb().select().from(mailboxes).where(eq(mailboxes.id, idle.id))).toHaveLength(0);
   });
