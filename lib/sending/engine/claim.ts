@@ -107,11 +107,8 @@ function firstDueLeads(now: Date): SQL {
 
 /**
  * Claims up to `limit` mailboxes that may send now, with a lease (UPDATE … SKIP LOCKED), and in the
- * same statement reads what the rules need first of each: its campaign emails today (one grouped
- * count over the claimed mailboxes, not a count per mailbox: when emails' statistics are stale — say
- * analysed while nearly empty, before a day's first burst of sends — the planner would scan the whole
- * table once per mailbox; bench:send saw 400 ms of a claim go there) and its first due leads
- * (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
+ * same statement reads what the rules need first of each: its campaign emails today and its first
+ * due leads (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
  * The sendable, lease-free mailboxes are sorted and locked lazily in a fenced subquery (its ORDER BY
  * and FOR UPDATE keep it from being flattened), so the due-work probe runs only on the rows pulled
  * until `limit` pass it — not on every mailbox before the sort, once per round of a large pass.
@@ -132,13 +129,12 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
           where ${hasDueWork(sql`c.id`, now)}
           limit ${limit}))
         returning ${mailboxes.id}, ${mailboxes.nextSendAt})
-      select claimed.id as "claimedId", coalesce(t.n, 0) as "sentToday", x.*
+      select claimed.id as "claimedId", t.n as "sentToday", x.*
       from claimed
-      left join (
-        select ${emails.mailboxId} as mailbox_id, count(*)::int as n from ${emails}
-        where ${emails.mailboxId} in (select id from claimed) and ${emails.campaignId} is not null and ${counted}
-          and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}
-        group by 1) t on t.mailbox_id = claimed.id
+      cross join lateral (
+        select count(*)::int as n from ${emails}
+        where ${emails.mailboxId} = claimed.id and ${emails.campaignId} is not null and ${counted}
+          and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}) t
       left join lateral (${firstDueLeads(now)}) x on true
       order by claimed.next_send_at nulls first, claimed.id, x."nextSendAt" nulls first, x."dueSeq"`,
   );
