@@ -25,11 +25,14 @@
  *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in
  *     the lead's zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with
- *     generate_series into a separate database. Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
+ *     generate_series into a separate database, with the 5 days before as history (8 campaign emails a
+ *     day from each mailbox, 200,000 rows: a steady state has sent before, and the tick's count of
+ *     today's emails then reads an index with statistics of a table that has rows — on a table analysed
+ *     empty the planner scanned all of it once per mailbox). Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
  *     in their window. Two worlds, each judged: the default (steady state: leads outside their window
  *     wait for its opening, the next_send_at the engine's own nextWindowOpen gives) and all zones due
  *     (every lead due, so the tick defers two thirds of what it reads itself). Each: a cold first tick
- *     (not judged), then three ticks, the world reset before each (no emails, leads back on step 0,
+ *     (not judged), then three ticks, the world reset before each (no emails today, leads back on step 0,
  *     mailboxes free, VACUUM ANALYZE); the median is judged. The tick is the scheduler,
  *     scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
  *     timed apart and printed, not judged (its SMTP is instant: MailComposer builds the MIME and an
@@ -98,6 +101,10 @@ const T_MAILBOXES = intEnv("BENCH_TICK_MAILBOXES", 5000);
 const T_LEADS = intEnv("BENCH_TICK_LEADS", 100_000);
 const T_CAMPAIGNS = 10;
 const T_GAP_MIN = 9;
+/** The tick's world sent 8 emails a day from each mailbox in the 5 days before (BENCH_TICK_HISTORY=0: none). */
+const T_HISTORY_PER_MAILBOX = intEnv("BENCH_TICK_HISTORY", 40, true);
+/** The tick's UTC day (its clock is a Tuesday 14:00). */
+const TICK_DAY = "2026-11-03T00:00:00Z";
 const C_MAILBOXES = 50;
 const C_LEADS = 4000;
 const C_DAYS = intEnv("BENCH_CAP_DAYS", 7);
@@ -923,17 +930,26 @@ async function seedTick(app: App, pg: postgres.Sql, db: Db, sink: Sink): Promise
     await tx`insert into campaign_leads (workspace_id, campaign_id, lead_id, mailbox_id)
       select ${ws}, 'cmp_tick_' || ((i % ${M}) % ${C}), 'lead_tick_' || i, 'mbx_tick_' || (i % ${M})
       from generate_series(0, ${L - 1}) i order by i`;
+    // History: a steady state has sent before. Each mailbox's campaign emails of the 5 days before the tick,
+    // 8 a day (9:00–16:00 UTC), to earlier leads (deleted since: lead_id null). The tick reads today's count
+    // through emails' (mailbox, created) index, with statistics of a table that has rows.
+    await tx`insert into emails (id, workspace_id, mailbox_id, lead_email, campaign_id, step_id, step_order, message_id, subject, status, created_at, sent_at)
+      select 'eml_hist_' || i, ${ws}, 'mbx_tick_' || (i % ${M}), 'past' || i || '@co' || (i % 997) || '.tick.test',
+        'cmp_tick_' || ((i % ${M}) % ${C}), 'stp_tick_' || ((i % ${M}) % ${C}), 0, '<hist' || i || '@tick.bench.test>', 'Earlier', 'SENT', h.t, h.t
+      from generate_series(0, ${M * T_HISTORY_PER_MAILBOX - 1}) i
+      cross join lateral (select ${TICK_DAY}::timestamptz + interval '9 hours' - (1 + (i / ${M}) / 8) * interval '1 day'
+        + ((i / ${M}) % 8) * interval '1 hour' as t) h`;
   });
   return ws;
 }
 
 /**
- * Puts the tick's world back where a judged tick starts: no emails, mailboxes free and paced long ago,
+ * Puts the tick's world back where a judged tick starts: no emails today (the history stays), mailboxes free and paced long ago,
  * every lead on its first step and due at `opens[zone]` (null: due now). Then VACUUM ANALYZE, so each
  * run starts from the same tables.
  */
 async function resetTick(pg: postgres.Sql, ws: string, opens: { zone: string; at: string | null }[]): Promise<void> {
-  await pg`delete from emails where workspace_id = ${ws}`;
+  await pg`delete from emails where workspace_id = ${ws} and created_at >= ${TICK_DAY}::timestamptz`;
   await pg`update mailboxes set send_lease_until = null, next_send_at = null where workspace_id = ${ws}`;
   await pg`update campaign_leads cl set status = 'ACTIVE', next_step_order = 0, failed_attempts = 0, first_emailed_at = null,
       last_emailed_at = null, next_send_at = o.at
@@ -953,7 +969,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
   const pg = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const t0 = process.hrtime.bigint();
-    const clock = new app.ManualClock(new Date("2026-11-03T14:00:00Z")); // a Tuesday
+    const clock = new app.ManualClock(new Date(new Date(TICK_DAY).getTime() + 14 * 3_600_000)); // a Tuesday, 14:00 UTC
     const ws = await seedTick(app, pg, db, sink);
     const seedMs = elapsedMs(t0);
     const now = clock.now();
@@ -967,7 +983,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     });
     const allDue = ZONES.map((zone) => ({ zone, at: null }));
     say(
-      `  seeded with generate_series in ${fmt(seedMs / 1000, 1)} s; at ${now.toISOString()} ${steady.filter((o) => o.at === null).length} of ${ZONES.length} zones are in their window`,
+      `  seeded with generate_series in ${fmt(seedMs / 1000, 1)} s (${fmt(T_MAILBOXES * T_HISTORY_PER_MAILBOX)} emails of history); at ${now.toISOString()} ${steady.filter((o) => o.at === null).length} of ${ZONES.length} zones are in their window`,
     );
     // The engine's pools, made instant for the one sender run (context, not judged): sendMail composes
     // the MIME with nodemailer's MailComposer and accepts at once, no socket.
