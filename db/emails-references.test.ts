@@ -1,55 +1,93 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as BULK_DELETE } from "@/app/api/v1/leads/bulk-delete/route";
 import { getDb } from "@/db/client";
-import { emails, leads, mailboxes, workspaces } from "@/db/schema";
+import {
+  analyticsCampaignMarks,
+  analyticsLeadLast,
+  analyticsRollups,
+  campaignLeads,
+  campaigns,
+  emails,
+  leads,
+  mailboxes,
+  workspaces,
+} from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace } from "@/test/helpers";
 
 /**
- * emails has no foreign keys (migration 0027): what they did on delete is done by triggers, a statement
- * per delete. Each rule here failed before its trigger existed (the FKs were dropped with them).
+ * emails has no foreign keys (migrations 0027, 0028): what they did on delete is done by triggers, a
+ * statement per delete. Each rule here failed before its trigger existed (the FKs were dropped with them).
  */
 
+const hex = () => randomBytes(3).toString("hex");
+
+/** A workspace with a mailbox, a campaign, four leads in it, and a SENT campaign email to each of the first three. */
 async function world() {
   const ws = await makeWorkspace();
-  const mbx = await insertMailbox(ws.workspaceId, `seller-${randomBytes(3).toString("hex")}@refs.test`);
+  const mbx = await insertMailbox(ws.workspaceId, `seller-${hex()}@refs.test`);
+  const [cmp] = await getDb()
+    .insert(campaigns)
+    .values({ id: newId("cmp"), workspaceId: ws.workspaceId, name: "Refs", status: "ACTIVE" })
+    .returning();
   const leadRows = await getDb()
     .insert(leads)
-    .values(
-      [0, 1, 2].map((i) => ({
-        id: newId("lead"),
-        workspaceId: ws.workspaceId,
-        email: `lee${i}-${randomBytes(3).toString("hex")}@buyer.test`,
-      })),
-    )
+    .values([0, 1, 2, 3].map((i) => ({ id: newId("lead"), workspaceId: ws.workspaceId, email: `lee${i}-${hex()}@buyer.test` })))
     .returning();
+  await getDb()
+    .insert(campaignLeads)
+    .values(leadRows.map((l) => ({ workspaceId: ws.workspaceId, campaignId: cmp.id, leadId: l.id, mailboxId: mbx.id })));
   const emailRows = await getDb()
     .insert(emails)
-    .values(
-      leadRows.map((l) => ({
-        id: newId("eml"),
-        workspaceId: ws.workspaceId,
-        mailboxId: mbx.id,
-        leadId: l.id,
-        leadEmail: l.email,
-        messageId: `<${l.id}@refs.test>`,
-        subject: "Idea",
-        status: "SENT" as const,
-      })),
-    )
+    .values(leadRows.slice(0, 3).map((l) => emailRow(ws.workspaceId, mbx.id, cmp.id, l)))
     .returning();
-  return { ws, mbx, leads: leadRows, emails: emailRows };
+  return { ws, mbx, cmp, leads: leadRows, emails: emailRows };
+}
+
+function emailRow(workspaceId: string, mailboxId: string, campaignId: string, lead: { id: string; email: string }) {
+  return {
+    id: newId("eml"),
+    workspaceId,
+    mailboxId,
+    campaignId,
+    stepOrder: 0,
+    leadId: lead.id,
+    leadEmail: lead.email,
+    messageId: `<${newId("eml")}@refs.test>`,
+    subject: "Idea",
+    status: "SENT" as const,
+  };
 }
 
 const emailsOf = (ids: string[]) =>
   getDb().select({ id: emails.id, leadId: emails.leadId, leadEmail: emails.leadEmail }).from(emails).where(inArray(emails.id, ids));
 
-describe("what emails' references do on delete (migration 0027)", () => {
-  it("a deleted lead's emails stay, with lead_id cleared and the address kept — through the API's bulk delete and a plain delete", async () => {
+/** The analytics rows a workspace has (its emails are campaign emails, so the triggers count them). */
+async function analyticsRows(workspaceId: string): Promise<number> {
+  const db = getDb();
+  const counts = await Promise.all(
+    [analyticsRollups, analyticsLeadLast, analyticsCampaignMarks].map((t) => db.$count(t, eq(t.workspaceId, workspaceId))),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** The 23503 a delete fails with, or undefined when it succeeds. */
+const fkError = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { cause?: { code?: string; detail?: string; constraint_name?: string } }) => e.cause,
+  );
+
+describe("what emails' references do on delete (migrations 0027, 0028)", () => {
+  it("a deleted lead's emails stay, with lead_id cleared and the address kept; another lead's email keeps its lead", async () => {
     const w = await world();
+    const kept = await getDb()
+      .insert(emails)
+      .values(emailRow(w.ws.workspaceId, w.mbx.id, w.cmp.id, w.leads[3]))
+      .returning();
     const r = await call(BULK_DELETE, "POST", "", { key: w.ws.fullKey, body: { leadIds: [w.leads[0].id, w.leads[1].id] } });
     expect(r.body).toMatchObject({ deleted: 2 });
     await getDb().delete(leads).where(eq(leads.id, w.leads[2].id));
@@ -59,32 +97,73 @@ describe("what emails' references do on delete (migration 0027)", () => {
       expect(row.leadId).toBeNull();
       expect(w.leads.map((l) => l.email)).toContain(row.leadEmail);
     }
+    expect(await emailsOf([kept[0].id])).toEqual([{ id: kept[0].id, leadId: w.leads[3].id, leadEmail: w.leads[3].email }]);
   });
 
-  it("a mailbox that has emails cannot be deleted (23503, nothing deleted); one without can", async () => {
+  it("a mailbox that has emails cannot be deleted (23503, nothing deleted, not even a mailbox deleted with it); one without can", async () => {
     const w = await world();
-    const err = await getDb()
-      .delete(mailboxes)
-      .where(eq(mailboxes.id, w.mbx.id))
-      .then(
-        () => undefined,
-        (e: { cause?: { code?: string; detail?: string } }) => e.cause,
-      );
+    const idle = await insertMailbox(w.ws.workspaceId, `idle-${hex()}@refs.test`);
+    const err = await fkError(
+      getDb()
+        .delete(mailboxes)
+        .where(inArray(mailboxes.id, [idle.id, w.mbx.id])),
+    );
     expect(err?.code).toBe("23503");
+    expect(err?.constraint_name).toBe("emails_mailbox_id_mailboxes_id_fk");
     expect(err?.detail).toContain(w.mbx.id);
-    expect(await getDb().select().from(mailboxes).where(eq(mailboxes.id, w.mbx.id))).toHaveLength(1);
-    const idle = await insertMailbox(w.ws.workspaceId, `idle-${randomBytes(3).toString("hex")}@refs.test`);
+    expect(await getDb().$count(mailboxes, inArray(mailboxes.id, [idle.id, w.mbx.id]))).toBe(2);
     await getDb().delete(mailboxes).where(eq(mailboxes.id, idle.id));
-    expect(await getDb().select().from(mailboxes).where(eq(mailboxes.id, idle.id))).toHaveLength(0);
+    expect(await getDb().$count(mailboxes, eq(mailboxes.id, idle.id))).toBe(0);
   });
 
-  it("a deleted workspace takes its emails (and mailboxes) with it, and leaves another workspace's alone", async () => {
+  it("a deleted workspace takes its emails, mailboxes and analytics rows with it, and leaves another workspace's alone", async () => {
     const gone = await world();
     const kept = await world();
+    expect(await analyticsRows(gone.ws.workspaceId)).toBeGreaterThan(0);
     await getDb().delete(workspaces).where(eq(workspaces.id, gone.ws.workspaceId));
     expect(await emailsOf(gone.emails.map((e) => e.id))).toHaveLength(0);
-    expect(await getDb().select().from(mailboxes).where(eq(mailboxes.id, gone.mbx.id))).toHaveLength(0);
+    expect(await getDb().$count(mailboxes, eq(mailboxes.id, gone.mbx.id))).toBe(0);
+    expect(await analyticsRows(gone.ws.workspaceId)).toBe(0);
     const still = await emailsOf(kept.emails.map((e) => e.id));
-    expect(still.map((e) => e.leadId).sort()).toEqual(kept.leads.map((l) => l.id).sort());
+    expect(still.map((e) => e.leadId).sort()).toEqual(
+      kept.leads
+        .slice(0, 3)
+        .map((l) => l.id)
+        .sort(),
+    );
+    expect(await analyticsRows(kept.ws.workspaceId)).toBeGreaterThan(0);
+  });
+
+  it("a workspace deleted while a send is being committed waits for it, then deletes its email too", async () => {
+    const w = await world();
+    const sql = getDb().$client;
+    const engine = await sql.reserve();
+    try {
+      // The engine's commit, held open: the lead moved on and its email inserted as SENDING.
+      await engine`begin`;
+      await engine`update campaign_leads set next_step_order = 1 where campaign_id = ${w.cmp.id} and lead_id = ${w.leads[3].id}`;
+      const sending = { ...emailRow(w.ws.workspaceId, w.mbx.id, w.cmp.id, w.leads[3]), status: "SENDING" };
+      await engine`insert into emails (id, workspace_id, mailbox_id, campaign_id, step_order, lead_id, lead_email, message_id, subject, status)
+        values (${sending.id}, ${sending.workspaceId}, ${sending.mailboxId}, ${sending.campaignId}, 0, ${sending.leadId}, ${sending.leadEmail},
+          ${sending.messageId}, ${sending.subject}, 'SENDING')`;
+      const deleting = fkError(getDb().delete(workspaces).where(eq(workspaces.id, w.ws.workspaceId)));
+      // The delete's cascade to campaign_leads waits for the engine's row lock (polled, not slept on).
+      let waiting = 0;
+      for (let i = 0; i < 2000 && waiting === 0; i++) {
+        const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like 'delete from "workspaces"%'`;
+        waiting = n;
+      }
+      expect(waiting).toBe(1);
+      await engine`commit`;
+      expect(await deleting).toBeUndefined();
+      expect(await getDb().$count(emails, eq(emails.workspaceId, w.ws.workspaceId))).toBe(0);
+      expect(await getDb().$count(workspaces, eq(workspaces.id, w.ws.workspaceId))).toBe(0);
+      expect(
+        await getDb().$count(campaignLeads, and(eq(campaignLeads.campaignId, w.cmp.id), eq(campaignLeads.leadId, w.leads[3].id))),
+      ).toBe(0);
+    } finally {
+      engine.release();
+    }
   });
 });

@@ -10,11 +10,11 @@ export const bounceTypeEnum = pgEnum("bounce_type", ["HARD", "SOFT"]);
  * their lead (spec 4.4 rule 10): the address is kept in `lead_email` and `lead_id` is cleared.
  * The send engine adds the campaign, step and tracking columns.
  *
- * No foreign keys (migration 0027): the only writer, the engine's commit (lib/sending/engine/commit.ts),
- * takes workspace, mailbox and lead from the campaign_leads rows it updates in the same statement, and
- * per-row FK checks were 40% of that statement. What the keys did on delete is done per statement by
- * triggers: a workspace's emails go with it, a deleted lead's emails keep their row with lead_id null,
- * and a mailbox with emails cannot be deleted (23503, as before).
+ * No foreign keys (migrations 0027, 0028): the only writer, the engine's commit (lib/sending/engine/commit.ts),
+ * inserts an email only for a campaign_leads row it moves in the same statement (its lead and mailbox),
+ * with the claimed mailbox's workspace; per-row FK checks were 40% of that statement. What the keys did
+ * on delete is done per statement by triggers: a workspace's emails go with it, a deleted lead's emails
+ * keep their row with lead_id null, and a mailbox with emails cannot be deleted (23503, as before).
  */
 export const emails = pgTable(
   "emails",
