@@ -12,6 +12,7 @@ import { GET as LIST } from "@/app/api/v1/campaigns/route";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
+import { race as raceOn } from "@/test/race";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { countBy, countTotal, type Counts, ZERO } from "./counts";
 import { campaignLifetimes, workspaceLeadCount, workspacePeriodTotals } from "./rollups";
@@ -81,41 +82,9 @@ async function reply(
   return id;
 }
 
-/**
- * Runs `first` in a transaction that stays open until `second` (in another) has been seen waiting on a
- * lock — or has finished without waiting — then commits both. Returns whether `second` waited.
- */
-async function race(first: (tx: postgres.TransactionSql) => Promise<unknown>, second: (tx: postgres.TransactionSql) => Promise<unknown>) {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  let ready!: () => void;
-  const firstDone = new Promise<void>((r) => {
-    ready = r;
-  });
-  const t1 = pg.begin(async (tx) => {
-    await first(tx);
-    ready();
-    await gate;
-  });
-  await firstDone;
-  let settled = false;
-  const t2 = pg
-    .begin((tx) => second(tx))
-    .finally(() => {
-      settled = true;
-    });
-  let waited = false;
-  while (!settled && !waited) {
-    const [w] = await pg`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    waited = w.n > 0;
-    await new Promise((r) => setImmediate(r));
-  }
-  release();
-  await Promise.all([t1, t2]);
-  return waited;
-}
+/** test/race.ts's race on this file's connection, `second` in a transaction of its own. */
+const race = (first: (tx: postgres.TransactionSql) => Promise<unknown>, second: (tx: postgres.TransactionSql) => Promise<unknown>) =>
+  raceOn(pg, first, () => pg.begin(second));
 
 /** The numbers, counted plainly on the raw rows. */
 async function raw(workspaceId: string, opts: { campaignId?: string; from?: Date; to?: Date } = {}) {
