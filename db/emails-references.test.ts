@@ -8,15 +8,19 @@ import {
   analyticsLeadLast,
   analyticsRollups,
   campaignLeads,
+  campaignSteps,
   campaigns,
   emails,
   leads,
   mailboxes,
   workspaces,
 } from "@/db/schema";
+import { ManualClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
+import { scheduleDue } from "@/lib/sending/engine";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace } from "@/test/helpers";
+import { race } from "@/test/race";
 
 /**
  * emails has no foreign keys (migrations 0027, 0028): what they did on delete is done by triggers, a
@@ -136,34 +140,72 @@ describe("what emails' references do on delete (migrations 0027, 0028)", () => {
 
   it("a workspace deleted while a send is being committed waits for it, then deletes its email too", async () => {
     const w = await world();
-    const sql = getDb().$client;
-    const engine = await sql.reserve();
-    try {
-      // The engine's commit, held open: the lead moved on and its email inserted as SENDING.
-      await engine`begin`;
-      await engine`update campaign_leads set next_step_order = 1 where campaign_id = ${w.cmp.id} and lead_id = ${w.leads[3].id}`;
-      const sending = { ...emailRow(w.ws.workspaceId, w.mbx.id, w.cmp.id, w.leads[3]), status: "SENDING" };
-      await engine`insert into emails (id, workspace_id, mailbox_id, campaign_id, step_order, lead_id, lead_email, message_id, subject, status)
-        values (${sending.id}, ${sending.workspaceId}, ${sending.mailboxId}, ${sending.campaignId}, 0, ${sending.leadId}, ${sending.leadEmail},
-          ${sending.messageId}, ${sending.subject}, 'SENDING')`;
-      const deleting = fkError(getDb().delete(workspaces).where(eq(workspaces.id, w.ws.workspaceId)));
-      // The delete's cascade to campaign_leads waits for the engine's row lock (polled, not slept on).
-      let waiting = 0;
-      for (let i = 0; i < 2000 && waiting === 0; i++) {
-        const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like 'delete from "workspaces"%'`;
-        waiting = n;
-      }
-      expect(waiting).toBe(1);
-      await engine`commit`;
-      expect(await deleting).toBeUndefined();
-      expect(await getDb().$count(emails, eq(emails.workspaceId, w.ws.workspaceId))).toBe(0);
-      expect(await getDb().$count(workspaces, eq(workspaces.id, w.ws.workspaceId))).toBe(0);
-      expect(
-        await getDb().$count(campaignLeads, and(eq(campaignLeads.campaignId, w.cmp.id), eq(campaignLeads.leadId, w.leads[3].id))),
-      ).toBe(0);
-    } finally {
-      engine.release();
-    }
+    let deleted: Awaited<ReturnType<typeof fkError>> | "pending" = "pending";
+    // The engine's commit, held open (the lead moved on and its email inserted as SENDING), raced by the
+    // workspace delete, whose cascade to campaign_leads waits for the engine's row lock.
+    const waited = await race(
+      getDb().$client,
+      async (tx) => {
+        await tx`update campaign_leads set next_step_order = 1 where campaign_id = ${w.cmp.id} and lead_id = ${w.leads[3].id}`;
+        const e = emailRow(w.ws.workspaceId, w.mbx.id, w.cmp.id, w.leads[3]);
+        await tx`insert into emails (id, workspace_id, mailbox_id, campaign_id, step_order, lead_id, lead_email, message_id, subject, status)
+          values (${e.id}, ${e.workspaceId}, ${e.mailboxId}, ${e.campaignId}, 0, ${e.leadId}, ${e.leadEmail}, ${e.messageId}, ${e.subject}, 'SENDING')`;
+      },
+      async () => {
+        deleted = await fkError(getDb().delete(workspaces).where(eq(workspaces.id, w.ws.workspaceId)));
+      },
+    );
+    expect(waited).toBe(true);
+    expect(deleted).toBeUndefined();
+    expect(await getDb().$count(emails, eq(emails.workspaceId, w.ws.workspaceId))).toBe(0);
+    expect(await getDb().$count(workspaces, eq(workspaces.id, w.ws.workspaceId))).toBe(0);
+    expect(await getDb().$count(campaignLeads, and(eq(campaignLeads.campaignId, w.cmp.id), eq(campaignLeads.leadId, w.leads[3].id)))).toBe(
+      0,
+    );
+  });
+
+  it("the engine's commit writes an email only for a lead it moves: a lead deleted while the pass decides gets none", async () => {
+    // The references hold by construction (there are no foreign keys to catch a dangling one).
+    const w = await world();
+    await getDb()
+      .delete(campaignLeads)
+      .where(
+        and(
+          eq(campaignLeads.campaignId, w.cmp.id),
+          inArray(
+            campaignLeads.leadId,
+            w.leads.slice(0, 3).map((l) => l.id),
+          ),
+        ),
+      );
+    await getDb()
+      .insert(campaignSteps)
+      .values({
+        id: newId("stp"),
+        workspaceId: w.ws.workspaceId,
+        campaignId: w.cmp.id,
+        stepOrder: 0,
+        subject: "Hi",
+        bodyTemplate: "Hello",
+      });
+    await getDb()
+      .update(campaigns)
+      .set({ sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24 })
+      .where(eq(campaigns.id, w.cmp.id));
+    const gone = w.leads[3];
+    let work: unknown[] | undefined;
+    // The delete (its campaign_leads row goes with it) held open; the pass reads the lead, picks it, and
+    // its commit waits on the row.
+    const waited = await race(
+      getDb().$client,
+      (tx) => tx`delete from leads where id = ${gone.id}`,
+      async () => {
+        work = (await scheduleDue(getDb(), new ManualClock(new Date()), { mailboxIds: [w.mbx.id] })).work;
+      },
+    );
+    expect(waited).toBe(true);
+    expect(work).toEqual([]);
+    expect(await getDb().$count(emails, eq(emails.leadEmail, gone.email))).toBe(0);
+    expect(await getDb().$count(emails, and(eq(emails.mailboxId, w.mbx.id), eq(emails.status, "SENDING")))).toBe(0);
   });
 });
