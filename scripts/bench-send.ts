@@ -54,7 +54,7 @@
  *
  * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_BLOCKS (part 1 ABBA blocks, default 3),
  * BENCH_PASSES (part 1 passes of 40 emails per phase, default 8), BENCH_TICK_MAILBOXES (5000),
- * BENCH_TICK_LEADS (100000), BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
+ * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none), BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
  * BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged
  * ticks), BENCH_EXPLAIN=1.
  */
