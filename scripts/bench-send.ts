@@ -33,7 +33,8 @@
  *     wait for its opening, the next_send_at the engine's own nextWindowOpen gives) and all zones due
  *     (every lead due, so the tick defers two thirds of what it reads itself). Each: a cold first tick
  *     (not judged), then three ticks, the world reset before each (no emails today, leads back on step 0,
- *     mailboxes free, VACUUM ANALYZE); the median is judged. The tick is the scheduler,
+ *     mailboxes free, VACUUM ANALYZE); the median is judged. Each run prints the CPU of Postgres and of
+ *     this process (/proc): divided by the cores, their sum is the least time that work can take here. The tick is the scheduler,
  *     scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
  *     timed apart and printed, not judged (its SMTP is instant: MailComposer builds the MIME and an
  *     in-process sink accepts it). Where the time goes: every statement Drizzle executes and every
@@ -60,6 +61,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
 import type { Db } from "@/db/client";
@@ -882,6 +884,8 @@ interface TickRun {
   committed: number;
   claimMs: number;
   cpuMs: number;
+  /** CPU of the bench's Postgres processes during the tick (/proc; NaN where it cannot be read). */
+  postgresCpuMs: number;
   machineBusy: number;
   profile: Profile;
 }
@@ -998,10 +1002,12 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
       resetProfile();
       if (side) await tickProfile.start();
       const cpu = cpuMeter();
+      const cpu0 = processCpu();
       profiling = true;
       const start = process.hrtime.bigint();
       const planned = await app.scheduleDue(db, clock, { mailboxLimit: T_MAILBOXES });
       const ms = elapsedMs(start);
+      const used = cpuSince(cpu0, processCpu());
       if (side) await tickProfile.stop(side, planned.claimed);
       profiling = false;
       const c = cpu();
@@ -1013,6 +1019,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
         committed: planned.work.length,
         claimMs,
         cpuMs: c.cpuMs,
+        postgresCpuMs: used.postgres,
         machineBusy: c.machineBusy,
         profile,
       };
@@ -1040,9 +1047,13 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
         if (r.mailboxes !== T_MAILBOXES) throw new Error(`${label}: claimed ${r.mailboxes} of ${T_MAILBOXES}`);
         runs.push(r);
         say(
-          `    run ${i + 1}: scheduler ${fmt(r.ms / 1000, 2)} s — ${fmt(r.mailboxes)} claimed, ${fmt(r.committed)} SENDING, claim ${fmt(r.claimMs, 1)} ms; this process ${fmt((r.cpuMs / r.ms) * 100)} % of a core, machine ${fmt(r.machineBusy * 100)} % busy; load ${loadAverage()}`,
+          `    run ${i + 1}: scheduler ${fmt(r.ms / 1000, 2)} s — ${fmt(r.mailboxes)} claimed, ${fmt(r.committed)} SENDING, claim ${fmt(r.claimMs, 1)} ms; CPU: Postgres ${fmt(r.postgresCpuMs)} ms, this process ${fmt(r.cpuMs)} ms (${fmt((r.cpuMs / r.ms) * 100)} % of a core), machine ${fmt(r.machineBusy * 100)} % busy; load ${loadAverage()}`,
         );
       }
+      const tickCpu = median(runs.map((r) => r.postgresCpuMs + r.cpuMs));
+      say(
+        `    CPU per tick, median: ${fmt(tickCpu)} ms (Postgres and this process) — on ${os.cpus().length} cores no tick of this work takes less than ${fmt(tickCpu / os.cpus().length)} ms`,
+      );
       cases.push({ label, dueLeads: due, cold, runs, seconds: median(runs.map((r) => r.ms)) / 1000 });
       if (EXPLAIN) {
         await resetTick(pg, ws, opens);
