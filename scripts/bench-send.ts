@@ -34,8 +34,8 @@
  *     (every lead due, so the tick defers two thirds of what it reads itself). Each: a cold first tick
  *     (not judged), then three ticks, the world reset before each (no emails today, leads back on step 0,
  *     mailboxes free, VACUUM ANALYZE); the median is judged. Each run prints the CPU of Postgres and of
- *     this process (/proc): divided by the cores, their sum is the least time that work can take here. The tick is the scheduler,
- *     scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
+ *     this process (/proc): divided by the cores, their sum is the least time that work can take here.
+ *     The tick is the scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
  *     timed apart and printed, not judged (its SMTP is instant: MailComposer builds the MIME and an
  *     in-process sink accepts it). Where the time goes: every statement Drizzle executes and every
  *     sendMail, timed on the client; BENCH_EXPLAIN=1 prints the plans of the claim and of the commit.
