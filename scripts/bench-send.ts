@@ -23,24 +23,23 @@
  *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME,
  *     and the CPU per email over the timed phases of this process, of the bench's Postgres and of the
  *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three.
- *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in
- *     the lead's zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with
- *     generate_series into a separate database, with the 5 days before as history (8 campaign emails a
- *     day from each mailbox, 200,000 rows: a steady state has sent before, and the tick's count of
- *     today's emails then reads an index with statistics of a table that has rows — on a table analysed
- *     empty the planner scanned all of it once per mailbox). Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are
- *     in their window. Two worlds, each judged: the default (steady state: leads outside their window
- *     wait for its opening, the next_send_at the engine's own nextWindowOpen gives) and all zones due
- *     (every lead due, so the tick defers two thirds of what it reads itself). Each: a cold first tick
- *     (not judged), then three ticks, the world reset before each (no emails today, leads back on step 0,
- *     mailboxes free, VACUUM ANALYZE); the median is judged. Each run prints the CPU of Postgres and of
- *     this process (/proc): divided by the cores, their sum is the least time that work can take here.
- *     The tick is the scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }). The sender for the cold default tick's emails is
- *     timed apart and printed, not judged (its SMTP is instant: MailComposer builds the MIME and an
- *     in-process sink accepts it). Where the time goes: every statement Drizzle executes and every
- *     sendMail, timed on the client; BENCH_EXPLAIN=1 prints the plans of the claim and of the commit.
- *     claimVsBareSkipLocked (no target) = rows/s of the tick's claim ÷ rows/s of a bare `update
- *     mailboxes … where id in (select … for update skip locked) returning id` over the same rows.
+ *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in the lead's
+ *     zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with generate_series into
+ *     a separate database, with the 5 days before as history (8 campaign emails a day from each mailbox,
+ *     200,000 rows: a steady state has sent before, and the tick's count of today's emails then reads an index
+ *     with statistics of a table that has rows — on a table analysed empty the planner scanned all of it once
+ *     per mailbox). Clock: a Tuesday 14:00 UTC, when 8 of the 24 zones are in their window. Two worlds, each
+ *     judged: the default (steady state: leads outside their window wait for its opening, the next_send_at the
+ *     engine's own nextWindowOpen gives) and all zones due (every lead due, so the tick defers two thirds of
+ *     what it reads itself). Each: a cold first tick (not judged), then three ticks, the world reset before
+ *     each (no emails today, leads back on step 0, mailboxes free, VACUUM ANALYZE); the median is judged. Each
+ *     run prints the CPU of Postgres and of this process (/proc): divided by the cores, their sum is the least
+ *     time that work can take here. The tick is the scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }).
+ *     The sender for the cold default tick's emails is timed apart and printed, not judged (its SMTP is
+ *     instant: MailComposer builds the MIME and an in-process sink accepts it). Where the time goes: every
+ *     statement Drizzle executes and every sendMail, timed on the client; BENCH_EXPLAIN=1 prints the plans of
+ *     the claim and of the commit. claimVsBareSkipLocked (no target) = rows/s of the tick's claim ÷ rows/s of a
+ *     bare `update mailboxes … where id in (select … for update skip locked) returning id` over the same rows.
  *  3. Cap fidelity (target ≥ 0.98, zero violations), three runs. 50 mailboxes with dailySendCap 5–20,
  *     one campaign (Mon–Fri, no timezone — any hour of a weekday, days read in UTC — minGapMinutes 2,
  *     one step), 4,000 leads (80 per mailbox: the lead supply binds for caps ≥ 17), sendDue on a
@@ -55,7 +54,8 @@
  *
  * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_BLOCKS (part 1 ABBA blocks, default 3),
  * BENCH_PASSES (part 1 passes of 40 emails per phase, default 8), BENCH_TICK_MAILBOXES (5000),
- * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none), BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
+ * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none),
+ * BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
  * BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged
  * ticks), BENCH_EXPLAIN=1.
  */
@@ -727,10 +727,10 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
       clock.advance(1000);
     }
     const ms = elapsedMs(start);
+    const c = cpu();
+    const procs = cpuSince(pc, processCpu()); // before the profiler's stop, which serialises the whole profile
     if (profile) await cpuProfile.stop("pipeline", sent);
     profiling = false;
-    const c = cpu();
-    const procs = cpuSince(pc, processCpu());
     const ids = await sentIdsBetween(from, clock.now());
     if (ids.size !== sent) throw new Error(`${label}: ${ids.size} SENT rows for ${sent} sends`);
     const got = await sink.collect();
@@ -802,9 +802,9 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     const start = process.hrtime.bigint();
     await sendRaw(msgs);
     const ms = elapsedMs(start);
-    if (profile) await cpuProfile.stop("raw", msgs.length);
     const c = cpu();
     const procs = cpuSince(pc, processCpu());
+    if (profile) await cpuProfile.stop("raw", msgs.length);
     const got = await sink.collect();
     checkSink(label, got, new Set(msgs.map((x) => x.id)));
     return { n: msgs.length, ms, rate: (msgs.length * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes, procs };
@@ -1007,10 +1007,10 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
       const start = process.hrtime.bigint();
       const planned = await app.scheduleDue(db, clock, { mailboxLimit: T_MAILBOXES });
       const ms = elapsedMs(start);
-      const used = cpuSince(cpu0, processCpu());
+      const used = cpuSince(cpu0, processCpu()); // this process and its Postgres over the same window, before the profiler's stop
+      const c = cpu();
       if (side) await tickProfile.stop(side, planned.claimed);
       profiling = false;
-      const c = cpu();
       const profile = snapshotProfile();
       const claimMs = [...profile.stmts.entries()].filter(([k]) => k.startsWith("claim mailboxes")).reduce((a, [, e]) => a + e.ms, 0);
       const run = {
@@ -1018,7 +1018,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
         mailboxes: planned.claimed,
         committed: planned.work.length,
         claimMs,
-        cpuMs: c.cpuMs,
+        cpuMs: used.self,
         postgresCpuMs: used.postgres,
         machineBusy: c.machineBusy,
         profile,
