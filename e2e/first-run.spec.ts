@@ -108,3 +108,34 @@ test("sign out, a wrong password is refused with a message, the right one signs 
   await page.goto("/settings/api-keys");
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test("a lead's custom fields: add one, remove another while typing in the new one, save", async ({ page }) => {
+  await page.goto("/leads");
+  await page.getByLabel("Email", { exact: true }).fill("owner@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("table", { name: "Leads" }).getByRole("button", { name: "ada@example.com", exact: true }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Edit ada@example.com" });
+  await expect(dialog.getByLabel("Custom field name")).toHaveValue("Industry");
+  await expect(dialog.getByLabel("Value of Industry")).toHaveValue("Computing");
+  await dialog.getByRole("button", { name: "Add custom field" }).click();
+  await dialog.getByLabel("Custom field name").nth(1).fill("tier");
+  await dialog.getByLabel("Value of tier").fill("gold");
+
+  // The row above goes while the new row's value keeps the focus (a click event that does not move
+  // it): typing goes on in the same field, which stays the one that shows "tier".
+  await dialog.getByLabel("Value of tier").focus();
+  await dialog.getByRole("button", { name: "Remove Industry" }).dispatchEvent("click");
+  await expect(dialog.getByLabel("Custom field name")).toHaveCount(1);
+  await page.keyboard.type(" plus");
+  await expect(dialog.getByLabel("Value of tier")).toHaveValue("gold plus");
+  await expect(dialog.getByLabel("Value of tier")).toBeFocused();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("table", { name: "Leads" }).getByRole("button", { name: "ada@example.com", exact: true }).click();
+  await expect(dialog.getByLabel("Custom field name")).toHaveCount(1);
+  await expect(dialog.getByLabel("Custom field name")).toHaveValue("tier");
+  await expect(dialog.getByLabel("Value of tier")).toHaveValue("gold plus");
+});

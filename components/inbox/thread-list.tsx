@@ -19,7 +19,7 @@ export function ThreadFiltersBar({ filters, onChange }: { filters: ThreadFilters
   const set = (patch: Partial<ThreadFilters>) => onChange({ ...filters, ...patch, page: 1 });
   return (
     <div className="space-y-2 border-b border-gray-200 p-3">
-      <div role="group" aria-label="Intent" className="flex flex-wrap gap-1.5">
+      <fieldset aria-label="Intent" className="flex min-w-0 flex-wrap gap-1.5">
         <Chip pressed={filters.intent === ""} count={counts.data?.all} onClick={() => set({ intent: "" })}>
           All
         </Chip>
@@ -33,7 +33,7 @@ export function ThreadFiltersBar({ filters, onChange }: { filters: ThreadFilters
             {INTENT_LABEL[i]}
           </Chip>
         ))}
-      </div>
+      </fieldset>
       <div className="flex flex-wrap items-center gap-1.5">
         {/* Its count is what pressing it would list, so it is left out while an intent narrows the list. */}
         <Chip

@@ -144,6 +144,7 @@ function Summary({ totals, finished }: { totals: Totals; finished: boolean }) {
       {totals.warnings.length > 0 && (
         <SummaryList title={<>Warnings ({totals.warnings.length})</>}>
           {totals.warnings.map((w, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only report, built once and never reordered; a line can carry several entries
             <li key={i}>
               Line {w.line} ({w.email}): {w.message}
             </li>

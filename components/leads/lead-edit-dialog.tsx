@@ -17,7 +17,11 @@ import { type LeadView, useLead, useTimezoneNames } from "./queries";
 type PatchLeadInput = BodyOf<"/leads/{id}", "patch">;
 
 type Form = Record<LeadFieldKey, string> & { verificationStatus: LeadView["verificationStatus"] };
-type CustomRow = { key: string; value: string };
+/** One editable custom field; `id` is the row's React key (stable while rows above it are removed). */
+type CustomRow = { id: number; key: string; value: string };
+
+let nextRowId = 0;
+const customRow = (key = "", value = ""): CustomRow => ({ id: nextRowId++, key, value });
 
 function formOf(lead: LeadView): Form {
   const f = { verificationStatus: lead.verificationStatus } as Form;
@@ -46,7 +50,9 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
   const { data: lead } = useLead(initial);
   const timezones = useTimezoneNames();
   const [form, setForm] = useState<Form>(() => formOf(initial));
-  const [custom, setCustom] = useState<CustomRow[]>(() => Object.entries(initial.customFields).map(([key, value]) => ({ key, value })));
+  const [custom, setCustom] = useState<CustomRow[]>(() =>
+    Object.entries(initial.customFields).map(([key, value]) => customRow(key, value)),
+  );
 
   const save = useMutation({
     mutationFn: (body: PatchLeadInput) => data(client.PATCH("/leads/{id}", { params: { path: { id: lead.id } }, body })),
@@ -110,25 +116,25 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
           </Field>
           <div className="col-span-2 space-y-2">
             <p className="text-sm font-medium text-gray-700">Custom fields</p>
-            {custom.map((row, i) => (
-              <div key={i} className="flex gap-2">
+            {custom.map((row) => (
+              <div key={row.id} className="flex gap-2">
                 <Input
                   aria-label="Custom field name"
                   placeholder="name"
                   value={row.key}
-                  onChange={(e) => setCustom((c) => c.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)))}
+                  onChange={(e) => setCustom((c) => c.map((r) => (r.id === row.id ? { ...r, key: e.target.value } : r)))}
                   className="w-48"
                 />
                 <Input
                   aria-label={`Value of ${row.key || "custom field"}`}
                   placeholder="value"
                   value={row.value}
-                  onChange={(e) => setCustom((c) => c.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
+                  onChange={(e) => setCustom((c) => c.map((r) => (r.id === row.id ? { ...r, value: e.target.value } : r)))}
                 />
                 <Button
                   variant="ghost"
                   aria-label={`Remove ${row.key || "custom field"}`}
-                  onClick={() => setCustom((c) => c.filter((_, j) => j !== i))}
+                  onClick={() => setCustom((c) => c.filter((r) => r.id !== row.id))}
                 >
                   ✕
                 </Button>
@@ -139,7 +145,7 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
                 {k.replace(/^customFields\.?/, "") || "Custom fields"}: {msgs.join(", ")}
               </p>
             ))}
-            <Button variant="secondary" size="sm" onClick={() => setCustom((c) => [...c, { key: "", value: "" }])}>
+            <Button variant="secondary" size="sm" onClick={() => setCustom((c) => [...c, customRow()])}>
               Add custom field
             </Button>
           </div>

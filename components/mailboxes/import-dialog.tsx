@@ -132,6 +132,7 @@ function Summary({ totals, finished }: { totals: Totals; finished: boolean }) {
           open
         >
           {totals.failed.map((f, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only report, built once and never reordered; a line can carry several entries
             <li key={i}>
               {f.line > 0 && `Line ${f.line}: `}
               <span className="font-mono">{f.email || "(no email)"}</span> — {f.error}

@@ -162,12 +162,12 @@ function Variables({ v }: { v: Preview["variables"] }) {
       </div>
     );
   return (
-    <div className="space-y-1" role="group" aria-label="Variables">
+    <fieldset className="min-w-0 space-y-1" aria-label="Variables">
       {row("Used", v.used, "gray")}
       {row("Unknown", v.unknown, "red")}
       {row("Malformed", v.malformed, "red", false)}
       {row("Empty", v.empty, "yellow")}
       {v.used.length + v.unknown.length + v.malformed.length === 0 && <p className="text-xs text-gray-500">No variables in this step.</p>}
-    </div>
+    </fieldset>
   );
 }
