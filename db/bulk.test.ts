@@ -1,9 +1,9 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { makeWorkspace } from "@/test/helpers";
 import { anyOf, bulkInsert, bulkUpdate, recordset, selectRows, valuesOf } from "./bulk";
 import { getDb } from "./client";
-import { events, tags } from "./schema";
+import { jobRuns, tags } from "./schema";
 
 describe("typed bulk statements", () => {
   it("inserts many rows in one statement, skipping conflicts, and returns the asked columns", async () => {
@@ -33,21 +33,20 @@ describe("typed bulk statements", () => {
   });
 
   it("updates each row with its own values, keyed by a column, and keeps jsonb values as objects", async () => {
-    const { workspaceId } = await makeWorkspace("bulk-update");
-    await bulkInsert(getDb(), events, [
-      { id: "evt_b1", workspaceId, event: "lead.created", data: { n: 1 } },
-      { id: "evt_b2", workspaceId, event: "lead.created", data: { n: 2 } },
+    await bulkInsert(getDb(), jobRuns, [
+      { name: "bulk-update-1", lastResult: { n: 1 } },
+      { name: "bulk-update-2", lastResult: { n: 2 } },
     ]);
     const when = new Date("2026-11-02T00:00:00Z");
-    const n = await bulkUpdate(getDb(), events, "id", [
-      { id: "evt_b1", dispatchedAt: when, data: { n: 10, nested: ["a"] } },
-      { id: "evt_b2", dispatchedAt: null, data: { n: 20 } },
+    const n = await bulkUpdate(getDb(), jobRuns, "name", [
+      { name: "bulk-update-1", lastFinishedAt: when, lastResult: { n: 10, nested: ["a"] } },
+      { name: "bulk-update-2", lastFinishedAt: null, lastResult: { n: 20 } },
     ]);
     expect(n).toBe(2);
-    const rows = await getDb().select().from(events).where(eq(events.workspaceId, workspaceId)).orderBy(asc(events.id));
-    expect(rows.map((r) => [r.id, r.data, r.dispatchedAt?.toISOString() ?? null])).toEqual([
-      ["evt_b1", { n: 10, nested: ["a"] }, when.toISOString()],
-      ["evt_b2", { n: 20 }, null],
+    const rows = await getDb().select().from(jobRuns).where(like(jobRuns.name, "bulk-update-%")).orderBy(asc(jobRuns.name));
+    expect(rows.map((r) => [r.name, r.lastResult, r.lastFinishedAt?.toISOString() ?? null])).toEqual([
+      ["bulk-update-1", { n: 10, nested: ["a"] }, when.toISOString()],
+      ["bulk-update-2", { n: 20 }, null],
     ]);
   });
 

@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 
 /**
  * The events outbox: a domain change that fires a section 6 event writes its row here in the same
- * transaction. The webhook job turns rows into deliveries.
+ * transaction. The webhook job turns rows into deliveries and deletes them in that transaction, so the
+ * table holds only events still to dispatch (lib/webhooks/dispatch.ts).
  */
 export const events = pgTable(
   "events",
@@ -16,13 +16,8 @@ export const events = pgTable(
     event: text("event").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    /** Set when the webhook job has fanned this event out to deliveries. */
-    dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [
-    index("events_undispatched_idx").on(t.createdAt).where(sql`dispatched_at IS NULL`),
-    index("events_workspace_idx").on(t.workspaceId, t.createdAt),
-  ],
+  (t) => [index("events_created_idx").on(t.createdAt), index("events_workspace_idx").on(t.workspaceId, t.createdAt)],
 );
 
 /** Fixed-window rate-limit counters (lib/rate-limit.ts: one atomic upsert per hit, the window on the database's clock). */

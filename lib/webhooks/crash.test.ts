@@ -52,7 +52,7 @@ describe("webhook delivery across crashes", () => {
         getDb(),
         sql`select count(*)::int as n from webhook_deliveries where status = 'PENDING'`,
       );
-      const [{ e }] = await selectRows<{ e: number }>(getDb(), sql`select count(*)::int as e from events where dispatched_at is null`);
+      const [{ e }] = await selectRows<{ e: number }>(getDb(), sql`select count(*)::int as e from events`);
       if ((n === 0 && e === 0) || Date.now() > deadline) break;
       await sleep(100);
     }

@@ -54,18 +54,21 @@ function deliveryIds(): () => string {
 }
 
 /**
- * The oldest undispatched events, locked (SKIP LOCKED) and marked dispatched at `now` by this
- * transaction, with the active webhooks of their workspaces: one statement, one row of two JSON arrays.
- * The mark commits with the deliveries made from them (or rolls back with them). The locked ids go in
- * as an array, so the update finds them through the primary key (`in (…)` became a hash join over a
- * scan of the whole outbox).
+ * The oldest events, locked (SKIP LOCKED) and taken out of the outbox by this transaction, with the
+ * active webhooks of their workspaces: one statement, one row of two JSON arrays. The delete commits
+ * with the deliveries made from them (or rolls back with them), so an event is in the outbox until its
+ * deliveries exist, and no longer: the outbox holds only what is still to dispatch (it used to keep
+ * every event, marked dispatched, for ever), and taking a row out writes no new row version and no
+ * index entry where marking it wrote both. The delivery log keeps each delivered body for 30 days. The
+ * locked ids go in as an array, so the delete finds them through the primary key (`in (…)` became a
+ * hash join over a scan of the whole outbox).
  */
-function lockBatch(limit: number, now: Date): SQL {
+function lockBatch(limit: number): SQL {
   const w = webhooks;
   return sql`with b as (
-      update ${ev} set ${sql.identifier(ev.dispatchedAt.name)} = ${now.toISOString()}::timestamptz
+      delete from ${ev}
       where ${ev.id} = any(array(
-        select ${ev.id} from ${ev} where ${ev.dispatchedAt} is null order by ${ev.createdAt} limit ${limit} for update skip locked))
+        select ${ev.id} from ${ev} order by ${ev.createdAt} limit ${limit} for update skip locked))
       returning ${ev.id} as "id", ${ev.workspaceId} as "workspaceId", ${ev.event} as "event", ${ev.data} as "data", ${ev.createdAt} as "createdAt")
     select coalesce((select json_agg(b order by b."createdAt", b."id") from b), '[]') as "events",
       coalesce((select json_agg(h) from (
@@ -106,9 +109,9 @@ export async function dispatchEvents(
   limit = DISPATCH_BATCH,
   opts: { lease?: boolean } = {},
 ): Promise<Dispatched> {
-  // Two round trips: the batch (locked and marked) and its webhooks, then the deliveries and COMMIT.
+  // Two round trips: the batch (locked and taken out) and its webhooks, then the deliveries and COMMIT.
   const now = clock.now();
-  return twoStepTransaction<BatchRow, Dispatched>(db, lockBatch(limit, now), (found) => {
+  return twoStepTransaction<BatchRow, Dispatched>(db, lockBatch(limit), (found) => {
     const batch = found[0]?.events ?? [];
     if (batch.length === 0) return { statements: [], result: { events: 0, deliveries: 0, leased: [] } };
     const hooks = (found[0]?.hooks ?? []).map(hookOf);

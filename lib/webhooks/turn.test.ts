@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { events, webhookDeliveries } from "@/db/schema";
 import { type Clock, ManualClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { emitEvent } from "@/lib/events/emit";
@@ -89,5 +91,41 @@ describe("the webhook job's run", () => {
     await deliverDue(getDb(), clock);
     const ids = receiver.received.slice(before).map((r) => r.headers["x-service-event-id"]);
     for (const c of d.leased) expect(ids.filter((id) => id === c.eventId)).toHaveLength(1);
+  });
+
+  it("takes dispatched events out of the outbox with their deliveries, those no webhook subscribes to as well", async () => {
+    const other = await makeWorkspace("outbox");
+    const at = new Date("2026-11-04T09:00:00Z");
+    await createWebhook(systemCtx(other.workspaceId, { clock: new ManualClock(at) }), {
+      url: receiver.url("/outbox"),
+      events: ["email.sent"],
+    });
+    const ids = await getDb().transaction(async (tx) => [
+      await emitEvent(tx, other.workspaceId, "email.sent", { sendEventId: "o1" }, at),
+      await emitEvent(tx, other.workspaceId, "email.opened", { sendEventId: "o1" }, at), // no webhook wants it
+      await emitEvent(tx, other.workspaceId, "email.sent", { sendEventId: "o2" }, at),
+    ]);
+    const inOutbox = async () =>
+      (await getDb().select({ id: events.id }).from(events).where(eq(events.workspaceId, other.workspaceId))).length;
+    expect(await inOutbox()).toBe(3);
+
+    const d = await dispatchEvents(getDb(), new ManualClock(at), 500);
+    expect(d.events).toBeGreaterThanOrEqual(3);
+    expect(await inOutbox()).toBe(0);
+    const made = await getDb()
+      .select({ eventId: webhookDeliveries.eventId, body: webhookDeliveries.body })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workspaceId, other.workspaceId));
+    expect(made.map((r) => r.eventId).sort()).toEqual([ids[0], ids[2]].sort());
+    // The delivery keeps the whole envelope: nothing the receiver gets depends on the outbox row.
+    expect(JSON.parse(made.find((r) => r.eventId === ids[0])!.body)).toMatchObject({
+      id: ids[0],
+      event: "email.sent",
+      data: { sendEventId: "o1" },
+    });
+
+    // Nothing is dispatched twice: the next dispatch finds none of them.
+    const again = await dispatchEvents(getDb(), new ManualClock(at), 500);
+    expect(again.events).toBe(0);
   });
 });
