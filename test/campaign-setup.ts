@@ -8,7 +8,7 @@ import { PUT as CONNECT } from "../app/api/v1/mailboxes/by-email/[email]/route";
 import { afterAll, beforeAll } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { events } from "../db/schema";
+import { events, webhookDeliveries } from "../db/schema";
 import { systemClock, useClock } from "../lib/clock";
 import { closeAllTransports } from "../lib/sending/transports";
 import { call, makeWorkspace, type TestWorkspace } from "./helpers";
@@ -89,12 +89,35 @@ export async function launchCampaign(key: string, setup: CampaignSetup): Promise
   return { ...prepared, launched: await activateCampaign(key, prepared.campaign.id) };
 }
 
-/** The events named `event` in a workspace, oldest first as the table returns them. */
-export function workspaceEvents(workspaceId: string, event: string) {
-  return getDb()
-    .select()
+/** An emitted section 6 event as a test reads it back. */
+export interface EmittedEvent {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * The events named `event` emitted in a workspace, oldest first: those still in the outbox and those a
+ * webhook job has already turned into deliveries (dispatch takes them out of the outbox; each delivery
+ * keeps the event's envelope — id, time, data — and an event counts once however many webhooks got it).
+ */
+export async function workspaceEvents(workspaceId: string, event: string): Promise<EmittedEvent[]> {
+  const outbox = await getDb()
+    .select({ id: events.id, event: events.event, data: events.data, createdAt: events.createdAt })
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
+  const delivered = await getDb()
+    .select({ eventId: webhookDeliveries.eventId, body: webhookDeliveries.body })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.event, event)));
+  const byId = new Map<string, EmittedEvent>(outbox.map((e) => [e.id, e]));
+  for (const d of delivered) {
+    if (byId.has(d.eventId)) continue;
+    const envelope = JSON.parse(d.body) as { id: string; event: string; createdAt: string; data: Record<string, unknown> };
+    byId.set(d.eventId, { ...envelope, createdAt: new Date(envelope.createdAt) });
+  }
+  return [...byId.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
 }
 
 export interface MailSuite {
