@@ -1,15 +1,8 @@
 import { ImapFlow } from "imapflow";
-import type { Security } from "./providers";
+import type { ServerLogin } from "./providers";
 
-export interface ImapConfig {
-  host: string;
-  port: number;
-  security: Security;
-  username: string;
-  password: string;
-  /** An OAuth mailbox's bearer token: logs in with XOAUTH2 (AUTHENTICATE) instead of the password. */
-  accessToken?: string;
-}
+/** An IMAP server's login (an OAuth token logs in with XOAUTH2, by AUTHENTICATE). */
+export type ImapConfig = ServerLogin;
 
 export class ImapError extends Error {
   constructor(

@@ -1,6 +1,17 @@
 import { readFileSync } from "node:fs";
 
 export type Security = "SSL" | "STARTTLS" | "NONE";
+
+/** Where and how a mail server (SMTP or IMAP) is reached and logged in to. */
+export interface ServerLogin {
+  host: string;
+  port: number;
+  security: Security;
+  username: string;
+  password: string;
+  /** An OAuth mailbox's bearer token: logs in with XOAUTH2 instead of the password. */
+  accessToken?: string;
+}
 export type ProviderId = "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "ICLOUD" | "FASTMAIL" | "CUSTOM";
 /** The provider class used for ESP matching (decisions.md): the lead `espClass` values. */
 export type EspClass = "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "OTHER" | "UNKNOWN";

@@ -1,16 +1,9 @@
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import type { Security } from "./providers";
+import type { ServerLogin } from "./providers";
 
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  security: Security;
-  username: string;
-  password: string;
-  /** An OAuth mailbox's bearer token: logs in with XOAUTH2 instead of the password. */
-  accessToken?: string;
-}
+/** An SMTP server's login. */
+export type SmtpConfig = ServerLogin;
 
 export type SmtpFailureKind = "auth" | "unreachable" | "rejected";
 
