@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { getDb } from "../db/client";
-import { mailboxes } from "../db/schema";
+import { emails, mailboxes } from "../db/schema";
 import { encryptSecret } from "../lib/crypto/secretbox";
 import { ensureDomain } from "../lib/domains/ensure-domain";
 import { newId } from "../lib/ids";
+import { makeWorkspace } from "./helpers";
 
 /**
  * A mailbox row written straight to the database, for tests about campaigns and pools that never talk
@@ -34,4 +36,33 @@ export async function insertMailbox(workspaceId: string, email: string, over: Pa
     })
     .returning();
   return row;
+}
+
+/**
+ * An email row written straight to the database: SENT, of a campaign, to lead@x.test unless `over` says
+ * otherwise. For tests of what follows a send (tracking, replies, stats); returns its id.
+ */
+export async function insertEmail(workspaceId: string, mailboxId: string, over: Partial<typeof emails.$inferInsert> = {}) {
+  const id = over.id ?? newId("eml");
+  await getDb()
+    .insert(emails)
+    .values({
+      id,
+      workspaceId,
+      mailboxId,
+      leadEmail: "lead@x.test",
+      campaignId: "cmp_x",
+      messageId: `<${randomUUID()}@x.test>`,
+      subject: "s",
+      status: "SENT",
+      ...over,
+    });
+  return id;
+}
+
+/** A new workspace with one mailbox and one SENT campaign email. */
+export async function oneSentEmail() {
+  const ws = await makeWorkspace();
+  const mbx = await insertMailbox(ws.workspaceId, `t@${randomUUID().slice(0, 8)}.test`);
+  return { ws, mbx, id: await insertEmail(ws.workspaceId, mbx.id) };
 }

@@ -1,54 +1,28 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailEvents, emails, events } from "@/db/schema";
+import { emailEvents, emails } from "@/db/schema";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
-import { newId } from "@/lib/ids";
 import { clickToken, openToken } from "@/lib/sending/tracking";
-import { insertMailbox } from "@/test/factories";
-import { makeWorkspace } from "@/test/helpers";
+import { oneSentEmail } from "@/test/factories";
+import { workspaceEvents } from "@/test/campaign-setup";
 import { flushTracking } from "./tracking-answer";
 import { memoryLogger } from "@/lib/log";
 import { KnownFirsts, recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
 
-async function oneEmail() {
-  const ws = await makeWorkspace();
-  const mbx = await insertMailbox(ws.workspaceId, `t@${randomUUID().slice(0, 8)}.test`);
-  const id = newId("eml");
-  await getDb()
-    .insert(emails)
-    .values({
-      id,
-      workspaceId: ws.workspaceId,
-      mailboxId: mbx.id,
-      leadEmail: "lead@x.test",
-      campaignId: "cmp_x",
-      messageId: `<${randomUUID()}@x.test>`,
-      subject: "s",
-      status: "SENT",
-    });
-  return { ws, id, mbx };
-}
-
-const fired = (workspaceId: string, event: string) =>
-  getDb()
-    .select()
-    .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
 const req = (path: string) => new Request(`http://localhost${path}`);
 
 describe("tracking writes (issue 14, item 5)", () => {
   it("1,000 concurrent opens of one email: every open logged, exactly one email.opened; clicks the same", async () => {
-    const { ws, id, mbx } = await oneEmail();
+    const { ws, id, mbx } = await oneSentEmail();
     const token = openToken(id);
     const answers = await Promise.all(
       Array.from({ length: 1000 }, () => OPEN(req(`/t/o/${token}`), { params: Promise.resolve({ token }) })),
     );
     expect(new Set(answers.map((r) => `${r.status} ${r.headers.get("content-type")}`))).toEqual(new Set(["200 image/gif"]));
     await flushTracking(); // the pixels answered before their hits were written
-    const opened = await fired(ws.workspaceId, "email.opened");
+    const opened = await workspaceEvents(ws.workspaceId, "email.opened");
     expect(opened).toHaveLength(1);
     expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_x" });
     const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
@@ -68,21 +42,21 @@ describe("tracking writes (issue 14, item 5)", () => {
     );
     expect(new Set(clicks.map((r) => `${r.status} ${r.headers.get("location")}`))).toEqual(new Set([`302 ${url}`]));
     await flushTracking();
-    const clicked = await fired(ws.workspaceId, "email.clicked");
+    const clicked = await workspaceEvents(ws.workspaceId, "email.clicked");
     expect(clicked).toHaveLength(1);
     expect(clicked[0].data).toMatchObject({ sendEventId: id, url, openedAt: row.openedAt!.toISOString(), clickedAt: expect.any(String) });
   });
 
   it("batches written at once by separate transactions still make one first open and one first click", async () => {
-    const { ws, id } = await oneEmail();
+    const { ws, id } = await oneSentEmail();
     const at = new Date();
     const batch = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "OPEN" as const, url: null, at }));
     const clicks = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "CLICK" as const, url: "https://a.test/", at }));
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => recordHits(getDb(), [...batch(20), ...clicks(i)])));
     expect(results.reduce((a, r) => a + r.opened, 0)).toBe(1);
     expect(results.reduce((a, r) => a + r.clicked, 0)).toBe(1);
-    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(1);
-    expect(await fired(ws.workspaceId, "email.clicked")).toHaveLength(1);
+    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(1);
+    expect(await workspaceEvents(ws.workspaceId, "email.clicked")).toHaveLength(1);
     // An unknown email records nothing and does not fail the batch.
     expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toEqual({ opened: 0, clicked: 0 });
   });
@@ -90,7 +64,7 @@ describe("tracking writes (issue 14, item 5)", () => {
 
 describe("the writer's backlog", () => {
   it("answers at once below the backlog, makes callers wait for their group past it, and writes every hit once", async () => {
-    const { ws, id } = await oneEmail();
+    const { ws, id } = await oneSentEmail();
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
@@ -107,7 +81,7 @@ describe("the writer's backlog", () => {
     await Promise.all(calls);
     await writer.flush();
     expect(settled).toHaveLength(5);
-    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(1);
+    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(1);
     const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
     expect(n).toBe(5);
   });
@@ -115,7 +89,7 @@ describe("the writer's backlog", () => {
 
 describe("emails whose first hit is known", () => {
   it("are only logged: no update of the email, no second event; the cache is bounded", async () => {
-    const { ws, id } = await oneEmail();
+    const { ws, id } = await oneSentEmail();
     const known = new KnownFirsts(2);
     const open = { emailId: id, kind: "OPEN" as const, url: null, at: new Date() };
     expect(await recordHits(getDb(), [open, open], known)).toEqual({ opened: 1, clicked: 0 });
@@ -128,7 +102,7 @@ describe("emails whose first hit is known", () => {
     expect(row.openedAt).toBeNull();
     // …while without the cache it is (the update the cache saves).
     expect(await recordHits(getDb(), [open])).toEqual({ opened: 1, clicked: 0 });
-    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(2);
+    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(2);
     const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
     expect(n).toBe(4); // every hit logged
     known.add("OPEN", ["eml_a", "eml_b"]); // past its bound it forgets

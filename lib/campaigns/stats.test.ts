@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { campaignLeads, campaignSteps, emails, mailboxes, replies } from "@/db/schema";
+import { campaignLeads, campaignSteps, mailboxes, replies } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
 import { call, makeWorkspace } from "@/test/helpers";
-import { insertMailbox } from "@/test/factories";
+import { insertEmail, insertMailbox } from "@/test/factories";
 import { eq } from "drizzle-orm";
 import { createCampaignWithSteps, prepareCampaign } from "@/test/campaign-setup";
 import { POST as CREATE_LEADS } from "@/app/api/v1/leads/route";
@@ -40,26 +40,16 @@ async function seedCountedCampaign() {
   // Four leads emailed on Nov 3 (l1, l2 variant A, l3, l4 variant B); l1 and l2 got the follow-up on Nov 4.
   const sent: Record<string, string> = {};
   const send = async (i: number, step: (typeof steps)[number], at: Date) => {
-    const id = newId("eml");
-    await getDb()
-      .insert(emails)
-      .values({
-        id,
-        workspaceId: ws.workspaceId,
-        mailboxId: mbx.id,
-        leadId: leadIds[i],
-        leadEmail: emailsList[i],
-        campaignId: c.id,
-        stepId: step.id,
-        stepOrder: step.stepOrder,
-        variantGroup: step.variantGroup || null,
-        messageId: `<${randomUUID()}@stats.test>`,
-        subject: "s",
-        status: "SENT",
-        createdAt: at,
-        sentAt: at,
-      });
-    return id;
+    return insertEmail(ws.workspaceId, mbx.id, {
+      leadId: leadIds[i],
+      leadEmail: emailsList[i],
+      campaignId: c.id,
+      stepId: step.id,
+      stepOrder: step.stepOrder,
+      variantGroup: step.variantGroup || null,
+      createdAt: at,
+      sentAt: at,
+    });
   };
   for (let i = 0; i < 4; i++) sent[`${i}:0`] = await send(i, stepOf(0, i < 2 ? "A" : "B"), day("2026-11-03"));
   for (let i = 0; i < 2; i++) sent[`${i}:1`] = await send(i, stepOf(1), day("2026-11-04"));

@@ -1,17 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { getDb } from "@/db/client";
-import { emailEvents, emails, events } from "@/db/schema";
+import { emailEvents } from "@/db/schema";
 import { flushTracking, PIXEL } from "@/lib/analytics/tracking-answer";
-import { newId } from "@/lib/ids";
 import { clickToken, openToken } from "@/lib/sending/tracking";
-import { insertMailbox } from "@/test/factories";
-import { makeWorkspace } from "@/test/helpers";
+import { oneSentEmail } from "@/test/factories";
+import { workspaceEvents } from "@/test/campaign-setup";
 import { webListener } from "./web-server";
 
 // The production server's dispatch over real HTTP; a node:http handler stands in for Next and answers
@@ -43,35 +41,12 @@ function hit(path: string, agent?: Agent, method = "GET"): Promise<Answer> {
   });
 }
 
-async function oneEmail() {
-  const ws = await makeWorkspace();
-  const mbx = await insertMailbox(ws.workspaceId, `w@${randomUUID().slice(0, 8)}.test`);
-  const id = newId("eml");
-  await getDb()
-    .insert(emails)
-    .values({
-      id,
-      workspaceId: ws.workspaceId,
-      mailboxId: mbx.id,
-      leadEmail: "lead@x.test",
-      campaignId: "cmp_w",
-      messageId: `<${randomUUID()}@x>`,
-      subject: "s",
-      status: "SENT",
-    });
-  return { ws, id, mbx };
-}
-const fired = (workspaceId: string, event: string) =>
-  getDb()
-    .select()
-    .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.event, event)));
 const logged = async (emailId: string) =>
   (await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, emailId)))[0].n;
 
 describe("the production server's tracking fast path (real HTTP)", () => {
   it("answers the open pixel with the route's bytes and headers; 1,000 concurrent opens make one email.opened", async () => {
-    const { ws, id, mbx } = await oneEmail();
+    const { ws, id, mbx } = await oneSentEmail();
     const token = openToken(id);
     const one = await hit(`/t/o/${token}`);
     expect(one.status).toBe(200);
@@ -95,23 +70,23 @@ describe("the production server's tracking fast path (real HTTP)", () => {
       new Set([`200 image/gif ${PIXEL.length}`]),
     );
     await flushTracking();
-    const opened = await fired(ws.workspaceId, "email.opened");
+    const opened = await workspaceEvents(ws.workspaceId, "email.opened");
     expect(opened).toHaveLength(1);
-    expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_w" });
+    expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_x" });
     expect(await logged(id)).toBe(1002); // every open logged: 1 + 1 (the route) + 1,000
   });
 
   it("a bad open token still gets the pixel and records nothing", async () => {
-    const { ws, id } = await oneEmail();
+    const { ws, id } = await oneSentEmail();
     const a = await hit(`/t/o/${id}.forgedforgedforgedforg`);
     expect([a.status, a.headers["content-type"], a.body.equals(PIXEL)]).toEqual([200, "image/gif", true]);
     await flushTracking();
-    expect(await fired(ws.workspaceId, "email.opened")).toHaveLength(0);
+    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(0);
     expect(await logged(id)).toBe(0);
   });
 
   it("redirects a signed click to its URL (one email.clicked) and answers 404 to a bad token or another URL", async () => {
-    const { ws, id } = await oneEmail();
+    const { ws, id } = await oneSentEmail();
     const url = "https://example.com/p?a=1&b=two words";
     const token = clickToken(id, url);
     const path = `/t/c/${token}?url=${encodeURIComponent(url)}`;
@@ -135,7 +110,7 @@ describe("the production server's tracking fast path (real HTTP)", () => {
       ]);
     }
     await flushTracking();
-    const clicked = await fired(ws.workspaceId, "email.clicked");
+    const clicked = await workspaceEvents(ws.workspaceId, "email.clicked");
     expect(clicked).toHaveLength(1);
     expect(clicked[0].data).toMatchObject({ sendEventId: id, url, clickedAt: expect.any(String) });
     expect(await logged(id)).toBe(4); // three clicks over HTTP, one through the route; the bad ones none
