@@ -699,15 +699,6 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     leads,
     step: STEP,
   });
-  // The bare store's own campaign (same mailboxes, same step), paused at once: only the bare store moves its leads.
-  const storeCamp = await routeCampaign(app, ws.fullKey, {
-    name: "Delivery bench, bare store",
-    settings: { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
-    mailboxIds: mbs.map((m) => m.id),
-    leads: leadInputs(D_MAILBOXES * PASSES * (1 + 2 * BLOCKS), "stored", "delivery.test"),
-    step: STEP,
-  });
-  await app.call(app.routes.STATUS, "PATCH", "", { key: ws.fullKey, params: { id: storeCamp.id }, body: { status: "PAUSED" } });
   say(`  set up through the routes in ${fmt(elapsedMs(t0) / 1000, 1)} s`);
 
   const clock = new app.ManualClock(new Date("2026-11-02T09:00:00Z"));
@@ -839,6 +830,9 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   // once); after it the emails are SENT with the body as sent, email.sent is emitted and each mailbox's
   // next send time (its gap) is written. The same tables, so the same indexes and analytics triggers.
   // No claim, no rule reads, no lease: those are what the pipeline adds.
+  // Its own pools: a pooled connection is closed and opened again (with a new login) after 100 messages,
+  // and the raw pools are near that by these blocks; the bare store's warm-up phase logs these in.
+  const storePools = mbs.map((m) => transports.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
   const store = postgres(process.env.DATABASE_URL!, {
     max: 4,
     prepare: true,
@@ -846,19 +840,34 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     ...noDelaySocket(process.env.DATABASE_URL!),
   });
   const storeLeads = new Map<string, (typeof leadRows)[number][]>();
-  {
+  const storeCamp = { id: "" };
+  /**
+   * The bare store's own campaign (same mailboxes, same step), paused at once so that only the bare
+   * store moves its leads; set up after the judged blocks, whose statements then see only the
+   * pipeline's campaign.
+   */
+  const prepareStore = async () => {
+    const made = await routeCampaign(app, ws.fullKey, {
+      name: "Delivery bench, bare store",
+      settings: { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
+      mailboxIds: mbs.map((m) => m.id),
+      leads: leadInputs(D_MAILBOXES * PASSES * (1 + 2 * BLOCKS), "stored", "delivery.test"),
+      step: STEP,
+    });
+    await app.call(app.routes.STATUS, "PATCH", "", { key: ws.fullKey, params: { id: made.id }, body: { status: "PAUSED" } });
+    storeCamp.id = made.id;
     const rows = await db
       .select({ lead: schema.leads, mailboxId: schema.campaignLeads.mailboxId })
       .from(schema.campaignLeads)
       .innerJoin(schema.leads, d.eq(schema.leads.id, schema.campaignLeads.leadId))
-      .where(d.eq(schema.campaignLeads.campaignId, storeCamp.id))
+      .where(d.eq(schema.campaignLeads.campaignId, made.id))
       .orderBy(schema.campaignLeads.seq);
     for (const r of rows) {
       const list = storeLeads.get(r.mailboxId!) ?? [];
       list.push(r.lead);
       storeLeads.set(r.mailboxId!, list);
     }
-  }
+  };
   type Stored = Msg & {
     emailId: string;
     leadId: string;
@@ -916,7 +925,8 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
           ${pass.map((x) => x.msg.subject as string)}::text[]) as p(id, mbx, lead, email, mid, subject)),
         moved as (update campaign_leads cl set next_step_order = cl.next_step_order + 1, status = 'COMPLETED', next_send_at = null,
             first_emailed_at = coalesce(cl.first_emailed_at, ${now}), last_emailed_at = ${now}
-          from p where cl.campaign_id = ${storeCamp.id} and cl.lead_id = p.lead and cl.status = 'ACTIVE' and cl.next_step_order = 0
+          from p where cl.campaign_id = ${storeCamp.id} and cl.lead_id = any(${pass.map((x) => x.leadId)}::text[]) and cl.lead_id = p.lead
+            and cl.status = 'ACTIVE' and cl.next_step_order = 0
           returning cl.lead_id)
       insert into emails (id, workspace_id, mailbox_id, lead_id, lead_email, campaign_id, step_id, step_order, message_id, subject, status, created_at)
       select p.id, ${ws.workspaceId}, p.mbx, p.lead, p.email, ${storeCamp.id}, ${step.id}, 0, p.mid, p.subject, 'SENDING', ${now}
@@ -929,7 +939,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     await store`
       with s as (update emails e set status = 'SENT', sent_at = ${now}, body_text = p.t, body_html = p.h
           from unnest(${pass.map((x) => x.emailId)}::text[], ${pass.map((x) => x.text)}::text[], ${pass.map((x) => x.html)}::text[]) as p(id, t, h)
-          where e.id = p.id),
+          where e.id = any(${pass.map((x) => x.emailId)}::text[]) and e.id = p.id),
         m as (update mailboxes set next_send_at = ${now} where id = any(${pass.map((x) => x.mailboxId)}::text[]))
       insert into events (id, workspace_id, event, data, created_at)
       select e.id, ${ws.workspaceId}, 'email.sent', e.data::jsonb, ${now}
@@ -954,7 +964,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
       const pass = msgs.slice(p, p + D_MAILBOXES);
       const now = clock.now();
       await storeSending(pass, now);
-      await runPool(pass, CONCURRENCY, (x) => raw[x.mbx].sendMail(x.msg));
+      await runPool(pass, CONCURRENCY, (x) => storePools[x.mbx].sendMail(x.msg));
       // The pass's record goes while the next pass is written and sent; recorded in order.
       const previous = recording;
       recording = previous.then(() => storeSent(pass, now));
@@ -1006,6 +1016,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const profile = snapshotProfile();
   // Context, not judged: the pipeline against the bare store (the same writes), in ABBA blocks of their own.
   // A phase of warm-up: the pipeline has run every judged phase before these blocks (its code is hot).
+  await prepareStore();
   await runStore(PASSES, "bare store warm-up");
   const storeRatios: number[] = [];
   const stores: Awaited<ReturnType<typeof runStore>>[] = [];
@@ -1029,6 +1040,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     say(`  same writes, block ${b + 1}: ${line.join(" | ")} emails/s → pipeline ÷ bare store ${storeRatios[b].toFixed(3)} (not judged)`);
   }
   await store.end();
+  for (const t of storePools) t.close();
   say(
     `  bare store ÷ raw pools (medians of this run's phases, not paired): ${(median(stores.map((x) => x.rate)) / median(raws.map((x) => x.rate))).toFixed(3)}`,
   );
