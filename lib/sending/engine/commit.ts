@@ -15,15 +15,8 @@ import type { Campaign, Work } from "./types";
  */
 
 const cl = campaignLeads;
-/**
- * The row of each (campaign, lead) in `v`, while still ACTIVE. The leads are also named by id
- * (`lead_id = any(…)`), so the rows are found through the lead index: joined to the JSON rows alone, the
- * planner expects 100 of them and, on statistics from when the table was small, hashes every ACTIVE
- * lead of every campaign instead — a scan that grows with all the campaigns' leads, once per pass.
- */
-const sameLead = (v: { col(k: "campaignId" | "leadId"): SQL }, rows: readonly { leadId: string }[]) =>
-  sql`${cl.leadId} = ${anyOf(rows.map((r) => r.leadId))} and ${cl.campaignId} = ${v.col("campaignId")} and ${cl.leadId} = ${v.col("leadId")}
-    and ${cl.status} = 'ACTIVE'`;
+const sameLead = (v: { col(k: "campaignId" | "leadId"): SQL }) =>
+  sql`${cl.campaignId} = ${v.col("campaignId")} and ${cl.leadId} = ${v.col("leadId")} and ${cl.status} = 'ACTIVE'`;
 
 /** The decisions that change a lead without sending: stopped or finished, moved past a missing step, deferred. */
 function leadSteps(decisions: LeadDecision[]): [string, SQL][] {
@@ -46,7 +39,7 @@ function leadSteps(decisions: LeadDecision[]): [string, SQL][] {
       sql`update ${cl} set ${assign([
         [cl.status, v.col("status")],
         [cl.nextSendAt, sql`null`],
-      ])} from ${v.from} where ${sameLead(v, ends)}`,
+      ])} from ${v.from} where ${sameLead(v)}`,
     ]);
   }
   const defers = decisions.flatMap((d) =>
@@ -54,7 +47,7 @@ function leadSteps(decisions: LeadDecision[]): [string, SQL][] {
   );
   if (defers.length) {
     const v = recordset("defers", { campaignId: cl.campaignId, leadId: cl.leadId, at: cl.nextSendAt }, defers);
-    steps.push(["deferred", sql`update ${cl} set ${assign([[cl.nextSendAt, v.col("at")]])} from ${v.from} where ${sameLead(v, defers)}`]);
+    steps.push(["deferred", sql`update ${cl} set ${assign([[cl.nextSendAt, v.col("at")]])} from ${v.from} where ${sameLead(v)}`]);
   }
   const skips = decisions.flatMap((d) =>
     d.kind === "skip" ? [{ campaignId: d.lead.campaignId, leadId: d.lead.leadId, from: d.lead.nextStepOrder, to: d.toOrder }] : [],
@@ -64,7 +57,7 @@ function leadSteps(decisions: LeadDecision[]): [string, SQL][] {
     steps.push([
       "skipped",
       sql`update ${cl} set ${assign([[cl.nextStepOrder, v.col("to")]])} from ${v.from}
-        where ${sameLead(v, skips)} and ${cl.nextStepOrder} = ${v.col("from")}`,
+        where ${sameLead(v)} and ${cl.nextStepOrder} = ${v.col("from")}`,
     ]);
   }
   return steps;
@@ -132,7 +125,7 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
     [cl.lastEmailedAt, at(now)],
   ])}
     from picked
-    where ${sameLead(v, rows)} and ${cl.mailboxId} = ${v.col("mailboxId")} and ${cl.nextStepOrder} = ${v.col("expected")}
+    where ${sameLead(v)} and ${cl.mailboxId} = ${v.col("mailboxId")} and ${cl.nextStepOrder} = ${v.col("expected")}
     returning ${cl.campaignId}, ${cl.leadId}`;
   const e = emails;
   const columns = names(e.id, e.workspaceId, e.mailboxId, e.leadId, e.leadEmail, e.campaignId, e.stepId, e.stepOrder);
