@@ -25,10 +25,11 @@
  *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three.
      Also printed, not judged: the pipeline against a "bare store" in ABBA blocks of their own — the raw
      pools plus the writes the spec requires of each email, done the best way a bare client can
-     (postgres.js, prepared statements, TCP_NODELAY, arrays in; per pass, before SMTP the leads moved on
-     and their emails written SENDING in one statement, after it SENT with the body, email.sent and the
-     mailboxes' next send time in one more, overlapping the next pass) into the same tables, so with the
-     same indexes and analytics triggers; no claim, lease or rule reads. The brief's rule for baselines
+     (postgres.js, prepared statements, TCP_NODELAY, arrays in, rows found by key; per pass, before SMTP
+     the leads moved on and their emails written SENDING in one statement, after it SENT with the body,
+     email.sent and the mailboxes' next send time in one more, overlapping the next pass) into the same
+     tables, so with the same indexes and analytics triggers; no claim, lease or rule reads. Its own
+     campaign (paused, set up after the judged blocks) and its own pools (logged in by a warm-up phase). The brief's rule for baselines
      is "the same work with the best a bare library can do": this is that baseline for delivery, and
      the raw pools (which persist nothing) stay the judged one the issue names.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in the lead's
