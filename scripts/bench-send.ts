@@ -762,34 +762,33 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     .from(schema.leads)
     .where(d.inArray(schema.leads.id, camp.leadIds.slice(0, D_MAILBOXES * PASSES)));
   type Msg = { mbx: number; id: string; msg: Record<string, unknown> };
+  /** Mailbox `i`'s message to `lead`, rendered ahead with the engine's template and headers. */
+  const message = (i: number, lead: (typeof leadRows)[number]) => {
+    const m = mbs[i];
+    const r = app.renderStep({ subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate }, lead, m, {
+      knownCustomFields: [],
+      htmlFromText: false,
+    });
+    const emailId = app.newId("eml");
+    const messageId = `<${emailId.slice(4)}.${randomBytes(6).toString("hex")}@delivery.bench.test>`;
+    const msg: Record<string, unknown> = {
+      from: { name: m.senderName!, address: m.email },
+      to: lead.email,
+      subject: r.subject,
+      text: r.text,
+      html: r.html ?? undefined,
+      messageId,
+      headers: { "List-Unsubscribe": `<${app.unsubscribeUrl(emailId)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      attachments: [],
+    };
+    return { emailId, messageId, text: r.text, html: r.html ?? null, msg };
+  };
   const prebuild = (passes: number): Msg[] => {
     const out: Msg[] = [];
     for (let p = 0; p < passes; p++) {
       for (let i = 0; i < D_MAILBOXES; i++) {
-        const m = mbs[i];
-        const lead = leadRows[(p * D_MAILBOXES + i) % leadRows.length];
-        const r = app.renderStep(
-          { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate },
-          lead,
-          m,
-          { knownCustomFields: [], htmlFromText: false },
-        );
-        const emailId = app.newId("eml");
-        const messageId = `<${emailId.slice(4)}.${randomBytes(6).toString("hex")}@delivery.bench.test>`;
-        out.push({
-          mbx: i,
-          id: messageId,
-          msg: {
-            from: { name: m.senderName!, address: m.email },
-            to: lead.email,
-            subject: r.subject,
-            text: r.text,
-            html: r.html ?? undefined,
-            messageId,
-            headers: { "List-Unsubscribe": `<${app.unsubscribeUrl(emailId)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-            attachments: [],
-          },
-        });
+        const { messageId, msg } = message(i, leadRows[(p * D_MAILBOXES + i) % leadRows.length]);
+        out.push({ mbx: i, id: messageId, msg });
       }
     }
     return out;
@@ -885,14 +884,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
         const m = mbs[i];
         const lead = storeLeads.get(m.id)?.shift();
         if (!lead) throw new Error(`bare store: mailbox ${m.email} has no lead left`);
-        const r = app.renderStep(
-          { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate },
-          lead,
-          m,
-          { knownCustomFields: [], htmlFromText: false },
-        );
-        const emailId = app.newId("eml");
-        const messageId = `<${emailId.slice(4)}.${randomBytes(6).toString("hex")}@delivery.bench.test>`;
+        const { emailId, messageId, text, html, msg } = message(i, lead);
         out.push({
           mbx: i,
           id: messageId,
@@ -901,18 +893,9 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
           leadEmail: lead.email,
           mailboxId: m.id,
           mailboxEmail: m.email,
-          text: r.text,
-          html: r.html ?? null,
-          msg: {
-            from: { name: m.senderName!, address: m.email },
-            to: lead.email,
-            subject: r.subject,
-            text: r.text,
-            html: r.html ?? undefined,
-            messageId,
-            headers: { "List-Unsubscribe": `<${app.unsubscribeUrl(emailId)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-            attachments: [],
-          },
+          text,
+          html,
+          msg,
         });
       }
     }
