@@ -1,4 +1,4 @@
-import { asc, eq, like, sql } from "drizzle-orm";
+import { asc, eq, like, type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { makeWorkspace } from "@/test/helpers";
 import { anyOf, bulkInsert, bulkUpdate, recordset, selectRows, valuesOf } from "./bulk";
@@ -77,5 +77,32 @@ describe("typed bulk statements", () => {
     expect(any.map((r) => r.id)).toEqual(["tag_j2", "tag_j3"]);
     const values = await selectRows<{ x: string }>(getDb(), sql`select x from ${valuesOf(["p", "q"])} as t(x) order by x`);
     expect(values).toEqual([{ x: "p" }, { x: "q" }]);
+  });
+  it("finds an UPDATE's rows through the key's index even on statistics from before the table's first ANALYZE", async () => {
+    const { workspaceId } = await makeWorkspace("bulk-keyed");
+    const many = Array.from({ length: 3000 }, (_, i) => ({ id: `tag_k${i}`, workspaceId, name: `K${i}` }));
+    for (let i = 0; i < many.length; i += 1000) await bulkInsert(getDb(), tags, many.slice(i, i + 1000));
+    const v = recordset("v", { id: tags.id, name: tags.name }, [
+      { id: "tag_k7", name: "seven" },
+      { id: "tag_k2999", name: "last" },
+    ]);
+    const plan = async (where: SQL) =>
+      (
+        await selectRows<{ "QUERY PLAN": string }>(
+          getDb(),
+          sql`explain update ${tags} set name = ${v.col("name")} from ${v.from} where ${where}`,
+        )
+      )
+        .map((r) => r["QUERY PLAN"])
+        .join("\n");
+    // Joined to the JSON rows alone, the planner (expecting 100 of them against a table it has not
+    // measured) reads the whole table; keyed with `matches`, it goes through the primary key.
+    expect(await plan(sql`${tags.id} = ${v.col("id")}`)).toMatch(/Seq Scan on tags/);
+    const keyed = await plan(v.matches(tags.id, "id"));
+    expect(keyed).toMatch(/tags_pkey/);
+    expect(keyed).not.toMatch(/Seq Scan on tags/);
+    expect(await bulkUpdate(getDb(), tags, "id", [{ id: "tag_k7", name: "seven" }])).toBe(1);
+    const [row] = await getDb().select().from(tags).where(eq(tags.id, "tag_k7"));
+    expect(row.name).toBe("seven");
   });
 });

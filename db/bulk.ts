@@ -1,4 +1,4 @@
-import { type GetColumnData, getTableColumns, getTableName, type SQL, sql } from "drizzle-orm";
+import { type GetColumnData, getTableColumns, type SQL, sql } from "drizzle-orm";
 import { PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "./client";
 
@@ -52,6 +52,14 @@ export interface Recordset<S extends Shape> {
   col(key: keyof S & string): SQL;
   readonly alias: string;
   readonly size: number;
+  /**
+   * `column = alias."key"` for each row, with the rows' keys also listed (`column = any(…)`), so the
+   * table's rows are found through the column's index whatever the statistics say. Joined to the JSON
+   * rows alone, the planner expects 100 of them, and on statistics from before a table's first
+   * ANALYZE (a new install, a table that has just grown) it scans or hashes the whole table instead —
+   * once per statement, a cost that grows with the table. The way to key an UPDATE … FROM a recordset.
+   */
+  matches(column: PgColumn, key: keyof S & string): SQL;
 }
 
 /**
@@ -59,7 +67,7 @@ export interface Recordset<S extends Shape> {
  * SQL, quoted); a key holding a column takes the column's SQL type.
  *
  *     const v = recordset("v", { id: emails.id, at: emails.sentAt }, rows);
- *     sql`update ${emails} set ${emails.sentAt} = ${v.col("at")} from ${v.from} where ${emails.id} = ${v.col("id")}`
+ *     sql`update ${emails} set ${emails.sentAt} = ${v.col("at")} from ${v.from} where ${v.matches(emails.id, "id")}`
  */
 export function recordset<S extends Shape>(alias: string, shape: S, rows: readonly RowOf<S>[]): Recordset<S> {
   const defs = Object.entries(shape)
@@ -70,6 +78,9 @@ export function recordset<S extends Shape>(alias: string, shape: S, rows: readon
     col: (key) => sql.raw(`${quote(alias)}.${quote(key)}`),
     alias,
     size: rows.length,
+    matches: (column, key) =>
+      sql`${column} = any(array(select jsonb_array_elements_text(${JSON.stringify(rows.map((r) => r[key]))}::jsonb))::${sql.raw(column.getSQLType())}[])
+        and ${column} = ${sql.raw(`${quote(alias)}.${quote(key)}`)}`,
   };
 }
 
@@ -154,10 +165,9 @@ export async function bulkUpdate<T extends PgTable, K extends keyof T["_"]["colu
     keys.filter((k) => k !== key).map((k) => sql`${name(k)} = ${v.col(k)}`),
     sql`, `,
   );
-  const target = sql.raw(quote(getTableName(table)));
   const result = await selectRows(
     db,
-    sql`update ${table} set ${sets} from ${v.from} where ${target}.${name(key)} = ${v.col(key)} returning 1`,
+    sql`update ${table} set ${sets} from ${v.from} where ${v.matches(shape[key] as PgColumn, key)} returning 1`,
   );
   return result.length;
 }

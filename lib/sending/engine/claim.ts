@@ -162,12 +162,12 @@ function isDue(r: ClaimRow): r is ClaimRow & DueLead {
   );
 }
 
-/** `update mailboxes … from (rows)`: lease off, and a new next_send_at where one is given (the rows by primary key). */
+/** `update mailboxes … from (rows)`: lease off, and a new next_send_at where one is given. */
 export function releaseStatement(rows: readonly Release[]): SQL {
   const v = recordset("v", { id: mailboxes.id, at: mailboxes.nextSendAt }, rows);
   return sql`update ${mailboxes} set ${sql.identifier(mailboxes.sendLeaseUntil.name)} = null,
       ${sql.identifier(mailboxes.nextSendAt.name)} = coalesce(${v.col("at")}, ${mailboxes.nextSendAt})
-    from ${v.from} where ${mailboxes.id} = ${anyOf(rows.map((r) => r.id))} and ${mailboxes.id} = ${v.col("id")}`;
+    from ${v.from} where ${v.matches(mailboxes.id, "id")}`;
 }
 
 /** Lease off; a new next_send_at where one is given (`at: null` keeps the mailbox's own). */

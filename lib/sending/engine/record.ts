@@ -28,10 +28,7 @@ import type { Outcome, Release, SentBody, Work } from "./types";
 type Item = { kind: "sent"; work: Work; at: Date; body: SentBody; release: Release } | { kind: "release"; release: Release };
 type Sent = Extract<Item, { kind: "sent" }>;
 
-/**
- * Rows SENT with the body as sent. Found by id through the primary key (`id = any(…)`): joined to the
- * JSON rows alone, on statistics from when `emails` was small the planner scans the whole table.
- */
+/** Rows SENT with the body as sent (found through the primary key: `matches`). */
 function markSent(sent: Sent[]): SQL {
   const v = recordset(
     "sent",
@@ -43,7 +40,7 @@ function markSent(sent: Sent[]): SQL {
     [emails.sentAt, v.col("at")],
     [emails.bodyText, v.col("text")],
     [emails.bodyHtml, v.col("html")],
-  ])} from ${v.from} where ${emails.id} = ${anyOf(sent.map((s) => s.work.emailId))} and ${emails.id} = ${v.col("id")}`;
+  ])} from ${v.from} where ${v.matches(emails.id, "id")}`;
 }
 
 /** One email.sent event per email (the outbox; the webhook job delivers them). */
