@@ -66,11 +66,11 @@
  * Prints tables, PASS / BELOW TARGET per target and a final JSON line; exits 0 either way.
  *
  * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_BLOCKS (part 1 ABBA blocks, default 3),
- * BENCH_PASSES (part 1 passes of 40 emails per phase, default 8), BENCH_WARM_PASSES (150; 0: none), BENCH_TICK_MAILBOXES (5000),
- * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none),
- * BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2),
- * BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged
- * ticks), BENCH_EXPLAIN=1.
+ * BENCH_PASSES (part 1 passes of 40 emails per phase, default 8), BENCH_WARM_PASSES (untimed engine
+ * passes before part 1, 150; 0: none), BENCH_TICK_MAILBOXES (5000), BENCH_TICK_LEADS (100000),
+ * BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none), BENCH_CAP_RUNS (3),
+ * BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2), BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile
+ * of the timed delivery phases and the judged ticks), BENCH_EXPLAIN=1.
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
