@@ -73,14 +73,15 @@ export function recordset<S extends Shape>(alias: string, shape: S, rows: readon
   const defs = Object.entries(shape)
     .map(([k, f]) => `${quote(k)} ${fieldType(f)}`)
     .join(", ");
+  const col = (key: keyof S & string) => sql.raw(`${quote(alias)}.${quote(key)}`);
   return {
     from: sql`jsonb_to_recordset(${toJson(rows)}::jsonb) as ${sql.raw(`${quote(alias)}(${defs})`)}`,
-    col: (key) => sql.raw(`${quote(alias)}.${quote(key)}`),
+    col,
     alias,
     size: rows.length,
     matches: (column, key) =>
       sql`${column} = any(array(select jsonb_array_elements_text(${JSON.stringify(rows.map((r) => r[key]))}::jsonb))::${sql.raw(column.getSQLType())}[])
-        and ${column} = ${sql.raw(`${quote(alias)}.${quote(key)}`)}`,
+        and ${column} = ${col(key)}`,
   };
 }
 
