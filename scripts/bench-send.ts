@@ -689,6 +689,27 @@ const cpuPer = (c: ProcessCpu, n: number): ProcessCpu => ({
   sink: (c.sink * 1000) / n,
 });
 
+/** Part 1's campaign settings: every day, no window, no gap (pacing never holds a pass back). */
+const DELIVERY_SETTINGS = { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 };
+
+/** A workspace `label` with D_MAILBOXES sink mailboxes (no daily cap to speak of) and an ACTIVE campaign of `leads` over them. */
+async function deliveryWorld(app: App, sink: Sink, label: string, leads: Record<string, string>[]) {
+  const ws = await app.makeWorkspace(`bench-delivery-${label}`);
+  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({
+    email: `sender${i}@${label}.bench.test`,
+    dailySendCap: 1_000_000,
+    senderName: `Sender ${i}`,
+  }));
+  const camp = await routeCampaign(app, ws.fullKey, {
+    name: `Delivery bench (${label})`,
+    settings: DELIVERY_SETTINGS,
+    mailboxIds: mbs.map((m) => m.id),
+    leads,
+    step: STEP,
+  });
+  return { ws, mbs, camp };
+}
+
 /**
  * The engine's warm-up (BENCH_WARM_PASSES): a world of its own — a workspace, 40 mailboxes, a campaign
  * with one lead per mailbox per pass — sent through sendDue on the day before part 1's, untimed, before
@@ -698,19 +719,7 @@ async function warmEngine(app: App, sink: Sink): Promise<void> {
   const { dbm, schema, drizzle: d } = app;
   const db = dbm.getDb();
   const t0 = process.hrtime.bigint();
-  const ws = await app.makeWorkspace("bench-delivery-warm-up");
-  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({
-    email: `warm${i}@warm-up.bench.test`,
-    dailySendCap: 1_000_000,
-    senderName: `Warm ${i}`,
-  }));
-  await routeCampaign(app, ws.fullKey, {
-    name: "Delivery bench warm-up",
-    settings: { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
-    mailboxIds: mbs.map((m) => m.id),
-    leads: leadInputs(WARM_PASSES * D_MAILBOXES, "warm", "warm-up.test"),
-    step: STEP,
-  });
+  const { mbs } = await deliveryWorld(app, sink, "warm-up", leadInputs(WARM_PASSES * D_MAILBOXES, "warm", "warm-up.test"));
   const clock = new app.ManualClock(new Date("2026-11-01T09:00:00Z"));
   const t1 = process.hrtime.bigint();
   for (let p = 0; p < WARM_PASSES; p++) {
@@ -743,21 +752,8 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     `\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`,
   );
   if (WARM_PASSES > 0) await warmEngine(app, sink);
-  const ws = await app.makeWorkspace("bench-delivery");
-  const mbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({
-    email: `sender${i}@delivery.bench.test`,
-    dailySendCap: 1_000_000,
-    senderName: `Sender ${i}`,
-  }));
-  const leads = leadInputs(leadCount, "lead", "delivery.test");
   const t0 = process.hrtime.bigint();
-  const camp = await routeCampaign(app, ws.fullKey, {
-    name: "Delivery bench",
-    settings: { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
-    mailboxIds: mbs.map((m) => m.id),
-    leads,
-    step: STEP,
-  });
+  const { ws, mbs, camp } = await deliveryWorld(app, sink, "delivery", leadInputs(leadCount, "lead", "delivery.test"));
   say(`  set up through the routes in ${fmt(elapsedMs(t0) / 1000, 1)} s`);
 
   const clock = new app.ManualClock(new Date("2026-11-02T09:00:00Z"));
@@ -902,7 +898,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const prepareStore = async () => {
     const made = await routeCampaign(app, ws.fullKey, {
       name: "Delivery bench, bare store",
-      settings: { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 },
+      settings: DELIVERY_SETTINGS,
       mailboxIds: mbs.map((m) => m.id),
       leads: leadInputs(D_MAILBOXES * PASSES * (1 + 2 * BLOCKS), "stored", "delivery.test"),
       step: STEP,
