@@ -130,7 +130,7 @@ export default async function globalSetup() {
     OUTREACH_SECRET: "e2e-secret",
     WORKER_TICK_MS: "1000",
     MAILBOX_CHECK_INTERVAL_S: "2",
-    // Each mailbox's IMAP folders are read every 2 s (not 60), so a reply a spec appends shows within seconds.
+    // Each mailbox's IMAP folders are due every 2 s (not 60); the sync job looks every 5 s, so a reply a spec appends shows within seconds.
     IMAP_POLL_INTERVAL_S: "2",
     DNS_SERVERS: dns.server,
     // The finder verifies addresses at finder.test on the verification peer (it accepts any recipient).

@@ -91,8 +91,18 @@ test("mail from a stranger shows under Unmatched and can be forwarded; a lead's 
   const imageUrl = mail.imageUrl;
   await mail.deliver(strangerMessage(strangerSubject, imageUrl));
   await mail.deliver(leadMessage(leadSubject));
+  // The lead's message stored before the views are compared: a sync cycle (every ~5 s) can fall between
+  // the two deliveries, and the Conversations list only looks again after its 15 s poll. (GET /replies
+  // lists the messages matched to a lead; the stranger's is waited for in the Unmatched view below.)
+  await expect
+    .poll(async () => (await ok(apiClient(page).GET("/replies", { params: { query: { q: stamp } } }))).replies.map((r) => r.subject), {
+      message: "the sync stores the lead's message",
+      timeout: 90_000,
+      intervals: [1_000, 2_000],
+    })
+    .toEqual([leadSubject]);
 
-  // The Unmatched view: the stranger's message, once the worker's sync (every 2 s) has read it. The view is in the address, so a reload keeps it.
+  // The Unmatched view: the stranger's message, stored by now (the worker's sync job runs every 5 s, each mailbox due after 2 s). The view is in the address, so a reload keeps it.
   await page.getByRole("tab", { name: /^Unmatched/ }).click();
   await expect(page.getByRole("tab", { name: /^Unmatched/ })).toHaveAttribute("aria-selected", "true");
   await expect(page).toHaveURL(/[?&]view=unmatched/);
