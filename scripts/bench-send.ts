@@ -23,7 +23,7 @@
  *     sides warm (pools logged in) before timing; 3 ABBA blocks (BENCH_BLOCKS);
  *     the ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). The timed phases carry no
  *     instrumentation; the statement and sendMail timings ("where the time goes") come from one more
- *     pipeline phase after the judged blocks, in no ratio. TCP_NODELAY on both
+ *     pipeline phase after the compared ones, in no ratio. TCP_NODELAY on both
  *     sides: with Nagle's algorithm each message on a pooled connection waits ~40 ms for the sink's
  *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME,
  *     and the CPU per email over the timed phases of this process, of the bench's Postgres and of the
@@ -1065,11 +1065,6 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     (b) => runRaw(PASSES, `raw block ${b + 1}`, false, true),
   );
   const { ratios: blockRatios, pipeline: pipes, others: raws } = judged;
-  // Where the time goes: a phase of its own with every statement and sendMail timed, in no ratio (as
-  // many passes as the judged pipeline phases, for as many samples).
-  resetProfile();
-  const profiled = await runPipe(2 * BLOCKS * PASSES, "pipeline (statements timed, in no ratio)", { statements: true });
-  const profile = snapshotProfile();
   // Context, not judged: the pipeline against the bare store (the same writes), in ABBA blocks of their own.
   // A phase of warm-up: the pipeline has run every judged phase before these blocks (its code is hot).
   await prepareStore();
@@ -1080,6 +1075,11 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     (b) => runStore(PASSES, `bare store block ${b + 1}`),
   );
   const { ratios: storeRatios, others: stores } = sameWrites;
+  // Where the time goes: a phase of its own with every statement and sendMail timed, in no ratio (as
+  // many passes as the judged pipeline phases, for as many samples), after every compared phase.
+  resetProfile();
+  const profiled = await runPipe(2 * BLOCKS * PASSES, "pipeline (statements timed, in no ratio)", { statements: true });
+  const profile = snapshotProfile();
   await store.end();
   for (const t of storePools) t.close();
   say(
@@ -1605,7 +1605,7 @@ function printDetails(delivery?: DeliveryResult, tick?: TickResult, caps?: CapRe
   if (delivery) {
     const per = delivery.profileEmails;
     say(
-      `\nDelivery pipeline, where the time goes (a phase of its own after the judged blocks, in no ratio: ${fmt(per)} emails in ${fmt(delivery.profileMs / 1000, 2)} s = ${fmt((delivery.profileMs * 1000) / per)} µs wall per email; up to ${CONCURRENCY} in flight):`,
+      `\nDelivery pipeline, where the time goes (a phase of its own after the compared ones, in no ratio: ${fmt(per)} emails in ${fmt(delivery.profileMs / 1000, 2)} s = ${fmt((delivery.profileMs * 1000) / per)} µs wall per email; up to ${CONCURRENCY} in flight):`,
     );
     say(table(profileHeader(delivery.profile, "email"), profileRows(delivery.profile, per)));
     say(
