@@ -18,11 +18,14 @@ import type { DueLead, Release } from "./types";
  */
 const LEASE_MS = 5 * 60_000;
 /**
- * Due campaign leads read per claimed mailbox in one pass (the first one the rules allow is sent). Small
- * on purpose: every lead the rules turn away is deferred (window, new-lead cap) or moved (stopped,
- * finished, next step), so the head of each mailbox's queue is sendable in the steady state.
+ * Due campaign leads looked at per claimed mailbox in one pass (the first one the rules allow is sent).
+ * Small on purpose: every lead the rules turn away is deferred (window, new-lead cap) or moved (stopped,
+ * finished, next step), so the head of each mailbox's queue is sendable in the steady state. The claim
+ * reads only the first (with two, the steady state read and parsed twice the lead rows it sends: a
+ * quarter of a tick); the rest are read, in the same order, only for the mailboxes whose first lead
+ * was not sent (`nextDueLeads`, the scheduler's second look).
  */
-const DUE_PER_MAILBOX = 2;
+export const DUE_PER_MAILBOX = 2;
 /** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
 export const COUNTED = ["SENDING", "SENT", "BOUNCED"] as const;
 
@@ -88,8 +91,11 @@ export interface Claim {
 /** `dueSeq` only orders a mailbox's due leads as the index does (the outer sort is not stable). */
 type ClaimRow = { claimedId: string; sentToday: number; dueSeq: number | null } & { [K in keyof DueLead]: DueLead[K] | null };
 
-/** The claimed mailboxes' first due leads: the scheduler's read, on the partial index (mailbox, due, seq). */
-function firstDueLeads(now: Date): SQL {
+/**
+ * Up to `limit` due leads of the mailbox `mailboxId`, in queue order, on the partial index (mailbox,
+ * due, seq), leaving out the campaign lead `except` (the one a first read already returned).
+ */
+function dueLeads(now: Date, mailboxId: SQL, limit: number, except?: { campaignId: SQL; leadId: SQL }): SQL {
   const cl = campaignLeads;
   return sql`select ${cl.workspaceId} as "workspaceId", ${cl.mailboxId} as "mailboxId", ${cl.campaignId} as "campaignId", ${cl.leadId} as "leadId",
       ${cl.status} as "status", ${cl.nextStepOrder} as "nextStepOrder", ${cl.nextSendAt} as "nextSendAt",
@@ -100,15 +106,16 @@ function firstDueLeads(now: Date): SQL {
       ${leads.customFields} as "customFields", ${cl.seq} as "dueSeq"
     from ${cl}
     join ${leads} on ${leads.id} = ${cl.leadId}
-    where ${cl.mailboxId} = claimed.id and ${leadDue(now)}
+    where ${cl.mailboxId} = ${mailboxId} and ${leadDue(now)}
+      ${except ? sql`and not (${cl.campaignId} = ${except.campaignId} and ${cl.leadId} = ${except.leadId})` : sql``}
     order by ${cl.nextSendAt} nulls first, ${cl.seq}
-    limit ${DUE_PER_MAILBOX}`;
+    limit ${limit}`;
 }
 
 /**
  * Claims up to `limit` mailboxes that may send now, with a lease (UPDATE … SKIP LOCKED), and in the
  * same statement reads what the rules need first of each: its campaign emails today and its first
- * due leads (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
+ * due lead (LATERAL). One round trip; the full mailbox rows come with the pass's other reads.
  * The sendable, lease-free mailboxes are sorted and locked lazily in a fenced subquery (its ORDER BY
  * and FOR UPDATE keep it from being flattened), so the due-work probe runs only on the rows pulled
  * until `limit` pass it — not on every mailbox before the sort, once per round of a large pass.
@@ -135,7 +142,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
         select count(*)::int as n from ${emails}
         where ${emails.mailboxId} = claimed.id and ${emails.campaignId} is not null and ${counted}
           and ${emails.createdAt} >= ${at(day.start)} and ${emails.createdAt} < ${at(day.end)}) t
-      left join lateral (${firstDueLeads(now)}) x on true
+      left join lateral (${dueLeads(now, sql`claimed.id`, 1)}) x on true
       order by claimed.next_send_at nulls first, claimed.id, x."nextSendAt" nulls first, x."dueSeq"`,
   );
   const claim: Claim = { mailboxIds: [], sentToday: new Map(), due: [] };
@@ -149,8 +156,29 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
   return claim;
 }
 
+/**
+ * The scheduler's second look: for each of these leads (a mailbox's first due lead, not sent this pass),
+ * the mailbox's next due leads after it — up to DUE_PER_MAILBOX in all — in queue order: what a claim
+ * reading DUE_PER_MAILBOX leads per mailbox would have returned after it.
+ */
+export async function nextDueLeads(db: DbOrTx, now: Date, firsts: readonly DueLead[]): Promise<DueLead[]> {
+  if (firsts.length === 0) return [];
+  const v = recordset(
+    "v",
+    { mailboxId: campaignLeads.mailboxId, campaignId: campaignLeads.campaignId, leadId: campaignLeads.leadId },
+    firsts.map((d) => ({ mailboxId: d.mailboxId, campaignId: d.campaignId, leadId: d.leadId })),
+  );
+  const except = { campaignId: v.col("campaignId"), leadId: v.col("leadId") };
+  const rows = await selectRows<{ [K in keyof DueLead]: DueLead[K] | null } & { dueSeq: number }>(
+    db,
+    sql`select x.* from ${v.from} cross join lateral (${dueLeads(now, v.col("mailboxId"), DUE_PER_MAILBOX - 1, except)}) x
+      order by x."mailboxId", x."nextSendAt" nulls first, x."dueSeq"`,
+  );
+  return rows.filter(isDue);
+}
+
 /** A claim row that carries a due lead (a mailbox whose leads went since it was found has none). */
-function isDue(r: ClaimRow): r is ClaimRow & DueLead {
+function isDue<R extends { [K in keyof DueLead]: DueLead[K] | null }>(r: R): r is R & DueLead {
   return (
     r.leadId !== null &&
     r.customFields !== null &&

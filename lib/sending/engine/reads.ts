@@ -97,27 +97,46 @@ export class CampaignReads {
  * campaigns, steps and step files of the due rows (per pass, `shared`): read together.
  */
 export async function passRows(db: DbOrTx, mailboxIds: string[], due: DueLead[], shared = new CampaignReads(db)): Promise<PassRows> {
-  const campaignIds = [...new Set(due.map((d) => d.campaignId))];
-  const byWorkspace = new Map<string, string[]>();
-  for (const d of due) push(byWorkspace, d.workspaceId, d.email);
-  const none = campaignIds.length === 0;
-  const [mailboxRows, campaignRows, suppressedLists, fileMap] = await Promise.all([
+  const [mailboxRows, rows] = await Promise.all([
     db
       .select(MAILBOX_SELECTION)
       .from(mailboxes)
       .where(sql`${mailboxes.id} = ${anyOf(mailboxIds)}`),
+    dueRows(db, due, shared),
+  ]);
+  const mailboxOf = new Map(mailboxRows.map((m) => [m.id, m]));
+  return { mailboxes: mailboxIds.flatMap((id) => mailboxOf.get(id) ?? []), ...rows };
+}
+
+/**
+ * A second look's due leads (claim.ts nextDueLeads) added to a round's rows: their campaigns, steps,
+ * files and suppressions, read as the first ones were.
+ */
+export async function addDueRows(db: DbOrTx, rows: PassRows, due: DueLead[], shared: CampaignReads): Promise<void> {
+  const more = await dueRows(db, due, shared);
+  for (const [id, c] of more.campaigns) rows.campaigns.set(id, c);
+  for (const [id, s] of more.steps) rows.steps.set(id, s);
+  for (const [id, f] of more.files) rows.files.set(id, f);
+  for (const key of more.suppressed) rows.suppressed.add(key);
+}
+
+/** What the rules and the sender need of some due leads besides the mailboxes. */
+async function dueRows(db: DbOrTx, due: DueLead[], shared: CampaignReads): Promise<Omit<PassRows, "mailboxes">> {
+  const campaignIds = [...new Set(due.map((d) => d.campaignId))];
+  const byWorkspace = new Map<string, string[]>();
+  for (const d of due) push(byWorkspace, d.workspaceId, d.email);
+  const none = campaignIds.length === 0;
+  const [campaignRows, suppressedLists, files] = await Promise.all([
     none ? [] : shared.campaignsOf(campaignIds),
     Promise.all([...byWorkspace].map(async ([ws, list]) => [...(await suppressedAmong(db, ws, list))].map((e) => `${ws}\u0000${e}`))),
     none ? new Map<string, StepFile[]>() : shared.filesOf(due),
   ]);
-  const mailboxOf = new Map(mailboxRows.map((m) => [m.id, m]));
   const found = campaignRows.flatMap(({ campaign, steps }) => (campaign ? [{ campaign, steps }] : []));
   return {
-    mailboxes: mailboxIds.flatMap((id) => mailboxOf.get(id) ?? []),
     campaigns: new Map(found.map((r) => [r.campaign.id, r.campaign])),
     steps: new Map(found.filter((r) => r.steps.length > 0).map((r) => [r.campaign.id, r.steps])),
     suppressed: new Set(suppressedLists.flat()),
-    files: fileMap,
+    files,
   };
 }
 

@@ -3,10 +3,10 @@ import type { Clock } from "../../clock";
 import { newId } from "../../ids";
 import { newMessageId } from "../../mail/message-id";
 import { crashPoint } from "../../jobs/crash-point";
-import { type Claim, claimDue, releaseMailboxes } from "./claim";
+import { type Claim, claimDue, nextDueLeads, releaseMailboxes } from "./claim";
 import { commitSends } from "./commit";
 import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
-import { CampaignReads, earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
+import { addDueRows, CampaignReads, earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
 import { knownCustomFields, subjectFor } from "./render";
 import type { DueLead, Release, SendLead, SendOptions, Work } from "./types";
 import { pickVariant } from "./variants";
@@ -144,8 +144,9 @@ async function scheduleRound(db: DbOrTx, now: Date, limit: number, o: RoundOptio
   o.claimed?.(claim.mailboxIds.length);
   if (claim.mailboxIds.length === 0) return { claimed: 0, work: [], releases: [] };
   crashPoint("send:after-claim");
-  const { facts, rows } = await readPass(db, claim, now, o.shared);
-  const plan = decide(facts);
+  const shared = o.shared ?? new CampaignReads(db);
+  const { facts, rows } = await readPass(db, claim, now, shared);
+  const plan = await decideRound(db, facts, rows, shared);
   const work = await commitSends(db, plan.leads, await prepareWork(db, plan, rows, now), now);
   if (work.length) crashPoint("send:after-sending-commit");
   // Mailboxes with nothing to send, and those whose pick was lost (lead deleted, or changed since the read).
@@ -157,7 +158,7 @@ async function scheduleRound(db: DbOrTx, now: Date, limit: number, o: RoundOptio
 }
 
 /** Everything decide needs besides the claim: one round of independent reads, then the new-lead counts if any cap. */
-async function readPass(db: DbOrTx, claim: Claim, now: Date, shared?: CampaignReads): Promise<{ facts: PassFacts; rows: PassRows }> {
+async function readPass(db: DbOrTx, claim: Claim, now: Date, shared: CampaignReads): Promise<{ facts: PassFacts; rows: PassRows }> {
   const rows = await passRows(db, claim.mailboxIds, claim.due, shared);
   const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null);
   const firstToday = await firstEmailsToday(db, capped, now);
@@ -174,6 +175,36 @@ async function readPass(db: DbOrTx, claim: Claim, now: Date, shared?: CampaignRe
     firstToday,
   };
   return { facts, rows };
+}
+
+/**
+ * The round's plan, with a second look: the claim read each mailbox's first due lead, and a mailbox
+ * whose first is not sent has its next due leads read (claim.ts nextDueLeads, with their campaigns,
+ * steps, files and suppressions) and the round is decided again with them. decide is pure and takes
+ * each mailbox's leads in order, so the plan is the one a claim of DUE_PER_MAILBOX leads per mailbox
+ * gives. Repeated while a mailbox not yet looked at twice is left without a send (a lead sent on a
+ * second look can take a campaign's last new-lead place from a later mailbox's first).
+ */
+async function decideRound(db: DbOrTx, first: PassFacts, rows: PassRows, shared: CampaignReads): Promise<PassPlan> {
+  let facts = first;
+  const looked = new Set<string>();
+  for (;;) {
+    const plan = decide(facts);
+    const unsent = plan.mailboxes.flatMap((d) =>
+      d.kind === "release" && d.reason === "nothing-sendable" && !looked.has(d.mailbox.id)
+        ? (facts.due.get(d.mailbox.id) ?? []).slice(0, 1)
+        : [],
+    );
+    for (const d of unsent) looked.add(d.mailboxId);
+    const more = await nextDueLeads(db, facts.now, unsent);
+    if (more.length === 0) return plan;
+    await addDueRows(db, rows, more, shared);
+    const known = new Set(facts.firstToday.keys());
+    const capped = [...rows.campaigns.values()].filter((c) => c.dailyNewLeadCap !== null && !known.has(c.id));
+    const due = new Map([...facts.due].map(([id, list]) => [id, [...list]]));
+    for (const d of more) push(due, d.mailboxId, d);
+    facts = { ...facts, due, firstToday: new Map([...facts.firstToday, ...(await firstEmailsToday(db, capped, facts.now))]) };
+  }
 }
 
 type Pick = Extract<MailboxDecision, { kind: "send" }>;
