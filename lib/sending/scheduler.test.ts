@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { campaignLeads, campaignSteps, emails, mailboxes, replies, suppressions } from "@/db/schema";
+import { campaignLeads, campaignSteps, emails, leads, mailboxes, replies, suppressions } from "@/db/schema";
 import { DateTime } from "luxon";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { newId } from "@/lib/ids";
@@ -322,5 +322,72 @@ describe("the set-based scheduler: leads deferred by the campaign's settings", (
       r.nextSendAt?.toISOString(),
     );
     expect(followUps.sort()).toEqual(["2026-12-03T12:00:00.000Z", "2026-12-03T12:02:00.000Z"]);
+  });
+
+  it("a second look gives the plan of reading two due leads per mailbox: a lead sent on it can take a campaign's last new-lead place from a later mailbox, which then looks at its second lead", async () => {
+    const [m1, m2] = [mailboxIds[4], mailboxIds[5]];
+    const window = { defaultTimezone: "UTC", sendWindowStartHour: 0, sendWindowEndHour: 24 };
+    const capped = await campaign({
+      name: "Reorder",
+      pool: [m1, m2],
+      leadCount: 3,
+      body: { ...window, dailyNewLeadCap: 1 },
+      steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }],
+    });
+    const open = await campaign({
+      name: "Behind",
+      pool: [m2],
+      leadCount: 1,
+      body: window,
+      steps: [{ stepOrder: 0, subject: "Hi", bodyTemplate: "Hello" }],
+    });
+    const byCampaign = async (id: string) =>
+      getDb().select().from(campaignLeads).where(eq(campaignLeads.campaignId, id)).orderBy(campaignLeads.seq);
+    const [a1, a2, b2] = await byCampaign(capped);
+    const [c2] = await byCampaign(open);
+    // m1's queue: a1 (suppressed), a2 (a first email); m2's: b2 (a first email), then c2 (another campaign's, uncapped).
+    for (const [r, mbx] of [
+      [a1, m1],
+      [a2, m1],
+      [b2, m2],
+    ] as const)
+      await getDb()
+        .update(campaignLeads)
+        .set({ mailboxId: mbx })
+        .where(and(eq(campaignLeads.campaignId, capped), eq(campaignLeads.leadId, r.leadId)));
+    const [{ email: suppressed }] = await getDb().select({ email: leads.email }).from(leads).where(eq(leads.id, a1.leadId));
+    await getDb()
+      .insert(suppressions)
+      .values({ id: newId("sup"), workspaceId: suite.ws.workspaceId, kind: "email", value: suppressed });
+    const clock = new ManualClock(new Date(Date.now() + 120_000));
+    // m1 is claimed first (paced longest ago), so it is decided first.
+    await getDb()
+      .update(mailboxes)
+      .set({ sendLeaseUntil: null, nextSendAt: new Date(clock.now().getTime() - 120_000) })
+      .where(eq(mailboxes.id, m1));
+    await getDb()
+      .update(mailboxes)
+      .set({ sendLeaseUntil: null, nextSendAt: new Date(clock.now().getTime() - 60_000) })
+      .where(eq(mailboxes.id, m2));
+
+    // Read two per mailbox, the pass would be: m1 stops a1 and sends a2 (the campaign's one new-lead place
+    // today); m2's b2 finds the cap full and waits for tomorrow, and m2 sends c2.
+    expect(await sendDue(getDb(), clock, { mailboxIds: [m1, m2] })).toMatchObject({ sent: 2 });
+    const sent = await getDb()
+      .select({ leadId: emails.leadId, mailboxId: emails.mailboxId })
+      .from(emails)
+      .where(sql`${emails.campaignId} in (${capped}, ${open})`);
+    expect(sent.sort((x, y) => x.mailboxId.localeCompare(y.mailboxId))).toEqual(
+      [
+        { leadId: a2.leadId, mailboxId: m1 },
+        { leadId: c2.leadId, mailboxId: m2 },
+      ].sort((x, y) => x.mailboxId.localeCompare(y.mailboxId)),
+    );
+    const after = new Map((await byCampaign(capped)).map((r) => [r.leadId, r]));
+    expect(after.get(a1.leadId)?.status).toBe("STOPPED");
+    expect(after.get(b2.leadId)).toMatchObject({ status: "ACTIVE", nextStepOrder: 0 });
+    expect(after.get(b2.leadId)?.nextSendAt?.getTime()).toBeGreaterThan(clock.now().getTime());
+    await getDb().update(campaignLeads).set({ status: "STOPPED" }).where(sql`${campaignLeads.campaignId} in (${capped}, ${open})`);
+    await getDb().update(mailboxes).set({ sendLeaseUntil: null, nextSendAt: null });
   });
 });
