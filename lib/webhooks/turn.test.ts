@@ -11,7 +11,7 @@ import { makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startHttpPeer } from "@/test/peers/http";
 import { deliverDue } from "./deliver";
 import { dispatchEvents } from "./dispatch";
-import { runWebhookDeliveries } from "./turn";
+import { runWebhookDeliveries, webhookTurn } from "./turn";
 import { DeliveryWindow } from "./window";
 
 let ws: TestWorkspace;
@@ -127,5 +127,24 @@ describe("the webhook job's run", () => {
     // Nothing is dispatched twice: the next dispatch finds none of them.
     const again = await dispatchEvents(getDb(), new ManualClock(at), 500);
     expect(again.events).toBe(0);
+  });
+
+  it("a turn stops taking events once its run's time is spent, after its first batch; the next turn takes the rest", async () => {
+    const other = await makeWorkspace("budget");
+    const at = new Date("2026-11-05T09:00:00Z");
+    const clock = new ManualClock(at);
+    while ((await dispatchEvents(getDb(), clock, 500)).events > 0); // an empty outbox to begin with
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < 250; i++) await emitEvent(tx, other.workspaceId, "email.sent", { sendEventId: `b${i}` }, at);
+    });
+    const inOutbox = async () =>
+      (await getDb().select({ id: events.id }).from(events).where(eq(events.workspaceId, other.workspaceId))).length;
+
+    // The run's time is already spent: the first batch (100) goes, no more.
+    expect(await webhookTurn(getDb(), clock, memoryLogger(), at.getTime() - 1)).toMatchObject({ events: 100 });
+    expect(await inOutbox()).toBe(150);
+    // With time left, a turn takes the rest.
+    expect(await webhookTurn(getDb(), clock, memoryLogger(), at.getTime() + 5_000)).toMatchObject({ events: 150 });
+    expect(await inOutbox()).toBe(0);
   });
 });
