@@ -25,7 +25,7 @@ const LEASE_MS = 5 * 60_000;
  * quarter of a tick); the rest are read, in the same order, only for the mailboxes whose first lead
  * was not sent (`nextDueLeads`, the scheduler's second look).
  */
-export const DUE_PER_MAILBOX = 2;
+const DUE_PER_MAILBOX = 2;
 /** Counted statuses: every email that was (or may have been) handed to SMTP. Refusals do not count. */
 export const COUNTED = ["SENDING", "SENT", "BOUNCED"] as const;
 
