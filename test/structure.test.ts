@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Rules of the code's shape (issue 12) that no behaviour test would notice breaking: the domain code
- * does not reach into the HTTP edge or the job drivers, raw query results are never force-cast, and
- * no module grows past what a reader can hold.
+ * does not reach into the HTTP edge or the job drivers, raw query results are never force-cast, time
+ * comes from the injected clock, logs go through the context's logger, Drizzle's internals stay
+ * private, and no module grows past what a reader can hold.
  */
 const lib = path.resolve(import.meta.dirname, "..", "lib");
 
@@ -33,6 +34,22 @@ describe("the shape of lib/", () => {
 
   it("casts no query result with `as unknown as` (db/bulk.ts selectRows is the one typed place)", () => {
     expect(files.filter((f) => f.text.includes("as unknown as")).map((f) => f.rel)).toEqual([]);
+  });
+
+  it("reads the time only from the injected clock (lib/clock.ts is where the system's time comes in)", () => {
+    const offenders = files.filter((f) => f.rel !== "clock.ts" && /Date\.now\(\)|new Date\(\)/.test(f.text)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("logs through the context's logger, never console (the API edge's last-resort log of an unexpected error aside)", () => {
+    const offenders = files.filter((f) => f.rel !== path.join("api", "errors.ts") && /\bconsole\.\w+\(/.test(f.text)).map((f) => f.rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("does not reach into Drizzle's private internals (`db._`)", () => {
+    const dbDir = path.resolve(lib, "..", "db");
+    const all = [...files, ...sources(dbDir).map((p) => ({ rel: path.relative(lib, p), text: readFileSync(p, "utf8") }))];
+    expect(all.filter((f) => /\w\._\.\w/.test(f.text)).map((f) => f.rel)).toEqual([]);
   });
 
   it("has no module over 400 lines and no line over 200 characters", () => {

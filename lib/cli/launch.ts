@@ -135,7 +135,7 @@ export async function supervise(web: ChildProcess | undefined, worker?: { stop()
   const stop = async (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
-    const t0 = Date.now();
+    const t0 = performance.now(); // elapsed time for the operator's line, not a domain time
     log(`[outreach] stopping (${why})…`);
     if (web) await stopChild(web, SHUTDOWN_MS.web);
     if (web) log("[outreach] web server stopped");
@@ -149,7 +149,7 @@ export async function supervise(web: ChildProcess | undefined, worker?: { stop()
       await stopEmbedded(SHUTDOWN_MS.database);
       log("[outreach] database stopped");
     }
-    log(`[outreach] stopped in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    log(`[outreach] stopped in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0, "SIGINT"));

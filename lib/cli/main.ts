@@ -4,6 +4,7 @@ import { closeDb, getDb, stopEmbedded } from "../../db/client";
 import { memberships, workspaces } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
 import { ensureSetupToken, setupWorkspace } from "../auth/users";
+import { currentClock } from "../clock";
 import { appUrl } from "../env";
 import { AppError } from "../errors";
 import { StartupError } from "../startup-error";
@@ -156,7 +157,7 @@ async function createApiKey(sub: string | undefined, values: Values): Promise<vo
   const k = await issueApiKey(
     getDb(),
     { workspaceId: ws.id, userId: ws.ownerId, scope: values.scope, name: values.name, expiresAt },
-    new Date(),
+    currentClock().now(),
   );
   output(values.json, { id: k.id, key: k.key, scope: k.scope }, `${k.key}\n(id ${k.id}, scope ${k.scope}; shown once — store it now)`);
 }

@@ -17,7 +17,8 @@ import { type Verdict, verifyAtDomain } from "./verify";
  */
 
 const LEASE_MS = 120_000;
-const RUN_BUDGET_MS = 20_000;
+/** How long one run works before it returns, by the injected clock (the person under way is finished). */
+export const RUN_BUDGET_MS = 20_000;
 const DOMAINS_AT_ONCE = 4;
 export const GREYLIST_RETRY_MS = [5 * 60_000, 15 * 60_000, 60 * 60_000];
 export const GREYLIST_ATTEMPTS = GREYLIST_RETRY_MS.length + 1;
@@ -94,7 +95,7 @@ async function verdictFor(ctx: JobCtx, job: Job, r: Result): Promise<Verdict> {
 async function runDomain(ctx: JobCtx, job: Job, rows: Result[], until: number): Promise<{ worked: number; lost: boolean }> {
   let worked = 0;
   for (const r of rows) {
-    if (Date.now() > until) break;
+    if (ctx.clock.now().getTime() > until) break;
     const v = await verdictFor(ctx, job, r);
     const set = outcome(r, v, ctx.clock.now());
     if (!job.verify && set.pending === false) set.verificationStatus = "UNVERIFIED";
@@ -135,10 +136,10 @@ async function runJob(ctx: JobCtx, job: Job, until: number): Promise<number> {
 
 /** The job's entry point: open jobs one after another until the budget is spent. */
 export async function runFinderEnrich(ctx: JobCtx): Promise<{ jobs: number; people: number }> {
-  const until = Date.now() + RUN_BUDGET_MS;
+  const until = ctx.clock.now().getTime() + RUN_BUDGET_MS;
   const seen = new Set<string>();
   let people = 0;
-  while (Date.now() < until) {
+  while (ctx.clock.now().getTime() < until) {
     const job = await leased.claim(ctx.db, ctx.clock.now());
     if (!job || seen.has(job.id)) break;
     seen.add(job.id);

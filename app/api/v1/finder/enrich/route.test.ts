@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { getDb } from "@/db/client";
-import { runFinderEnrich } from "@/lib/finder/enrich-run";
+import { RUN_BUDGET_MS, runFinderEnrich } from "@/lib/finder/enrich-run";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { startDnsPeer } from "@/test/peers/dns";
 import { startVerifyPeers } from "@/test/peers/verify-peers";
@@ -213,6 +213,26 @@ describe("POST /finder/enrich and its job", () => {
     expect(after).toMatchObject({ status: "CANCELLED", done: 0 });
     await run();
     expect(peer.rcpts.slice(before)).toHaveLength(6);
+  });
+
+  it("ends a run when its budget on the injected clock is spent; the next run carries on", async () => {
+    const imported = await call(IMPORT, "POST", "/finder/directory/import", {
+      key: ws.fullKey,
+      body: { people: [1, 2, 3].map((i) => ({ firstName: `B${i}`, lastName: "Budget", companyDomain: "accept.test" })) },
+    });
+    const started = await call(ENRICH, "POST", "/finder/enrich", { key: ws.fullKey, body: { personIds: imported.body.personIds } });
+    const peer = smtp.peers[0];
+    const before = peer.rcpts.length;
+    // The budget runs out while the first person is being verified: that person is finished, nobody after.
+    peer.onRcpt = async () => {
+      peer.onRcpt = undefined;
+      clock.advance(RUN_BUDGET_MS + 1);
+    };
+    expect(await run()).toMatchObject({ people: 1 });
+    expect(peer.rcpts.slice(before)).toHaveLength(6);
+    expect((await job(started.body.id)).body).toMatchObject({ status: "RUNNING", done: 1 });
+    expect(await run()).toMatchObject({ people: 2 });
+    expect((await job(started.body.id)).body).toMatchObject({ status: "COMPLETED", done: 3 });
   });
 
   it("keeps jobs to their workspace (404) and needs a full key to start or cancel", async () => {
