@@ -57,6 +57,24 @@ describe("the shape of lib/", () => {
     expect(files.filter((f) => f.text.split("\n").some((l) => l.length > 200)).map((f) => f.rel)).toEqual([]);
   });
 
+  it("exports no type with a field named m or c (names say what they hold)", () => {
+    const cryptic: string[] = [];
+    for (const f of files) {
+      const src = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
+      for (const st of src.statements) {
+        const exported = ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+        if (!exported || !(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))) continue;
+        const visit = (n: ts.Node) => {
+          if (ts.isPropertySignature(n) && ts.isIdentifier(n.name) && ["m", "c"].includes(n.name.text))
+            cryptic.push(`${f.rel}: ${st.name.text}.${n.name.text}`);
+          ts.forEachChild(n, visit);
+        };
+        visit(st);
+      }
+    }
+    expect(cryptic).toEqual([]);
+  });
+
   it("has no function over 80 lines", () => {
     const long: string[] = [];
     for (const f of files) {
