@@ -141,7 +141,7 @@ export async function startBenchEnvironment(
     }
     sql = postgres(url, { max: 1, onnotice: () => {}, ...(opts.sqlNoDelay ? noDelaySocket(url) : {}) });
     const [{ version }] = await sql`select current_setting('server_version') as version`;
-    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${process.env.DB_POOL_MAX ?? 10}`);
+    say(`PostgreSQL ${version} (embedded, fsync=off), app pool max ${dbm.poolMax()}`);
     return { t0, pg, adminUrl, url, dbm, sql, close };
   } catch (err) {
     await close();
