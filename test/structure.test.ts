@@ -22,6 +22,9 @@ function sources(dir: string, out: string[] = []): string[] {
 }
 
 const files = sources(lib).map((p) => ({ rel: path.relative(lib, p), text: readFileSync(p, "utf8") }));
+/** Each module's syntax tree, parsed once for the checks that walk it (~1 s for all of lib/). */
+let trees: { rel: string; src: ts.SourceFile }[] | undefined;
+const parsed = () => (trees ??= files.map((f) => ({ rel: f.rel, src: ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true) })));
 
 describe("the shape of lib/", () => {
   it("has domain modules that import neither lib/api nor inngest/", () => {
@@ -59,14 +62,13 @@ describe("the shape of lib/", () => {
 
   it("exports no type with a field named m or c (names say what they hold)", () => {
     const cryptic: string[] = [];
-    for (const f of files) {
-      const src = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
+    for (const { rel, src } of parsed()) {
       for (const st of src.statements) {
         const exported = ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
         if (!exported || !(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))) continue;
         const visit = (n: ts.Node) => {
           if (ts.isPropertySignature(n) && ts.isIdentifier(n.name) && ["m", "c"].includes(n.name.text))
-            cryptic.push(`${f.rel}: ${st.name.text}.${n.name.text}`);
+            cryptic.push(`${rel}: ${st.name.text}.${n.name.text}`);
           ts.forEachChild(n, visit);
         };
         visit(st);
@@ -77,13 +79,12 @@ describe("the shape of lib/", () => {
 
   it("has no function over 80 lines", () => {
     const long: string[] = [];
-    for (const f of files) {
-      const src = ts.createSourceFile(f.rel, f.text, ts.ScriptTarget.Latest, true);
+    for (const { rel, src } of parsed()) {
       const visit = (n: ts.Node) => {
         if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
           const first = src.getLineAndCharacterOfPosition(n.getStart()).line;
           const last = src.getLineAndCharacterOfPosition(n.getEnd()).line;
-          if (last - first + 1 > 80) long.push(`${f.rel}:${first + 1} (${last - first + 1} lines)`);
+          if (last - first + 1 > 80) long.push(`${rel}:${first + 1} (${last - first + 1} lines)`);
         }
         ts.forEachChild(n, visit);
       };

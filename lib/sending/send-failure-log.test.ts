@@ -27,8 +27,8 @@ describe("a send that fails outside SMTP", () => {
       leads: [{ email: "one@leads.test" }],
     });
     expect(launched.body.status).toBe("ACTIVE");
-    await getDb().update(mailboxes).set({ smtpPasswordEnc: "not-a-sealed-secret" }).where(eq(mailboxes.id, mbx.id));
     const db = getDb();
+    await db.update(mailboxes).set({ smtpPasswordEnc: "not-a-sealed-secret" }).where(eq(mailboxes.id, mbx.id));
     await db.execute(sql`create function faillog_refuse() returns trigger language plpgsql as $$
       begin raise exception 'the database is refusing writes'; end $$`);
     await db.execute(
@@ -45,7 +45,7 @@ describe("a send that fails outside SMTP", () => {
       await db.execute(sql`drop function faillog_refuse()`);
     }
     expect(report).toMatchObject({ sent: 0, bounced: 0, failed: 0 });
-    const rows = await getDb().select().from(emails).where(eq(emails.mailboxId, mbx.id));
+    const rows = await db.select().from(emails).where(eq(emails.mailboxId, mbx.id));
     expect(rows).toHaveLength(1);
     expect(rows[0].status).toBe("SENDING");
     expect(log.lines.filter((l) => l.level === "error")).toEqual([
@@ -55,8 +55,8 @@ describe("a send that fails outside SMTP", () => {
 
     // After the lease lapses the mailbox is free again; the lead has moved on, so nothing is resent or logged.
     clock.advance(10 * 60_000);
-    expect(await sendDue(getDb(), clock, { mailboxIds: [mbx.id], log })).toMatchObject({ sent: 0 });
+    expect(await sendDue(db, clock, { mailboxIds: [mbx.id], log })).toMatchObject({ sent: 0 });
     expect(log.lines.filter((l) => l.level === "error")).toHaveLength(1);
-    expect(await getDb().select().from(emails).where(eq(emails.mailboxId, mbx.id))).toHaveLength(1);
+    expect(await db.select().from(emails).where(eq(emails.mailboxId, mbx.id))).toHaveLength(1);
   });
 });
