@@ -5,7 +5,8 @@ import "@scalar/api-reference-react/style.css";
 
 /**
  * Scalar's viewer (maintained upstream, MIT) instead of a hand-written one: it renders every schema,
- * example and error of the OpenAPI document. Loaded in the browser only — it mounts a Vue app into a
+ * example and error of the OpenAPI document. Its 0.8 line: 0.9 and later declare Node 22 (with some
+ * forty dependencies), and `npm install` on Node 20, which this project supports, warned for each. Loaded in the browser only — it mounts a Vue app into a
  * div, so there is nothing to render on the server, and the page's other readers never load it.
  */
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
@@ -22,7 +23,6 @@ export function ScalarReference({ doc }: { doc: Record<string, unknown> }) {
           // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
           telemetry: false,
           agent: { disabled: true },
-          mcp: { disabled: true },
           hideClientButton: true,
           withDefaultFonts: false,
           hideDarkModeToggle: true,
