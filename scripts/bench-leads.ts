@@ -22,7 +22,7 @@
  * round the first judged run still paid for that (rounds of 84–118 ms against 62–71 ms in the runs
  * after it, 28 Nov), and COPY has no such code to warm.
  *
- * Knobs (env): BENCH_ROUNDS (POST rounds per side per run, default 4), BENCH_WARM_ROUNDS (default 4), BENCH_RUNS (default 3),
+ * Knobs (env): BENCH_ROUNDS (POST rounds per side per run, default 4), BENCH_WARM_ROUNDS (default 4; 0: none), BENCH_RUNS (default 3),
  * BENCH_CPU_PROFILE=1 (V8 CPU profile of the POST calls and the GET phases, µs per call by function), BENCH_PHASE_MS (GET phase length, default 2000), BENCH_CONCURRENCY (GET requests in flight, default 8), BENCH_GET_LEADS (default
  * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
  */
@@ -53,7 +53,7 @@ import {
 } from "./bench-util";
 
 const ROUNDS = intEnv("BENCH_ROUNDS", 4);
-const WARM_ROUNDS = intEnv("BENCH_WARM_ROUNDS", 4);
+const WARM_ROUNDS = intEnv("BENCH_WARM_ROUNDS", 4, true);
 const BATCH = 1000;
 const EXISTING_EVERY = 10; // 1 lead in 10 (10%) is already in the workspace
 const EXISTING_PER_BATCH = BATCH / EXISTING_EVERY;
@@ -225,7 +225,7 @@ async function main() {
     };
     const warm: { a: number; c: number }[] = [];
     for (let r = 0; r < WARM_ROUNDS; r++) warm.push(await runRound(r));
-    say(`  warm-up: API ${warm.map((w) => fmt(w.a, 1)).join(", ")} ms; COPY ${warm.map((w) => fmt(w.c, 1)).join(", ")} ms`);
+    if (warm.length) say(`  warm-up: API ${warm.map((w) => fmt(w.a, 1)).join(", ")} ms; COPY ${warm.map((w) => fmt(w.c, 1)).join(", ")} ms`);
     let round = WARM_ROUNDS;
     const postJudged = await judge("POST /leads ÷ COPY", async () => {
       const api: number[] = [];

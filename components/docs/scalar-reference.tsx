@@ -5,9 +5,10 @@ import "@scalar/api-reference-react/style.css";
 
 /**
  * Scalar's viewer (maintained upstream, MIT) instead of a hand-written one: it renders every schema,
- * example and error of the OpenAPI document. Its 0.8 line: 0.9 and later declare Node 22 (with some
- * forty dependencies), and `npm install` on Node 20, which this project supports, warned for each. Loaded in the browser only — it mounts a Vue app into a
+ * example and error of the OpenAPI document. Loaded in the browser only — it mounts a Vue app into a
  * div, so there is nothing to render on the server, and the page's other readers never load it.
+ * Its 0.8 line: 0.9 and later declare Node 22 (with some forty dependencies), and `npm install` on
+ * Node 20, which this project supports, warned for each of them.
  */
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
   ssr: false,
