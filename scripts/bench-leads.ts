@@ -225,7 +225,8 @@ async function main() {
     };
     const warm: { a: number; c: number }[] = [];
     for (let r = 0; r < WARM_ROUNDS; r++) warm.push(await runRound(r));
-    if (warm.length) say(`  warm-up: API ${warm.map((w) => fmt(w.a, 1)).join(", ")} ms; COPY ${warm.map((w) => fmt(w.c, 1)).join(", ")} ms`);
+    if (warm.length)
+      say(`  warm-up: API ${warm.map((w) => fmt(w.a, 1)).join(", ")} ms; COPY ${warm.map((w) => fmt(w.c, 1)).join(", ")} ms`);
     let round = WARM_ROUNDS;
     const postJudged = await judge("POST /leads ÷ COPY", async () => {
       const api: number[] = [];
