@@ -22,7 +22,8 @@
  * round the first judged run still paid for that (rounds of 84–118 ms against 62–71 ms in the runs
  * after it, 28 Nov), and COPY has no such code to warm.
  *
- * Knobs (env): BENCH_ROUNDS (POST rounds per side per run, default 4), BENCH_WARM_ROUNDS (default 4; 0: none), BENCH_RUNS (default 3),
+ * Knobs (env): BENCH_ROUNDS (POST rounds per side per run, default 4), BENCH_WARM_ROUNDS (default 4;
+ * 0: none), BENCH_RUNS (default 3),
  * BENCH_CPU_PROFILE=1 (V8 CPU profile of the POST calls and the GET phases, µs per call by function), BENCH_PHASE_MS (GET phase length, default 2000), BENCH_CONCURRENCY (GET requests in flight, default 8), BENCH_GET_LEADS (default
  * 10000), BENCH_PROFILE=1 (log every statement's server time and print the slowest kinds per step).
  */

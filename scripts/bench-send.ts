@@ -6,38 +6,38 @@
  * machine; it checks the login and keeps each message's Message-ID, and every phase is checked against
  * it — count, ids, no refused login — and against the emails table).
  *
- *  1. Delivery efficiency (target ≥ 0.5). 40 mailboxes (rows written directly, like test/factories.ts:
- *     SMTP = the sink, security NONE, the sink's login, dailySendCap 1,000,000) in one campaign set up
- *     through the route handlers (every day, no timezone, minGapMinutes 0), leads enough for every
- *     phase. Pipeline side: sendDue passes back to back (ManualClock, +1 s per pass, so pacing never
- *     blocks): the scheduler (claim the mailboxes with their due leads → the pass's other reads →
- *     decide → commit the emails as SENDING) then the sender (render → pooled nodemailer SMTP, 32
- *     conversations in flight, one per mailbox → record SENT + email.sent and release, in group
- *     commits); 40 emails per pass. Raw side: one pooled transport per mailbox with the engine's own
- *     options (lib/mail/smtp.ts smtpTransport) and the same TCP_NODELAY hook the engine's pools have
- *     (lib/sending/transports.ts withNoDelay), the same number of prebuilt messages (rendered ahead with
- *     the same template and headers), in the same shape: per pass one email per mailbox, a sliding pool
- *     of 32 in flight. Before part 1 the engine runs 150 untimed passes in a world of its own
- *     (BENCH_WARM_PASSES: its own 40 mailboxes and campaign, the day before), so that V8 has compiled its
- *     per-pass code as in a worker that has run for a while (and the sink's, which both sides use). Both
- *     sides warm (pools logged in) before timing; 3 ABBA blocks (BENCH_BLOCKS);
- *     the ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). The timed phases carry no
- *     instrumentation; the statement and sendMail timings ("where the time goes") come from one more
- *     pipeline phase after the compared ones, in no ratio. TCP_NODELAY on both
+ *  1. Delivery efficiency (target ≥ 0.5). 40 mailboxes (BENCH_MAILBOXES; rows written directly, as in
+ *     test/factories.ts: SMTP = the sink, security NONE, the sink's login, dailySendCap 1,000,000) in
+ *     one campaign set up through the route handlers (every day, no timezone, minGapMinutes 0), leads
+ *     enough for every phase. Pipeline side: sendDue passes back to back (ManualClock, +1 s per pass,
+ *     so pacing never blocks): the scheduler (claim the mailboxes with their due leads → the pass's
+ *     other reads → decide → commit the emails as SENDING) then the sender (render → pooled nodemailer
+ *     SMTP, 32 conversations in flight, one per mailbox → record SENT + email.sent and release, in
+ *     group commits); one email per mailbox per pass. Raw side: one pooled transport per mailbox with
+ *     the engine's own options (lib/mail/smtp.ts smtpTransport) and the same TCP_NODELAY hook the
+ *     engine's pools have (lib/sending/transports.ts withNoDelay), the same number of prebuilt messages
+ *     (rendered ahead with the same template and headers), in the same shape: per pass one email per
+ *     mailbox, a sliding pool of 32 in flight. Before part 1 the engine runs 150 untimed passes in a
+ *     world of its own (BENCH_WARM_PASSES: as many mailboxes of its own and a campaign, the day
+ *     before), so that V8 has compiled its per-pass code as in a worker that has run for a while (and
+ *     the sink's, which both sides use). Both sides warm (pools logged in) before timing; 3 ABBA blocks
+ *     (BENCH_BLOCKS); the ratio is the median over blocks of (pipeline emails/s ÷ raw emails/s). The
+ *     timed phases carry no instrumentation; the statement and sendMail timings ("where the time goes")
+ *     come from one more pipeline phase after the compared ones, in no ratio. TCP_NODELAY on both
  *     sides: with Nagle's algorithm each message on a pooled connection waits ~40 ms for the sink's
  *     delayed ACK, which hides every other cost. Printed, not judged: the raw side with prebuilt MIME,
  *     and the CPU per email over the timed phases of this process, of the bench's Postgres and of the
- *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three.
- *     Also printed, not judged: the pipeline against a "bare store" in ABBA blocks of their own — the raw
+ *     sink (from /proc): on 2 cores they compete, so the pipeline's ceiling is set by all three. Also
+ *     printed, not judged: the pipeline against a "bare store" in ABBA blocks of their own — the raw
  *     pools plus the writes the spec requires of each email, done the best way a bare client can
- *     (postgres.js, prepared statements, TCP_NODELAY, arrays in, rows found by key; per pass, before SMTP
- *     the leads moved on and their emails written SENDING in one statement, after it SENT with the body,
- *     email.sent and the mailboxes' next send time in one more, overlapping the next pass) into the same
- *     tables, so with the same indexes and analytics triggers; no claim, lease or rule reads. It has its
- *     own campaign (paused, set up after the judged blocks) and its own pools (logged in by a warm-up
- *     phase). The brief's rule for baselines is "the same work with the best a bare library can do":
- *     this is that baseline for delivery; the raw pools (which persist nothing) stay the judged one the
- *     issue names.
+ *     (postgres.js, prepared statements, TCP_NODELAY, arrays in, rows found by key; per pass, before
+ *     SMTP the leads moved on and their emails written SENDING in one statement, after it SENT with the
+ *     body, email.sent and the mailboxes' next send time in one more, overlapping the next pass) into
+ *     the same tables, so with the same indexes and analytics triggers; no claim, lease or rule reads.
+ *     It has its own campaign (paused, set up after the judged blocks) and its own pools (logged in by
+ *     a warm-up phase). The brief's rule for baselines is "the same work with the best a bare library
+ *     can do": this is that baseline for delivery; the raw pools (which persist nothing) stay the
+ *     judged one the issue names.
  *  2. Scheduler tick (target ≤ 1 s). 5,000 mailboxes in 10 ACTIVE campaigns (window 9–17 Mon–Fri in the lead's
  *     zone, minGapMinutes 9), 100,000 leads in 24 timezones (20 per mailbox), seeded with generate_series into
  *     a separate database, with the 5 days before as history (8 campaign emails a day from each mailbox,
@@ -67,12 +67,12 @@
  *
  * Prints tables, PASS / BELOW TARGET per target and a final JSON line; exits 0 either way.
  *
- * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_MAILBOXES (part 1's mailboxes, default 40), BENCH_BLOCKS (part 1 ABBA blocks, default 3),
- * BENCH_PASSES (part 1 passes of BENCH_MAILBOXES emails per phase, default 8), BENCH_WARM_PASSES (untimed engine
- * passes before part 1, 150; 0: none), BENCH_TICK_MAILBOXES (5000), BENCH_TICK_LEADS (100000),
- * BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none), BENCH_CAP_RUNS (3),
- * BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2), BENCH_CAP_EVERY_STEP=1, BENCH_CPU_PROFILE=1 (V8 profile
- * of the timed delivery phases and the judged ticks), BENCH_EXPLAIN=1.
+ * Knobs (env): BENCH_PARTS (default "1,2,3"), BENCH_MAILBOXES (part 1's mailboxes, default 40),
+ * BENCH_BLOCKS (part 1 ABBA blocks, default 3), BENCH_PASSES (part 1 passes per phase, default 8),
+ * BENCH_WARM_PASSES (untimed engine passes before part 1, 150; 0: none), BENCH_TICK_MAILBOXES (5000),
+ * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none),
+ * BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2), BENCH_CAP_EVERY_STEP=1,
+ * BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged ticks), BENCH_EXPLAIN=1.
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -113,11 +113,11 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) =>
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
 const PASSES = intEnv("BENCH_PASSES", 8);
 /**
- * Untimed passes of the pipeline in a world of its own before part 1 (40 other mailboxes, one more
- * campaign, on the day before): a worker runs the engine for hours, so its per-pass code is compiled
- * by V8's optimiser and the sink's is too. With one warm-up pass V8 first optimised the scheduler's
- * per-pass functions (`readPass`, `sqlToQuery`, postgres.js's `Bind`) some 90 passes in, during the
- * timed blocks.
+ * Untimed passes of the pipeline in a world of its own before part 1 (as many other mailboxes as part
+ * 1's world, one more campaign, on the day before): a worker runs the engine for hours, so its per-pass
+ * code is compiled by V8's optimiser and the sink's is too. With one warm-up pass V8 first optimised
+ * the scheduler's per-pass functions (`readPass`, `sqlToQuery`, postgres.js's `Bind`) some 90 passes
+ * in, during the timed blocks.
  */
 const WARM_PASSES = intEnv("BENCH_WARM_PASSES", 150, true);
 /**
@@ -723,9 +723,10 @@ async function deliveryWorld(app: App, sink: Sink, label: string, leads: Record<
 }
 
 /**
- * The engine's warm-up (BENCH_WARM_PASSES): a world of its own — a workspace, 40 mailboxes, a campaign
- * with one lead per mailbox per pass — sent through sendDue on the day before part 1's, untimed, before
- * part 1's campaign exists; then its mailboxes are turned off, so part 1's passes claim only their own.
+ * The engine's warm-up (BENCH_WARM_PASSES): a world of its own — a workspace, D_MAILBOXES mailboxes, a
+ * campaign with one lead per mailbox per pass — sent through sendDue on the day before part 1's,
+ * untimed, before part 1's campaign exists; then its mailboxes are turned off, so part 1's passes claim
+ * only their own.
  */
 async function warmEngine(app: App, sink: Sink): Promise<void> {
   const { dbm, schema, drizzle: d } = app;
