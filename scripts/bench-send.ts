@@ -27,12 +27,14 @@
  *     statement moves the pass's leads on and writes exactly their emails SENDING; after it one more
  *     writes SENT with the body as sent, email.sent and each mailbox's next send time, overlapping the
  *     next pass. Into the same tables, so with the same indexes and analytics triggers; it claims
- *     nothing, leases nothing and reads no rule (its campaign is paused, set up after the raw blocks).
+ *     nothing, leases nothing and reads no rule. It sends from mailboxes of its own on the same sink
+ *     (sending off for the engine; its campaign paused): in production only the engine sends from a
+ *     mailbox, and the claim counts each mailbox's emails of the day.
  *     3 ABBA blocks (BENCH_BLOCKS); the ratio is the median over blocks of (pipeline emails/s ÷ bare
  *     store emails/s).
  *
  *     Printed, not judged: the pipeline against raw nodemailer pools that persist nothing (the SMTP
- *     ceiling; the figure issue 12 first named), in ABBA blocks of their own before the judged ones:
+ *     ceiling; the figure issue 12 first named), in ABBA blocks of their own after the judged ones:
  *     one pooled transport per mailbox with the engine's own options (lib/mail/smtp.ts smtpTransport)
  *     and the same TCP_NODELAY hook the engine's pools have (lib/sending/transports.ts withNoDelay),
  *     the same prebuilt messages, in the same shape (per pass one email per mailbox, a sliding pool of
@@ -841,9 +843,9 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     .from(schema.leads)
     .where(d.inArray(schema.leads.id, camp.leadIds.slice(0, D_MAILBOXES * PASSES)));
   type Msg = { mbx: number; id: string; msg: Record<string, unknown> };
-  /** Mailbox `i`'s message to `lead`, rendered ahead with the engine's template and headers. */
-  const message = (i: number, lead: (typeof leadRows)[number]) => {
-    const m = mbs[i];
+  /** Mailbox `i`'s message to `lead` (of `list`: the pipeline's mailboxes unless given), rendered ahead with the engine's template and headers. */
+  const message = (i: number, lead: (typeof leadRows)[number], list = mbs) => {
+    const m = list[i];
     const r = app.renderStep({ subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: step.bodyHtmlTemplate }, lead, m, {
       knownCustomFields: [],
       htmlFromText: false,
@@ -903,10 +905,11 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     return { n: msgs.length, ms, rate: (msgs.length * 1000) / ms, cpuMs: c.cpuMs, bytes: got.bytes, procs };
   };
 
-  // Bare store (the header says what it is and why).
-  // Its own pools: a pooled connection is closed and opened again (with a new login) after 100 messages,
-  // and the raw pools are near that by these blocks; the bare store's warm-up phase logs these in.
-  const storePools = mbs.map((m) => transports.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
+  // Bare store (the header says what it is and why). Its own mailboxes and pools (made in prepareStore):
+  // a pooled connection is closed and opened again (with a new login) after 100 messages, so sharing the
+  // raw pools would put logins in timed phases; the bare store's warm-up phase logs its pools in.
+  let storeMbs: typeof mbs = [];
+  let storePools: Transporter[] = [];
   const store = postgres(process.env.DATABASE_URL!, {
     max: 4,
     prepare: true,
@@ -916,19 +919,36 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const storeLeads = new Map<string, (typeof leadRows)[number][]>();
   const storeCamp = { id: "" };
   /**
-   * The bare store's own campaign (same mailboxes, same step), paused at once so that only the bare
-   * store moves its leads; set up after the raw blocks, whose statements then see only the pipeline's
-   * campaign.
+   * The bare store's own mailboxes (D_MAILBOXES more on the sink, sending turned off so the engine never
+   * claims them) and campaign (the same step), paused at once so that only the bare store moves its
+   * leads. Its own mailboxes: in production only the engine sends from a mailbox, and the claim counts
+   * each mailbox's campaign emails of the day, so the bare store's emails in the engine's mailboxes
+   * would make every later claim read rows no engine would have written.
    */
   const prepareStore = async () => {
+    storeMbs = await sinkMailboxes(app, sink, ws.workspaceId, D_MAILBOXES, (i) => ({
+      email: `store${i}@delivery.bench.test`,
+      dailySendCap: 1_000_000,
+      senderName: `Sender ${i}`,
+    }));
+    storePools = storeMbs.map((m) => transports.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
     const made = await routeCampaign(app, ws.fullKey, {
       name: "Delivery bench, bare store",
       settings: DELIVERY_SETTINGS,
-      mailboxIds: mbs.map((m) => m.id),
+      mailboxIds: storeMbs.map((m) => m.id),
       leads: leadInputs(D_MAILBOXES * PASSES * (1 + 2 * BLOCKS), "stored", "delivery.test"),
       step: STEP,
     });
     await app.call(app.routes.STATUS, "PATCH", "", { key: ws.fullKey, params: { id: made.id }, body: { status: "PAUSED" } });
+    await db
+      .update(schema.mailboxes)
+      .set({ sendingEnabled: false })
+      .where(
+        d.inArray(
+          schema.mailboxes.id,
+          storeMbs.map((m) => m.id),
+        ),
+      );
     storeCamp.id = made.id;
     const rows = await db
       .select({ lead: schema.leads, mailboxId: schema.campaignLeads.mailboxId })
@@ -955,10 +975,10 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     const out: Stored[] = [];
     for (let p = 0; p < passes; p++) {
       for (let i = 0; i < D_MAILBOXES; i++) {
-        const m = mbs[i];
+        const m = storeMbs[i];
         const lead = storeLeads.get(m.id)?.shift();
         if (!lead) throw new Error(`bare store: mailbox ${m.email} has no lead left`);
-        const { emailId, messageId, text, html, msg } = message(i, lead);
+        const { emailId, messageId, text, html, msg } = message(i, lead, storeMbs);
         out.push({
           mbx: i,
           id: messageId,
@@ -1072,24 +1092,24 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     }
     return { ratios, pipeline, others };
   };
-  // Context, not judged: the pipeline against raw pools that persist nothing (the SMTP ceiling).
-  const noWrites = await blocks(
-    "raw",
-    (b) => runPipe(PASSES, `pipeline block ${b + 1}`, { cpu: true }),
-    (b) => runRaw(PASSES, `raw block ${b + 1}`, false, true),
-  );
-  const { ratios: rawRatios, others: raws } = noWrites;
-  // Judged: the pipeline against the bare store (the same writes), in ABBA blocks of their own. A phase
-  // of warm-up for the bare store; the pipeline has run every raw block's phase before these blocks.
+  // Judged: the pipeline against the bare store (the same writes), in ABBA blocks, first. A phase of
+  // warm-up for the bare store (its pools log in).
   await prepareStore();
   await runStore(PASSES, "bare store warm-up");
   const sameWrites = await blocks(
     "bare store",
-    (b) => runPipe(PASSES, `pipeline (against the bare store) block ${b + 1}`),
+    (b) => runPipe(PASSES, `pipeline block ${b + 1}`),
     (b) => runStore(PASSES, `bare store block ${b + 1}`),
   );
   // The pipeline's figures (rate, CPU, bytes) are those of the judged blocks' phases.
   const { ratios: storeRatios, pipeline: pipes, others: stores } = sameWrites;
+  // Context, not judged: the pipeline against raw pools that persist nothing (the SMTP ceiling).
+  const noWrites = await blocks(
+    "raw",
+    (b) => runPipe(PASSES, `pipeline (against the raw pools) block ${b + 1}`, { cpu: true }),
+    (b) => runRaw(PASSES, `raw block ${b + 1}`, false, true),
+  );
+  const { ratios: rawRatios, others: raws } = noWrites;
   // Where the time goes: a phase of its own with every statement and sendMail timed, in no ratio (as
   // many passes as the judged pipeline phases, for as many samples), after every compared phase.
   resetProfile();
