@@ -730,6 +730,21 @@ async function deliveryWorld(app: App, sink: Sink, label: string, leads: Record<
   return { ws, mbs, camp };
 }
 
+/** Sending turned off for these mailboxes: the engine's passes no longer claim them. */
+async function stopSending(app: App, mbs: { id: string }[]): Promise<void> {
+  const { schema, drizzle: d } = app;
+  await app.dbm
+    .getDb()
+    .update(schema.mailboxes)
+    .set({ sendingEnabled: false })
+    .where(
+      d.inArray(
+        schema.mailboxes.id,
+        mbs.map((m) => m.id),
+      ),
+    );
+}
+
 /**
  * The engine's warm-up (BENCH_WARM_PASSES): a world of its own — a workspace, D_MAILBOXES mailboxes, a
  * campaign with one lead per mailbox per pass — sent through sendDue on the day before part 1's,
@@ -749,15 +764,7 @@ async function warmEngine(app: App, sink: Sink): Promise<void> {
     clock.advance(1000);
   }
   const ms = elapsedMs(t1);
-  await db
-    .update(schema.mailboxes)
-    .set({ sendingEnabled: false })
-    .where(
-      d.inArray(
-        schema.mailboxes.id,
-        mbs.map((m) => m.id),
-      ),
-    );
+  await stopSending(app, mbs);
   await sink.collect();
   say(
     `  engine warm-up: ${WARM_PASSES} passes (${fmt(WARM_PASSES * D_MAILBOXES)} emails, ${fmt((WARM_PASSES * D_MAILBOXES * 1000) / ms)} emails/s) in a world of their own, ${fmt(elapsedMs(t0) / 1000, 1)} s with its set-up`,
@@ -940,15 +947,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
       step: STEP,
     });
     await app.call(app.routes.STATUS, "PATCH", "", { key: ws.fullKey, params: { id: made.id }, body: { status: "PAUSED" } });
-    await db
-      .update(schema.mailboxes)
-      .set({ sendingEnabled: false })
-      .where(
-        d.inArray(
-          schema.mailboxes.id,
-          storeMbs.map((m) => m.id),
-        ),
-      );
+    await stopSending(app, storeMbs);
     storeCamp.id = made.id;
     const rows = await db
       .select({ lead: schema.leads, mailboxId: schema.campaignLeads.mailboxId })
