@@ -774,7 +774,7 @@ async function warmEngine(app: App, sink: Sink): Promise<void> {
 async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const { dbm, schema, drizzle: d, transports } = app;
   const db = dbm.getDb();
-  const need = D_MAILBOXES * (1 + 6 * BLOCKS * PASSES); // warm-up, ABBA pipeline phases (against the raw pools, then the bare store), the profile's phase
+  const need = D_MAILBOXES * (1 + 6 * BLOCKS * PASSES); // warm-up, ABBA pipeline phases (against the bare store, then the raw pools), the profile's phase
   const leadCount = Math.max(D_LEADS, need);
   say(
     `\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`,

@@ -62,7 +62,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import {
-  abbaPlan,
   benchWorkspace,
   judge,
   judgedJson,
