@@ -16,7 +16,9 @@
  *     group commits); one email per mailbox per pass. Before part 1 the engine runs 150 untimed passes
  *     in a world of its own (BENCH_WARM_PASSES: as many mailboxes of its own and a campaign, the day
  *     before), so that V8 has compiled its per-pass code as in a worker that has run for a while (and
- *     the sink's, which every side uses). Every side is warm (pools logged in) before timing.
+ *     the sink's, which every side uses). Every side is warm before timing: the pipeline and the bare
+ *     store each run an untimed phase in this world before the judged blocks (the raw pools one pass,
+ *     which logs them in).
  *
  *     Judged baseline, the "bare store": the same work done the best way bare libraries can (the
  *     brief's rule for baselines: "the same work with the best a bare library can do — kept
@@ -774,7 +776,8 @@ async function warmEngine(app: App, sink: Sink): Promise<void> {
 async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   const { dbm, schema, drizzle: d, transports } = app;
   const db = dbm.getDb();
-  const need = D_MAILBOXES * (1 + 6 * BLOCKS * PASSES); // warm-up, ABBA pipeline phases (against the bare store, then the raw pools), the profile's phase
+  // warm-up (a pass, then a phase), ABBA pipeline phases (against the bare store, then the raw pools), the profile's phase
+  const need = D_MAILBOXES * (1 + PASSES + 6 * BLOCKS * PASSES);
   const leadCount = Math.max(D_LEADS, need);
   say(
     `\n[1/3] Delivery: ${D_MAILBOXES} mailboxes, ${fmt(leadCount)} leads; ${BLOCKS} ABBA blocks, ${PASSES} passes (${fmt(PASSES * D_MAILBOXES)} emails) per phase, ${CONCURRENCY} mailboxes at a time…`,
@@ -1091,10 +1094,12 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
     }
     return { ratios, pipeline, others };
   };
-  // Judged: the pipeline against the bare store (the same writes), in ABBA blocks, first. A phase of
-  // warm-up for the bare store (its pools log in).
+  // Judged: the pipeline against the bare store (the same writes), in ABBA blocks, first. Before them an
+  // untimed phase of each (the bare store's pools log in; the pipeline's statements on this world's
+  // campaign run as often as the bare store's), so both sides start the judged blocks equally warm.
   await prepareStore();
   await runStore(PASSES, "bare store warm-up");
+  await runPipe(PASSES, "pipeline warm-up phase");
   const sameWrites = await blocks(
     "bare store",
     (b) => runPipe(PASSES, `pipeline block ${b + 1}`),
