@@ -2,13 +2,22 @@ import { getDb, type DbOrTx, type Tx } from "../db/client";
 import { currentClock, type Clock } from "./clock";
 import { ForbiddenError } from "./errors";
 import { type Logger, stderrLogger } from "./log";
+import { hasRole, type Role } from "./auth/roles";
 
-export type Role = "owner" | "admin" | "member";
+export type { Role } from "./auth/roles";
 export type Scope = "read" | "full";
 
 export type Actor =
   | { type: "apiKey"; keyId: string; userId: string; role: Role; scope: Scope }
-  | { type: "session"; userId: string; role: Role }
+  | {
+      type: "session";
+      userId: string;
+      role: Role;
+      /** The session row of the request's cookie (absent where a session's action resumes later, as an OAuth callback). */
+      sessionId?: string;
+      /** The workspace requires two-factor sign-in and this user has not enrolled: only their own account routes answer. */
+      mustEnrolTwoFactor?: boolean;
+    }
   | { type: "system" };
 
 /** What every domain verb receives: whose workspace, who acts, which db handle, which clock, where to log. */
@@ -18,6 +27,8 @@ export interface Ctx {
   db: DbOrTx;
   clock: Clock;
   log: Logger;
+  /** The caller's IP, for the audit log (absent for system work). */
+  ip?: string;
 }
 
 /** A job's context: no workspace yet (jobs work across workspaces), the system actor. */
@@ -46,14 +57,17 @@ export function requireAccess(ctx: Ctx, access: "read" | "write"): void {
   }
 }
 
-const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+const NEEDS: Record<Role, string> = {
+  owner: "a workspace owner",
+  admin: "a workspace owner or admin",
+  member: "a workspace member (a client seat is read-only)",
+  client: "a workspace member",
+};
 
-/** Owner/admin-gated operations (spec 5.6). */
-export function requireRole(ctx: Ctx, role: "admin" | "owner"): void {
+/** Role-gated operations (spec 5.6 and lib/auth/roles.ts): 403 below the role. */
+export function requireRole(ctx: Ctx, role: Role): void {
   if (ctx.actor.type === "system") return;
-  if (RANK[ctx.actor.role] < RANK[role]) {
-    throw new ForbiddenError(`Only a workspace ${role === "admin" ? "owner or admin" : "owner"} may do this`);
-  }
+  if (!hasRole(ctx.actor.role, role)) throw new ForbiddenError(`Only ${NEEDS[role]} may do this; you are ${ctx.actor.role}`);
 }
 
 /** Runs fn in one transaction (or inside the one ctx already holds), so a failure writes nothing. */

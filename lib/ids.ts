@@ -36,7 +36,12 @@ export type IdPrefix =
   | "ags"
   | "agp"
   | "fdp"
-  | "fej";
+  | "fej"
+  | "ses"
+  | "inv"
+  | "rcv"
+  | "utk"
+  | "aud";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 

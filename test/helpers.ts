@@ -1,4 +1,5 @@
-import { encode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
+import { openSession } from "../lib/auth/sessions";
 import { getDb } from "../db/client";
 import { memberships } from "../db/schema";
 import { issueApiKey } from "../lib/auth/api-keys";
@@ -28,7 +29,10 @@ export async function makeWorkspace(name = `ws-${randomBytes(3).toString("hex")}
 }
 
 /** Adds a member with `role` to the workspace and returns a full-scope key acting as them. */
-export async function addMember(workspaceId: string, role: "admin" | "member"): Promise<{ userId: string; key: string }> {
+export async function addMember(
+  workspaceId: string,
+  role: "admin" | "member" | "client" | "owner",
+): Promise<{ userId: string; key: string }> {
   const { userId } = await setupWorkspace(getDb(), {
     email: `${role}-${randomBytes(3).toString("hex")}@example.com`,
     password: "password123",
@@ -39,9 +43,18 @@ export async function addMember(workspaceId: string, role: "admin" | "member"): 
   return { userId, key: k.key };
 }
 
-export async function sessionCookie(userId: string): Promise<string> {
-  const token = await encode({ token: { sub: userId }, secret: sessionSecret() });
+/** A dashboard session cookie for `userId`, with its open session row (as a sign-in makes). */
+export async function sessionCookie(userId: string, opts: { userAgent?: string; ip?: string } = {}): Promise<string> {
+  const sid = await openSession(getDb(), { userId, userAgent: opts.userAgent ?? "vitest", ip: opts.ip ?? "127.0.0.1" }, new Date());
+  const token = await encode({ token: { sub: userId, sid }, secret: sessionSecret() });
   return `next-auth.session-token=${token}`;
+}
+
+/** The session row id inside a cookie made by `sessionCookie`. */
+export async function sessionIdOf(cookie: string): Promise<string> {
+  const token = cookie.slice(cookie.indexOf("=") + 1);
+  const jwt = await decode({ token, secret: sessionSecret() });
+  return String(jwt?.sid);
 }
 
 export interface CallOptions {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
-export const roleEnum = pgEnum("member_role", ["owner", "admin", "member"]);
+export const roleEnum = pgEnum("member_role", ["owner", "admin", "member", "client"]);
 export const keyScopeEnum = pgEnum("api_key_scope", ["read", "full"]);
 
 export const users = pgTable(
@@ -11,6 +11,9 @@ export const users = pgTable(
     email: text("email").notNull(),
     name: text("name"),
     passwordHash: text("password_hash").notNull(),
+    /** The TOTP secret (base32), sealed like mailbox passwords; set at setup, in force once `twoFactorEnabledAt` is set. */
+    twoFactorSecret: text("two_factor_secret"),
+    twoFactorEnabledAt: timestamp("two_factor_enabled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`)],

@@ -102,6 +102,8 @@ export const sentReplies = pgTable(
     error: text("error"),
     smtpCode: text("smtp_code"),
     sentBy: sentByEnum("sent_by").notNull(),
+    /** The dashboard user who sent it (null for API, agent and older replies). */
+    sentByUserId: text("sent_by_user_id"),
     messageId: text("message_id").notNull(),
     inReplyTo: text("in_reply_to"),
     references: text("references").array().notNull().default([]),

@@ -15,3 +15,4 @@ export * from "./finder";
 export * from "./copy-fatigue";
 export * from "./agent-replies";
 export * from "./analytics-rollups";
+export * from "./teams";

@@ -1,12 +1,12 @@
-import { decode } from "next-auth/jwt";
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { memberships } from "../../db/schema";
 import { selectRows } from "../../db/bulk";
 import { KEY_PREFIX, evaluateKey, hashApiKey, lookupApiKey, touchApiKey, type KeyLookup, type KeyRow } from "../auth/api-keys";
 import { counterUpsert, stateFromCounter, type RateState } from "../rate-limit";
-import { SESSION_COOKIE_NAMES, sessionSecret } from "../auth/secrets";
-import { userWorkspaces } from "../auth/users";
+import { WORKSPACE_COOKIE } from "../auth/secrets";
+import { liveSession, sessionClaims } from "../auth/sessions";
+import { getDb } from "../../db/client";
+import { currentClock } from "../clock";
 import type { Actor } from "../ctx";
 import { rateLimits } from "../env";
 
@@ -30,15 +30,12 @@ export function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The signed-in user of a dashboard session cookie, if any. */
+/** The signed-in user of a dashboard session cookie whose session is still open, if any. */
 export async function sessionUserId(req: Request): Promise<string | undefined> {
-  for (const name of SESSION_COOKIE_NAMES) {
-    const token = readCookie(req, name);
-    if (!token) continue;
-    const jwt = await decode({ token, secret: sessionSecret() }).catch(() => null);
-    if (jwt?.sub) return jwt.sub;
-  }
-  return undefined;
+  const claims = await sessionClaims((n) => readCookie(req, n));
+  if (!claims) return undefined;
+  const live = await liveSession(getDb(), claims, currentClock().now());
+  return live ? claims.userId : undefined;
 }
 
 /** The key of a token with its creator's role, and the request's count when it was counted. */
@@ -89,7 +86,10 @@ async function lookupApiKeyCounting(db: DbOrTx, token: string, now: Date, rateKe
 }
 
 /** What the request presents, read without touching the database. */
-export type Presented = { kind: "apiKey"; token: string } | { kind: "session"; userId: string } | { kind: "none"; reason: string };
+export type Presented =
+  | { kind: "apiKey"; token: string }
+  | { kind: "session"; userId: string; sessionId: string }
+  | { kind: "none"; reason: string };
 
 export async function presentedCredential(req: Request): Promise<Presented> {
   const auth = req.headers.get("authorization");
@@ -98,8 +98,8 @@ export async function presentedCredential(req: Request): Promise<Presented> {
     if (!m) return { kind: "none", reason: "The Authorization header must be `Bearer <API_KEY>`" };
     return { kind: "apiKey", token: m[1] };
   }
-  const userId = await sessionUserId(req);
-  if (userId) return { kind: "session", userId };
+  const claims = await sessionClaims((n) => readCookie(req, n));
+  if (claims) return { kind: "session", ...claims };
   return { kind: "none", reason: "Missing credentials: send `Authorization: Bearer <API_KEY>`" };
 }
 
@@ -120,7 +120,7 @@ export function ipBucket(req: Request): { rateKey: string; ratePoints: number } 
 /**
  * Who is calling: a Bearer API key (spec 5.1), else a dashboard session (5.7), else nobody. The
  * workspace of a session is the `X-Workspace-Id` header or `outreach_workspace` cookie, else the
- * user's first workspace.
+ * user's first workspace. A session counts only while its row is open (ended sessions get 401).
  */
 export async function resolveCredential(
   db: DbOrTx,
@@ -146,19 +146,17 @@ export async function resolveCredential(
       ...bucket,
     };
   }
-  const userId = p.userId;
-  const wanted = req.headers.get("x-workspace-id") ?? readCookie(req, "outreach_workspace");
-  let membership: { workspaceId: string; role: "owner" | "admin" | "member" } | undefined;
-  if (wanted) {
-    [membership] = await db
-      .select({ workspaceId: memberships.workspaceId, role: memberships.role })
-      .from(memberships)
-      .where(and(eq(memberships.userId, userId), eq(memberships.workspaceId, wanted)));
-  }
-  if (!membership) {
-    const [first] = await userWorkspaces(db, userId);
-    if (first) membership = { workspaceId: first.id, role: first.role };
-  }
-  if (!membership) return { ok: false, reason: "This account has no workspace", ...ipBucket(req) };
-  return { ok: true, workspaceId: membership.workspaceId, actor: { type: "session", userId, role: membership.role }, ...bucket };
+  const live = await liveSession(
+    db,
+    { ...p, wantedWorkspaceId: req.headers.get("x-workspace-id") ?? readCookie(req, WORKSPACE_COOKIE) },
+    now,
+  );
+  if (!live) return { ok: false, reason: "This session has ended; sign in again", ...ipBucket(req) };
+  if (!live.workspaceId || !live.role) return { ok: false, reason: "This account has no workspace", ...ipBucket(req) };
+  return {
+    ok: true,
+    workspaceId: live.workspaceId,
+    actor: { type: "session", userId: p.userId, role: live.role, sessionId: p.sessionId, mustEnrolTwoFactor: live.mustEnrolTwoFactor },
+    ...bucket,
+  };
 }

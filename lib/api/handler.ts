@@ -3,10 +3,11 @@ import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
+import { routeMinRole } from "../auth/roles";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
 import { DEFAULT_JSON_LIMIT, readJson } from "../body";
-import { presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
+import { clientIp, presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
 import { claimIdempotencyKey, idempotencyKeyOf, recordIdempotentResponse, requestFingerprint } from "./idempotency";
@@ -61,7 +62,11 @@ export function scopeStep(def: RouteDef, ctx: Ctx): void {
     throw new ForbiddenError("This route is for a dashboard session only; an API key cannot call it");
   }
   requireAccess(ctx, def.access);
-  if (def.role) requireRole(ctx, def.role);
+  const min = routeMinRole(def);
+  if (ctx.actor.type === "session" && ctx.actor.mustEnrolTwoFactor && !(def.tag === "Account" && min === "client")) {
+    throw new ForbiddenError("This workspace requires two-factor sign-in: turn it on under Settings → Security first");
+  }
+  requireRole(ctx, min);
 }
 
 async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): Promise<void> {
@@ -155,7 +160,7 @@ export async function edgeContext(req: Request, headers: Record<string, string>)
   if (rate) Object.assign(headers, rateHeaders(rate, clock.now()));
   if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
   if (!cred.ok) throw new UnauthorizedError(cred.reason);
-  return { ctx: { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger }, cred };
+  return { ctx: { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger, ip: clientIp(req) }, cred };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { routeMinRole } from "../auth/roles";
 import { STATUS_BY_CODE } from "./errors";
 import type { RouteDef } from "./route";
 
@@ -56,14 +57,15 @@ const EXAMPLES: Record<string, { error: string; code: string; details?: unknown 
 
 /**
  * The statuses an operation can answer with an error: 401 and 429 always (every route takes a
- * credential and counts against its limit); 403 for write, owner/admin and session-only routes;
+ * credential and counts against its limit); 403 for write, role-gated (everything a client seat may
+ * not read) and session-only routes;
  * 400 for anything it parses (body, query, path ids); 404 for a path id; 413 for a body; 409 and
  * 422 for a POST (Idempotency-Key); plus the route's declared `errors`.
  */
 export function errorStatuses(def: RouteDef): number[] {
   const out = new Set([401, 429, ...(def.errors ?? [])]);
   const hasIds = def.path.includes("{");
-  if (def.access === "write" || def.role || def.credential === "session") out.add(403);
+  if (def.access === "write" || routeMinRole(def) !== "client" || def.credential === "session") out.add(403);
   if (def.body || def.query || hasIds) out.add(400);
   if (hasIds) out.add(404);
   if (def.body) out.add(413);

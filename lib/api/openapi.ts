@@ -1,3 +1,4 @@
+import { type Role, routeMinRole } from "../auth/roles";
 import { z } from "zod";
 import { exampleOf } from "./openapi-examples";
 import { errorComponents, errorSchema, errorStatuses } from "./openapi-errors";
@@ -75,13 +76,21 @@ function otherResponse(r: NonNullable<RouteDef["otherResponses"]>[number]) {
   return { description: r.description, content: { "application/json": { schema, ...validExample(r.schema, schema) } } };
 }
 
+/** Who may call a route, by the least role it needs (lib/auth/roles.ts). */
+const ROLE_NOTE: Record<Role, string> = {
+  owner: "Owner only.",
+  admin: "Owner or admin only.",
+  member: "Owner, admin or member (not a client seat).",
+  client: "Every role, a read-only client seat included.",
+};
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
 export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of routes) {
     const status = String(def.response?.status ?? 200);
     const notes = [ACCESS_NOTE[def.access]];
-    if (def.role) notes.push("Owner or admin only.");
+    notes.push(ROLE_NOTE[routeMinRole(def)]);
     if (def.credential === "session") notes.push("Dashboard session only: an API key gets 403.");
     if (def.extraLimit) notes.push(`Own limit: ${def.extraLimit.points} per ${def.extraLimit.durationSeconds} s.`);
     (paths[def.path] ??= {})[def.method.toLowerCase()] = {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Role } from "../auth/roles";
 
 export type Access = "read" | "write";
 
@@ -19,8 +20,11 @@ export interface RouteDef<
   tag: string;
   /** R or F of spec 4. */
   access: Access;
-  /** Owner/admin-only operations (spec 5.6). */
-  role?: "admin";
+  /**
+   * The least role the route needs (lib/auth/roles.ts). Unset: a client may make the reads of the
+   * client areas, a member everything else. `admin` for the spec's owner-or-admin gates.
+   */
+  role?: Role;
   /** `session`: dashboard-only routes (API-key management) — an API key gets 403. */
   credential?: "any" | "session";
   query?: Q;

@@ -5,6 +5,8 @@ import { hit } from "../rate-limit";
 import { rateLimits } from "../env";
 import { sessionSecret } from "./secrets";
 import { checkCredentials } from "./users";
+import { openSession, revokeSession } from "./sessions";
+import { currentClock } from "../clock";
 
 declare module "next-auth" {
   interface Session {
@@ -53,13 +55,31 @@ export const authOptions: NextAuthOptions = {
         // Thrown messages reach the sign-in form as `error` (a null return only says "wrong credentials").
         if (!rate.allowed) throw new Error(`Too many sign-in attempts; try again in ${rate.retryAfter} seconds`);
         const user = await checkCredentials(getDb(), credentials.email, credentials.password);
-        return user ? { id: user.id, email: user.email, name: user.name } : null;
+        if (!user) return null;
+        const ua = req?.headers?.["user-agent"];
+        const sid = await openSession(
+          getDb(),
+          { userId: user.id, userAgent: typeof ua === "string" ? ua : null, ip: ipOf(req?.headers) },
+          currentClock().now(),
+        );
+        return { id: user.id, email: user.email, name: user.name, sid };
       },
     }),
   ],
+  events: {
+    async signOut({ token }) {
+      if (token?.sub && typeof token.sid === "string") {
+        await revokeSession(getDb(), token.sub, token.sid, "signed_out", currentClock().now());
+      }
+    },
+  },
   callbacks: {
     async jwt({ token, user }) {
-      if (user) token.sub = user.id;
+      if (user) {
+        token.sub = user.id;
+        // The session row this cookie stands for: every request checks it is still open.
+        token.sid = (user as { sid?: string }).sid;
+      }
       return token;
     },
     async session({ session, token }) {

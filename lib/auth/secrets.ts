@@ -7,3 +7,6 @@ export function sessionSecret(): string {
 }
 
 export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/** The cookie the dashboard's workspace switcher sets: a session acts in that workspace when the user is a member of it. */
+export const WORKSPACE_COOKIE = "outreach_workspace";

@@ -15,6 +15,7 @@ export const accountRoutes = {
     tag: "Account",
     access: "read",
     credential: "session",
+    role: "client",
     summary: "The signed-in user, the current workspace and the user's workspaces (session only)",
     response: { description: "`{ user, workspace, role, workspaces }`", schema: mr.accountSchema },
   }),
