@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Sidebar } from "@/components/shell/sidebar";
+import { MemberProvider } from "@/components/shell/member-context";
 import { currentMember } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
@@ -22,13 +23,22 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </main>
     );
   }
+  const info = {
+    userId: member.user.id,
+    email: member.user.email,
+    name: member.user.name,
+    role: member.workspace.role,
+    workspaceId: member.workspace.id,
+  };
   return (
-    <div className="flex min-h-screen">
-      <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
-      {/* Keyed by workspace: switching starts every page's client state (filters, paging) afresh. */}
-      <main key={member.workspace.id} className="min-w-0 flex-1 px-8 py-6">
-        {children}
-      </main>
-    </div>
+    <MemberProvider member={info}>
+      <div className="flex min-h-screen">
+        <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
+        {/* Keyed by workspace: switching starts every page's client state (filters, paging) afresh. */}
+        <main key={member.workspace.id} className="min-w-0 flex-1 px-8 py-6">
+          {children}
+        </main>
+      </div>
+    </MemberProvider>
   );
 }

@@ -1,18 +1,30 @@
+"use client";
+
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
+import { hasRole, type Role } from "@/lib/auth/roles";
+import { useMember } from "@/components/shell/member-context";
 
-const SECTIONS = [
-  { id: "api-keys", href: "/settings/api-keys", label: "API keys" },
-  { id: "warmup-presets", href: "/settings?section=warmup-presets", label: "Warmup presets" },
-] as const;
+/** Every section of Settings with the least role that sees it (lib/auth/roles.ts has the rights). */
+export const SETTINGS_SECTIONS = [
+  { id: "profile", href: "/settings/profile", label: "Profile", minRole: "client" },
+  { id: "security", href: "/settings/security", label: "Security", minRole: "client" },
+  { id: "workspace", href: "/settings/workspace", label: "Workspace", minRole: "admin" },
+  { id: "members", href: "/settings/members", label: "Members", minRole: "admin" },
+  { id: "audit-log", href: "/settings/audit-log", label: "Audit log", minRole: "admin" },
+  { id: "api-keys", href: "/settings/api-keys", label: "API keys", minRole: "member" },
+  { id: "warmup-presets", href: "/settings?section=warmup-presets", label: "Warmup presets", minRole: "member" },
+] as const satisfies readonly { id: string; href: string; label: string; minRole: Role }[];
 
-export type SettingsSection = (typeof SECTIONS)[number]["id"];
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
 
-/** The sections of Settings, as links (each is its own page). */
+/** The sections of Settings the signed-in role may open, as links (each is its own page). */
 export function SettingsNav({ active }: { active: SettingsSection }) {
+  const role = useMember()?.role;
+  const sections = SETTINGS_SECTIONS.filter((s) => !role || hasRole(role, s.minRole));
   return (
-    <nav aria-label="Settings" className="flex gap-1 border-b border-gray-200">
-      {SECTIONS.map((s) => (
+    <nav aria-label="Settings" className="flex flex-wrap gap-1 border-b border-gray-200">
+      {sections.map((s) => (
         <Link
           key={s.id}
           href={s.href}

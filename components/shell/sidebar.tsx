@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
+import { hasRole } from "@/lib/auth/roles";
+import { useMember } from "./member-context";
 import { NAV_ITEMS } from "./nav";
 import { SignOutButton } from "./sign-out-button";
 import { WorkspaceSwitcher } from "./workspace-switcher";
@@ -17,6 +19,7 @@ export function Sidebar({
   currentWorkspaceId: string;
 }) {
   const pathname = usePathname();
+  const role = useMember()?.role ?? "client";
   return (
     <aside className="sticky top-0 flex h-screen w-56 shrink-0 flex-col border-r border-gray-200 bg-white">
       <div className="border-b border-gray-200 px-4 py-4">
@@ -24,7 +27,7 @@ export function Sidebar({
         <WorkspaceSwitcher workspaces={workspaces} currentId={currentWorkspaceId} />
       </div>
       <nav aria-label="Main" className="flex-1 space-y-0.5 px-2 py-3">
-        {NAV_ITEMS.map((item) => {
+        {NAV_ITEMS.filter((item) => hasRole(role, item.minRole)).map((item) => {
           const active = pathname === item.href || pathname.startsWith(item.href + "/");
           return (
             <Link

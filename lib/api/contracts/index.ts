@@ -16,6 +16,9 @@ import { agentRoutes } from "./agents";
 import { copyFatigueRoutes } from "./copy-fatigue";
 import { agentReplyRoutes } from "./agent-replies";
 import { finderRoutes } from "./finder";
+import { securityRoutes } from "./security";
+import { memberRoutes } from "./members";
+import { auditRoutes } from "./audit";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -33,6 +36,9 @@ export const allRoutes: RouteDef[] = [
   crmRoutes,
   webhookRoutes,
   accountRoutes,
+  securityRoutes,
+  memberRoutes,
+  auditRoutes,
   placementRoutes,
   deliverabilityRoutes,
   analyticsRoutes,

@@ -1,0 +1,2 @@
+/** The audit log (owner or admin session). */
+export const auditRoutes = {};
