@@ -31,7 +31,8 @@ beforeAll(async () => {
   [a, b] = [await makeWorkspace("matrix-a"), await makeWorkspace("matrix-b")];
   fxA = await buildFixture(a, "a");
   await buildFixture(b, "b");
-  ops = await operations();
+  // Public routes (an invitation's acceptance, a password reset) take no credential: nothing to refuse.
+  ops = (await operations()).filter((op) => (op.def.credential as string | undefined) !== "public");
   cookieA = await sessionCookie(a.userId);
   const now = new Date();
   const revoked = await issueApiKey(getDb(), { workspaceId: a.workspaceId, userId: a.userId, scope: "full" }, now);

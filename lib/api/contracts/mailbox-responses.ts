@@ -1,3 +1,4 @@
+import { ROLES } from "../../auth/roles";
 import { z } from "zod";
 import { checkStatusEnum } from "../../../db/schema";
 import { mailboxSchema } from "../../mailboxes/schemas";
@@ -42,7 +43,7 @@ export const domainBulkDeleteSchema = z.object({
   conflicts: z.array(z.object({ id: z.string(), domain: z.string(), reason: z.string() })),
 });
 
-const role = z.enum(["owner", "admin", "member"]);
+const role = z.enum(ROLES);
 export const accountSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }),
   workspace: z.object({ id: z.string(), name: z.string() }),
