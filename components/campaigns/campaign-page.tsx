@@ -2,13 +2,14 @@
 
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Tabs } from "@/components/ui/tabs";
+import { useCan } from "@/components/shell/member-context";
 import { percent, STATUS } from "./labels";
 import { LaunchDialog } from "./launch-dialog";
 import { LeadsTab } from "./leads-tab";
@@ -21,6 +22,9 @@ import { OverviewTab } from "./stats/overview-tab";
 import { useCampaignStats } from "./stats/queries";
 import { ScheduleTab } from "./stats/schedule-tab";
 import type { Campaign } from "./types";
+
+/** The tabs a read-only client seat sees: the numbers, the schedule and the activity, nothing it could edit. */
+const CLIENT_TABS: ReadonlySet<CampaignTab> = new Set(["overview", "schedule", "activity"]);
 
 export type CampaignTab = "overview" | "sequence" | "leads" | "mailboxes" | "schedule" | "activity" | "settings";
 
@@ -39,9 +43,10 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
   const steps = useSteps(id);
   // The header's numbers come from /stats, live (every 15 s) while the campaign is ACTIVE, like the Overview's.
   const stats = useCampaignStats(id, campaign.data?.status === "ACTIVE");
-  const [tab, setTab] = useState<CampaignTab | undefined>(initialTab);
+  const canWrite = useCan("member");
+  const [tab, setTab] = useState<CampaignTab | undefined>(initialTab && (canWrite || CLIENT_TABS.has(initialTab)) ? initialTab : undefined);
   // Decided once, when the steps are known: writing the first email must not switch the page to the Overview.
-  if (tab === undefined && (steps.data || steps.error)) setTab(steps.data?.length === 0 ? "sequence" : "overview");
+  if (tab === undefined && (steps.data || steps.error)) setTab(steps.data?.length === 0 && canWrite ? "sequence" : "overview");
   const [dialog, setDialog] = useState<"launch" | "archive">();
   const [notice, setNotice] = useState<string>();
 
@@ -83,7 +88,9 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
             </div>
             {c.folder && <p className="text-sm text-gray-600">Folder: {c.folder}</p>}
           </div>
-          <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
+          {canWrite && (
+            <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
+          )}
         </div>
         <dl className="flex flex-wrap gap-8 rounded-lg border border-gray-200 bg-white px-4 py-3">
           <Stat label="Emails sent" value={s.sentCount.toLocaleString()} />
@@ -111,15 +118,17 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
         label="Campaign"
         value={tab}
         onChange={changeTab}
-        tabs={[
-          { id: "overview", label: "Overview", content: <OverviewTab campaign={c} /> },
-          { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
-          { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
-          { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => changeTab("leads")} /> },
-          { id: "schedule", label: "Schedule", content: <ScheduleTab campaign={c} /> },
-          { id: "activity", label: "Activity", content: <ActivityTab campaign={c} /> },
-          { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
-        ]}
+        tabs={(
+          [
+            { id: "overview", label: "Overview", content: <OverviewTab campaign={c} /> },
+            { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
+            { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
+            { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => changeTab("leads")} /> },
+            { id: "schedule", label: "Schedule", content: <ScheduleTab campaign={c} /> },
+            { id: "activity", label: "Activity", content: <ActivityTab campaign={c} /> },
+            { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
+          ] satisfies { id: CampaignTab; label: string; content: ReactNode }[]
+        ).filter((t) => canWrite || CLIENT_TABS.has(t.id))}
       />
 
       {dialog === "launch" && (

@@ -7,6 +7,7 @@ import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { useCan } from "@/components/shell/member-context";
 import { CheckboxGroup } from "@/components/ui/checkbox-group";
 import { Dialog } from "@/components/ui/dialog";
 import { Input, Select } from "@/components/ui/input";
@@ -69,6 +70,9 @@ export function CampaignsView() {
     },
   });
 
+  // A client seat reads campaigns only; deleting is for owners and admins (lib/auth/roles.ts).
+  const canWrite = useCan("member");
+  const canDelete = useCan("admin");
   const filtered = !!filters.q || filters.folder !== undefined || filters.statuses.length > 0;
 
   return (
@@ -80,14 +84,16 @@ export function CampaignsView() {
             {campaigns.data ? `${total.toLocaleString()} ${filtered ? "matching" : "in total"}` : "\u00a0"}
           </p>
         </div>
-        <div className="flex gap-2">
-          {selection.size > 0 && (
-            <Button variant="secondary" onClick={() => setArchiving(true)}>
-              Archive {selection.size} selected
-            </Button>
-          )}
-          <Button onClick={() => setCreating(true)}>New campaign</Button>
-        </div>
+        {canWrite && (
+          <div className="flex gap-2">
+            {selection.size > 0 && (
+              <Button variant="secondary" onClick={() => setArchiving(true)}>
+                Archive {selection.size} selected
+              </Button>
+            )}
+            <Button onClick={() => setCreating(true)}>New campaign</Button>
+          </div>
+        )}
       </div>
 
       <div className="flex flex-wrap items-center gap-3">
@@ -141,7 +147,7 @@ export function CampaignsView() {
       <Table aria-label="Campaigns" aria-busy={campaigns.isFetching}>
         <THead>
           <tr>
-            <SelectAllTh selection={selection} />
+            {canWrite ? <SelectAllTh selection={selection} /> : <Th className="w-0" />}
             <Th>Name</Th>
             <Th>Status</Th>
             <Th>Folder</Th>
@@ -158,7 +164,7 @@ export function CampaignsView() {
         <TBody>
           {rows.map((c) => (
             <Tr key={c.id}>
-              <SelectTd label={c.name} checked={selection.has(c.id)} onToggle={() => selection.toggle(c.id)} />
+              {canWrite ? <SelectTd label={c.name} checked={selection.has(c.id)} onToggle={() => selection.toggle(c.id)} /> : <Td />}
               <Td>
                 <Link href={`/campaigns/${encodeURIComponent(c.id)}`} className="font-medium text-indigo-700 hover:underline">
                   {c.name}
@@ -175,23 +181,27 @@ export function CampaignsView() {
               <Td className="text-right tabular-nums">{c.sentCount ? percent(c.bouncedRate) : "—"}</Td>
               <Td className="whitespace-nowrap text-gray-600">{new Date(c.createdAt).toLocaleDateString()}</Td>
               <Td className="whitespace-nowrap text-right">
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Duplicate ${c.name}`}
-                  onClick={() => setAction({ kind: "duplicate", campaign: c })}
-                >
-                  Duplicate
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="text-red-700"
-                  aria-label={`Delete ${c.name}`}
-                  onClick={() => setAction({ kind: "delete", campaign: c })}
-                >
-                  Delete
-                </Button>
+                {canWrite && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Duplicate ${c.name}`}
+                    onClick={() => setAction({ kind: "duplicate", campaign: c })}
+                  >
+                    Duplicate
+                  </Button>
+                )}
+                {canDelete && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-red-700"
+                    aria-label={`Delete ${c.name}`}
+                    onClick={() => setAction({ kind: "delete", campaign: c })}
+                  >
+                    Delete
+                  </Button>
+                )}
               </Td>
             </Tr>
           ))}
