@@ -3,7 +3,8 @@ import { z } from "zod";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { aiUsage, workspaces } from "../../db/schema";
-import { requireAccess, type Ctx } from "../ctx";
+import { audit } from "../audit/record";
+import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { RateLimitedError } from "../errors";
 import { aiProvider } from "./provider";
 
@@ -76,10 +77,14 @@ export async function getAiSettings(ctx: Ctx) {
 export async function patchAiSettings(ctx: Ctx, input: z.infer<typeof patchAiSettingsBody>) {
   requireAccess(ctx, "write");
   const s = { ...(await loadAiSettings(ctx.db, ctx.workspaceId)), ...input };
-  await ctx.db
-    .update(workspaces)
-    .set({ settings: sql`jsonb_set(${workspaces.settings}, '{ai}', ${JSON.stringify(s)}::jsonb, true)` })
-    .where(eq(workspaces.id, ctx.workspaceId));
+  await withTransaction(ctx, async (tx, txCtx) => {
+    await tx
+      .update(workspaces)
+      .set({ settings: sql`jsonb_set(${workspaces.settings}, '{ai}', ${JSON.stringify(s)}::jsonb, true)` })
+      .where(eq(workspaces.id, ctx.workspaceId));
+    const fields = Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined);
+    await audit(txCtx, "settings.changed", { type: "settings", label: "AI settings" }, { settings: "ai", fields });
+  });
   return getAiSettings(ctx);
 }
 

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { workspaces } from "../../db/schema";
-import { requireAccess, requireRole, type Ctx } from "../ctx";
+import { audit } from "../audit/record";
+import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 
 /** PUT /settings/branding: each field optional (only sent fields change); null clears one. */
@@ -46,12 +47,21 @@ export async function getBranding(ctx: Ctx): Promise<Branding> {
 export async function putBranding(ctx: Ctx, input: BrandingInput): Promise<{ branding: Branding }> {
   requireAccess(ctx, "write");
   requireRole(ctx, "admin");
-  const patch = JSON.stringify(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
-  await ctx.db
-    .update(workspaces)
-    .set({
-      settings: sql`jsonb_set(${workspaces.settings}, '{branding}', coalesce(${workspaces.settings} -> 'branding', '{}'::jsonb) || ${patch}::jsonb)`,
-    })
-    .where(eq(workspaces.id, ctx.workspaceId));
-  return { branding: await getBranding(ctx) };
+  const sent = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const patch = JSON.stringify(sent);
+  return withTransaction(ctx, async (tx, txCtx) => {
+    await tx
+      .update(workspaces)
+      .set({
+        settings: sql`jsonb_set(${workspaces.settings}, '{branding}', coalesce(${workspaces.settings} -> 'branding', '{}'::jsonb) || ${patch}::jsonb)`,
+      })
+      .where(eq(workspaces.id, ctx.workspaceId));
+    await audit(
+      txCtx,
+      "settings.changed",
+      { type: "settings", label: "Report branding" },
+      { settings: "branding", fields: Object.keys(sent) },
+    );
+    return { branding: await getBranding(txCtx) };
+  });
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { selectRows } from "../../db/bulk";
 import { campaignLeadStatusEnum } from "../../db/schema";
 import { findCampaign } from "../campaigns/campaigns";
+import { audit } from "../audit/record";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
 import { NotFoundError, ValidationError } from "../errors";
 import { copyCsvStream, csvCell, inlined } from "./copy-csv";
@@ -103,7 +104,7 @@ function headerOf(keys: readonly string[]): string {
  * 500,000 leads, the filter was most of the time). The table is dropped and the connection released
  * when the COPY ends, fails, or the count refuses the download.
  */
-async function viaCopy(client: postgres.Sql, where: SQL): Promise<Response> {
+async function viaCopy(client: postgres.Sql, where: SQL, allowed: (n: number) => Promise<void>): Promise<Response> {
   const conn = await client.reserve();
   let done = false;
   const finish = async () => {
@@ -128,12 +129,19 @@ async function viaCopy(client: postgres.Sql, where: SQL): Promise<Response> {
     const from = sql`${sql.raw(TEMP)} l`;
     const [{ keys }] = await conn.unsafe<{ keys: string[] }[]>(inlined(sql`select ${keysSql(from)} as keys`));
     if (n > LEADS_CSV_MAX) throw tooMany(n);
+    await allowed(n);
     const body = await copyCsvStream(conn, rowsSql(from, keys, true), headerOf(keys), () => finish().catch(() => {}));
     return new Response(body, { headers: csvHeaders("leads.csv") });
   } catch (e) {
     await finish();
     throw e;
   }
+}
+
+/** The audit row of a download: the filters it was made with and how many leads it holds. */
+async function auditDownload(ctx: Ctx, q: LeadsCsvQuery, leads: number): Promise<void> {
+  const filters = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined));
+  await audit(ctx, "report.leads_csv", { type: "report", label: "leads.csv" }, { filters, leads });
 }
 
 /**
@@ -147,13 +155,14 @@ export async function leadsCsv(ctx: Ctx, q: LeadsCsvQuery): Promise<Response> {
   requireAccess(ctx, "read");
   requireRole(ctx, "admin");
   const where = await filterOf(ctx, q);
-  if ("$client" in ctx.db) return viaCopy(ctx.db.$client, where);
+  if ("$client" in ctx.db) return viaCopy(ctx.db.$client, where, (n) => auditDownload(ctx, q, n));
   const from = sql`(select ${COLUMNS} from leads l where ${where}) l`; // the temp table's rows, as a subquery
   const [{ n, keys }] = await selectRows<{ n: number; keys: string[] }>(
     ctx.db,
     sql`select (select count(*) from ${from})::int as n, ${keysSql(from)} as keys`,
   );
   if (n > LEADS_CSV_MAX) throw tooMany(n);
+  await auditDownload(ctx, q, n);
   const rows = (await selectRows(ctx.db, rowsSql(from, keys, false))).map((r) => Object.values(r) as Cells);
   return new Response(headerOf(keys) + csvLines(rows), { headers: csvHeaders("leads.csv") });
 }

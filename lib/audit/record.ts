@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "webhook.created",
   "webhook.updated",
   "webhook.secret_rotated",
+  "webhook.deleted",
   "campaign.deleted",
   "leads.bulk_deleted",
   "report.leads_csv",

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { apiKeys, memberships } from "../../db/schema";
-import type { Ctx, Role, Scope } from "../ctx";
+import { audit } from "../audit/record";
+import { type Ctx, type Role, type Scope, withTransaction } from "../ctx";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
 
@@ -81,7 +82,16 @@ export async function issueApiKey(
 
 export async function createApiKey(ctx: Ctx, input: { name?: string; scope: Scope; expiresAt?: Date | null }) {
   const userId = actingUser(ctx);
-  return issueApiKey(ctx.db, { ...input, workspaceId: ctx.workspaceId, userId }, ctx.clock.now());
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const created = await issueApiKey(tx, { ...input, workspaceId: ctx.workspaceId, userId }, ctx.clock.now());
+    await audit(txCtx, "api_key.created", keyTarget(created), { scope: created.scope, expiresAt: created.expiresAt });
+    return created;
+  });
+}
+
+/** A key as the audit log names it: its name and prefix (never the key). */
+function keyTarget(k: Pick<ApiKeyView, "id" | "name" | "prefix">) {
+  return { type: "api_key", id: k.id, label: `${k.name} (${k.prefix}…)` };
 }
 
 export async function listApiKeys(ctx: Ctx): Promise<ApiKeyView[]> {
@@ -97,13 +107,20 @@ export async function listApiKeys(ctx: Ctx): Promise<ApiKeyView[]> {
 
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyView> {
   actingUser(ctx);
-  const [row] = await ctx.db
-    .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${ctx.clock.now().toISOString()}::timestamptz)` })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, ctx.workspaceId)))
-    .returning();
-  if (!row) throw new NotFoundError("API key");
-  return view(row, ctx.clock.now());
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const [before] = await tx
+      .select({ revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, ctx.workspaceId)));
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${ctx.clock.now().toISOString()}::timestamptz)` })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, ctx.workspaceId)))
+      .returning();
+    if (!row) throw new NotFoundError("API key");
+    if (!before?.revokedAt) await audit(txCtx, "api_key.revoked", keyTarget(row), {});
+    return view(row, ctx.clock.now());
+  });
 }
 
 export type KeyLookup =

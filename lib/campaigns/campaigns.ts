@@ -4,6 +4,7 @@ import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { campaignSteps, campaigns, emails, replies, stepAttachments } from "../../db/schema";
 import { offsetOf } from "../paging";
+import { audit } from "../audit/record";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
@@ -207,7 +208,7 @@ export async function deletePreview(ctx: Ctx, id: string) {
 export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean) {
   requireAccess(ctx, "write");
   requireRole(ctx, "admin");
-  return withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx, txCtx) => {
     const c = await findCampaign(tx, ctx.workspaceId, id, true);
     if (ctx.actor.type === "apiKey") {
       if (deleteLeads) throw new ForbiddenError("deleteLeads=true is only allowed from the dashboard");
@@ -233,7 +234,9 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
       leadsDeleted = deleted.length;
     }
     await tx.delete(campaigns).where(eq(campaigns.id, c.id));
-    return { deleted: true, id: c.id, leadsDeleted, leadsKept: split.only_here + split.elsewhere - leadsDeleted };
+    const leadsKept = split.only_here + split.elsewhere - leadsDeleted;
+    await audit(txCtx, "campaign.deleted", { type: "campaign", id: c.id, label: c.name }, { status: c.status, leadsDeleted, leadsKept });
+    return { deleted: true, id: c.id, leadsDeleted, leadsKept };
   });
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { valuesOf } from "../../db/bulk";
 import { leads } from "../../db/schema";
+import { audit } from "../audit/record";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { normalizeEmail } from "../emails";
@@ -132,10 +133,19 @@ export async function bulkDeleteLeads(ctx: Ctx, leadIds: string[]): Promise<{ de
   requireAccess(ctx, "write");
   requireRole(ctx, "admin");
   const unique = [...new Set(leadIds)];
-  const rows = await ctx.db
-    .delete(leads)
-    .where(and(eq(leads.workspaceId, ctx.workspaceId), sql`${leads.id} in ${valuesOf(unique)}`))
-    .returning({ id: leads.id });
-  const deleted = rows.length;
-  return { deleted, notFound: unique.length - deleted };
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const rows = await tx
+      .delete(leads)
+      .where(and(eq(leads.workspaceId, ctx.workspaceId), sql`${leads.id} in ${valuesOf(unique)}`))
+      .returning({ id: leads.id });
+    const deleted = rows.length;
+    if (deleted > 0)
+      await audit(
+        txCtx,
+        "leads.bulk_deleted",
+        { type: "leads", label: `${deleted} lead(s)` },
+        { count: deleted, requested: unique.length },
+      );
+    return { deleted, notFound: unique.length - deleted };
+  });
 }

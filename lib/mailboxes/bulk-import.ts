@@ -92,6 +92,7 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
           isSeed: item.isSeed,
         },
         ["senderName", "signatureHtml", "dailySendCap", "warmupGroup", "isSeed"],
+        "bulk_import",
       );
       await addMailboxTags(ctx.db, ctx.workspaceId, row.id, tagIds);
       saved.push({ index, row, created });

@@ -6,6 +6,7 @@ import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ensureDomain } from "../domains/ensure-domain";
 import { normalizeEmail } from "../emails";
 import { BadRequestError, NotFoundError, ValidationError } from "../errors";
+import { auditConnect, type ConnectedVia } from "./audit";
 import { emitReconnected } from "./events";
 import { newId } from "../ids";
 import {
@@ -68,19 +69,21 @@ type Values = Omit<typeof mailboxes.$inferInsert, "id" | "workspaceId" | "domain
 /**
  * Inserts the mailbox or replaces the login of the existing one with the same address (warmup state and
  * history kept). A mailbox whose login had been failing is reconnected: `mailbox.reconnected` fires.
+ * The audit log gets `mailbox.connected` or, for a changed login, `mailbox.credentials_changed` (`via` says how).
  */
 export async function upsertMailbox(
   ctx: Ctx,
   email: string,
   values: Values,
   keepIfUnsent: (keyof Values)[],
+  via: ConnectedVia,
 ): Promise<{ row: MailboxRow; created: boolean }> {
-  return withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx, txCtx) => {
     // One writer per address at a time, so that repeating the call (even concurrently) is safe.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mbx:${ctx.workspaceId}:${email.toLowerCase()}`}))`);
     const domainId = await ensureDomain(tx, ctx.workspaceId, email.slice(email.lastIndexOf("@") + 1));
     const [before] = await tx
-      .select({ id: mailboxes.id, loginFailingSince: mailboxes.loginFailingSince })
+      .select()
       .from(mailboxes)
       .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), sql`lower(${mailboxes.email}) = lower(${email})`));
     const now = ctx.clock.now();
@@ -99,6 +102,7 @@ export async function upsertMailbox(
     if (before?.loginFailingSince) {
       await emitReconnected(tx, ctx.workspaceId, row, now);
     }
+    await auditConnect(txCtx, via, row, before);
     return { row, created: !before };
   });
 }
@@ -140,6 +144,7 @@ export async function connectByEmail(ctx: Ctx, rawEmail: string, input: z.infer<
       warmupGroup: input.warmupGroup === undefined ? undefined : input.warmupGroup || null,
     },
     ["senderName", "warmupGroup"],
+    "app_password",
   );
   await addMailboxTags(ctx.db, ctx.workspaceId, row.id, tagIds);
   const [view] = await mailboxViews(ctx.db, [row], ctx.clock.now());

@@ -6,6 +6,8 @@ import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { audit } from "../audit/record";
+import { changedLoginFields, mailboxTarget } from "./audit";
 import { emitReconnected } from "./events";
 import { attachTag } from "../tags/tags";
 import { loginOf, type Protocol } from "./credentials";
@@ -65,7 +67,7 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
   const imapChanged = sentCreds.some((f) => f.startsWith("imap"));
   if (smtpChanged) Object.assign(set, await checkedLogin("smtp", row, input), { loginFailingSince: null, loginError: null });
   if (imapChanged) Object.assign(set, await checkedLogin("imap", row, input), { readFailingSince: null, readError: null });
-  return withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx, txCtx) => {
     const [updated] = await tx
       .update(mailboxes)
       .set(set)
@@ -75,6 +77,8 @@ export async function patchMailbox(ctx: Ctx, id: string, input: PatchMailboxInpu
     if (smtpChanged && row.loginFailingSince) {
       await emitReconnected(tx, ctx.workspaceId, row, now);
     }
+    const changed = smtpChanged || imapChanged ? changedLoginFields(row, updated) : [];
+    if (changed.length) await audit(txCtx, "mailbox.credentials_changed", mailboxTarget(updated), { via: "patch", changed });
     return (await mailboxViews(tx, [updated], now))[0];
   });
 }
@@ -103,7 +107,7 @@ async function checkedLogin(p: Protocol, row: MailboxRow, input: PatchMailboxInp
 /** DELETE /mailboxes/<id>: refused (409) once the mailbox has real send or reply history (spec 4.11). */
 export async function deleteMailbox(ctx: Ctx, id: string) {
   requireAccess(ctx, "write");
-  return withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx, txCtx) => {
     const row = await findMailbox(tx, ctx.workspaceId, id);
     if (!row) throw new NotFoundError("Mailbox");
     const history = await mailboxHistory(tx, id);
@@ -115,6 +119,7 @@ export async function deleteMailbox(ctx: Ctx, id: string) {
       );
     }
     await tx.delete(mailboxes).where(eq(mailboxes.id, id));
+    await audit(txCtx, "mailbox.deleted", mailboxTarget(row), {});
     return { deleted: true, id };
   });
 }

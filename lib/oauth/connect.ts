@@ -88,7 +88,7 @@ export async function saveOAuthMailbox(
       // or the bulk run's logins, so the periodic check does not log in again at once.
       lastCheckedAt: now,
     };
-    const out = await upsertMailbox(txCtx, who.email, values, ["senderName", "warmupGroup"]);
+    const out = await upsertMailbox(txCtx, who.email, values, ["senderName", "warmupGroup"], "oauth");
     await tx
       .insert(mailboxOauth)
       .values({ mailboxId: out.row.id, ...grant, createdAt: now })

@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { workspaces } from "../../db/schema";
-import { type Ctx, requireAccess } from "../ctx";
+import { audit } from "../audit/record";
+import { type Ctx, requireAccess, withTransaction } from "../ctx";
 import { type PresetClass, presetClassOf, SETTING_FIELDS, type WarmupSettings } from "./ramp";
 import type { presetsResponse, WarmupSettingsInput } from "./schemas";
 
@@ -37,15 +38,28 @@ export async function putPreset(ctx: Ctx, cls: PresetClass, input: WarmupSetting
   const preset: Partial<WarmupSettings> = {};
   for (const f of SETTING_FIELDS) if (input[f] !== undefined) preset[f] = input[f];
   const value = Object.keys(preset).length ? preset : null;
-  await ctx.db
-    .update(workspaces)
-    .set({
-      settings: sql`jsonb_set(
+  await withTransaction(ctx, async (tx, txCtx) => {
+    await tx
+      .update(workspaces)
+      .set({
+        settings: sql`jsonb_set(
         case when jsonb_typeof(${workspaces.settings}->'warmupPresets') = 'object' then ${workspaces.settings}
           else jsonb_set(${workspaces.settings}, '{warmupPresets}', '{}'::jsonb, true) end,
         ${`{warmupPresets,${cls}}`}::text[], ${JSON.stringify(value)}::jsonb, true)`,
-    })
-    .where(eq(workspaces.id, ctx.workspaceId));
+      })
+      .where(eq(workspaces.id, ctx.workspaceId));
+    await audit(
+      txCtx,
+      "settings.changed",
+      { type: "settings", label: `Warmup preset ${cls}` },
+      {
+        settings: "warmupPresets",
+        class: cls,
+        fields: Object.keys(preset),
+        cleared: value === null,
+      },
+    );
+  });
   return getPresets(ctx);
 }
 

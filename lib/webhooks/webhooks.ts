@@ -5,7 +5,8 @@ import type { DbOrTx } from "../../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { offsetOf } from "../paging";
 import { encryptSecret } from "../crypto/secretbox";
-import { requireAccess, type Ctx } from "../ctx";
+import { audit } from "../audit/record";
+import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newEventId, newId } from "../ids";
 import { checkOutboundUrl } from "../net/ssrf";
@@ -83,42 +84,55 @@ export async function createWebhook(ctx: Ctx, input: z.infer<typeof createWebhoo
   const url = await requireSafeUrl(input.url);
   const secret = newSecret();
   const now = ctx.clock.now();
-  const [w] = await ctx.db
-    .insert(webhooks)
-    .values({
-      id: newId("whk"),
-      workspaceId: ctx.workspaceId,
-      url,
-      events: [...new Set(input.events)],
-      active: input.active ?? true,
-      retryAttempts: input.retryAttempts ?? 3,
-      timeoutMs: input.timeoutMs ?? 10_000,
-      secretEnc: encryptSecret(secret),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return { ...view(w, now), secret };
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const [w] = await tx
+      .insert(webhooks)
+      .values({
+        id: newId("whk"),
+        workspaceId: ctx.workspaceId,
+        url,
+        events: [...new Set(input.events)],
+        active: input.active ?? true,
+        retryAttempts: input.retryAttempts ?? 3,
+        timeoutMs: input.timeoutMs ?? 10_000,
+        secretEnc: encryptSecret(secret),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await audit(txCtx, "webhook.created", webhookTarget(w), { events: w.events, active: w.active });
+    return { ...view(w, now), secret };
+  });
 }
+
+/** A webhook as the audit log names it: its URL (the secret never). */
+const webhookTarget = (w: WebhookRow) => ({ type: "webhook", id: w.id, label: w.url });
 
 /** PATCH /webhooks/<id>: only sent fields change; the id, the secret and the delivery log stay. */
 export async function patchWebhook(ctx: Ctx, id: string, input: z.infer<typeof patchWebhookBody>) {
   requireAccess(ctx, "write");
-  await findWebhook(ctx.db, ctx.workspaceId, id);
+  const before = await findWebhook(ctx.db, ctx.workspaceId, id);
   const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: ctx.clock.now() };
   if (input.url !== undefined) set.url = await requireSafeUrl(input.url);
   if (input.events !== undefined) set.events = [...new Set(input.events)];
   for (const f of ["active", "retryAttempts", "timeoutMs"] as const)
     if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
-  const [w] = await ctx.db.update(webhooks).set(set).where(eq(webhooks.id, id)).returning();
-  return view(w, ctx.clock.now());
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const [w] = await tx.update(webhooks).set(set).where(eq(webhooks.id, id)).returning();
+    const fields = Object.keys(set).filter((k) => k !== "updatedAt");
+    await audit(txCtx, "webhook.updated", webhookTarget(w), { fields, ...(set.url ? { previousUrl: before.url } : {}) });
+    return view(w, ctx.clock.now());
+  });
 }
 
 export async function deleteWebhook(ctx: Ctx, id: string) {
   requireAccess(ctx, "write");
-  await findWebhook(ctx.db, ctx.workspaceId, id);
-  await ctx.db.delete(webhooks).where(eq(webhooks.id, id)); // the log goes with it (cascade)
-  return { deleted: true, id };
+  const w = await findWebhook(ctx.db, ctx.workspaceId, id);
+  return withTransaction(ctx, async (tx, txCtx) => {
+    await tx.delete(webhooks).where(eq(webhooks.id, id)); // the log goes with it (cascade)
+    await audit(txCtx, "webhook.deleted", webhookTarget(w), {});
+    return { deleted: true, id };
+  });
 }
 
 /** A new secret, shown once; for 24 hours requests are signed with both (spec 6.5 rule 5). */
@@ -127,17 +141,22 @@ export async function rotateSecret(ctx: Ctx, id: string) {
   const w = await findWebhook(ctx.db, ctx.workspaceId, id);
   const secret = newSecret();
   const now = ctx.clock.now();
-  const [updated] = await ctx.db
-    .update(webhooks)
-    .set({
-      secretEnc: encryptSecret(secret),
-      previousSecretEnc: w.secretEnc,
-      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-      updatedAt: now,
-    })
-    .where(eq(webhooks.id, id))
-    .returning();
-  return { ...view(updated, now), secret };
+  return withTransaction(ctx, async (tx, txCtx) => {
+    const [updated] = await tx
+      .update(webhooks)
+      .set({
+        secretEnc: encryptSecret(secret),
+        previousSecretEnc: w.secretEnc,
+        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhooks.id, id))
+      .returning();
+    await audit(txCtx, "webhook.secret_rotated", webhookTarget(updated), {
+      oldOneSignsUntil: view(updated, now).previousSecretActiveUntil,
+    });
+    return { ...view(updated, now), secret };
+  });
 }
 
 /** POST /webhooks/<id>/test: one signed webhook.test, now; logged, never retried. */

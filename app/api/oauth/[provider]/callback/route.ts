@@ -1,4 +1,4 @@
-import { sessionUserId } from "@/lib/api/credentials";
+import { clientIp, sessionUserId } from "@/lib/api/credentials";
 import { errorResponse } from "@/lib/api/errors";
 import { systemCtx } from "@/lib/ctx";
 import { appUrl } from "@/lib/env";
@@ -50,7 +50,7 @@ export async function GET(req: Request, routeCtx: { params: Promise<{ provider: 
       adminConsent: q.get("admin_consent") ?? undefined,
       tenant: q.get("tenant") ?? undefined,
     };
-    const done = await finishConsent(systemCtx(), provider, input);
+    const done = await finishConsent({ ...systemCtx(), ip: clientIp(req) }, provider, input); // the IP for the audit log
     if ("tenant" in done && done.tenant) {
       if (json) return Response.json(done.tenant);
       return consentRecorded(done.tenant.tenantId);
