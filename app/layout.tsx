@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import "./globals.css";
@@ -8,7 +9,13 @@ export const metadata: Metadata = {
   description: "Open-source cold-email outreach",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Reads the request's headers so that every page renders per request: the Content-Security-Policy
+ * proxy.ts sets carries a fresh nonce, which Next.js puts on its scripts while rendering. A page
+ * prerendered at build time would carry scripts without it, and the browser would refuse them.
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await headers();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">

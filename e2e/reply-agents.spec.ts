@@ -110,6 +110,8 @@ test("builds a reply agent: fields and campaign, documents with upload progress,
   const post = (buf: Buffer) =>
     page.request.post(`/api/v1/reply-agents/${agentId}/documents`, {
       data: { filename: "big.txt", mimeType: "text/plain", contentBase64: buf.toString("base64") },
+      // What the browser would send: a session's write needs the dashboard's Origin.
+      headers: { origin: new URL(page.url()).origin },
       timeout: 60_000,
     });
   const big = await post(tenMb);

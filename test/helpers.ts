@@ -75,7 +75,12 @@ export async function call(
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.cookie) {
+    headers.cookie = opts.cookie;
+    // What a browser sends with the dashboard's own writes (the API refuses a session's cross-site ones).
+    const own = Object.keys(headers).some((k) => k.toLowerCase() === "origin");
+    if (!own) headers.origin = process.env.APP_URL ? new URL(process.env.APP_URL).origin : "http://localhost";
+  }
   let body: string | undefined = opts.rawBody;
   if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";

@@ -11,9 +11,11 @@ export function apiClient(page: Page): ApiClient {
     baseUrl: new URL("/api/v1", page.url().startsWith("http") ? page.url() : process.env.E2E_BASE_URL).href,
     fetch: async (req) => {
       const body = req.method === "GET" || req.method === "DELETE" ? undefined : await req.text();
+      // A browser sends Origin with every write; the API refuses a session's writes without the dashboard's.
+      const headers = { origin: new URL(req.url).origin, ...Object.fromEntries(req.headers) };
       const res = await page.request.fetch(req.url, {
         method: req.method,
-        headers: Object.fromEntries(req.headers),
+        headers,
         data: body || undefined,
       });
       return new Response(res.status() === 204 ? null : new Uint8Array(await res.body()), { status: res.status(), headers: res.headers() });

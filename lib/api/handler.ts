@@ -9,6 +9,7 @@ import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } 
 import { DEFAULT_JSON_LIMIT, readJson } from "../body";
 import { clientIp, presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
+import { requireSameOrigin } from "./origin";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
 import { claimIdempotencyKey, idempotencyKeyOf, recordIdempotentResponse, requestFingerprint } from "./idempotency";
 import type { RouteDef } from "./route";
@@ -152,7 +153,8 @@ function fingerprintLimit(def: RouteDef): number {
 
 /**
  * The steps REST and MCP share: credential → rate limit (headers into `headers`, also for a refusal)
- * → 401. One request, one hit on the caller's counter, whichever door it came in by (spec 5.9).
+ * → 401 → a session's cross-site write refused (403). One request, one hit on the caller's counter,
+ * whichever door it came in by (spec 5.9).
  */
 export async function edgeContext(req: Request, headers: Record<string, string>): Promise<{ ctx: Ctx; cred: Credential & { ok: true } }> {
   const clock = currentClock();
@@ -160,6 +162,8 @@ export async function edgeContext(req: Request, headers: Record<string, string>)
   if (rate) Object.assign(headers, rateHeaders(rate, clock.now()));
   if (rate && !rate.allowed) throw new RateLimitedError(`Rate limit of ${rate.limit} requests per minute exceeded`, rate.resetIn);
   if (!cred.ok) throw new UnauthorizedError(cred.reason);
+  // The browser sends the session cookie on its own, also for a request another site's page makes.
+  if (cred.actor.type === "session") requireSameOrigin(req);
   return { ctx: { workspaceId: cred.workspaceId, actor: cred.actor, db: getDb(), clock, log: stderrLogger, ip: clientIp(req) }, cred };
 }
 

@@ -127,6 +127,25 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     ]) {
       const a = await hit(path, undefined, method);
       expect([path, method, a.status, a.body.toString()]).toEqual([path, method, 418, "next"]);
+      // Next's proxy sets its own headers on what it answers; the fast path leaves none behind.
+      expect(a.headers["content-security-policy"]).toBeUndefined();
     }
+  });
+
+  it("sends the security headers with the pixel and the redirect (as proxy.ts does for Next's answers)", async () => {
+    const { id } = await oneSentEmail();
+    const url = "https://example.com/";
+    for (const path of [`/t/o/${openToken(id)}`, `/t/c/${clickToken(id, url)}?url=${encodeURIComponent(url)}`]) {
+      const a = await hit(path);
+      expect(a.status, path).toBeLessThan(400);
+      expect(a.headers["content-security-policy"], path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect([a.headers["x-frame-options"], a.headers["x-content-type-options"], a.headers["referrer-policy"]]).toEqual([
+        "DENY",
+        "nosniff",
+        "strict-origin-when-cross-origin",
+      ]);
+      expect(a.headers["permissions-policy"]).toContain("camera=()");
+    }
+    await flushTracking();
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { flushTracking } from "../analytics/tracking-answer";
 import { serveTracking } from "../analytics/tracking-http";
+import { securityHeaders } from "../security/headers";
 
 /**
  * The production web server's request dispatch: the open pixel and the click redirect are answered
@@ -9,7 +10,13 @@ import { serveTracking } from "../analytics/tracking-http";
  */
 export function webListener(next: (req: IncomingMessage, res: ServerResponse) => unknown): RequestListener {
   return (req, res) => {
-    if (serveTracking(req, res)) return;
+    if (req.url?.startsWith("/t/")) {
+      // The fast path's answers carry the security headers proxy.ts gives every answer of Next's.
+      const headers = securityHeaders({ kind: "api", appUrl: process.env.APP_URL });
+      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      if (serveTracking(req, res)) return;
+      for (const k of Object.keys(headers)) res.removeHeader(k);
+    }
     Promise.resolve(next(req, res)).catch((err) => {
       process.stderr.write(`[web] failed to handle ${req.method} ${req.url}: ${String(err)}\n`);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
