@@ -104,14 +104,11 @@ export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify:
   });
   saved.sort((a, b) => a.index - b.index);
   failed.sort((a, b) => a.index - b.index);
+  const rows = saved.map((s) => s.row);
   return {
     created: saved.filter((s) => s.created).length,
     updated: saved.filter((s) => !s.created).length,
     failed,
-    mailboxes: await mailboxViews(
-      ctx.db,
-      saved.map((s) => s.row),
-      ctx.clock.now(),
-    ),
+    mailboxes: await mailboxViews(ctx.db, rows, ctx.clock.now()),
   };
 }
