@@ -6,6 +6,7 @@ import { offsetOf } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";
+import { assigneeCondition, assigneesOf } from "./assign";
 import { filesOf } from "./files";
 import { INTENTS, type intentCountsQuery, type intentCountsResult, type listRepliesQuery, type threadsQuery } from "./schemas";
 
@@ -64,9 +65,11 @@ const LATEST_INTENT = sql`(array_agg(r.intent order by r.received_at desc, r.id 
  * Which conversations /replies/threads and /replies/intent-counts look at: `where` over `replies r`,
  * `having` over the group of one lead's replies. The two must agree, so both are built here.
  */
-function threadConditions(workspaceId: string, q: { intent?: string; campaignId?: string; unread?: string; starred?: string }) {
-  const filters: SQL[] = [sql`r.workspace_id = ${workspaceId}`, sql`r.lead_id is not null`];
+function threadConditions(ctx: Ctx, q: { intent?: string; campaignId?: string; unread?: string; starred?: string; assignee?: string }) {
+  const filters: SQL[] = [sql`r.workspace_id = ${ctx.workspaceId}`, sql`r.lead_id is not null`];
   if (q.campaignId) filters.push(sql`r.campaign_id = ${q.campaignId}`);
+  const assigned = assigneeCondition(ctx, q.assignee);
+  if (assigned) filters.push(assigned);
   const having: SQL[] = [];
   if (q.intent) having.push(sql`${LATEST_INTENT} = ${q.intent}`);
   if (q.unread === "true") having.push(sql`count(*) filter (where r.read_at is null) > 0`);
@@ -76,7 +79,7 @@ function threadConditions(workspaceId: string, q: { intent?: string; campaignId?
 
 export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
   requireAccess(ctx, "read");
-  const { where, having } = threadConditions(ctx.workspaceId, q);
+  const { where, having } = threadConditions(ctx, q);
   const all = await selectRows<{
     lead_id: string | null;
     last_at: string;
@@ -104,20 +107,17 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
   const total = all[0]?.total ?? 0;
   const rows = all.filter((r): r is typeof r & { lead_id: string } => r.lead_id !== null);
   if (rows.length === 0) return { rows: [], total };
-  const latest = await ctx.db
-    .select()
-    .from(replies)
-    .where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`);
+  const leadIds = rows.map((r) => r.lead_id);
+  const [latest, leadList, assignees] = await Promise.all([
+    ctx.db
+      .select()
+      .from(replies)
+      .where(sql`${replies.id} in ${rows.map((r) => r.latest_id)}`),
+    getLeadViews(ctx.db, ctx.workspaceId, leadIds),
+    assigneesOf(ctx.db, ctx.workspaceId, leadIds),
+  ]);
   const byId = new Map(latest.map((r) => [r.id, r]));
-  const leadViews = new Map(
-    (
-      await getLeadViews(
-        ctx.db,
-        ctx.workspaceId,
-        rows.map((r) => r.lead_id),
-      )
-    ).map((l) => [l.id, l]),
-  );
+  const leadViews = new Map(leadList.map((l) => [l.id, l]));
   const mbIds = [...new Set(latest.map((r) => r.mailboxId))];
   const cIds = [...new Set(latest.map((r) => r.campaignId).filter((x): x is string => !!x))];
   const [mbs, cs] = await Promise.all([
@@ -149,6 +149,7 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
           : null,
         mailbox: mbs.find((m) => m.id === r.mailboxId) ?? null,
         campaign: cs.find((c) => c.id === r.campaignId) ?? null,
+        assignee: assignees.get(t.lead_id) ?? null,
       };
     }),
   };
@@ -161,7 +162,7 @@ export async function listThreads(ctx: Ctx, q: z.infer<typeof threadsQuery>) {
  */
 export async function intentCounts(ctx: Ctx, q: z.infer<typeof intentCountsQuery>): Promise<z.infer<typeof intentCountsResult>> {
   requireAccess(ctx, "read");
-  const { where, having } = threadConditions(ctx.workspaceId, q);
+  const { where, having } = threadConditions(ctx, q);
   const rows = await selectRows<{
     intent: Intent;
     n: number;

@@ -17,11 +17,17 @@ export const listRepliesQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).e
   campaignId: z.string().max(100).optional(),
   hasReminder: z.enum(["true", "false"]).optional(),
 });
+/** Whose conversations: `me` (the session's user, or the API key's creator), `none` (unassigned), or a user id. */
+const assigneeFilter = z.string().trim().min(1).max(200).optional().describe("me, none, or a user id: the conversations assigned to them");
 export const threadsQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 }).extend({
   intent: z.enum(INTENTS).optional(),
   campaignId: z.string().max(100).optional(),
   unread: z.enum(["true", "false"]).optional(),
   starred: z.enum(["true", "false"]).optional(),
+  assignee: assigneeFilter,
+});
+export const assignBody = z.object({
+  userId: z.string().max(200).nullable().describe("A member of the workspace who is not a client; null unassigns"),
 });
 export const starBody = z.object({ starred: z.boolean() });
 export const remindBody = z.object({ remindAt: z.iso.datetime({ offset: true }).nullable() });
@@ -60,6 +66,7 @@ export const intentCountsQuery = z.object({
   campaignId: z.string().max(100).optional(),
   unread: z.enum(["true", "false"]).optional(),
   starred: z.enum(["true", "false"]).optional(),
+  assignee: assigneeFilter,
 });
 export const intentCountsResult = z.object({
   all: z.number().int().describe("Conversations matching the filters (what /replies/threads would total)"),

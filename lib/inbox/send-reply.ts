@@ -214,6 +214,7 @@ export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof
       html: input.html ?? null,
       status: "SENDING",
       sentBy: ctx.actor.type === "session" ? "HUMAN" : ctx.actor.type === "system" ? "AGENT" : "API",
+      sentByUserId: ctx.actor.type === "session" ? ctx.actor.userId : null,
       messageId: newMessageId(m.email),
       inReplyTo: r.messageId,
       references: [...r.references.filter((x) => x !== r.messageId), r.messageId],

@@ -1,8 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { campaigns, emails, mailboxes, replies, sentReplies } from "../../db/schema";
+import { campaigns, emails, mailboxes, replies, sentReplies, users } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { getLeadViews } from "../leads/read-leads";
+import { assigneesOf, personName } from "./assign";
 import { filesOf } from "./files";
 import { shownStatus } from "./send-reply";
 
@@ -48,20 +49,27 @@ async function threadRows(ctx: Ctx, leadId: string) {
       .where(and(eq(emails.workspaceId, ctx.workspaceId), eq(emails.leadId, leadId), sql`${emails.status} in ('SENT', 'BOUNCED')`))
       .orderBy(asc(emails.createdAt)),
     ctx.db
-      .select({ s: sentReplies, mailboxEmail: mailboxes.email })
+      .select({ s: sentReplies, mailboxEmail: mailboxes.email, byName: users.name, byEmail: users.email })
       .from(sentReplies)
       .innerJoin(mailboxes, eq(mailboxes.id, sentReplies.mailboxId))
+      .leftJoin(users, eq(users.id, sentReplies.sentByUserId))
       .where(and(eq(sentReplies.workspaceId, ctx.workspaceId), eq(sentReplies.leadId, leadId))),
   ]);
   return { inbound, outbound, own };
 }
 
-/** GET /replies/thread/<leadId>: the conversation, oldest first — their replies and our campaign emails. */
+/**
+ * GET /replies/thread/<leadId>: the conversation, oldest first — their replies, our campaign emails and
+ * our replies (with who sent them from the dashboard) — and who in the team it is assigned to.
+ */
 export async function getThread(ctx: Ctx, leadId: string) {
   requireAccess(ctx, "read");
   const [lead] = await getLeadViews(ctx.db, ctx.workspaceId, [leadId]);
   if (!lead) throw new NotFoundError("Lead");
-  const { inbound, outbound, own } = await threadRows(ctx, leadId);
+  const [{ inbound, outbound, own }, assignees] = await Promise.all([
+    threadRows(ctx, leadId),
+    assigneesOf(ctx.db, ctx.workspaceId, [leadId]),
+  ]);
   const now = ctx.clock.now();
   const attached = await filesOf(ctx.db, { replyIds: inbound.map((x) => x.r.id), sentReplyIds: own.map((x) => x.s.id) });
   const orderOf = replyOrder(
@@ -101,7 +109,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       stepOrder: e.stepOrder,
       status: e.status,
     })),
-    ...own.map(({ s, mailboxEmail }) => ({
+    ...own.map(({ s, mailboxEmail, byName, byEmail }) => ({
       id: s.id,
       direction: "outbound" as const,
       kind: "reply" as const,
@@ -115,9 +123,11 @@ export async function getThread(ctx: Ctx, leadId: string) {
       bcc: s.bcc,
       attachments: attached.get(s.id) ?? [],
       sentBy: s.sentBy,
+      // Who sent it from the dashboard (null for an API key, a reply agent or a mail client's answer).
+      sentByUser: s.sentByUserId && byEmail ? { userId: s.sentByUserId, name: personName({ name: byName, email: byEmail }) } : null,
       status: shownStatus(s, now),
       error: shownStatus(s, now) === "FAILED" ? (s.error ?? "Not accepted by the mail server within 10 minutes") : null,
     })),
   ].sort((a, b) => (orderOf.get(a.id) ?? Date.parse(a.timestamp)) - (orderOf.get(b.id) ?? Date.parse(b.timestamp)));
-  return { lead, messages };
+  return { lead, assignee: assignees.get(leadId) ?? null, messages };
 }

@@ -9,6 +9,9 @@ const int = () => z.number().int();
 const address = z.object({ name: z.string().nullable(), address: z.string() });
 const fileRef = z.object({ id: z.string(), filename: z.string(), contentType: z.string(), size: int() });
 const intent = z.enum(INTENTS);
+/** A member of the team as the inbox names them (their name, else their email). */
+const person = z.object({ userId: z.string(), name: z.string().describe("The user's name, else their email") });
+const assignee = person.nullable().describe("Who in the team handles the conversation; null when nobody does");
 
 export const threadSummarySchema = z.object({
   leadId: z.string(),
@@ -28,6 +31,7 @@ export const threadSummarySchema = z.object({
     .nullable(),
   mailbox: z.object({ id: z.string(), email: z.string(), senderName: z.string().nullable() }).nullable(),
   campaign: z.object({ id: z.string(), name: z.string(), status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]) }).nullable(),
+  assignee,
 });
 
 /** A message no lead matched (spec 2.9), with where it arrived. */
@@ -85,11 +89,16 @@ const sentReply = z.object({
   bcc: z.array(address),
   attachments: z.array(fileRef),
   sentBy: z.enum(["HUMAN", "API", "AGENT"]),
+  sentByUser: person
+    .nullable()
+    .describe("The user who sent it from a dashboard session; null for an API key, a reply agent or a mail client"),
   status: z.enum(["SENDING", "SENT", "FAILED"]),
   error: z.string().nullable(),
 });
 /** A conversation with one lead, oldest first: their messages, the campaign's sends and our replies. */
-export const threadSchema = z.object({ lead: leadSchema, messages: z.array(z.union([inbound, campaignSend, sentReply])) });
+export const threadSchema = z.object({ lead: leadSchema, assignee, messages: z.array(z.union([inbound, campaignSend, sentReply])) });
+/** PATCH /replies/thread/<leadId>/assign. */
+export const assignResultSchema = z.object({ leadId: z.string(), assignee });
 export const markedSchema = z.object({ marked: int() });
 
 const queued = z.object({ queued: z.boolean(), status: z.literal("SENDING"), sentReplyId: z.string() });

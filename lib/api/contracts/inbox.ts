@@ -2,6 +2,7 @@ import { defineRoute } from "../route";
 import { pagedListResponse } from "./paged";
 import { replySchema } from "./responses";
 import {
+  assignBody,
   forwardBody,
   intentCountsQuery,
   intentCountsResult,
@@ -40,7 +41,7 @@ export const inboxRoutes = {
     tag,
     access: "read",
     query: threadsQuery,
-    summary: "Conversations, one row per lead, newest first",
+    summary: "Conversations, one row per lead, newest first, each with its assignee; `assignee=me|none|<userId>` filters by who handles it",
     response: { description: "`{ threads, page, limit, total }`", schema: pagedListResponse("threads", ir.threadSummarySchema).schema },
   }),
   unmatched: defineRoute({
@@ -90,8 +91,17 @@ export const inboxRoutes = {
     path: "/replies/thread/{leadId}",
     tag,
     access: "read",
-    summary: "One conversation, oldest first",
-    response: { description: "`{ lead, messages }`", schema: ir.threadSchema },
+    summary: "One conversation, oldest first, with who it is assigned to; our replies say who sent them (`sentByUser`)",
+    response: { description: "`{ lead, assignee, messages }`", schema: ir.threadSchema },
+  }),
+  assign: defineRoute({
+    method: "PATCH",
+    path: "/replies/thread/{leadId}/assign",
+    tag,
+    access: "write",
+    body: assignBody,
+    summary: "Assign the conversation to a member of the workspace (not a client), or unassign it with `userId: null`",
+    response: { description: "`{ leadId, assignee }`", schema: ir.assignResultSchema },
   }),
   read: defineRoute({
     method: "POST",

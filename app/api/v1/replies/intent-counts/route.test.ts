@@ -126,7 +126,7 @@ describe("GET /api/v1/replies/intent-counts", () => {
   it("is in the OpenAPI document with its filters and response schema", async () => {
     const doc = await (await OPENAPI()).json();
     const op = doc.paths["/replies/intent-counts"].get;
-    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["campaignId", "starred", "unread"]);
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["assignee", "campaignId", "starred", "unread"]);
     const schema = op.responses["200"].content["application/json"].schema;
     expect(schema.required).toEqual(expect.arrayContaining(["all", "unread", "intents"]));
     expect(Object.keys(schema.properties.intents.properties).sort()).toEqual([...INTENTS].sort());
