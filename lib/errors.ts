@@ -15,7 +15,9 @@ export type ErrorCode =
   | "INTERNAL_ERROR"
   | "LAUNCH_NEEDS_CONFIRMATION"
   /** The same Idempotency-Key with a different request (decisions, "Idempotency"). */
-  | "IDEMPOTENCY_MISMATCH";
+  | "IDEMPOTENCY_MISMATCH"
+  /** A single-use link (invitation, password reset, email confirmation) that is expired, used, revoked or unknown. */
+  | "GONE";
 
 export class AppError extends Error {
   constructor(
@@ -70,6 +72,12 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details?: unknown) {
     super("CONFLICT", message, details);
+  }
+}
+/** A single-use link that can no longer be used: expired, used, revoked, or never issued (410). */
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super("GONE", message);
   }
 }
 export class PayloadTooLargeError extends AppError {

@@ -31,6 +31,7 @@ const DESCRIBE: Record<number, string> = {
   403: "Authenticated but not allowed: a read-only key on a write route, a member on an owner/admin route, an API key on a session route (FORBIDDEN)",
   404: "Not found, including another workspace's resource (NOT_FOUND)",
   409: "Conflict with the current state, or the Idempotency-Key's first request is still running (CONFLICT, LAUNCH_NEEDS_CONFIRMATION)",
+  410: "The single-use link is expired, used, revoked or unknown (GONE)",
   413: "Body too large (PAYLOAD_TOO_LARGE)",
   422: "The Idempotency-Key was used with a different request (IDEMPOTENCY_MISMATCH)",
   429: "Rate limited (RATE_LIMITED); see Retry-After",
@@ -49,6 +50,7 @@ const EXAMPLES: Record<string, { error: string; code: string; details?: unknown 
   NOT_FOUND: { error: "Campaign not found", code: "NOT_FOUND" },
   CONFLICT: { error: "A request with this Idempotency-Key is still running", code: "CONFLICT" },
   LAUNCH_NEEDS_CONFIRMATION: { error: "The launch check has warnings: send confirm: true", code: "LAUNCH_NEEDS_CONFIRMATION" },
+  GONE: { error: "This invitation has expired; ask for a new one", code: "GONE" },
   PAYLOAD_TOO_LARGE: { error: "The body is larger than 5 MB", code: "PAYLOAD_TOO_LARGE" },
   IDEMPOTENCY_MISMATCH: { error: "This Idempotency-Key was used with a different request", code: "IDEMPOTENCY_MISMATCH" },
   RATE_LIMITED: { error: "Rate limit exceeded: 300 requests per minute", code: "RATE_LIMITED" },
@@ -56,14 +58,15 @@ const EXAMPLES: Record<string, { error: string; code: string; details?: unknown 
 };
 
 /**
- * The statuses an operation can answer with an error: 401 and 429 always (every route takes a
- * credential and counts against its limit); 403 for write, role-gated (everything a client seat may
- * not read) and session-only routes;
+ * The statuses an operation can answer with an error: 401 (but for public routes) and 429 always
+ * (every route takes a credential and counts against its limit); 403 for write, role-gated
+ * (everything a client seat may not read) and session-only routes;
  * 400 for anything it parses (body, query, path ids); 404 for a path id; 413 for a body; 409 and
  * 422 for a POST (Idempotency-Key); plus the route's declared `errors`.
  */
 export function errorStatuses(def: RouteDef): number[] {
-  const out = new Set([401, 429, ...(def.errors ?? [])]);
+  // A public route takes no credential, so it cannot answer 401.
+  const out = new Set([...(def.credential === "public" ? [] : [401]), 429, ...(def.errors ?? [])]);
   const hasIds = def.path.includes("{");
   if (def.access === "write" || routeMinRole(def) !== "client" || def.credential === "session") out.add(403);
   if (def.body || def.query || hasIds) out.add(400);

@@ -90,12 +90,14 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
   for (const def of routes) {
     const status = String(def.response?.status ?? 200);
     const notes = [ACCESS_NOTE[def.access]];
-    notes.push(ROLE_NOTE[routeMinRole(def)]);
+    if (def.credential === "public") notes.push("Public: no credential needed; counted per IP.");
+    else notes.push(ROLE_NOTE[routeMinRole(def)]);
     if (def.credential === "session") notes.push("Dashboard session only: an API key gets 403.");
     if (def.extraLimit) notes.push(`Own limit: ${def.extraLimit.points} per ${def.extraLimit.durationSeconds} s.`);
     (paths[def.path] ??= {})[def.method.toLowerCase()] = {
       operationId: operationId(def),
       tags: [def.tag],
+      ...(def.credential === "public" ? { security: [] } : {}),
       summary: def.summary,
       description: notes.join(" "),
       parameters: [...pathParameters(def.path), ...queryParameters(def), ...(def.method === "POST" ? [IDEMPOTENCY_HEADER] : [])],

