@@ -1,11 +1,9 @@
 import type { DefaultSession, NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb, resolveDatabaseUrl } from "../../db/client";
-import { hit } from "../rate-limit";
-import { rateLimits } from "../env";
 import { sessionSecret } from "./secrets";
-import { checkCredentials } from "./users";
-import { openSession, revokeSession } from "./sessions";
+import { revokeSession } from "./sessions";
+import { signIn } from "./sign-in";
 import { currentClock } from "../clock";
 
 declare module "next-auth" {
@@ -29,14 +27,12 @@ function ipOf(headers: Record<string, unknown> | undefined): string {
   return typeof real === "string" && real ? real : "local";
 }
 
-/**
- * Counts one sign-in or sign-up attempt from an IP (spec 8: login and signup have a tighter limit of
- * their own). Returns the seconds to wait when the limit is reached.
- */
-export async function authAttempt(ip: string): Promise<{ allowed: true } | { allowed: false; retryAfter: number }> {
-  if (!rateLimits.enabled) return { allowed: true };
-  const s = await hit(`auth:ip:${ip}`, rateLimits.authPerMinute);
-  return s.allowed ? { allowed: true } : { allowed: false, retryAfter: s.resetIn };
+/** The per-IP sign-in limit lives with the sign-in itself; the first-run sign-up counts against it too. */
+export { authAttempt } from "./sign-in";
+
+function header(headers: Record<string, unknown> | undefined, name: string): string | null {
+  const v = headers?.[name];
+  return typeof v === "string" ? v : null;
 }
 
 export const authOptions: NextAuthOptions = {
@@ -47,22 +43,30 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+        code: { label: "Authentication code", type: "text" },
+      },
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
         await resolveDatabaseUrl();
-        const rate = await authAttempt(ipOf(req?.headers));
-        // Thrown messages reach the sign-in form as `error` (a null return only says "wrong credentials").
-        if (!rate.allowed) throw new Error(`Too many sign-in attempts; try again in ${rate.retryAfter} seconds`);
-        const user = await checkCredentials(getDb(), credentials.email, credentials.password);
-        if (!user) return null;
-        const ua = req?.headers?.["user-agent"];
-        const sid = await openSession(
+        const r = await signIn(
           getDb(),
-          { userId: user.id, userAgent: typeof ua === "string" ? ua : null, ip: ipOf(req?.headers) },
+          {
+            email: credentials.email,
+            password: credentials.password,
+            code: credentials.code,
+            ip: ipOf(req?.headers),
+            userAgent: header(req?.headers, "user-agent"),
+          },
           currentClock().now(),
         );
-        return { id: user.id, email: user.email, name: user.name, sid };
+        if (r.ok) return { id: r.user.id, email: r.user.email, name: r.user.name, sid: r.sid };
+        // A null return reaches the form as "CredentialsSignin" (wrong email or password); a thrown
+        // message reaches it as `error` as it is: TWO_FACTOR_REQUIRED, TWO_FACTOR_INVALID, a limit's wait.
+        if (r.reason === "bad_password" || r.reason === "unknown_email") return null;
+        throw new Error(r.message);
       },
     }),
   ],
