@@ -2,11 +2,13 @@
 
 import { useEffect, useRef } from "react";
 import { describeError } from "@/components/api-client";
+import { useCan, useMember } from "@/components/shell/member-context";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { dateTime } from "@/components/ui/time";
+import { AssigneeControl } from "./assignee";
 import { Composer } from "./composer";
 import { ForwardButton } from "./forward-dialog";
 import { formatAddress, INTENT_LABEL, INTENT_TONE, personName, SENT_BY_LABEL } from "./labels";
@@ -19,8 +21,12 @@ export function addressList(a: Address[] | null | undefined): string {
   return (a ?? []).map(formatAddress).join(", ");
 }
 
-/** The open conversation: every message oldest first, then the composer. Opening it marks it read. */
+/**
+ * The open conversation: who handles it, every message oldest first, then the composer. Opening it
+ * marks it read. A client seat reads it only: no composer, star, forward, reminder or assignment.
+ */
 export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: () => void }) {
+  const canWrite = useCan("member");
   const convo = useConversation(leadId);
   const markRead = useMarkRead();
   const data = convo.data;
@@ -31,12 +37,12 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
   const marked = useRef<string>(undefined);
   const mark = markRead.mutate;
   useEffect(() => {
-    if (!data || data.lead.id !== leadId) return;
+    if (!canWrite || !data || data.lead.id !== leadId) return;
     const key = `${leadId}:${inbound.length}`;
     if (marked.current === key) return;
     marked.current = key;
     mark(leadId);
-  }, [data, leadId, inbound.length, mark]);
+  }, [canWrite, data, leadId, inbound.length, mark]);
 
   // The newest message in view when a conversation opens.
   const end = useRef<HTMLDivElement>(null);
@@ -79,11 +85,11 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
             <span data-testid="conversation-intent">{INTENT_LABEL[latest.intentClassification]}</span>
           </Badge>
         )}
-        {latest && (
-          <div className="w-full">
-            <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />
-          </div>
-        )}
+        <div className="flex w-full flex-wrap items-center justify-between gap-2">
+          <AssigneeControl leadId={leadId} assignee={data.assignee} />
+          {latest && canWrite && <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />}
+          {latest && !canWrite && latest.remindAt && <ReminderBadge remindAt={latest.remindAt} />}
+        </div>
       </header>
       {markRead.error && <Alert tone="error">Could not mark the conversation read: {describeError(markRead.error)}</Alert>}
 
@@ -96,7 +102,11 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
       </ol>
       <div ref={end} />
 
-      {latest ? (
+      {!canWrite ? (
+        <p className="text-sm text-gray-600" data-testid="read-only-note">
+          Your seat is read-only: you can read this conversation but not answer it.
+        </p>
+      ) : latest ? (
         <Composer key={leadId} leadId={leadId} replyTo={latest} fallbackTo={lead.email} />
       ) : (
         <p className="text-sm text-gray-600">Nothing received from this lead yet, so there is nothing to answer.</p>
@@ -127,6 +137,7 @@ export function Meta({ rows }: { rows: [string, string | null | undefined][] }) 
 }
 
 function Inbound({ m }: { m: InboundMessage }) {
+  const canWrite = useCan("member");
   const star = useStar();
   const who = m.from ? formatAddress(m.from) : "Unknown sender";
   return (
@@ -152,13 +163,23 @@ function Inbound({ m }: { m: InboundMessage }) {
           <time dateTime={m.timestamp} className="text-xs whitespace-nowrap text-gray-500">
             {dateTime(m.timestamp)}
           </time>
-          <StarButton
-            starred={m.starred}
-            pending={star.isPending}
-            label="this message"
-            onClick={() => star.mutate({ replyId: m.id, starred: !m.starred })}
-          />
-          <ForwardButton source={m} />
+          {canWrite ? (
+            <>
+              <StarButton
+                starred={m.starred}
+                pending={star.isPending}
+                label="this message"
+                onClick={() => star.mutate({ replyId: m.id, starred: !m.starred })}
+              />
+              <ForwardButton source={m} />
+            </>
+          ) : (
+            m.starred && (
+              <span className="text-lg leading-none text-yellow-500" title="Starred">
+                ★
+              </span>
+            )
+          )}
         </div>
       </div>
       <p className="mb-2 text-sm font-semibold text-gray-900">{m.subject || "(no subject)"}</p>
@@ -191,11 +212,20 @@ function CampaignEmail({ m }: { m: CampaignMessage }) {
   );
 }
 
+/** Who sent one of our replies: the team member (from the dashboard), else the API, an agent or a person's mail client. */
+function sentByText(m: ReplyMessage, me: string | undefined): string {
+  if (!m.sentByUser) return SENT_BY_LABEL[m.sentBy];
+  return m.sentByUser.userId === me ? `${m.sentByUser.name} (you)` : m.sentByUser.name;
+}
+
 function OwnReply({ m, leadId }: { m: ReplyMessage; leadId: string }) {
+  const canWrite = useCan("member");
+  const me = useMember()?.userId;
   const retry = useRetry(leadId);
+  const by = sentByText(m, me);
   return (
     <article
-      aria-label={`Reply sent by ${SENT_BY_LABEL[m.sentBy]}`}
+      aria-label={`Reply sent by ${by}`}
       className={cn(
         "ml-6 rounded-lg border p-3",
         m.status === "FAILED" ? "border-red-200 bg-red-50/40" : "border-indigo-100 bg-indigo-50/50",
@@ -204,7 +234,10 @@ function OwnReply({ m, leadId }: { m: ReplyMessage; leadId: string }) {
       <div className="mb-2 flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 space-y-1">
           <p className="text-sm font-medium text-gray-900">
-            {m.mailboxEmail} <span className="font-normal text-gray-500">· by {SENT_BY_LABEL[m.sentBy]}</span>
+            {m.mailboxEmail}{" "}
+            <span className="font-normal text-gray-500" data-testid="sent-by">
+              · sent by {by}
+            </span>
           </p>
           <Meta
             rows={[
@@ -229,9 +262,11 @@ function OwnReply({ m, leadId }: { m: ReplyMessage; leadId: string }) {
       {m.status === "FAILED" && (
         <Alert tone="error" className="mt-2 flex flex-wrap items-center justify-between gap-2">
           <span data-testid="reply-error">Not sent: {m.error ?? "the mail server did not accept it"}</span>
-          <Button variant="secondary" size="sm" disabled={retry.isPending} onClick={() => retry.mutate(m.id)}>
-            {retry.isPending ? "Retrying…" : "Retry"}
-          </Button>
+          {canWrite && (
+            <Button variant="secondary" size="sm" disabled={retry.isPending} onClick={() => retry.mutate(m.id)}>
+              {retry.isPending ? "Retrying…" : "Retry"}
+            </Button>
+          )}
         </Alert>
       )}
       {retry.error && <p className="mt-1 text-xs text-red-700">Could not retry: {describeError(retry.error)}</p>}

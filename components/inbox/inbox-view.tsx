@@ -8,7 +8,7 @@ import { useUnmatchedCount, useUnreadCount, type ThreadFilters, type UnmatchedPa
 import { ThreadFiltersBar, ThreadList } from "./thread-list";
 import { UnmatchedList, UnmatchedPane } from "./unmatched";
 
-const DEFAULT_FILTERS: ThreadFilters = { intent: "", unread: false, starred: false, campaignId: "", page: 1, limit: 50 };
+const DEFAULT_FILTERS: ThreadFilters = { intent: "", assignee: "", unread: false, starred: false, campaignId: "", page: 1, limit: 50 };
 const DEFAULT_UNMATCHED: UnmatchedPaging = { page: 1, limit: 50 };
 
 export type InboxViewName = "conversations" | "unmatched";

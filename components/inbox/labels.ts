@@ -32,7 +32,8 @@ export const INTENT_TONE: Record<Intent, BadgeTone> = {
   QUESTION: "blue",
 };
 
-export const SENT_BY_LABEL = { HUMAN: "you", API: "the API", AGENT: "an agent" } as const;
+/** Who sent one of our replies when no team member is named (a person's own mail client, or a reply from before teams). */
+export const SENT_BY_LABEL = { HUMAN: "a person", API: "the API", AGENT: "an agent" } as const;
 
 /** "Kim Lee", else the address. */
 export function personName(p: { firstName?: string | null; lastName?: string | null; email: string } | null | undefined): string {

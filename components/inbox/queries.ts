@@ -12,8 +12,12 @@ const LIST_POLL_MS = 15_000;
 /** A reply being sent in the background: looked at every 2 s until it is SENT or FAILED. */
 const SENDING_POLL_MS = 2_000;
 
+/** Whose conversations the list shows: everyone's, the signed-in user's, or nobody's. */
+export type AssigneeFilter = "" | "me" | "none";
+
 export interface ThreadFilters {
   intent: Intent | "";
+  assignee: AssigneeFilter;
   unread: boolean;
   starred: boolean;
   campaignId: string;
@@ -21,9 +25,13 @@ export interface ThreadFilters {
   limit: number;
 }
 
+/** The filters the intent counts follow: all but the intent and the page. */
+export type CountFilters = Pick<ThreadFilters, "assignee" | "unread" | "starred" | "campaignId">;
+
 /** The filters as GET /replies/threads and /replies/intent-counts take them (only the ones set). */
-function filterQuery(f: Pick<ThreadFilters, "unread" | "starred" | "campaignId">): QueryOf<"/replies/intent-counts", "get"> {
+function filterQuery(f: CountFilters): QueryOf<"/replies/intent-counts", "get"> {
   return {
+    ...(f.assignee ? { assignee: f.assignee } : {}),
     ...(f.unread ? { unread: "true" as const } : {}),
     ...(f.starred ? { starred: "true" as const } : {}),
     ...(f.campaignId ? { campaignId: f.campaignId } : {}),
@@ -47,7 +55,7 @@ export function useThreads(f: ThreadFilters) {
  * How many conversations each intent chip would show with the other filters as they are, plus all
  * and unread ones: one GET /replies/intent-counts.
  */
-export function useIntentCounts(f: Pick<ThreadFilters, "unread" | "starred" | "campaignId">) {
+export function useIntentCounts(f: CountFilters) {
   return useQuery({
     queryKey: [...INBOX_KEY, "intent-counts", f],
     queryFn: ({ signal }) => data(client.GET("/replies/intent-counts", { params: { query: filterQuery(f) }, signal })),
@@ -196,5 +204,33 @@ export function useForward() {
   return useMutation({
     mutationFn: (v: { replyId: string; input: ForwardInput }) =>
       data(client.POST("/replies/{id}/forward", { params: { path: { id: v.replyId } }, body: v.input })),
+  });
+}
+
+/** PATCH /replies/thread/<leadId>/assign: to a member (not a client), or to nobody (null). */
+export function useAssign(leadId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string | null) =>
+      data(client.PATCH("/replies/thread/{leadId}/assign", { params: { path: { leadId } }, body: { userId } })),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKey(leadId) }),
+        queryClient.invalidateQueries({ queryKey: [...INBOX_KEY, "threads"] }),
+        queryClient.invalidateQueries({ queryKey: [...INBOX_KEY, "intent-counts"] }),
+      ]),
+  });
+}
+
+/**
+ * The people a conversation can be assigned to: the workspace's members other than client seats.
+ * Listing members is for owners and admins (`enabled`); others assign to themselves or to nobody.
+ */
+export function useAssignableMembers(enabled: boolean) {
+  return useQuery({
+    queryKey: [...INBOX_KEY, "members"],
+    queryFn: ({ signal }) => data(client.GET("/account/members", { signal })).then((r) => r.members.filter((m) => m.role !== "client")),
+    enabled,
+    staleTime: 60_000,
   });
 }

@@ -1,24 +1,46 @@
 "use client";
 
 import { describeError } from "@/components/api-client";
+import { useCan } from "@/components/shell/member-context";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Chip } from "@/components/ui/chip";
 import { cn } from "@/components/ui/cn";
 import { Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { AssigneeText } from "./assignee";
 import { INTENT_LABEL, INTENT_ORDER, INTENT_TONE, personName, snippet } from "./labels";
 import { ListPager } from "./list-pager";
-import { useCampaignOptions, useIntentCounts, useStar, useThreads, type ThreadFilters } from "./queries";
+import { type AssigneeFilter, useCampaignOptions, useIntentCounts, useStar, useThreads, type ThreadFilters } from "./queries";
 import { ReminderBadge, StarButton } from "./reply-controls";
 import type { Thread } from "./types";
 
+const ASSIGNEE_FILTERS: [AssigneeFilter, string][] = [
+  ["", "All"],
+  ["me", "Assigned to me"],
+  ["none", "Unassigned"],
+];
+
 export function ThreadFiltersBar({ filters, onChange }: { filters: ThreadFilters; onChange: (f: ThreadFilters) => void }) {
-  const counts = useIntentCounts({ unread: filters.unread, starred: filters.starred, campaignId: filters.campaignId });
+  const canWrite = useCan("member");
+  const counts = useIntentCounts({
+    assignee: filters.assignee,
+    unread: filters.unread,
+    starred: filters.starred,
+    campaignId: filters.campaignId,
+  });
   const campaigns = useCampaignOptions();
   const set = (patch: Partial<ThreadFilters>) => onChange({ ...filters, ...patch, page: 1 });
   return (
     <div className="space-y-2 border-b border-gray-200 p-3">
+      <fieldset aria-label="Assignee" className="flex min-w-0 flex-wrap gap-1.5">
+        {/* A client seat is never assigned a conversation: "Assigned to me" would always be empty. */}
+        {ASSIGNEE_FILTERS.filter(([value]) => canWrite || value !== "me").map(([value, label]) => (
+          <Chip key={value || "all"} pressed={filters.assignee === value} onClick={() => set({ assignee: value })}>
+            {label}
+          </Chip>
+        ))}
+      </fieldset>
       <fieldset aria-label="Intent" className="flex min-w-0 flex-wrap gap-1.5">
         <Chip pressed={filters.intent === ""} count={counts.data?.all} onClick={() => set({ intent: "" })}>
           All
@@ -80,7 +102,7 @@ export function ThreadList({
   const star = useStar();
   const rows = threads.data?.threads ?? [];
   const total = threads.data?.total ?? 0;
-  const filtered = filters.intent || filters.unread || filters.starred || filters.campaignId;
+  const filtered = filters.intent || filters.assignee || filters.unread || filters.starred || filters.campaignId;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -136,6 +158,7 @@ function ThreadRow({
   onStar: () => void;
   starPending: boolean;
 }) {
+  const canWrite = useCan("member");
   const name = personName(t.lead);
   const r = t.latestReply;
   const unread = t.unreadCount > 0;
@@ -175,15 +198,24 @@ function ThreadRow({
           {r.remindAt && <ReminderBadge remindAt={r.remindAt} />}
           {t.campaign && <span className="truncate text-xs text-gray-500">{t.campaign.name}</span>}
           {t.replyCount > 1 && <span className="text-xs text-gray-500">· {t.replyCount} replies</span>}
+          {t.assignee && <AssigneeText assignee={t.assignee} className="truncate text-xs text-gray-600" />}
         </div>
       </button>
-      <StarButton
-        className="absolute top-2 right-2"
-        starred={r.starred}
-        pending={starPending}
-        label={`conversation with ${name}`}
-        onClick={onStar}
-      />
+      {canWrite ? (
+        <StarButton
+          className="absolute top-2 right-2"
+          starred={r.starred}
+          pending={starPending}
+          label={`conversation with ${name}`}
+          onClick={onStar}
+        />
+      ) : (
+        r.starred && (
+          <span className="absolute top-2 right-3 text-lg leading-none text-yellow-500" title="Starred">
+            ★
+          </span>
+        )
+      )}
     </li>
   );
 }

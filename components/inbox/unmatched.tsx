@@ -3,6 +3,7 @@
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { useCan } from "@/components/shell/member-context";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -107,6 +108,7 @@ export function UnmatchedList({
 
 /** One unmatched message: its headers, the body in the sandboxed frame (remote images held back), its files, and Forward. */
 export function UnmatchedPane({ id, onBack }: { id: string; onBack?: () => void }) {
+  const canWrite = useCan("member"); // a client seat reads only: no Forward
   const msg = useUnmatchedMessage(id);
   if (msg.isPending) return <p className="p-6 text-sm text-gray-500">Loading the message…</p>;
   if (msg.error || !msg.data)
@@ -129,7 +131,7 @@ export function UnmatchedPane({ id, onBack }: { id: string; onBack?: () => void 
           <h2 className="min-w-0 text-lg font-semibold break-words text-gray-900" data-testid="unmatched-subject">
             {m.subject || "(no subject)"}
           </h2>
-          <ForwardButton source={m} />
+          {canWrite && <ForwardButton source={m} />}
         </div>
         <p className="flex flex-wrap items-center gap-1.5 text-xs text-gray-600">
           <Badge tone="gray">Matched no lead</Badge>
