@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Sidebar } from "@/components/shell/sidebar";
 import { MemberProvider } from "@/components/shell/member-context";
+import { TwoFactorRequiredScreen } from "@/components/settings/security-enrol-screen";
 import { currentMember } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +24,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </main>
     );
   }
+  // The workspace requires two-factor sign-in and this member has not set it up: enrolment first.
+  if (member.mustEnrolTwoFactor) return <TwoFactorRequiredScreen workspaceName={member.workspace.name} />;
   const info = {
     userId: member.user.id,
     email: member.user.email,
