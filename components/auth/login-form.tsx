@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -88,6 +89,11 @@ export function LoginForm({ next, initialError }: { next: string; initialError?:
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Signing in…" : needsCode ? "Verify and sign in" : "Sign in"}
       </Button>
+      <p className="text-center text-sm">
+        <Link className="text-indigo-700 hover:underline" href="/forgot-password">
+          Forgot password?
+        </Link>
+      </p>
     </form>
   );
 }

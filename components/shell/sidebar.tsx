@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
-import { hasRole } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/auth/roles";
 import { useMember } from "./member-context";
 import { NAV_ITEMS } from "./nav";
 import { SignOutButton } from "./sign-out-button";
@@ -15,7 +15,7 @@ export function Sidebar({
   currentWorkspaceId,
 }: {
   user: { email: string; name: string | null };
-  workspaces: { id: string; name: string }[];
+  workspaces: { id: string; name: string; role: Role }[];
   currentWorkspaceId: string;
 }) {
   const pathname = usePathname();
@@ -45,10 +45,14 @@ export function Sidebar({
         })}
       </nav>
       <div className="space-y-2 border-t border-gray-200 px-4 py-3">
-        <p className="truncate text-xs text-gray-600" title={user.email}>
+        <Link
+          href="/settings/profile"
+          className="block truncate text-xs text-gray-600 hover:text-indigo-700 hover:underline"
+          title={`${user.email} — your profile`}
+        >
           {user.name ? `${user.name} · ` : ""}
           {user.email}
-        </p>
+        </Link>
         <SignOutButton />
       </div>
     </aside>

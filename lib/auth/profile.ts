@@ -101,17 +101,15 @@ export async function requestEmailChange(ctx: Ctx, input: { email: string; curre
     .update(userTokens)
     .set({ usedAt: now })
     .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, "email_change"), isNull(userTokens.usedAt)));
-  await ctx.db
-    .insert(userTokens)
-    .values({
-      id: newId("utk"),
-      userId,
-      kind: "email_change",
-      tokenHash: hashLinkToken(token),
-      newEmail: email,
-      expiresAt,
-      createdAt: now,
-    });
+  await ctx.db.insert(userTokens).values({
+    id: newId("utk"),
+    userId,
+    kind: "email_change",
+    tokenHash: hashLinkToken(token),
+    newEmail: email,
+    expiresAt,
+    createdAt: now,
+  });
   const url = `${appUrl()}/confirm-email/${token}`;
   const sent = await trySend(ctx, () => sendSystemMail(emailChangeMail({ to: email, url, expiresAt })), "email confirmation");
   return { newEmail: email, expiresAt: expiresAt.toISOString(), sent, url: sent ? null : url };
@@ -152,6 +150,28 @@ async function spendToken(tx: DbOrTx, kind: TokenRow["kind"], token: string, now
 function transaction<T>(db: DbOrTx, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
   const withTx = db as DbOrTx & { transaction: (f: (tx: DbOrTx) => Promise<T>) => Promise<T> };
   return withTx.transaction(fn);
+}
+
+/** What a page shows for an emailed link before it is used: whose account, and for an email change the new address. */
+export async function linkDetails(
+  db: DbOrTx,
+  kind: TokenRow["kind"],
+  token: string,
+  now: Date,
+): Promise<{ state: "pending"; email: string; newEmail: string | null } | { state: "gone" }> {
+  const [row] = await db
+    .select({ email: users.email, newEmail: userTokens.newEmail })
+    .from(userTokens)
+    .innerJoin(users, eq(users.id, userTokens.userId))
+    .where(
+      and(
+        eq(userTokens.tokenHash, hashLinkToken(token)),
+        eq(userTokens.kind, kind),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, now),
+      ),
+    );
+  return row ? { state: "pending", email: row.email, newEmail: row.newEmail } : { state: "gone" };
 }
 
 /** Confirms an email change from its link (public: the link is the credential). */
