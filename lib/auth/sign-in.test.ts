@@ -46,10 +46,14 @@ async function auditOf(action: string, where: { userId?: string; label?: string 
 const attempt = (email: string, password: string, code?: string, ip = freshIp()) =>
   signIn(getDb(), { email, password, code, ip, userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" }, clock.now());
 
+/** Every secret, recovery code and password tried, to prove none reached the audit log. */
+const handedOut: string[] = [];
+
 /** A user with two-factor sign-in on (through the routes). */
 async function enrolledUser(tag: string) {
   const u = await newUser(tag);
   const tf = await enrol(await sessionCookie(u.userId), clock);
+  handedOut.push(tf.secret, ...tf.recoveryCodes);
   return { ...u, ...tf };
 }
 
@@ -191,5 +195,13 @@ describe("per-IP limit", () => {
       .from(auditLog)
       .where(and(eq(auditLog.ip, ip), sql`${auditLog.detail}->>'limit' = 'ip'`));
     expect(logged).toHaveLength(1);
+  });
+});
+
+describe("the audit log", () => {
+  it("holds no password, TOTP secret or recovery code of any attempt above", async () => {
+    const text = JSON.stringify(await getDb().select().from(auditLog)).toUpperCase();
+    expect(handedOut.length).toBeGreaterThan(20);
+    for (const s of [...handedOut, "password123", "wrong-0"]) expect(text).not.toContain(s.toUpperCase());
   });
 });
