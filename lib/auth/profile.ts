@@ -242,7 +242,8 @@ export async function requestPasswordReset(pctx: PublicCtx, email: string): Prom
     .insert(userTokens)
     .values({ id: newId("utk"), userId: user.id, kind: "password_reset", tokenHash: hashLinkToken(token), expiresAt, createdAt: now });
   const url = `${appUrl()}/reset-password/${token}`;
-  await trySend(pctx, () => sendSystemMail(passwordResetMail({ to: user.email, url, expiresAt })), "password reset");
+  // In the background: answering only once the mail server has would tell known addresses from unknown ones by the time taken.
+  void trySend(pctx, () => sendSystemMail(passwordResetMail({ to: user.email, url, expiresAt })), "password reset");
   return { sent: true };
 }
 
