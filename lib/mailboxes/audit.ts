@@ -8,6 +8,15 @@ export type ConnectedVia = "app_password" | "bulk_import" | "oauth";
 
 type Login = Pick<MailboxRow, `${Protocol}${"Host" | "Port" | "Security" | "Username" | "PasswordEnc"}`>;
 
+/** A saved login with its password decrypted; a password sealed under another secret reads as unknown (so as changed). */
+function readable(m: Login, p: Protocol) {
+  try {
+    return loginOf(m, p);
+  } catch {
+    return { host: m[`${p}Host`], port: m[`${p}Port`], security: m[`${p}Security`], username: m[`${p}Username`], password: undefined };
+  }
+}
+
 /**
  * The names of the login fields that differ between two versions of a mailbox (passwords compared
  * decrypted, as each save seals them anew). Names only: the audit log never holds a value of them.
@@ -15,12 +24,12 @@ type Login = Pick<MailboxRow, `${Protocol}${"Host" | "Port" | "Security" | "User
 export function changedLoginFields(before: Login, after: Login): string[] {
   const out: string[] = [];
   for (const p of ["smtp", "imap"] as const) {
-    const a = loginOf(before, p);
-    const b = loginOf(after, p);
+    const a = readable(before, p);
+    const b = readable(after, p);
     for (const f of ["host", "port", "security", "username"] as const) {
       if (a[f] !== b[f]) out.push(`${p}${f[0].toUpperCase()}${f.slice(1)}`);
     }
-    if (a.password !== b.password) out.push(`${p}Password`);
+    if (a.password === undefined || a.password !== b.password) out.push(`${p}Password`);
   }
   return out;
 }
