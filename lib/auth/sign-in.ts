@@ -58,7 +58,7 @@ export async function authAttempt(ip: string): Promise<RateCheck> {
 }
 
 function accountKey(email: string): string {
-  return `auth:acct:${email.trim().toLowerCase()}`;
+  return `auth:acct:${email.trim().toLowerCase().slice(0, 320)}`;
 }
 
 /** The account's failures in the current window, without counting anything. */
