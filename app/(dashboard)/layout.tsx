@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Sidebar } from "@/components/shell/sidebar";
 import { MemberProvider } from "@/components/shell/member-context";
+import { RoleGate } from "@/components/shell/role-gate";
 import { TwoFactorRequiredScreen } from "@/components/settings/security-enrol-screen";
 import { currentMember } from "@/lib/auth/session";
 
@@ -39,7 +40,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
         {/* Keyed by workspace: switching starts every page's client state (filters, paging) afresh. */}
         <main key={member.workspace.id} className="min-w-0 flex-1 px-8 py-6">
-          {children}
+          <RoleGate>{children}</RoleGate>
         </main>
       </div>
     </MemberProvider>

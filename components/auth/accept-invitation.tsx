@@ -50,14 +50,15 @@ export function AcceptInvitation({ token, email, workspaceId, mode }: { token: s
         return;
       }
     }
-    window.location.assign("/leads");
+    // `/` opens the dashboard page of the role joined (Campaigns for a client seat).
+    window.location.assign("/");
   }
 
   if (joinedButNotSignedIn) {
     return (
       <Alert tone="success">
         You joined the workspace.{" "}
-        <Link className="font-medium underline" href="/login?callbackUrl=%2Fleads">
+        <Link className="font-medium underline" href="/login?callbackUrl=%2F">
           Sign in
         </Link>{" "}
         to open it.

@@ -120,9 +120,10 @@ export interface Removal {
 export async function removeMember(ctx: Ctx, userId: string): Promise<Removal> {
   const actor = sessionUser(ctx);
   const leaving = actor.userId === userId;
-  if (!leaving) requireRole(ctx, "admin");
   return withTransaction(ctx, async (tx, t) => {
+    // Anyone may leave; removing someone else needs an admin. A user who is not a member is 404 either way.
     const { ownerCount, target } = await lockOwnersAndTarget(t, userId);
+    if (!leaving) requireRole(ctx, "admin");
     if (target.role === "owner" && !leaving && actor.role !== "owner") throw new ForbiddenError("Only an owner may remove an owner");
     if (target.role === "owner" && ownerCount <= 1) throw new ConflictError(`${target.email} ${LAST_OWNER}`);
     const now = t.clock.now();

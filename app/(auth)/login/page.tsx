@@ -12,7 +12,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 /** Only same-site paths, so that a crafted link cannot bounce a fresh session to another site. */
 function safeNext(v: string | string[] | undefined): string {
   const s = typeof v === "string" ? v : "";
-  return s.startsWith("/") && !s.startsWith("//") && !s.startsWith("/\\") ? s : "/leads";
+  return s.startsWith("/") && !s.startsWith("//") && !s.startsWith("/\\") ? s : "/";
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: SearchParams }) {
