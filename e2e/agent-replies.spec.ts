@@ -32,32 +32,17 @@ test("a reply agent answers a lead's question over IMAP/SMTP, and its activity l
   await signInAsOwner(page, "/reply-agents");
   const mailboxId = await mail.importMailbox(page);
   const api = apiClient(page);
-  const [leadId] = (await ok(api.POST("/leads", { body: { leads: [LEAD] } }))).leadIds;
   const subject = `Pricing idea ${stamp}`;
-  const campaign = await ok(
-    api.POST("/campaigns", {
-      body: {
-        name: `Agent e2e ${stamp}`,
-        sendWindowStartHour: 0,
-        sendWindowEndHour: 24,
-        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-        minGapMinutes: 0,
-      },
-    }),
-  );
-  mail.created.campaignId = campaign.id;
-  const path = { id: campaign.id };
-  await ok(
-    api.PUT("/campaigns/{id}/steps", {
-      params: { path },
-      body: { steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}}, an idea." }] },
-    }),
-  );
-  await ok(api.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
-  await ok(api.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds: [leadId] } }));
+  const { campaignId, leadId, launch } = await mail.oneStepCampaign(page, {
+    mailboxId,
+    lead: LEAD,
+    name: `Agent e2e ${stamp}`,
+    subject,
+    body: "Hi {{firstName}}, an idea.",
+  });
   const agent = await ok(
     api.POST("/reply-agents", {
-      body: { name: `Helper ${stamp}`, companyName: "Acme", tone: "FRIENDLY", autonomousReplies: true, campaignIds: [campaign.id] },
+      body: { name: `Helper ${stamp}`, companyName: "Acme", tone: "FRIENDLY", autonomousReplies: true, campaignIds: [campaignId] },
     }),
   );
   const doc = `Acme pricing.\n\n${PASSAGE} Every plan has a 14-day free trial.\n\nSecurity: data stays in Frankfurt.`;
@@ -67,9 +52,8 @@ test("a reply agent answers a lead's question over IMAP/SMTP, and its activity l
       body: { filename: "pricing.txt", mimeType: "text/plain", contentBase64: Buffer.from(doc).toString("base64") },
     }),
   );
-  await ok(api.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
-  await expect.poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, { timeout: 60_000 }).toBe(1);
-  const campaignMessageId = mail.smtp.received.find((m) => m.to.includes(LEAD.email))!.parsed.messageId!;
+  await launch();
+  const campaignMessageId = await mail.firstEmailTo(LEAD.email);
 
   // The lead asks; the sync ingests and classifies it, the agent answers from the trained document, threaded.
   await mail.deliver(question(campaignMessageId, subject));

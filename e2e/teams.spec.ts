@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { apiClient, ok } from "./support/api";
+import { apiClient } from "./support/api";
 import { useSpecMailPeers } from "./support/mail-peers";
 import { OWNER, signInAsOwner } from "./support/session";
 
@@ -72,40 +72,17 @@ function leadReply(subject: string, inReplyTo: string): string {
 
 /** A conversation in the inbox: a one-step campaign mails the lead, and the lead answers over IMAP. */
 async function conversation(page: Page): Promise<{ leadId: string; subject: string }> {
-  const client = apiClient(page);
   const mailboxId = await mail.importMailbox(page);
-  const [leadId] = (await ok(client.POST("/leads", { body: { leads: [LEAD] } }))).leadIds;
   const subject = `Pricing for Acme ${stamp}`;
-  const campaign = await ok(
-    client.POST("/campaigns", {
-      body: {
-        name: `Team e2e ${stamp}`,
-        sendWindowStartHour: 0,
-        sendWindowEndHour: 24,
-        sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6],
-        minGapMinutes: 0,
-      },
-    }),
-  );
-  mail.created.campaignId = campaign.id;
-  const path = { id: campaign.id };
-  await ok(
-    client.PUT("/campaigns/{id}/steps", {
-      params: { path },
-      body: { steps: [{ stepOrder: 0, subject, bodyTemplate: "Hi {{firstName}}" }] },
-    }),
-  );
-  await ok(client.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [mailboxId] } }));
-  await ok(client.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds: [leadId] } }));
-  await ok(client.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
-  await expect
-    .poll(() => mail.smtp.received.filter((m) => m.to.includes(LEAD.email)).length, {
-      timeout: 60_000,
-      message: "the campaign email is sent",
-    })
-    .toBe(1);
-  const sent = mail.smtp.received.find((m) => m.to.includes(LEAD.email))!;
-  await mail.deliver(leadReply(subject, sent.parsed.messageId!));
+  const { leadId, launch } = await mail.oneStepCampaign(page, {
+    mailboxId,
+    lead: LEAD,
+    name: `Team e2e ${stamp}`,
+    subject,
+    body: "Hi {{firstName}}",
+  });
+  await launch();
+  await mail.deliver(leadReply(subject, await mail.firstEmailTo(LEAD.email)));
   return { leadId, subject };
 }
 

@@ -74,6 +74,38 @@ export function useSpecMailPeers(mailbox: SpecMailbox, opts: { rejectRecipients:
       return mailboxId;
     },
 
+    /**
+     * A one-step campaign from the spec's mailbox to one new lead, sending at any hour with no pacing
+     * gap, not launched yet (a spec may attach more first, e.g. a reply agent). Paused after the test.
+     */
+    async oneStepCampaign(
+      page: Page,
+      o: { mailboxId: string; lead: { email: string } & Record<string, string>; name: string; subject: string; body: string },
+    ): Promise<{ campaignId: string; leadId: string; launch: () => Promise<void> }> {
+      const api = apiClient(page);
+      const [leadId] = (await ok(api.POST("/leads", { body: { leads: [o.lead] } }))).leadIds;
+      const body = { name: o.name, sendWindowStartHour: 0, sendWindowEndHour: 24, sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 };
+      const campaign = await ok(api.POST("/campaigns", { body }));
+      peers.created.campaignId = campaign.id;
+      const path = { id: campaign.id };
+      const steps = [{ stepOrder: 0, subject: o.subject, bodyTemplate: o.body }];
+      await ok(api.PUT("/campaigns/{id}/steps", { params: { path }, body: { steps } }));
+      await ok(api.PUT("/campaigns/{id}/mailboxes", { params: { path }, body: { mailboxIds: [o.mailboxId] } }));
+      await ok(api.POST("/campaigns/{id}/leads", { params: { path }, body: { leadIds: [leadId] } }));
+      const launch = async () => {
+        await ok(api.PATCH("/campaigns/{id}/status", { params: { path }, body: { status: "ACTIVE", confirm: true } }));
+      };
+      return { campaignId: campaign.id, leadId, launch };
+    },
+
+    /** The Message-ID of the first email the SMTP peer received for `to`, once it has (the worker sends it). */
+    async firstEmailTo(to: string): Promise<string> {
+      await expect
+        .poll(() => peers.smtp.received.filter((m) => m.to.includes(to)).length, { timeout: 60_000, message: `an email reaches ${to}` })
+        .toBe(1);
+      return peers.smtp.received.find((m) => m.to.includes(to))!.parsed.messageId!;
+    },
+
     /** Puts a raw message in the mailbox's INBOX on the IMAP peer, as if it had arrived. */
     async deliver(raw: string): Promise<void> {
       const client = new ImapFlow({
