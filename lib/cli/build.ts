@@ -10,6 +10,9 @@ const SOURCES = [
   "public",
   "inngest",
   "next.config.mjs",
+  // Next.js's root-level files: the proxy (security headers, the nonce) and the browser's instrumentation.
+  "proxy.ts",
+  "instrumentation-client.ts",
   "package-lock.json",
   "postcss.config.mjs",
   "tsconfig.json",

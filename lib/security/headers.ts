@@ -26,11 +26,13 @@ export interface SecurityHeaderOptions {
   dev?: boolean;
 }
 
-/** Browser features the dashboard never uses, turned off for the page and anything it embeds. */
+/**
+ * Browser features the dashboard never uses, turned off for the page and anything it embeds. Only names
+ * Chromium knows: an unknown one is reported on every page load as a header error in the console.
+ */
 const DISABLED_FEATURES = [
   "accelerometer",
   "autoplay",
-  "bluetooth",
   "camera",
   "display-capture",
   "geolocation",
