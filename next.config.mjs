@@ -6,9 +6,10 @@ const nextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {
-    // proxy.ts runs on /api/*, and Next.js then buffers request bodies only up to this size (10 MB by
-    // default) and silently truncates the rest. The routes enforce their own limits (lib/api/route.ts
-    // bodyLimit: 5 MB by default, 15 MB for a reply-agent document, up to 32 MB for raw uploads).
+    // proxy.ts runs on every request but the build's static files (it sets the security headers), and
+    // Next.js then buffers request bodies only up to this size (10 MB by default) and silently truncates
+    // the rest. The routes enforce their own limits (lib/api/route.ts bodyLimit: 5 MB by default, 15 MB
+    // for a reply-agent document, up to 32 MB for raw uploads).
     proxyClientMaxBodySize: 32 * 1024 * 1024,
   },
 };
