@@ -71,8 +71,8 @@ function isHttps(appUrl: string | undefined): boolean {
 }
 
 /** The page policy for one request's nonce. */
-export function pagePolicy(nonce: string, opts: { https?: boolean; dev?: boolean } = {}): string {
-  const directives = [
+export function pagePolicy(nonce: string, opts: { dev?: boolean } = {}): string {
+  return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
@@ -88,9 +88,7 @@ export function pagePolicy(nonce: string, opts: { https?: boolean; dev?: boolean
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-  ];
-  if (opts.https) directives.push("upgrade-insecure-requests");
-  return directives.join("; ");
+  ].join("; ");
 }
 
 /** The headers of one answer (header names as browsers document them). */
@@ -99,7 +97,7 @@ export function securityHeaders(opts: SecurityHeaderOptions): Record<string, str
   let csp = API_CSP;
   if (opts.kind === "page") {
     if (!opts.nonce) throw new Error("A page policy needs the request's nonce");
-    csp = pagePolicy(opts.nonce, { https, dev: opts.dev });
+    csp = pagePolicy(opts.nonce, { dev: opts.dev });
   }
   const headers: Record<string, string> = {
     "Content-Security-Policy": csp,
