@@ -122,7 +122,17 @@ test("every dashboard page renders under the Content-Security-Policy without a v
     const v = await violationsOf(page, url, reports);
     if (v.length) found[url] = v;
   };
-  // Signed out first: the sign-in page, and the sign-in itself (next-auth's form) under the policy.
+  // Signed out first: the public pages (links with an unknown token show their "not valid" page), then
+  // the sign-in itself (next-auth's form) under the policy.
+  for (const url of [
+    "/setup",
+    "/forgot-password",
+    "/invite/no-such-token",
+    "/reset-password/no-such-token",
+    "/confirm-email/no-such-token",
+  ]) {
+    await check(url);
+  }
   await check("/login");
   await signInAsOwner(page, "/campaigns");
   const signingIn = [...((await page.evaluate(() => window.__cspViolations)) ?? []), ...reports];
