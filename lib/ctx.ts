@@ -64,7 +64,7 @@ const NEEDS: Record<Role, string> = {
   client: "a workspace member",
 };
 
-/** Role-gated operations (spec 5.6 and lib/auth/roles.ts): 403 below the role. */
+/** Role-gated operations (the rights table in lib/auth/roles.ts): 403 below the role. */
 export function requireRole(ctx: Ctx, role: Role): void {
   if (ctx.actor.type === "system") return;
   if (!hasRole(ctx.actor.role, role)) throw new ForbiddenError(`Only ${NEEDS[role]} may do this; you are ${ctx.actor.role}`);
