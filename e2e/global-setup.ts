@@ -129,6 +129,9 @@ export default async function globalSetup() {
     EMBEDDED_PG_PORT: String(pgPort),
     OUTREACH_SECRET: "e2e-secret",
     WORKER_TICK_MS: "1000",
+    // Every spec signs in from 127.0.0.1, some several people at once: the per-IP sign-in limit (10 a
+    // minute by default) would refuse the suite itself. The limits are tested in lib/auth/sign-in.test.ts.
+    RATE_LIMIT_AUTH: "120",
     MAILBOX_CHECK_INTERVAL_S: "2",
     // Each mailbox's IMAP folders are due every 2 s (not 60); the sync job looks every 5 s, so a reply a spec appends shows within seconds.
     IMAP_POLL_INTERVAL_S: "2",
