@@ -1,5 +1,6 @@
 "use client";
 
+import { useCan } from "@/components/shell/member-context";
 import dynamic from "next/dynamic";
 import { type ReactNode, useState } from "react";
 import { describeError } from "@/components/api-client";
@@ -40,6 +41,8 @@ function Charts({ period }: { period: PeriodPick }) {
 }
 
 function Downloads({ period }: { period: PeriodPick }) {
+  // The leads CSV is for owners and admins only (lib/auth/roles.ts): the others are not offered it.
+  const canExportLeads = useCan("admin");
   const link =
     "inline-flex items-center rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-800 hover:bg-gray-50";
   return (
@@ -50,9 +53,11 @@ function Downloads({ period }: { period: PeriodPick }) {
       <a className={link} href="/api/v1/reports/campaigns.csv" download>
         Campaigns (CSV)
       </a>
-      <a className={link} href="/api/v1/reports/leads.csv" download title="Owner or admin; up to 50,000 leads">
-        Leads (CSV)
-      </a>
+      {canExportLeads && (
+        <a className={link} href="/api/v1/reports/leads.csv" download title="Owner or admin; up to 50,000 leads">
+          Leads (CSV)
+        </a>
+      )}
     </div>
   );
 }
