@@ -109,7 +109,7 @@ test("an owner invites an admin and a client; the client sees a client's seat; t
   await admin.getByRole("button", { name: "I have saved them" }).click();
 
   // Signing in again asks for the code; the next step's code (each is accepted once) lets the admin in.
-  await admin.getByRole("button", { name: "Sign out" }).click();
+  await admin.getByRole("complementary").getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(admin).toHaveURL(/\/login/);
   await admin.getByLabel("Email", { exact: true }).fill(ADMIN.email);
   await admin.getByLabel("Password", { exact: true }).fill(ADMIN.password);
