@@ -47,6 +47,25 @@ export function outreachSecret(): string {
   return cachedSecret;
 }
 
+/** APP_URL as the operator set it (no default): the public origin that the CSRF check and HSTS go by. */
+export function configuredAppUrl(): string | undefined {
+  return process.env.APP_URL || undefined;
+}
+
+/**
+ * The installation's own mailer for invitations, password resets and email confirmations:
+ * SYSTEM_SMTP_URL (`smtp://user:pass@host:port` or `smtps://…`) and SYSTEM_MAIL_FROM. Unset: no mail
+ * is sent and the dashboard shows such links once to copy instead.
+ */
+export const systemMail = {
+  get url(): string | undefined {
+    return process.env.SYSTEM_SMTP_URL?.trim() || undefined;
+  },
+  get from(): string | undefined {
+    return process.env.SYSTEM_MAIL_FROM?.trim() || undefined;
+  },
+};
+
 export function appUrl(): string {
   return (process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`).replace(/\/$/, "");
 }

@@ -154,7 +154,7 @@ function fingerprintLimit(def: RouteDef): number {
 /**
  * The steps REST and MCP share: credential → rate limit (headers into `headers`, also for a refusal)
  * → 401 → a session's cross-site write refused (403). One request, one hit on the caller's counter,
- * whichever door it came in by (spec 5.9).
+ * whichever door it came in by (the same per-key limit for REST and MCP).
  */
 export async function edgeContext(req: Request, headers: Record<string, string>): Promise<{ ctx: Ctx; cred: Credential & { ok: true } }> {
   const clock = currentClock();

@@ -1,3 +1,4 @@
+import { configuredAppUrl } from "../env";
 import { ForbiddenError } from "../errors";
 
 /** The methods that change something; a cross-site page must not make them with the dashboard's cookie. */
@@ -27,7 +28,7 @@ export function requestOrigin(req: Request): string {
 }
 
 /** The dashboard's origin: APP_URL's when it is set, else the origin the request reached. */
-export function appOrigin(req: Request, appUrl: string | undefined = process.env.APP_URL): string {
+export function appOrigin(req: Request, appUrl: string | undefined = configuredAppUrl()): string {
   return (appUrl && originOf(appUrl)) || requestOrigin(req);
 }
 
@@ -38,7 +39,7 @@ export function appOrigin(req: Request, appUrl: string | undefined = process.env
  * browsers send Origin on every POST, PUT, PATCH and DELETE. Reads (GET, HEAD) pass. Only call this
  * for a session: an API key is not sent by the browser on its own, so it needs no such check.
  */
-export function requireSameOrigin(req: Request, appUrl: string | undefined = process.env.APP_URL): void {
+export function requireSameOrigin(req: Request, appUrl: string | undefined = configuredAppUrl()): void {
   if (!STATE_CHANGING.has(req.method.toUpperCase())) return;
   const expected = appOrigin(req, appUrl);
   const hint = "a dashboard session may only change data from the dashboard's own pages (scripts use an API key)";

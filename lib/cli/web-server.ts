@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { flushTracking } from "../analytics/tracking-answer";
 import { serveTracking } from "../analytics/tracking-http";
+import { configuredAppUrl } from "../env";
 import { securityHeaders } from "../security/headers";
 
 /**
@@ -12,7 +13,7 @@ export function webListener(next: (req: IncomingMessage, res: ServerResponse) =>
   return (req, res) => {
     if (req.url?.startsWith("/t/")) {
       // The fast path's answers carry the security headers proxy.ts gives every answer of Next's.
-      const headers = securityHeaders({ kind: "api", appUrl: process.env.APP_URL });
+      const headers = securityHeaders({ kind: "api", appUrl: configuredAppUrl() });
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       if (serveTracking(req, res)) return;
       for (const k of Object.keys(headers)) res.removeHeader(k);

@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import { appUrl } from "../env";
+import { appUrl, systemMail } from "../env";
 
 /**
  * The instance's own mail: invitations, password resets and email-address confirmations. It is not
@@ -53,12 +53,12 @@ export function parseSystemSmtpUrl(raw: string | undefined): SmtpUrl | undefined
 
 /** Whether the instance can send its own mail (SYSTEM_SMTP_URL is set). */
 export function systemMailerConfigured(): boolean {
-  return Boolean(process.env.SYSTEM_SMTP_URL?.trim());
+  return Boolean(systemMail.url);
 }
 
 /** The From header of system mail. */
 export function systemMailFrom(): string {
-  const configured = process.env.SYSTEM_MAIL_FROM?.trim();
+  const configured = systemMail.from;
   if (configured) return configured;
   let host = "localhost";
   try {
@@ -71,7 +71,7 @@ export function systemMailFrom(): string {
 
 /** Sends one message through SYSTEM_SMTP_URL. Throws when it is unset or the server refuses. */
 export async function sendSystemMail(mail: SystemMail): Promise<{ messageId: string }> {
-  const server = parseSystemSmtpUrl(process.env.SYSTEM_SMTP_URL);
+  const server = parseSystemSmtpUrl(systemMail.url);
   if (!server) throw new Error("No system mailer: SYSTEM_SMTP_URL is not set");
   const options: SMTPTransport.Options = {
     host: server.host,
