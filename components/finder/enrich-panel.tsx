@@ -36,6 +36,12 @@ export function EnrichPanel({ jobId, names }: { jobId: string; names: Map<string
         )}
       </div>
       <Progress value={j.done} max={j.total} label="people" />
+      {/* Why nothing could be verified (the SMTP port unreachable from this server) and what to do about it. */}
+      {j.error && (
+        <Alert tone="warning" className="text-sm">
+          <span data-testid="enrich-error">{j.error}</span>
+        </Alert>
+      )}
       <ul className="space-y-1 text-sm">
         {j.results.map((r) => (
           <li key={r.personId ?? r.leadId} className="flex items-center gap-2" title={r.detail ?? undefined}>

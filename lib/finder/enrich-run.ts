@@ -5,7 +5,8 @@ import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
 import { leasedJobs } from "../jobs/leased";
 import { withProviderGuesses } from "./provider-guesses";
-import { type Verdict, verifyAtDomain } from "./verify";
+import { verifyEnv } from "../env";
+import { type Verdict, unreachableHint, verifyAtDomain } from "./verify";
 
 /**
  * The finder-enrich job (inngest/functions/finder-enrich.ts): works the pending people of open
@@ -13,7 +14,9 @@ import { type Verdict, verifyAtDomain } from "./verify";
  * person's verdict is written under the job's lease (lib/jobs/leased.ts): a cancelled job has lost its
  * lease, so the run stops before the next person and sends no further RCPT. Greylisted people stay
  * pending with a next attempt time on the injectable clock (GREYLIST_RETRY_MS after each 4xx, UNKNOWN
- * after GREYLIST_ATTEMPTS of them); the job completes when no person is pending.
+ * after GREYLIST_ATTEMPTS of them); the job completes when no person is pending. When the SMTP port
+ * cannot be reached at all (refused, or no connection), that is found once for the job, not person by
+ * person: everyone still waiting is UNKNOWN with that reason, and the job completes with what to do.
  */
 
 const LEASE_MS = 120_000;
@@ -91,18 +94,52 @@ async function verdictFor(ctx: JobCtx, job: Job, r: Result): Promise<Verdict> {
   return verifyAtDomain(r.domain ?? "", candidates);
 }
 
-/** One domain's due people, one after another; stops when the lease is lost or the budget is spent. */
-async function runDomain(ctx: JobCtx, job: Job, rows: Result[], until: number): Promise<{ worked: number; lost: boolean }> {
+/** What the domains of one run share: set once a person's MX could not be reached on the SMTP port. */
+interface RunState {
+  unreachable?: string;
+}
+
+/**
+ * One domain's due people, one after another; stops when the lease is lost, the budget is spent, or
+ * any domain of the run found the SMTP port unreachable.
+ */
+async function runDomain(ctx: JobCtx, job: Job, rows: Result[], until: number, run: RunState): Promise<{ worked: number; lost: boolean }> {
   let worked = 0;
   for (const r of rows) {
-    if (ctx.clock.now().getTime() > until) break;
+    if (ctx.clock.now().getTime() > until || run.unreachable) break;
     const v = await verdictFor(ctx, job, r);
+    if (v.unreachable) run.unreachable ??= v.detail;
     const set = outcome(r, v, ctx.clock.now());
     if (!job.verify && set.pending === false) set.verificationStatus = "UNVERIFIED";
     if (!(await record(ctx.db, job, r, set, ctx.clock.now()))) return { worked, lost: true };
     worked++;
   }
   return { worked, lost: false };
+}
+
+/**
+ * The SMTP port cannot be reached from here: everyone still pending (greylisting retries included) is
+ * UNKNOWN with the reason, leads get that status, and the job completes carrying what to do in `error`.
+ */
+async function giveUpUnreachable(ctx: JobCtx, job: Job, reason: string): Promise<void> {
+  const hint = unreachableHint(verifyEnv.port);
+  const detail = `${reason} — ${hint}`;
+  await ctx.db.transaction(async (tx) => {
+    if (!(await leased.whileHeld(tx, job, { leaseUntil: new Date(ctx.clock.now().getTime() + LEASE_MS) }))) return;
+    const left = await tx
+      .update(results)
+      .set({ pending: false, verificationStatus: "UNKNOWN", nextAttemptAt: null, detail, attempts: sql`${results.attempts} + 1` })
+      .where(and(eq(results.jobId, job.id), eq(results.pending, true)))
+      .returning({ subjectId: results.subjectId });
+    if (job.kind === "LEADS" && left.length) {
+      const ids = left.map((r) => r.subjectId);
+      await tx
+        .update(leads)
+        .set({ verificationStatus: "UNKNOWN" })
+        .where(and(eq(leads.workspaceId, job.workspaceId), sql`${leads.id} = any(${ids})`));
+    }
+    await leased.whileHeld(tx, job, { status: "COMPLETED", completedAt: ctx.clock.now(), leaseUntil: null, error: hint, done: job.total });
+  });
 }
 
 /** One claimed job as far as the budget goes; COMPLETED when nobody is left pending. */
@@ -116,9 +153,14 @@ async function runJob(ctx: JobCtx, job: Job, until: number): Promise<number> {
     .orderBy(asc(results.position));
   const byDomain = new Map<string, Result[]>();
   for (const r of due) byDomain.set(r.domain ?? "", [...(byDomain.get(r.domain ?? "") ?? []), r]);
-  const runs = await mapLimit([...byDomain.values()], DOMAINS_AT_ONCE, (rows) => runDomain(ctx, job, rows, until));
+  const run: RunState = {};
+  const runs = await mapLimit([...byDomain.values()], DOMAINS_AT_ONCE, (rows) => runDomain(ctx, job, rows, until, run));
   const worked = runs.reduce((n, r) => n + r.worked, 0);
   if (runs.some((r) => r.lost)) return worked;
+  if (run.unreachable) {
+    await giveUpUnreachable(ctx, job, run.unreachable);
+    return worked;
+  }
   const [left] = await ctx.db
     .select({
       n: sql<number>`count(*)::int`,

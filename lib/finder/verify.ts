@@ -23,7 +23,21 @@ export type Verdict = {
   email: string | null;
   espClass: EspClass;
   detail: string;
+  /**
+   * No connection could be made to the MX host's SMTP port (refused, or nothing answered the connect):
+   * on most cloud hosts outbound port 25 is blocked, so every other domain would fail the same way.
+   */
+  unreachable?: true;
 };
+
+/** What an operator can do when the verification port cannot be reached from this server. */
+export function unreachableHint(port: number): string {
+  return (
+    `SMTP port ${port} cannot be reached from this server (most cloud hosts block outbound port 25), so no address ` +
+    "could be checked: run Outreach where that port is open, point SMTP_VERIFY_PORT at a port that is, or configure an " +
+    "email-finding provider"
+  );
+}
 
 /** The domain's MX hosts in preference order, its ESP class, or why it has none. */
 async function mxOf(domain: string): Promise<{ hosts: string[]; espClass: EspClass } | { error: string; none?: true }> {
@@ -97,7 +111,10 @@ export async function verifyAtDomain(domain: string, candidates: string[]): Prom
     } catch (e) {
       const reply = e instanceof ProbeError ? e.reply : undefined;
       const detail = (e as Error).message;
+      // Only a server's real 4xx answer is retried later; a port that cannot be reached is not greylisting.
       if (reply && reply.code >= 400 && reply.code < 500) return { status: "GREYLISTED", email: null, espClass: mx.espClass, detail };
+      if (e instanceof ProbeError && e.kind === "connect")
+        return { status: "UNKNOWN", email: null, espClass: mx.espClass, detail, unreachable: true };
       return { status: "UNKNOWN", email: null, espClass: mx.espClass, detail };
     } finally {
       await session?.quit();

@@ -85,7 +85,8 @@ function connect(host: string, port: number, timeoutMs: number): Promise<net.Soc
     const socket = net.connect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new ProbeError("timeout", `no connection to ${host}:${port} within ${timeoutMs} ms`));
+      // No connection at all (a port filtered on the way out) is a connect failure, as a refusal is.
+      reject(new ProbeError("connect", `no connection to ${host}:${port} within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.once("connect", () => {
       clearTimeout(timer);
