@@ -9,11 +9,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
 
-type Mode = "signed-in" | "existing" | "new";
+type Mode = "signed-in" | "new";
 
 /**
  * Accepts an invitation: the signed-in invitee with one click; otherwise with a new account's name
- * and password, or the existing account's password. Then a session (next-auth's sign-in) and the
+ * and password (an existing account signs in first). Then a session (next-auth's sign-in) and the
  * dashboard, opened in the workspace joined.
  */
 export function AcceptInvitation({ token, email, workspaceId, mode }: { token: string; email: string; workspaceId: string; mode: Mode }) {
@@ -27,12 +27,7 @@ export function AcceptInvitation({ token, email, workspaceId, mode }: { token: s
     e.preventDefault();
     setBusy(true);
     setError(undefined);
-    const body =
-      mode === "signed-in"
-        ? {}
-        : mode === "new"
-          ? { name: form.name.trim() || undefined, password: form.password }
-          : { password: form.password };
+    const body = mode === "signed-in" ? {} : { name: form.name.trim() || undefined, password: form.password };
     try {
       await data(client.POST("/invitations/{token}/accept", { params: { path: { token } }, body }));
     } catch (err) {
@@ -84,17 +79,13 @@ export function AcceptInvitation({ token, email, workspaceId, mode }: { token: s
         </>
       )}
       {mode !== "signed-in" && (
-        <Field
-          label={mode === "new" ? "Choose a password" : `Password of ${email}`}
-          errors={fieldErrors.password}
-          hint={mode === "new" ? "At least 8 characters." : undefined}
-        >
+        <Field label="Choose a password" errors={fieldErrors.password} hint="At least 8 characters.">
           <Input
             type="password"
             name="password"
-            autoComplete={mode === "new" ? "new-password" : "current-password"}
+            autoComplete="new-password"
             required
-            minLength={mode === "new" ? 8 : undefined}
+            minLength={8}
             value={form.password}
             onChange={(e) => setForm((f) => ({ ...f, password: e.target.value }))}
           />

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
-import { routeMinRole } from "../auth/roles";
+import { routeMinRole, usableBeforeEnrolment } from "../auth/roles";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
 import { DEFAULT_JSON_LIMIT, readJson } from "../body";
@@ -64,7 +64,7 @@ export function scopeStep(def: RouteDef, ctx: Ctx): void {
   }
   requireAccess(ctx, def.access);
   const min = routeMinRole(def);
-  if (ctx.actor.type === "session" && ctx.actor.mustEnrolTwoFactor && !(def.tag === "Account" && min === "client")) {
+  if (ctx.actor.type === "session" && ctx.actor.mustEnrolTwoFactor && !usableBeforeEnrolment(def)) {
     throw new ForbiddenError("This workspace requires two-factor sign-in: turn it on under Settings → Security first");
   }
   requireRole(ctx, min);

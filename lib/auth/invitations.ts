@@ -10,8 +10,8 @@ import { newId } from "../ids";
 import { sendSystemMail, systemMailerConfigured } from "../mail/system-mailer";
 import { hashLinkToken, newLinkToken, type PublicCtx } from "./link-tokens";
 import { sessionUser } from "./members";
-import { hashPassword, verifyPassword } from "./passwords";
-import type { Role } from "./roles";
+import { hashPassword } from "./passwords";
+import { hasRole, type Role } from "./roles";
 import { invitationMail } from "./system-emails";
 import { findUserByEmail, MIN_PASSWORD } from "./users";
 
@@ -71,6 +71,14 @@ export async function createInvitation(ctx: Ctx, input: { email: string; role: R
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
   const id = newId("inv");
   await withTransaction(ctx, async (tx, t) => {
+    // Re-inviting replaces a pending invitation, but only an owner may replace (so revoke) an owner's.
+    if (!hasRole(actor.role, "owner")) {
+      const [owners] = await tx
+        .select({ id: invitations.id })
+        .from(invitations)
+        .where(and(eq(invitations.workspaceId, t.workspaceId), sameEmail(email), pending(now), eq(invitations.role, "owner")));
+      if (owners) throw new ForbiddenError(`${email} has a pending owner invitation: only an owner may replace it`);
+    }
     const replaced = await tx
       .update(invitations)
       .set({ revokedAt: now })
@@ -198,7 +206,11 @@ export interface AcceptInput {
   password?: string;
 }
 
-/** Who accepts: the signed-in user (with the invited email), an existing account by its password, or a new account. */
+/**
+ * Who accepts: the signed-in user (with the invited email), or a new account. An existing account must
+ * sign in first: its password is checked by the sign-in alone, with its limits and its second factor,
+ * so that an invitation cannot be used to try passwords.
+ */
 async function acceptingUser(db: DbOrTx, inv: InvitationRow, input: AcceptInput) {
   if (input.signedInUserId) {
     const [user] = await db.select().from(users).where(eq(users.id, input.signedInUserId));
@@ -209,14 +221,7 @@ async function acceptingUser(db: DbOrTx, inv: InvitationRow, input: AcceptInput)
     return { userId: user.id, create: undefined };
   }
   const existing = await findUserByEmail(db, inv.email);
-  if (existing) {
-    if (!input.password || !(await verifyPassword(input.password, existing.passwordHash))) {
-      throw new ForbiddenError(
-        `An account with ${inv.email} exists already: sign in first (or give its password) to accept the invitation`,
-      );
-    }
-    return { userId: existing.id, create: undefined };
-  }
+  if (existing) throw new ForbiddenError(`An account with ${inv.email} exists already: sign in first, then accept the invitation`);
   if (!input.password || input.password.length < MIN_PASSWORD) {
     throw ValidationError.field("password", `must be at least ${MIN_PASSWORD} characters (it is the new account's password)`);
   }

@@ -183,6 +183,11 @@ export async function confirmEmailChange(pctx: PublicCtx, token: string): Promis
     if (await emailTaken(tx, email, row.userId)) throw new ConflictError(`Another account started using ${email} meanwhile`);
     const [before] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
     await tx.update(users).set({ email }).where(eq(users.id, row.userId));
+    // Reset links already sent to the old address stop working with it.
+    await tx
+      .update(userTokens)
+      .set({ usedAt: now })
+      .where(and(eq(userTokens.userId, row.userId), eq(userTokens.kind, "password_reset"), isNull(userTokens.usedAt)));
     await auditAccount(tx, {
       userId: row.userId,
       action: "auth.email_changed",

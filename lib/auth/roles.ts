@@ -73,3 +73,26 @@ export function routeMinRole(def: { method: string; path: string; tag: string; r
 }
 
 export const ROLE_LABEL: Record<Role, string> = { owner: "Owner", admin: "Admin", member: "Member", client: "Client (read-only)" };
+
+/**
+ * The routes a session may still use while its workspace requires two-factor sign-in and the user has
+ * not turned it on: their own account (profile, password, two-factor, sessions, workspaces list) and
+ * the setting itself, to read. Everything else, member management included, waits for enrolment.
+ */
+const ENROLMENT_PATHS: ReadonlySet<string> = new Set([
+  "GET /account",
+  "PATCH /account/profile",
+  "POST /account/email",
+  "POST /account/password",
+  "GET /account/sessions",
+  "POST /account/sessions/revoke-others",
+  "DELETE /account/sessions/{id}",
+  "GET /account/two-factor",
+  "POST /account/two-factor/setup",
+  "POST /account/two-factor/enable",
+  "GET /settings/security",
+]);
+
+export function usableBeforeEnrolment(def: { method: string; path: string }): boolean {
+  return ENROLMENT_PATHS.has(`${def.method} ${def.path}`);
+}

@@ -151,6 +151,15 @@ describe("per-account limit on failed sign-ins", () => {
     expect(await attempt(bystander.email, "password123")).toMatchObject({ ok: true });
   });
 
+  it("attempts made all at once cannot pass the limit together: each is counted before its password is checked", async () => {
+    const u = await newUser("burst");
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(u.email, `wrong-${i}`)));
+    const checked = results.filter((r) => !r.ok && r.reason === "bad_password").length;
+    expect(checked).toBeLessThanOrEqual(ACCOUNT_FAILURES.limit);
+    expect(results.filter((r) => !r.ok && r.reason === "rate_limited").length).toBe(20 - checked);
+    expect(await attempt(u.email, "password123")).toMatchObject({ reason: "rate_limited" });
+  });
+
   it("wrong second-factor codes count as failures too", async () => {
     const u = await enrolledUser("codes");
     const good = await totpCode(u.secret, clock.now());

@@ -71,11 +71,16 @@ async function accountFailures(db: DbOrTx, email: string): Promise<{ points: num
   return r ? { points: r.points, resetIn: r.reset_in } : { points: 0, resetIn: 0 };
 }
 
-/** Counts a failure against the account (or a refusal while it is locked); returns the window's count. */
+/** Counts an attempt against the account (a refusal while it is locked too); returns the window's count. */
 async function countAccountFailure(db: DbOrTx, email: string): Promise<number> {
   if (!rateLimits.enabled) return 0;
   const [r] = await selectRows<{ points: number }>(db, counterUpsert(accountKey(email), ACCOUNT_FAILURES.windowSeconds));
   return r.points;
+}
+
+/** Takes back the point an attempt was counted with (one that only asked for the second factor). */
+async function giveBackAttempt(db: DbOrTx, email: string): Promise<void> {
+  await db.execute(sql`update rate_limit_counters set points = greatest(points - 1, 0) where key = ${`rl:${accountKey(email)}`}`);
 }
 
 async function clearAccountFailures(db: DbOrTx, email: string): Promise<void> {
@@ -119,29 +124,32 @@ export async function signIn(db: DbOrTx, input: SignInInput, now: Date): Promise
     return tooMany(ipRate.retryAfter, "ip");
   }
   if (rateLimits.enabled) {
-    const acct = await accountFailures(db, email);
-    if (acct.points >= ACCOUNT_FAILURES.limit) {
-      // Refusals are counted too, so that only the first of a window is written to the log.
-      const n = await countAccountFailure(db, email);
+    // Counted before the password is checked, so that attempts made at once cannot all pass the limit:
+    // each attempt is a point until it succeeds (the count is cleared) or only asks for a code (given back).
+    // Refusals are counted too, so that only the first of a window is written to the log.
+    const n = await countAccountFailure(db, email);
+    if (n > ACCOUNT_FAILURES.limit) {
       if (n === ACCOUNT_FAILURES.limit + 1)
         await failed((await findUserByEmail(db, email))?.id ?? null, "rate_limited", { limit: "account" });
-      return tooMany(acct.resetIn, "account");
+      return tooMany((await accountFailures(db, email)).resetIn, "account");
     }
   }
 
   const user = await findUserByEmail(db, email);
   if (!(await passwordMatches(user?.passwordHash, input.password))) {
-    await countAccountFailure(db, email);
     await failed(user?.id ?? null, user ? "bad_password" : "unknown_email");
     return { ok: false, reason: user ? "bad_password" : "unknown_email", message: WRONG };
   }
   let via: "password" | "totp" | "recovery" = "password";
   if (user.twoFactorEnabledAt && user.twoFactorSecret) {
     const code = input.code?.trim();
-    if (!code) return { ok: false, reason: "two_factor_required", message: TWO_FACTOR_REQUIRED };
+    if (!code) {
+      // The right password, asking for the code: not a failure.
+      if (rateLimits.enabled) await giveBackAttempt(db, email);
+      return { ok: false, reason: "two_factor_required", message: TWO_FACTOR_REQUIRED };
+    }
     const factor = await checkSecondFactor(db, { id: user.id, sealedSecret: user.twoFactorSecret }, code, now);
     if (!factor.ok) {
-      await countAccountFailure(db, email);
       await failed(user.id, "two_factor_invalid");
       return { ok: false, reason: "two_factor_invalid", message: TWO_FACTOR_INVALID };
     }

@@ -106,7 +106,19 @@ export async function createWebhook(ctx: Ctx, input: z.infer<typeof createWebhoo
 }
 
 /** A webhook as the audit log names it: its URL (the secret never). */
-const webhookTarget = (w: WebhookRow) => ({ type: "webhook", id: w.id, label: w.url });
+/**
+ * A webhook's URL by its origin alone in the audit log: the path of a Slack- or Zapier-style URL is a
+ * secret of its own, and the log keeps rows for a year.
+ */
+function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
+const webhookTarget = (w: WebhookRow) => ({ type: "webhook", id: w.id, label: urlOrigin(w.url) });
 
 /** PATCH /webhooks/<id>: only sent fields change; the id, the secret and the delivery log stay. */
 export async function patchWebhook(ctx: Ctx, id: string, input: z.infer<typeof patchWebhookBody>) {
@@ -120,7 +132,7 @@ export async function patchWebhook(ctx: Ctx, id: string, input: z.infer<typeof p
   return withTransaction(ctx, async (tx, txCtx) => {
     const [w] = await tx.update(webhooks).set(set).where(eq(webhooks.id, id)).returning();
     const fields = Object.keys(set).filter((k) => k !== "updatedAt");
-    await audit(txCtx, "webhook.updated", webhookTarget(w), { fields, ...(set.url ? { previousUrl: before.url } : {}) });
+    await audit(txCtx, "webhook.updated", webhookTarget(w), { fields, ...(set.url ? { previousOrigin: urlOrigin(before.url) } : {}) });
     return view(w, ctx.clock.now());
   });
 }

@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Invitation" };
 /**
  * An invitation's page: which workspace, which role, who invited and until when; then the way to
  * accept that fits — the signed-in invitee accepts with one click, a new address makes its account,
- * an existing account signs in (or gives its password). Opening the page spends nothing.
+ * an existing account signs in first, then accepts. Opening the page spends nothing.
  */
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
@@ -41,22 +41,20 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           </Alert>
           <SignOutButton />
         </div>
-      ) : (
-        <AcceptInvitation
-          token={token}
-          email={invite.email}
-          workspaceId={invite.workspaceId}
-          mode={isInvitee ? "signed-in" : invite.accountExists ? "existing" : "new"}
-        />
-      )}
-      {!signedInAs && invite.accountExists && (
-        <p className="text-center text-sm text-gray-600">
-          Or{" "}
-          <Link className="text-indigo-700 hover:underline" href={`/login?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`}>
-            sign in to accept
+      ) : !isInvitee && invite.accountExists ? (
+        // The account's password is checked by the sign-in alone (its limits, its second factor).
+        <p className="text-sm text-gray-700">
+          {invite.email} has an account already.{" "}
+          <Link
+            className="font-medium text-indigo-700 hover:underline"
+            href={`/login?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`}
+          >
+            Sign in to accept
           </Link>
           .
         </p>
+      ) : (
+        <AcceptInvitation token={token} email={invite.email} workspaceId={invite.workspaceId} mode={isInvitee ? "signed-in" : "new"} />
       )}
     </div>
   );

@@ -152,8 +152,8 @@ describe("what the audit log records", () => {
     expect(deleted).toMatchObject({ actor: { type: "api_key" }, target: { type: "mailbox", label: "imp1@aud.test" }, ip: "198.51.100.4" });
   });
 
-  it("webhooks created, updated, rotated and deleted, named by URL", async () => {
-    const url = "http://127.0.0.1:9/hooks/a";
+  it("webhooks created, updated, rotated and deleted, named by their URL's origin (a URL's path can be a secret)", async () => {
+    const url = "http://127.0.0.1:9/hooks/a-secret-path";
     const w = await call(CREATE_WEBHOOK, "POST", "/webhooks", { ...asOwner("192.0.2.1"), body: { url, events: ["email.sent"] } });
     expect(w.status).toBe(201);
     secrets.push(w.body.secret);
@@ -162,11 +162,17 @@ describe("what the audit log records", () => {
     secrets.push(rotated.body.secret);
     await call(DELETE_WEBHOOK, "DELETE", "", { ...asOwner("192.0.2.4"), params: { id: w.body.id } });
     expect((await entries("webhook.created"))[0]).toMatchObject({
-      target: { type: "webhook", id: w.body.id, label: url },
+      target: { type: "webhook", id: w.body.id, label: "http://127.0.0.1:9" },
       ip: "192.0.2.1",
     });
     const [updated] = await entries("webhook.updated");
-    expect(updated).toMatchObject({ target: { label: `${url}2` }, ip: "192.0.2.2", detail: { previousUrl: url } });
+    expect(updated).toMatchObject({
+      target: { label: "http://127.0.0.1:9" },
+      ip: "192.0.2.2",
+      detail: { previousOrigin: "http://127.0.0.1:9" },
+    });
+    const rows = await getDb().execute(sql`select * from audit_log where action like 'webhook.%'`);
+    expect(JSON.stringify(rows)).not.toContain("a-secret-path");
     expect(updated.detail.fields).toEqual(["url", "active"]);
     expect((await entries("webhook.secret_rotated"))[0]).toMatchObject({ target: { id: w.body.id }, ip: "192.0.2.3" });
     expect((await entries("webhook.deleted"))[0]).toMatchObject({ target: { id: w.body.id }, ip: "192.0.2.4" });

@@ -46,6 +46,16 @@ beforeEach(async () => {
 });
 
 describe("POST /account/invitations without a system mailer", () => {
+  it("lets an admin not replace (and so revoke) an owner's pending invitation by inviting the same address again", async () => {
+    const ownerInvite = await invite("next-owner@example.com", "owner");
+    expect(ownerInvite.status).toBe(201);
+    const admin = await signedIn((await addMember(ws.workspaceId, "admin")).userId);
+    const again = await invite("next-owner@example.com", "member", admin);
+    expect(again.status).toBe(403);
+    const [row] = await getDb().select().from(invitations).where(eq(invitations.id, ownerInvite.body.id));
+    expect(row.revokedAt).toBeNull();
+  });
+
   it("answers the single-use link once, stores only its hash, and lists the invitation without it", async () => {
     const r = await invite("new@example.com", "client");
     expect(r.status).toBe(201);
@@ -140,7 +150,7 @@ describe("POST /invitations/{token}/accept", () => {
     }
   });
 
-  it("joins an existing account signed in with the invited email, or by its password; another email is 403", async () => {
+  it("joins an existing account signed in with the invited email; without a session it must sign in first (no password is tried); another email is 403", async () => {
     const existing = await addMember((await makeWorkspace()).workspaceId, "member");
     const [{ email }] = await getDb().execute<{ email: string }>(sql`select email from users where id = ${existing.userId}`);
     const first = await invite(email, "member");
@@ -151,7 +161,7 @@ describe("POST /invitations/{token}/accept", () => {
     const withSession = await accept(tokenOf(first.body.url), { cookie: await sessionCookie(existing.userId) });
     expect(withSession.body).toEqual({ userId: existing.userId, workspaceId: ws.workspaceId, role: "member" });
 
-    // Leave again, then come back by password without a session.
+    // Leave again: without a session even the right password is refused (the sign-in alone checks it).
     const asThem = await signedIn(existing.userId);
     expect((await call(REMOVE, "DELETE", "", { ...asThem, params: { userId: existing.userId } })).status).toBe(200);
     const second = await invite(email, "client");
@@ -160,7 +170,9 @@ describe("POST /invitations/{token}/accept", () => {
     expect(noPassword.body.error).toMatch(/sign in first/i);
     expect((await accept(tokenOf(second.body.url), { body: { password: "wrong-password" } })).status).toBe(403);
     const byPassword = await accept(tokenOf(second.body.url), { body: { password: "password123" } });
-    expect(byPassword.body).toEqual({ userId: existing.userId, workspaceId: ws.workspaceId, role: "client" });
+    expect(byPassword.status).toBe(403);
+    const signedInAgain = await accept(tokenOf(second.body.url), { cookie: await sessionCookie(existing.userId) });
+    expect(signedInAgain.body).toEqual({ userId: existing.userId, workspaceId: ws.workspaceId, role: "client" });
   });
 });
 

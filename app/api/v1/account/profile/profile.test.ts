@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { auditLog, userSessions, users } from "@/db/schema";
@@ -88,6 +88,28 @@ describe("email change", () => {
     expect(await checkCredentials(getDb(), "new-owner@example.com", "password123")).toBeDefined();
     const again = await call(CONFIRM_EMAIL, "POST", "", { params: { token }, headers: freshIp() });
     expect([again.status, again.body.code]).toEqual([410, "GONE"]);
+  });
+
+  it("spends the reset links sent to the old address when the email changes", async () => {
+    const user = await addMember(ws.workspaceId, "member");
+    const me = await signedIn(user.userId);
+    const [{ email }] = await getDb().select({ email: users.email }).from(users).where(eq(users.id, user.userId));
+    // A reset link sent to the old address (as the emailed flow stores it: a hash, an hour to live).
+    await getDb().execute(
+      sql`insert into user_tokens (id, user_id, kind, token_hash, expires_at) values (${`utk_${Date.now()}`}, ${user.userId}, 'password_reset', ${`h-${Date.now()}`}, now() + interval '1 hour')`,
+    );
+    expect(email).toContain("@");
+    const pendingReset = () =>
+      getDb().execute(sql`select 1 from user_tokens where user_id = ${user.userId} and kind = 'password_reset' and used_at is null`);
+    expect((await pendingReset()).length).toBe(1);
+    const change = await call(EMAIL, "POST", "/account/email", {
+      ...me,
+      body: { email: `moved-${Date.now()}@example.com`, currentPassword: "password123" },
+    });
+    expect(change.status).toBe(200);
+    const ok = await call(CONFIRM_EMAIL, "POST", "", { params: { token: tokenOf(change.body.url) }, headers: freshIp() });
+    expect(ok.status).toBe(200);
+    expect((await pendingReset()).length).toBe(0);
   });
 
   it("is 409 when the address is taken, also when it was taken meanwhile", async () => {

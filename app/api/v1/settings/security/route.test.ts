@@ -13,6 +13,7 @@ import { POST as SETUP } from "../../account/two-factor/setup/route";
 import { POST as ENABLE } from "../../account/two-factor/enable/route";
 import { DELETE as DISABLE } from "../../account/two-factor/route";
 import { GET as CAMPAIGNS } from "../../campaigns/route";
+import { DELETE as REMOVE_MEMBER } from "../../account/members/[userId]/route";
 import { GET, PUT } from "./route";
 
 const clock = new ManualClock(new Date("2026-11-02T09:00:10Z"));
@@ -125,6 +126,19 @@ describe("PUT /settings/security", () => {
       body: { code: await totpCode(setup.body.secret, clock.now()) },
     });
     expect(off.status).toBe(409);
+  });
+
+  it("an admin without two-factor, signed in again, cannot manage members until enrolled (403, nobody removed)", async () => {
+    const signedIn = await signIn(getDb(), { email: await emailOf(admin.userId), password: "password123", ip: "192.0.2.31" }, clock.now());
+    if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.message}`);
+    const cookie = inWs(await cookieFor(admin.userId, signedIn.sid));
+    const removal = await call(REMOVE_MEMBER, "DELETE", "", { cookie, params: { userId: client.userId } });
+    expect(removal.status).toBe(403);
+    expect(removal.body.error).toMatch(/requires two-factor sign-in/);
+    const [still] = await getDb().execute(
+      sql`select 1 from memberships where workspace_id = ${ws.workspaceId} and user_id = ${client.userId}`,
+    );
+    expect(still).toBeTruthy();
   });
 
   it("turning it off ends no session", async () => {
