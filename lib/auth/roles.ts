@@ -25,15 +25,7 @@ export const ROLE_RANK: Record<Role, number> = { client: 0, member: 1, admin: 2,
 export type MinRole = Role;
 
 /** The areas (the API's tags) whose reads a client seat may make. */
-export const CLIENT_READ_TAGS: ReadonlySet<string> = new Set([
-  "Campaigns",
-  "Sequence steps",
-  "Analytics",
-  "Reports",
-  "Inbox",
-  "CRM",
-  "Timezones",
-]);
+const CLIENT_READ_TAGS: ReadonlySet<string> = new Set(["Campaigns", "Sequence steps", "Analytics", "Reports", "Inbox", "CRM", "Timezones"]);
 
 /** Routes of these tags that a client still may not read (settings live under Reports' tag). */
 const CLIENT_DENIED_PATHS: ReadonlySet<string> = new Set(["/settings/branding", "/reports/leads.csv"]);

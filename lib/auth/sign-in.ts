@@ -61,21 +61,10 @@ function accountKey(email: string): string {
   return `auth:acct:${email.trim().toLowerCase().slice(0, 320)}`;
 }
 
-/** The account's failures in the current window, without counting anything. */
-async function accountFailures(db: DbOrTx, email: string): Promise<{ points: number; resetIn: number }> {
-  const [r] = await selectRows<{ points: number; reset_in: number }>(
-    db,
-    sql`select points, greatest(1, ceil(extract(epoch from expire - now())))::int as reset_in
-      from rate_limit_counters where key = ${`rl:${accountKey(email)}`} and expire > now()`,
-  );
-  return r ? { points: r.points, resetIn: r.reset_in } : { points: 0, resetIn: 0 };
-}
-
-/** Counts an attempt against the account (a refusal while it is locked too); returns the window's count. */
-async function countAccountFailure(db: DbOrTx, email: string): Promise<number> {
-  if (!rateLimits.enabled) return 0;
-  const [r] = await selectRows<{ points: number }>(db, counterUpsert(accountKey(email), ACCOUNT_FAILURES.windowSeconds));
-  return r.points;
+/** Counts an attempt against the account (a refusal while it is locked too): the window's count and the seconds left in it. */
+async function countAccountAttempt(db: DbOrTx, email: string): Promise<{ points: number; resetIn: number }> {
+  const [r] = await selectRows<{ points: number; reset_in: number }>(db, counterUpsert(accountKey(email), ACCOUNT_FAILURES.windowSeconds));
+  return { points: r.points, resetIn: r.reset_in };
 }
 
 /** Takes back the point an attempt was counted with (one that only asked for the second factor). */
@@ -127,11 +116,11 @@ export async function signIn(db: DbOrTx, input: SignInInput, now: Date): Promise
     // Counted before the password is checked, so that attempts made at once cannot all pass the limit:
     // each attempt is a point until it succeeds (the count is cleared) or only asks for a code (given back).
     // Refusals are counted too, so that only the first of a window is written to the log.
-    const n = await countAccountFailure(db, email);
-    if (n > ACCOUNT_FAILURES.limit) {
-      if (n === ACCOUNT_FAILURES.limit + 1)
+    const count = await countAccountAttempt(db, email);
+    if (count.points > ACCOUNT_FAILURES.limit) {
+      if (count.points === ACCOUNT_FAILURES.limit + 1)
         await failed((await findUserByEmail(db, email))?.id ?? null, "rate_limited", { limit: "account" });
-      return tooMany((await accountFailures(db, email)).resetIn, "account");
+      return tooMany(count.resetIn, "account");
     }
   }
 
