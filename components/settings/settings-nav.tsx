@@ -12,6 +12,10 @@ export const SETTINGS_SECTIONS = [
   { id: "workspace", href: "/settings/workspace", label: "Workspace", minRole: "admin" },
   { id: "members", href: "/settings/members", label: "Members", minRole: "admin" },
   { id: "audit-log", href: "/settings/audit-log", label: "Audit log", minRole: "admin" },
+  { id: "ai", href: "/settings/ai", label: "AI", minRole: "member" },
+  { id: "branding", href: "/settings/branding", label: "Branding", minRole: "member" },
+  { id: "suppressions", href: "/settings/suppressions", label: "Suppressions", minRole: "member" },
+  { id: "tags", href: "/settings/tags", label: "Tags", minRole: "member" },
   { id: "api-keys", href: "/settings/api-keys", label: "API keys", minRole: "member" },
   { id: "warmup-presets", href: "/settings?section=warmup-presets", label: "Warmup presets", minRole: "member" },
 ] as const satisfies readonly { id: string; href: string; label: string; minRole: Role }[];
