@@ -16,3 +16,4 @@ export * from "./copy-fatigue";
 export * from "./agent-replies";
 export * from "./analytics-rollups";
 export * from "./teams";
+export * from "./lead-events";
