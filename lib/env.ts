@@ -97,6 +97,18 @@ export const rateLimits = {
 
 export const workerTickMs = () => intEnv("WORKER_TICK_MS", 5000);
 
+/** The outbound guard's settings, read on each call (tests change them between cases). */
+export const outboundEnv = {
+  /** OUTBOUND_ALLOW_HOSTS: comma list of hosts or CIDRs that webhooks and crawls may reach although private. */
+  get allowHosts(): string {
+    return process.env.OUTBOUND_ALLOW_HOSTS ?? "";
+  },
+  /** DNS_SERVERS as set: when set, names are resolved through them instead of the system's resolver. */
+  get dnsServers(): string | undefined {
+    return process.env.DNS_SERVERS || undefined;
+  },
+};
+
 /** Email verification by the lead finder and POST /leads verify (docs/finder.md). */
 export const verifyEnv = {
   /** The port MX hosts are asked on (SMTP_VERIFY_PORT, default 25; tests point it at local peers). */

@@ -51,7 +51,10 @@ export function deliveryView(d: DeliveryRow) {
   };
 }
 
-/** A refused URL is a 400 VALIDATION_ERROR on `url` (decisions.md). */
+/**
+ * A refused URL is a 400 VALIDATION_ERROR on `url` whose message says why (the guard's words, which
+ * name OUTBOUND_ALLOW_HOSTS when the allow list could let it through).
+ */
 async function requireSafeUrl(url: string): Promise<string> {
   const check = await checkOutboundUrl(url);
   if (!check.ok) throw ValidationError.field("url", `The URL ${check.reason}`);
