@@ -142,15 +142,17 @@ describe("branding and the branded report", () => {
   it("PUT /settings/branding sets only the sent fields (null clears), checks them, owner or admin; the report carries it", async () => {
     const ws = await makeWorkspace("brandco");
     const get = async () => (await call(GET_BRANDING, "GET", "/settings/branding", { key: ws.readKey })).body.branding;
-    expect(await get()).toEqual({ name: "brandco", logoUrl: null, primaryColor: null });
+    expect(await get()).toEqual({ name: "brandco", logoUrl: null, primaryColor: null, accentColor: null, footerText: null });
     const put = (body: unknown, key = ws.fullKey) => call(PUT_BRANDING, "PUT", "/settings/branding", { key, body });
     const set = await put({ name: "Agency", logoUrl: "https://cdn.example.com/logo.png", primaryColor: "#112233" });
     expect(set.status).toBe(200);
-    expect(set.body.branding).toEqual({ name: "Agency", logoUrl: "https://cdn.example.com/logo.png", primaryColor: "#112233" });
+    expect(set.body.branding).toMatchObject({ name: "Agency", logoUrl: "https://cdn.example.com/logo.png", primaryColor: "#112233" });
     expect((await put({ primaryColor: null })).body.branding).toEqual({
       name: "Agency",
       logoUrl: "https://cdn.example.com/logo.png",
       primaryColor: null,
+      accentColor: null,
+      footerText: null,
     });
     const bad = await put({ logoUrl: "javascript:alert(1)", primaryColor: "red" });
     expect([bad.status, bad.body.code, Object.keys(bad.body.details.fieldErrors).sort()]).toEqual([

@@ -130,7 +130,13 @@ export const bouncesSchema = z.object({
 });
 
 /** The workspace's report branding (GET and PUT /settings/branding, the branded report). */
-export const brandingSchema = z.object({ name: z.string(), logoUrl: z.string().nullable(), primaryColor: z.string().nullable() });
+export const brandingSchema = z.object({
+  name: z.string(),
+  logoUrl: z.string().nullable(),
+  primaryColor: z.string().nullable(),
+  accentColor: z.string().nullable(),
+  footerText: z.string().nullable(),
+});
 export const brandingResponseSchema = z.object({ branding: brandingSchema });
 
 /** GET /reports/branded: the overview of the period and every campaign's 2.4 numbers, with the branding. */

@@ -105,7 +105,7 @@ export const analyticsRoutes = {
     query: overviewQuery,
     summary: `The overview and every campaign's numbers as JSON, with the workspace's branding. ${period}`,
     response: {
-      description: "`{ branding: { name, logoUrl, primaryColor }, period: { from, to }, overview, campaigns }`",
+      description: "`{ branding: { name, logoUrl, primaryColor, accentColor, footerText }, period: { from, to }, overview, campaigns }`",
       schema: brandedReportSchema,
     },
   }),
@@ -115,7 +115,7 @@ export const analyticsRoutes = {
     tag: "Reports",
     access: "read",
     summary: "The workspace's report branding (name defaults to the workspace's)",
-    response: { description: "`{ branding: { name, logoUrl, primaryColor } }`", schema: brandingResponseSchema },
+    response: { description: "`{ branding: { name, logoUrl, primaryColor, accentColor, footerText } }`", schema: brandingResponseSchema },
   }),
   putBranding: defineRoute({
     method: "PUT",
@@ -124,7 +124,9 @@ export const analyticsRoutes = {
     access: "write",
     role: "admin",
     body: brandingBody,
-    summary: "Set the report branding: name, logoUrl (http/https), primaryColor (#rrggbb); only sent fields change, null clears one",
+    summary:
+      "Set the report branding: name, logoUrl (http/https), primaryColor and accentColor (#rrggbb), footerText (≤ 500); " +
+      "only sent fields change, null clears one",
     response: { description: "`{ branding }`", schema: brandingResponseSchema },
   }),
 };
