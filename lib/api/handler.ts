@@ -70,7 +70,8 @@ export function scopeStep(def: RouteDef, ctx: Ctx): void {
   requireRole(ctx, min);
 }
 
-async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): Promise<void> {
+/** A route's own tighter limit beside the key's (for example a placement test mails every seed). */
+export async function extraLimitStep(def: RouteDef, cred: Credential & { ok: true }): Promise<void> {
   if (!def.extraLimit || !rateLimits.enabled) return;
   const { name, points, durationSeconds } = def.extraLimit;
   const s = await hit(`${name}:${cred.rateKey}`, points, durationSeconds);

@@ -1,11 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { getDb } from "@/db/client";
 import { replies } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
+import { callMcpTool, connectMcp } from "@/test/mcp-client";
 import { GET as LIST_CAMPAIGNS } from "@/app/api/v1/campaigns/route";
 import { GET as GET_CAMPAIGN } from "@/app/api/v1/campaigns/[id]/route";
 import { DELETE, GET, POST } from "./route";
@@ -15,28 +14,8 @@ let other: TestWorkspace;
 let replyId: string;
 let otherCampaignId: string;
 
-/** The SDK's own client, its HTTP requests answered in-process by the route handler. */
-async function connect(key?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/api/mcp"), {
-    requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : undefined,
-    fetch: async (url, init) => {
-      const req = new Request(url, init);
-      if (req.method === "GET") return GET();
-      if (req.method === "DELETE") return DELETE();
-      return POST(req);
-    },
-  });
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(transport);
-  return client;
-}
-
-type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
-async function tool(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const r = (await client.callTool({ name, arguments: args })) as ToolResult;
-  const text = r.content[0]?.text ?? "";
-  return { isError: r.isError === true, text, json: r.isError ? undefined : JSON.parse(text) };
-}
+const connect = connectMcp;
+const tool = callMcpTool;
 
 beforeAll(async () => {
   ws = await makeWorkspace();

@@ -6,7 +6,8 @@ import type { Ctx } from "../../ctx";
 import { rateLimits } from "../../env";
 import { NotFoundError, RateLimitedError } from "../../errors";
 import { errorResponse, toAppError } from "../errors";
-import { edgeContext, scopeStep } from "../handler";
+import { edgeContext, extraLimitStep, scopeStep } from "../handler";
+import type { Credential } from "../credentials";
 import { hit, rateHeaders } from "../../rate-limit";
 import { toolArgs, toolInputSchema, type ToolDef } from "./kit";
 import { TOOLS } from "./tools";
@@ -24,10 +25,11 @@ function toolError(err: unknown): CallToolResult {
   return { content: [{ type: "text", text: `${e.code}: ${JSON.stringify(body)}` }], isError: true };
 }
 
-async function callTool(ctx: Ctx, tool: ToolDef, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(ctx: Ctx, cred: Credential & { ok: true }, tool: ToolDef, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
     // Scope first, as the REST edge does: a read key learns nothing from a write tool's validation.
     scopeStep(tool.route, ctx);
+    await extraLimitStep(tool.route, cred);
     const result = await tool.run(ctx, toolArgs(tool, args));
     const value = result instanceof Response ? await result.json() : result;
     return { content: [{ type: "text", text: JSON.stringify(value ?? null) }] };
@@ -37,7 +39,7 @@ async function callTool(ctx: Ctx, tool: ToolDef, args: Record<string, unknown>):
 }
 
 /** A server for one request (stateless mode): tools/list and tools/call, acting as the request's credential. */
-function mcpServer(ctx: Ctx): Server {
+function mcpServer(ctx: Ctx, cred: Credential & { ok: true }): Server {
   const server = new Server({ name: "outreach", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: TOOLS.map((t) => ({
@@ -50,7 +52,7 @@ function mcpServer(ctx: Ctx): Server {
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = BY_NAME.get(req.params.name);
     if (!tool) return toolError(new NotFoundError(`Tool ${JSON.stringify(req.params.name)}`));
-    return callTool(ctx, tool, (req.params.arguments ?? {}) as Record<string, unknown>);
+    return callTool(ctx, cred, tool, (req.params.arguments ?? {}) as Record<string, unknown>);
   });
   return server;
 }
@@ -82,7 +84,7 @@ export async function handleMcp(req: Request): Promise<Response> {
       if (!s.allowed) throw new RateLimitedError(`Rate limit of ${s.limit} requests per minute exceeded`, s.resetIn);
     }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await mcpServer(ctx).connect(transport);
+    await mcpServer(ctx, cred).connect(transport);
     const forward = new Request(req.url, { method: req.method, headers: req.headers, body: text });
     const res = await transport.handleRequest(forward, parsed === undefined ? undefined : { parsedBody: parsed });
     for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);

@@ -3,7 +3,6 @@ import { campaignRoutes } from "../contracts/campaigns";
 import { inboxRoutes } from "../contracts/inbox";
 import { leadRoutes } from "../contracts/leads";
 import { mailboxRoutes } from "../contracts/mailboxes";
-import { warmupRoutes } from "../contracts/warmup";
 import { analyticsOverview } from "../../analytics/overview";
 import { resolvePeriod } from "../../analytics/period";
 import { addLeadsToCampaign } from "../../campaigns/campaign-leads";
@@ -17,8 +16,10 @@ import { listLeads } from "../../leads/read-leads";
 import { mailboxIssues } from "../../mailboxes/issues";
 import { listMailboxes } from "../../mailboxes/manage";
 import { envelope } from "../../paging";
-import { startWarmup } from "../../warmup/manage";
 import type { ToolDef } from "./kit";
+import { AGENT_TOOLS } from "./tools-agents";
+import { DELIVERABILITY_TOOLS } from "./tools-deliverability";
+import { FINDER_TOOLS } from "./tools-finder";
 
 /**
  * The MCP tools (decisions, "MCP"): each is one REST route — its contract gives the input schema and
@@ -27,7 +28,7 @@ import type { ToolDef } from "./kit";
  * Results are the REST response; a list REST answers as a plain array comes back in the envelope of
  * spec 2.13 here, because a tool result has no X-Total-Count header to carry the paging.
  */
-export const TOOLS: ToolDef[] = [
+const CORE_TOOLS: ToolDef[] = [
   {
     name: "list_campaigns",
     description:
@@ -139,14 +140,6 @@ export const TOOLS: ToolDef[] = [
     run: (ctx) => mailboxIssues(ctx),
   },
   {
-    name: "start_warmup",
-    description:
-      "Start warming a mailbox up at day 0 (restarts if already warming). Settings are optional; the provider's preset is used otherwise.",
-    route: warmupRoutes.start,
-    ids: { mailboxId: "id" },
-    run: (ctx, { params, body }) => startWarmup(ctx, params.id, body),
-  },
-  {
     name: "get_analytics_overview",
     description:
       "Workspace totals for a period (sent, bounced, opened, clicked, replied, positive, leads contacted, rates). Period: days, or from/to; default 30 days.",
@@ -154,3 +147,6 @@ export const TOOLS: ToolDef[] = [
     run: (ctx, { query }) => analyticsOverview(ctx, resolvePeriod(query, ctx.clock.now())),
   },
 ];
+
+/** Every tool, by area. */
+export const TOOLS: ToolDef[] = [...CORE_TOOLS, ...AGENT_TOOLS, ...FINDER_TOOLS, ...DELIVERABILITY_TOOLS];
