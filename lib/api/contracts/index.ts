@@ -3,6 +3,7 @@ import { accountRoutes } from "./account";
 import { campaignRoutes } from "./campaigns";
 import { deliverabilityRoutes } from "./deliverability";
 import { aiRoutes, crmRoutes } from "./ai-crm";
+import { aiProviderRoutes } from "./ai-provider";
 import { inboxRoutes } from "./inbox";
 import { leadRoutes } from "./leads";
 import { placementRoutes } from "./placement";
@@ -19,6 +20,7 @@ import { finderRoutes } from "./finder";
 import { securityRoutes } from "./security";
 import { memberRoutes } from "./members";
 import { auditRoutes } from "./audit";
+import { onboardingRoutes } from "./onboarding";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -33,6 +35,7 @@ export const allRoutes: RouteDef[] = [
   domainRoutes,
   inboxRoutes,
   aiRoutes,
+  aiProviderRoutes,
   crmRoutes,
   webhookRoutes,
   accountRoutes,
@@ -46,4 +49,5 @@ export const allRoutes: RouteDef[] = [
   copyFatigueRoutes,
   agentReplyRoutes,
   agentRoutes,
+  onboardingRoutes,
 ].flatMap((group) => Object.values(group) as RouteDef[]);
