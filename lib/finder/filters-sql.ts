@@ -2,14 +2,15 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { finderPeople as p } from "../../db/schema";
 import { normalizeDomain } from "./person-row";
 import type { FinderFilters } from "./schemas";
-import { normalizeCountry } from "./vocabulary";
+import { normalizeCountry, normalizeIndustry } from "./vocabulary";
 
 /**
  * Filters → one WHERE clause over finder_people, each filter served by its index (db/schema/finder.ts):
  * AND across filters, OR within one. How a value matches:
  * - seniorities, departments, companySizes: equal to a value of the fixed vocabulary;
  * - industries, technologies, domains: equal, any case (they are stored lower-case; a domain may be
- *   written as a URL); countries: by name, code or alias ("UK" → "United Kingdom");
+ *   written as a URL; a known industry by any of its spellings, "e-commerce" → ecommerce); countries:
+ *   by name, code or alias ("UK" → "United Kingdom");
  * - titles: full-text on the title — every word of the value starts a word of the title, any case
  *   ("vp sales" matches "VP of Sales", "engineer" matches "Software Engineering Manager");
  * - keywords: the same over first and last name, title and company name.
@@ -47,7 +48,9 @@ function conditions(f: FinderFilters): Partial<Record<Part, SQL>> {
   if (f.seniorities?.length) c.seniorities = inArray(p.seniority, f.seniorities);
   if (f.departments?.length) c.departments = inArray(p.department, f.departments);
   if (f.companySizes?.length) c.companySizes = inArray(p.companySize, f.companySizes);
-  if (f.industries?.length) c.industries = inArray(p.industry, lower(f.industries));
+  // A known industry under its one spelling, and as written (rows imported before it had one).
+  if (f.industries?.length)
+    c.industries = inArray(p.industry, [...new Set([...f.industries.map(normalizeIndustry), ...lower(f.industries)])]);
   if (f.countries?.length) c.countries = inArray(p.country, [...new Set(f.countries.map(normalizeCountry))]);
   if (f.domains?.length) {
     const domains = f.domains.map((d) => normalizeDomain(d) ?? d.trim().toLowerCase());

@@ -1,5 +1,13 @@
 import { personInput } from "./schemas";
-import { normalizeCompanySize, normalizeCountry, normalizeDepartment, normalizeSeniority, SENIORITIES, DEPARTMENTS } from "./vocabulary";
+import {
+  normalizeCompanySize,
+  normalizeCountry,
+  normalizeDepartment,
+  normalizeIndustry,
+  normalizeSeniority,
+  SENIORITIES,
+  DEPARTMENTS,
+} from "./vocabulary";
 
 /** One directory person as stored (finder_people's imported columns). */
 export interface PersonRow {
@@ -77,6 +85,7 @@ export function checkPerson(input: unknown): Check {
   const vocab = vocabulary(p, reasons);
   if (reasons.length) return { reasons };
   const country = blank(p.country);
+  const industry = blank(p.industry);
   return {
     reasons,
     row: {
@@ -86,7 +95,7 @@ export function checkPerson(input: unknown): Check {
       ...vocab,
       companyName: blank(p.companyName),
       companyDomain: companyDomain ?? (email ? (email.split("@")[1] ?? null) : null),
-      industry: blank(p.industry)?.toLowerCase() ?? null,
+      industry: industry ? normalizeIndustry(industry) : null,
       country: country ? normalizeCountry(country) : null,
       city: blank(p.city),
       linkedinUrl,

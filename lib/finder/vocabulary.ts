@@ -2,8 +2,9 @@
  * The finder's fixed vocabulary (GET /finder/meta): the values the seniority, department and company
  * size filters allow, and how imported values and AI-search words map onto them. Industries,
  * technologies and countries are open lists (their values come from the imported directory: facets
- * show them); they are stored normalised so every filter compares equal values:
- * industries and technologies lower-case, countries by their English name ("UK" → "United Kingdom").
+ * show them); they are stored normalised so every filter compares equal values: technologies
+ * lower-case, industries lower-case with the known ones under one spelling (industries.ts),
+ * countries by their English name ("UK" → "United Kingdom", countries.ts).
  */
 
 export const SENIORITIES = [
@@ -115,54 +116,5 @@ function fromList<T extends string>(list: readonly T[], aliases: Record<string, 
 export const normalizeSeniority = (raw: string) => fromList(SENIORITIES, SENIORITY_ALIASES, raw);
 export const normalizeDepartment = (raw: string) => fromList(DEPARTMENTS, DEPARTMENT_ALIASES, raw);
 
-/** Countries by their English name; keys are lower-case names, codes and common aliases. */
-const COUNTRY_NAMES: Record<string, string> = {};
-const COUNTRIES: [string, ...string[]][] = [
-  ["United States", "us", "usa", "u.s.", "u.s.a.", "america", "united states of america", "the us", "the usa", "the states"],
-  ["United Kingdom", "uk", "u.k.", "gb", "great britain", "britain", "england", "scotland", "wales", "the uk"],
-  ["Germany", "de", "deutschland"],
-  ["France", "fr"],
-  ["Spain", "es", "españa"],
-  ["Italy", "it", "italia"],
-  ["Netherlands", "nl", "the netherlands", "holland"],
-  ["Belgium", "be"],
-  ["Switzerland", "ch"],
-  ["Austria", "at"],
-  ["Ireland", "ie"],
-  ["Sweden", "se"],
-  ["Norway", "no"],
-  ["Denmark", "dk"],
-  ["Finland", "fi"],
-  ["Poland", "pl"],
-  ["Portugal", "pt"],
-  ["Canada", "ca"],
-  ["Mexico", "mx"],
-  ["Brazil", "br", "brasil"],
-  ["Argentina", "ar"],
-  ["Australia", "au"],
-  ["New Zealand", "nz"],
-  ["India", "in"],
-  ["Japan", "jp"],
-  ["China", "cn"],
-  ["Singapore", "sg"],
-  ["Israel", "il"],
-  ["United Arab Emirates", "ae", "uae"],
-  ["South Africa", "za"],
-];
-for (const [name, ...aliases] of COUNTRIES) {
-  COUNTRY_NAMES[name.toLowerCase()] = name;
-  for (const a of aliases) COUNTRY_NAMES[a] = name;
-}
-
-/** The canonical name of a country written as a name, a code or an alias; an unknown one as written (trimmed). */
-export function normalizeCountry(raw: string): string {
-  const s = raw.trim();
-  return COUNTRY_NAMES[s.toLowerCase()] ?? s;
-}
-
-/** Names and aliases the AI-search parser looks for in a sentence (two-letter codes left out: "in", "it", "no" are words). */
-export function countryWords(): [string, string][] {
-  return Object.entries(COUNTRY_NAMES).filter(([k]) => k.length > 2 || k === "uk" || k === "us");
-}
-
-export const KNOWN_COUNTRIES = COUNTRIES.map(([name]) => name);
+export { KNOWN_COUNTRIES, normalizeCountry } from "./countries";
+export { normalizeIndustry } from "./industries";
