@@ -5,6 +5,7 @@ import { campaignLeads, leads, mailboxes } from "../../db/schema";
 import { offsetOf } from "../paging";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
+import { removeLeadsFromCampaign } from "../leads/lead-events";
 import { getLeadViews } from "../leads/read-leads";
 import { suppressedAmong } from "../suppressions/check";
 import { pickMailbox } from "./assign";
@@ -132,12 +133,10 @@ export async function removeLeads(ctx: Ctx, campaignId: string, leadIds: string[
   requireAccess(ctx, "write");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const unique = [...new Set(leadIds)];
-  const rows = await ctx.db
-    .delete(campaignLeads)
-    .where(and(eq(campaignLeads.campaignId, campaignId), inArray(campaignLeads.leadId, unique)))
-    .returning({ leadId: campaignLeads.leadId });
-  const removed = new Set(rows.map((r) => r.leadId));
-  return { removed: rows.length, notInCampaign: unique.filter((i) => !removed.has(i)) };
+  // The lead's timeline keeps that it left (lead_events), written by the same statement.
+  const gone = await removeLeadsFromCampaign(ctx.db, campaignId, unique, ctx.clock.now());
+  const removed = new Set(gone);
+  return { removed: gone.length, notInCampaign: unique.filter((i) => !removed.has(i)) };
 }
 
 export async function removeLead(ctx: Ctx, campaignId: string, leadId: string) {

@@ -8,6 +8,7 @@ import { audit } from "../audit/record";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
+import { recordCampaignDeleted } from "../leads/lead-events";
 import { changesScheduling, undoDeferrals } from "../sending/deferrals";
 import { launchReport, needsConfirmation } from "./launch-check";
 import type { duplicateBody, listCampaignsQuery, SettingsInput } from "./schemas";
@@ -233,6 +234,8 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
       );
       leadsDeleted = deleted.length;
     }
+    // The kept leads' timelines keep that they left it (their campaign rows go with the campaign).
+    await recordCampaignDeleted(tx, c.id, ctx.clock.now());
     await tx.delete(campaigns).where(eq(campaigns.id, c.id));
     const leadsKept = split.only_here + split.elsewhere - leadsDeleted;
     await audit(txCtx, "campaign.deleted", { type: "campaign", id: c.id, label: c.name }, { status: c.status, leadsDeleted, leadsKept });

@@ -72,7 +72,16 @@ export async function addSuppressions(ctx: Ctx, input: z.infer<typeof addSuppres
   const inserted = unique.length
     ? await ctx.db
         .insert(suppressions)
-        .values(unique.map((v) => ({ id: newId("sup"), workspaceId: ctx.workspaceId, kind: v.kind, value: v.value, reason })))
+        .values(
+          unique.map((v) => ({
+            id: newId("sup"),
+            workspaceId: ctx.workspaceId,
+            kind: v.kind,
+            value: v.value,
+            reason,
+            createdAt: ctx.clock.now(),
+          })),
+        )
         .onConflictDoNothing()
         .returning()
     : [];

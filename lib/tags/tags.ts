@@ -5,6 +5,7 @@ import { leadTags, leads, tags } from "../../db/schema";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
 import { newId } from "../ids";
+import { recordTagDeleted, untagLeads } from "../leads/lead-events";
 
 export const createTagBody = z.object({
   name: z.string().trim().min(1, "name is required").max(100),
@@ -48,12 +49,16 @@ export async function createTag(ctx: Ctx, input: z.infer<typeof createTagBody>):
 
 export async function deleteTag(ctx: Ctx, id: string): Promise<{ deleted: true; id: string }> {
   requireAccess(ctx, "write");
-  const rows = await ctx.db
-    .delete(tags)
-    .where(and(eq(tags.id, id), eq(tags.workspaceId, ctx.workspaceId)))
-    .returning({ id: tags.id });
-  if (rows.length === 0) throw new NotFoundError("Tag");
-  return { deleted: true, id };
+  return withTransaction(ctx, async (tx) => {
+    // The tagged leads' timelines keep that it was taken off (its links go with the tag).
+    await recordTagDeleted(tx, ctx.workspaceId, id, ctx.clock.now());
+    const rows = await tx
+      .delete(tags)
+      .where(and(eq(tags.id, id), eq(tags.workspaceId, ctx.workspaceId)))
+      .returning({ id: tags.id });
+    if (rows.length === 0) throw new NotFoundError("Tag");
+    return { deleted: true as const, id };
+  });
 }
 
 /** A tag by id, or by name (created if new): the body of the attach routes (decisions.md, Tags). */
@@ -107,7 +112,12 @@ export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: s
     ctx,
     ref,
     (tx) => requireLead(tx, ctx.workspaceId, leadId),
-    (tx, tagId) => tx.insert(leadTags).values({ workspaceId: ctx.workspaceId, leadId, tagId }).onConflictDoNothing().returning(),
+    (tx, tagId) =>
+      tx
+        .insert(leadTags)
+        .values({ workspaceId: ctx.workspaceId, leadId, tagId, createdAt: ctx.clock.now() })
+        .onConflictDoNothing()
+        .returning(),
   );
   return { leadId, tag, attached };
 }
@@ -115,10 +125,8 @@ export async function attachTagToLead(ctx: Ctx, leadId: string, ref: { tagId?: s
 export async function detachTagFromLead(ctx: Ctx, leadId: string, tagId: string) {
   requireAccess(ctx, "write");
   await requireLead(ctx.db, ctx.workspaceId, leadId);
-  const rows = await ctx.db
-    .delete(leadTags)
-    .where(and(eq(leadTags.leadId, leadId), eq(leadTags.tagId, tagId), eq(leadTags.workspaceId, ctx.workspaceId)))
-    .returning();
+  // The lead's timeline keeps that it was taken off (lead_events), written by the same statement.
+  const rows = await untagLeads(ctx.db, ctx.workspaceId, tagId, [leadId], ctx.clock.now());
   if (rows.length === 0) throw new NotFoundError("Tag on this lead");
   return { leadId, tagId, removed: true };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { defineRoute } from "../route";
 import { pagedListResponse } from "./paged";
 import {
@@ -11,6 +12,15 @@ import {
   tagRef,
 } from "../../leads/schemas";
 import { isPlainCreateLeadsBody } from "../../leads/input-check";
+import {
+  bulkTagBody,
+  bulkTagResult,
+  bulkUntagBody,
+  bulkUntagResult,
+  leadCampaignSchema,
+  timelineQuery,
+  timelineResponse,
+} from "../../leads/timeline-schemas";
 import * as lr from "./lead-responses";
 
 const tag = "Leads";
@@ -45,6 +55,41 @@ export const leadRoutes = {
     access: "read",
     summary: "One lead",
     response: { description: "The lead", schema: leadSchema },
+  }),
+  timeline: defineRoute({
+    method: "GET",
+    path: "/leads/{id}/timeline",
+    tag,
+    access: "read",
+    query: timelineQuery,
+    summary: "What happened to one lead, newest first: sends, opens, clicks, replies, bounces, campaigns, tags, suppression",
+    response: { description: "`{ events, page, limit, total }` (docs/leads.md lists the kinds)", schema: timelineResponse },
+  }),
+  campaigns: defineRoute({
+    method: "GET",
+    path: "/leads/{id}/campaigns",
+    tag,
+    access: "read",
+    summary: "The campaigns one lead is in, with its status and mailbox in each",
+    response: { description: "`{ campaigns }`, the latest added first", schema: z.object({ campaigns: z.array(leadCampaignSchema) }) },
+  }),
+  bulkTag: defineRoute({
+    method: "POST",
+    path: "/leads/bulk-tag",
+    tag,
+    access: "write",
+    body: bulkTagBody,
+    summary: "Attach one tag (by `tagId`, or by `name`: created if new) to up to 1,000 leads",
+    response: { description: "`{ tag, tagged, alreadyTagged, notFound }`", schema: bulkTagResult },
+  }),
+  bulkUntag: defineRoute({
+    method: "POST",
+    path: "/leads/bulk-untag",
+    tag,
+    access: "write",
+    body: bulkUntagBody,
+    summary: "Take one tag off up to 1,000 leads",
+    response: { description: "`{ tagId, untagged, notTagged, notFound }`", schema: bulkUntagResult },
   }),
   patch: defineRoute({
     method: "PATCH",
