@@ -1,18 +1,19 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { verifyEnv } from "../env";
 import { espClassOf, type EspClass, providerFromAddressDomain, providerFromMx } from "../mail/providers";
-import { openProbe, ProbeError, type ProbeSession } from "../mail/smtp-probe";
+import { openProbe, ProbeError, type ProbeSession, type SmtpReply } from "../mail/smtp-probe";
 import { resolveA, resolveMx } from "../net/dns";
 
 /**
- * Verifies guessed or given addresses at one domain over SMTP (decisions.md "Finder providers"): the MX
- * hosts through DNS_SERVERS, a session on SMTP_VERIFY_PORT with `RCPT TO` for each candidate until one
- * is accepted, then `RCPT TO` a random address at the domain — accepted too means the domain accepts
+ * Verifies guessed or given addresses at one domain over SMTP: the MX hosts through DNS_SERVERS, a
+ * session on SMTP_VERIFY_PORT with `RCPT TO` for each candidate until one is accepted, then `RCPT TO`
+ * an address nobody has at the domain (probeAddress) — accepted too means the domain accepts
  * everything (CATCH_ALL). Never DATA. Verdicts use the leads' verificationStatus vocabulary:
- * - 250/251 for a candidate, the random address refused → VALID;
- * - the random address accepted too → CATCH_ALL (the first accepted candidate is kept as the guess);
+ * - 250/251 for a candidate, the probe address refused → VALID;
+ * - the probe address accepted too → CATCH_ALL (the first accepted candidate is kept as the guess);
  * - every candidate refused with 5xx (550 5.1.1 …) → INVALID; no MX at all → INVALID;
- * - 4xx (greylisting, "try again later") → GREYLISTED: the caller retries later;
+ * - 4xx (greylisting, "try again later") to a candidate before any is accepted, to the probe, or to
+ *   the session's greeting or MAIL FROM → GREYLISTED: the caller retries later;
  * - a timeout, a refused or dropped connection, an unanswered DNS query → UNKNOWN.
  * Politeness: one session per domain at a time in this process, and SMTP_VERIFY_DELAY_MS between two
  * sessions at the same domain.
@@ -77,20 +78,47 @@ function politely<T>(domain: string, fn: () => Promise<T>): Promise<T> {
 }
 
 const accepted = (code: number) => code === 250 || code === 251;
+const temporary = (code: number) => code >= 400 && code < 500;
 
-/** One session's RCPTs: the candidates in order, then the catch-all probe once one is accepted. */
+/**
+ * The catch-all probe's address at a domain: random-looking, but the same on every attempt. A
+ * greylister answers a recipient 4xx until it is asked again later; a new address each time would be
+ * greylisted forever, and its 4xx read as a refusal would call a catch-all domain VALID.
+ */
+export function probeAddress(domain: string): string {
+  return `${createHash("sha256").update(`outreach-catch-all-probe:${domain}`).digest("hex").slice(0, 16)}-probe@${domain}`;
+}
+
+/**
+ * One session's RCPTs: the candidates in order, then the catch-all probe once one is accepted. A 4xx
+ * (greylisting) does not end the session: the candidates after it, and the probe, are asked too, so the
+ * greylister has seen every address the retry will ask (it greylists each recipient on its own). The
+ * verdict is then GREYLISTED — also when a later candidate was accepted, because the greylisted one
+ * before it is the likelier address.
+ */
 async function probeCandidates(s: ProbeSession, domain: string, candidates: string[], espClass: EspClass): Promise<Verdict> {
   let refusals = "";
+  let greylisted: SmtpReply | undefined;
   for (const email of candidates) {
     const r = await s.rcpt(email);
-    if (r.code >= 400 && r.code < 500) return { status: "GREYLISTED", email: null, espClass, detail: `${r.code} ${r.text}` };
+    if (temporary(r.code)) {
+      greylisted ??= r;
+      continue;
+    }
     if (accepted(r.code)) {
-      const probe = `${randomBytes(8).toString("hex")}-probe@${domain}`;
+      if (greylisted) break;
+      const probe = probeAddress(domain);
       const c = await s.rcpt(probe);
       if (accepted(c.code)) return { status: "CATCH_ALL", email, espClass, detail: `the domain accepts any address (${probe})` };
+      if (temporary(c.code)) return { status: "GREYLISTED", email: null, espClass, detail: `catch-all probe: ${c.code} ${c.text}` };
       return { status: "VALID", email, espClass, detail: `${r.code} ${r.text}` };
     }
     refusals ||= `${r.code} ${r.text}`;
+  }
+  if (greylisted) {
+    // Best effort: a server that drops the session now still leaves the verdict greylisted.
+    await s.rcpt(probeAddress(domain)).catch(() => undefined);
+    return { status: "GREYLISTED", email: null, espClass, detail: `${greylisted.code} ${greylisted.text}` };
   }
   return { status: "INVALID", email: null, espClass, detail: refusals || "no candidate address" };
 }

@@ -10,7 +10,13 @@ import { SMTPServer } from "smtp-server";
 export type Behaviour =
   | { kind: "mailboxes"; known: string[] }
   | { kind: "refuse" }
-  | { kind: "greylist"; times: number; known: string[] }
+  /**
+   * Greylisting: each recipient is answered `code` (default 451) the first `times` times it is asked for
+   * (a greylister's triplet is the sender, the client and the recipient), then as a server that knows
+   * `known` (or, with `catchAll`, accepts any address). With `at: "mail"` it is MAIL FROM that is
+   * answered 4xx, for the first `times` sessions.
+   */
+  | { kind: "greylist"; times: number; known: string[]; code?: 450 | 451; catchAll?: boolean; at?: "rcpt" | "mail" }
   | { kind: "catch-all" };
 
 export interface VerifyPeer {
@@ -24,12 +30,20 @@ export interface VerifyPeer {
 function smtpPeer(host: string, port: number, behaviour: Behaviour): Promise<VerifyPeer> {
   const rcpts: string[] = [];
   const greylisted = new Map<string, number>();
+  let sessions = 0;
   const peer: VerifyPeer = { host, rcpts, close: async () => {} };
   const fail = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onMailFrom(_address, _session, cb) {
+      sessions++;
+      if (behaviour.kind === "greylist" && behaviour.at === "mail" && sessions <= behaviour.times) {
+        return cb(fail(behaviour.code ?? 450, "4.7.1 Greylisted, please try again later"));
+      }
+      cb();
+    },
     async onRcptTo(address, _session, cb) {
       const a = address.address.toLowerCase();
       rcpts.push(a);
@@ -37,10 +51,11 @@ function smtpPeer(host: string, port: number, behaviour: Behaviour): Promise<Ver
       if (behaviour.kind === "catch-all") return cb();
       if (behaviour.kind === "greylist") {
         const seen = greylisted.get(a) ?? 0;
-        if (seen < behaviour.times) {
+        if (behaviour.at !== "mail" && seen < behaviour.times) {
           greylisted.set(a, seen + 1);
-          return cb(fail(451, "4.7.1 Greylisted, please try again later"));
+          return cb(fail(behaviour.code ?? 451, "4.7.1 Greylisted, please try again later"));
         }
+        if (behaviour.catchAll) return cb();
       }
       if (behaviour.kind !== "refuse" && behaviour.known.includes(a)) return cb();
       cb(fail(550, `5.1.1 <${a}>: Recipient address rejected: User unknown`));

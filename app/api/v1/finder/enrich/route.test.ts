@@ -155,12 +155,14 @@ describe("POST /finder/enrich and its job", () => {
 
   it("keeps a greylisted person pending until the next attempt time, then verifies it", async () => {
     const grey = smtp.peers[2].rcpts;
-    expect(grey).toEqual(["cat.grey@grey.test"]);
+    // Greylisted, the session still asks every other guess and the catch-all probe (the greylister sees them all once).
+    expect(grey[0]).toBe("cat.grey@grey.test");
+    const asked = grey.length;
     const pending = byPerson((await job(jobId)).body)[ids.Cat];
     expect(pending).toMatchObject({ pending: true, verificationStatus: "UNVERIFIED", nextAttemptAt: "2026-11-20T10:05:00.000Z" });
     expect(pending.detail).toContain("451");
     await run();
-    expect(grey).toHaveLength(1);
+    expect(grey).toHaveLength(asked);
     clock.advance(5 * 60_000);
     await run();
     const done = (await job(jobId)).body;
