@@ -132,3 +132,29 @@ export const verifyEnv = {
     return process.env.SMTP_VERIFY_FROM?.trim() || `verify@${this.helo}`;
   },
 };
+
+/**
+ * The installation's AI endpoint (docs/ai.md): any OpenAI-compatible server, used by every workspace
+ * that has not set its own under Settings → AI. AI_BASE_URL unset: no endpoint (the built-in rules and
+ * templates). Read on every call, so an operator (or a test) may change them while running.
+ */
+export const aiEnv = {
+  get baseUrl(): string | undefined {
+    return process.env.AI_BASE_URL?.trim() || undefined;
+  },
+  get apiKey(): string | undefined {
+    return process.env.AI_API_KEY?.trim() || undefined;
+  },
+  /** AI_MODEL, default gpt-4o-mini. */
+  get model(): string {
+    return process.env.AI_MODEL?.trim() || "gpt-4o-mini";
+  },
+  /** AI_EMBEDDING_MODEL: embeddings are used only when it is set. */
+  get embeddingModel(): string | undefined {
+    return process.env.AI_EMBEDDING_MODEL?.trim() || undefined;
+  },
+  /** AI_TIMEOUT_MS: one request's limit before the caller falls back (default 20 s). */
+  get timeoutMs(): number {
+    return intEnv("AI_TIMEOUT_MS", 20_000);
+  },
+};

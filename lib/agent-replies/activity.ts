@@ -20,6 +20,10 @@ export const activityItemSchema = z.object({
     .describe("Why skipped or failed (INTENT, AGENT_OFF, ANSWERED, NEWER_MESSAGE, LEAD_ANSWERED, NO_PASSAGE, NO_CREDITS, SEND_FAILED, …)"),
   detail: z.string().nullable(),
   provider: z.string().nullable().describe("ai or fallback"),
+  generatedBy: z
+    .enum(["template", "ai"])
+    .nullable()
+    .describe("How the message was written: ai by the AI provider, template by the built-in template; null before it is written"),
   conversationId: z.string().nullable().describe("The lead's id: GET /replies/thread/<leadId>"),
   leadEmail: z.string().nullable(),
   subject: z.string(),
@@ -71,6 +75,7 @@ export async function agentActivity(
       reason: a.reason,
       detail: a.detail,
       provider: a.provider,
+      generatedBy: a.provider === "ai" ? ("ai" as const) : a.provider ? ("template" as const) : null,
       conversationId: a.leadId,
       leadEmail: email,
       subject,

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { agentReplies, leads, mailboxes, replies, sentReplies } from "../../db/schema";
-import { aiProvider } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { useCredit } from "../ai/settings";
 import { agentForCampaign, type AgentRow } from "../agents/crud";
 import { searchKnowledge } from "../agents/search";
@@ -104,7 +104,7 @@ export async function answer(db: DbOrTx, clock: Clock, row: AgentReplyRow): Prom
   if (noCredit) return noCredit;
   const { body, provider } = await composeAnswer(
     { agent, leadName: f.firstName ?? f.r.from?.name ?? null, senderName: f.senderName, theirMessage: f.r.textBody, passages },
-    aiProvider().complete ?? null,
+    (await aiProviderFor(db, row.workspaceId)).complete ?? null,
   );
   const out = await send(db, clock, f, body, provider);
   if (out.status === "SENT" && agent.followUpsEnabled) {

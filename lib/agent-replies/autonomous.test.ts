@@ -310,7 +310,13 @@ describe("the agent's activity", () => {
     expect(res.status).toBe(200);
     const q1 = await replyOf("q1");
     const answered = res.body.activity.find((a: any) => a.replyId === q1.id && a.kind === "ANSWER");
-    expect(answered).toMatchObject({ status: "SENT", conversationId: leadIds[0], leadEmail: "asker@a.test", provider: "fallback" });
+    expect(answered).toMatchObject({
+      status: "SENT",
+      conversationId: leadIds[0],
+      leadEmail: "asker@a.test",
+      provider: "fallback",
+      generatedBy: "template",
+    });
     expect(answered.answer).toContain("49 euros per seat");
     expect(res.body.activity.some((a: any) => a.kind === "FOLLOW_UP" && a.status === "SENT")).toBe(true);
     expect(res.body.activity.some((a: any) => a.status === "SKIPPED" && a.reason === "NO_CREDITS")).toBe(true);
@@ -339,6 +345,7 @@ describe("with autonomy off, the agent drafts for a person", () => {
     expect(d.status).toBe(200);
     expect(d.body).toMatchObject({
       provider: "agent-fallback",
+      generatedBy: "template",
       agent: { id: agentId, name: "Acme helper" },
       draft: { to: [{ address: "keen@c.test" }] },
     });

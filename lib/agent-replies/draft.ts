@@ -1,6 +1,6 @@
 import type { DbOrTx } from "../../db/client";
 import type { replies } from "../../db/schema";
-import { aiProvider } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { agentForCampaign } from "../agents/crud";
 import { searchKnowledge } from "../agents/search";
 import { newText } from "../inbox/classify";
@@ -23,6 +23,7 @@ export async function agentDraft(
   const question = newText(r.textBody).trim() || r.subject;
   const passages = await searchKnowledge(db, r.workspaceId, agent.id, question, PASSAGES, now);
   if (!passages.length) return undefined;
-  const { body, provider } = await composeAnswer({ agent, ...who, theirMessage: r.textBody, passages }, aiProvider().complete ?? null);
+  const complete = (await aiProviderFor(db, r.workspaceId)).complete ?? null;
+  const { body, provider } = await composeAnswer({ agent, ...who, theirMessage: r.textBody, passages }, complete);
   return { body, provider: `agent-${provider}`, agent: { id: agent.id, name: agent.name } };
 }

@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../../db/client";
-import { aiProvider } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { useCredit } from "../ai/settings";
 import { RateLimitedError } from "../errors";
 import { stderrLogger } from "../log";
@@ -13,7 +13,7 @@ export const EMBED_BATCH = 64;
  * timeout (AI_TIMEOUT_MS) gives null and the caller goes on with full-text search alone.
  */
 export async function embedTexts(db: DbOrTx, workspaceId: string, texts: string[], now: Date): Promise<number[][] | null> {
-  const p = aiProvider();
+  const p = await aiProviderFor(db, workspaceId);
   if (!p.embed || texts.length === 0) return null;
   const out: number[][] = [];
   try {

@@ -1,5 +1,6 @@
-import OpenAI from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { classify, newText, type Intent } from "../inbox/classify";
+import { templateDraft } from "./template-draft";
 
 export interface DraftInput {
   leadName: string | null;
@@ -10,11 +11,14 @@ export interface DraftInput {
   customInstructions: string;
 }
 
+/** How a text the product wrote was made: by a language model, or by the built-in rules and templates. */
+export type GeneratedBy = "template" | "ai";
+
 /** What the product asks of a language model. Any OpenAI-compatible endpoint, or the built-in fallback. */
 export interface AiProvider {
   name: string;
   model: string | null;
-  /** The embeddings model, when the endpoint is used for embeddings (AI_EMBEDDING_MODEL). */
+  /** The embeddings model, when the endpoint is used for embeddings. */
   embeddingModel: string | null;
   classify(text: string): Promise<Intent>;
   draft(input: DraftInput): Promise<string>;
@@ -26,7 +30,7 @@ export interface AiProvider {
 
 const INTENTS: Intent[] = ["INTERESTED", "NOT_INTERESTED", "WRONG_PERSON", "UNSUBSCRIBE_REQUEST", "QUESTION", "UNCLASSIFIED"];
 
-/** Deterministic answers without a model: the rule classifier and a short, honest template. */
+/** Deterministic answers without a model: the rule classifier and a short, honest template (template-draft.ts). */
 export const builtInProvider: AiProvider = {
   name: "built-in",
   model: null,
@@ -35,21 +39,14 @@ export const builtInProvider: AiProvider = {
     return classify({ automatic: false, text });
   },
   async draft(i) {
-    const hi = i.leadName ? `Hi ${i.leadName},` : "Hi,";
-    const bySign = i.senderName ? `\n\nBest,\n${i.senderName}` : "\n\nBest,";
-    const body: Record<Intent, string> = {
-      INTERESTED:
-        "Great to hear from you! Would Tuesday or Thursday work for a 20-minute call? Happy to send a calendar invite for whichever suits you.",
-      QUESTION: "Thanks for the question. Happy to explain — would a short call be easiest, or shall I put the details in writing?",
-      NOT_INTERESTED: "Thanks for letting me know — I won't follow up on this. All the best.",
-      WRONG_PERSON: "Thanks for letting me know. Could you point me to the right person for this?",
-      UNSUBSCRIBE_REQUEST: "Understood — I've removed you from our list and you won't hear from us again.",
-      OUT_OF_OFFICE: "Thanks — I'll follow up when you're back.",
-      UNCLASSIFIED: "Thanks for getting back to me.",
-    };
-    return `${hi}\n\n${body[i.intent]}${bySign}`;
+    return templateDraft(i);
   },
 };
+
+/** "ai" for a provider with a model behind it, "template" for the built-in one. */
+export function generatedByOf(p: AiProvider): GeneratedBy {
+  return p === builtInProvider ? "template" : "ai";
+}
 
 /** A model's answer, or a thrown error (timeout, refusal, empty answer) for the caller to fall back on. */
 async function chat(client: OpenAI, model: string, system: string, user: string): Promise<string> {
@@ -66,27 +63,34 @@ async function chat(client: OpenAI, model: string, system: string, user: string)
   return content.trim();
 }
 
-/** The settings of an OpenAI-compatible endpoint (AI_* env; see docs/reply-agents.md). */
+/** The settings of an OpenAI-compatible endpoint: the workspace's (Settings → AI) or the installation's AI_* (docs/ai.md). */
 export interface EndpointConfig {
   baseUrl: string;
   apiKey?: string;
   model: string;
-  /** AI_EMBEDDING_MODEL: embeddings are used only when it is set. */
+  /** Embeddings are used only when it is set. */
   embeddingModel?: string;
-  /** AI_TIMEOUT_MS: one request's limit; past it the caller falls back (default 20 s). */
+  /** One request's limit; past it the caller falls back (default 20 s). */
   timeoutMs?: number;
+  /** The HTTP client: a workspace's endpoint goes through the SSRF guard (guarded-fetch.ts); the default is the global fetch. */
+  fetch?: typeof fetch;
+}
+
+function clientFor(cfg: EndpointConfig, timeoutMs = cfg.timeoutMs ?? 20_000): OpenAI {
+  return new OpenAI({
+    baseURL: cfg.baseUrl.replace(/\/$/, ""),
+    // The client insists on a key; endpoints without auth (a local model server) ignore it.
+    apiKey: cfg.apiKey || "not-needed",
+    timeout: timeoutMs,
+    maxRetries: 0,
+    fetch: cfg.fetch,
+  });
 }
 
 /** Any OpenAI-compatible endpoint through the maintained `openai` client (no retries: callers fall back). */
 export function openAiCompatible(cfg: EndpointConfig): AiProvider {
   const { model, embeddingModel } = cfg;
-  const client = new OpenAI({
-    baseURL: cfg.baseUrl.replace(/\/$/, ""),
-    // The client insists on a key; endpoints without auth (a local model server) ignore it.
-    apiKey: cfg.apiKey || "not-needed",
-    timeout: cfg.timeoutMs ?? 20_000,
-    maxRetries: 0,
-  });
+  const client = clientFor(cfg);
   return {
     name: "openai-compatible",
     model,
@@ -122,6 +126,7 @@ export function openAiCompatible(cfg: EndpointConfig): AiProvider {
         client,
         model,
         `You write short, friendly, professional email replies for a salesperson${i.senderName ? ` named ${i.senderName}` : ""}. ` +
+          "Answer what the lead wrote: confirm a time they propose, answer or acknowledge each question they ask. " +
           `Plain text, no subject line, under 120 words. ${i.customInstructions}`.trim(),
         `Their reply (classified ${i.intent}) to our email "${i.subject}":\n\n${newText(i.theirMessage).slice(0, 4000)}\n\n` +
           `Write our answer${i.leadName ? ` to ${i.leadName}` : ""}.`,
@@ -130,32 +135,47 @@ export function openAiCompatible(cfg: EndpointConfig): AiProvider {
   };
 }
 
-/** AI_BASE_URL (+ AI_API_KEY, AI_MODEL) selects an OpenAI-compatible endpoint; otherwise the built-in one. */
-export function aiProvider(): AiProvider {
-  const e = process.env;
-  if (!e.AI_BASE_URL) return builtInProvider;
-  const key = [e.AI_BASE_URL, e.AI_API_KEY, e.AI_MODEL, e.AI_EMBEDDING_MODEL, e.AI_TIMEOUT_MS].join("\n");
-  if (cached?.key !== key) {
-    const timeout = Number(e.AI_TIMEOUT_MS);
-    cached = {
-      key,
-      provider: openAiCompatible({
-        baseUrl: e.AI_BASE_URL,
-        apiKey: e.AI_API_KEY,
-        model: e.AI_MODEL || "gpt-4o-mini",
-        embeddingModel: e.AI_EMBEDDING_MODEL || undefined,
-        timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
-      }),
-    };
-  }
-  return cached.provider;
+/** The innermost cause's message of an error (a fetch failure wraps the socket's ECONNREFUSED, say). */
+function rootMessage(e: unknown): string | undefined {
+  let cur = e as { message?: string; cause?: unknown } | undefined;
+  let msg: string | undefined;
+  for (let i = 0; cur && i < 5; i++, cur = cur.cause as typeof cur) if (cur.message) msg = cur.message;
+  return msg;
 }
-/** One client per configuration (the env is read on every call, so tests and operators can change it). */
-let cached: { key: string; provider: AiProvider } | undefined;
+
+/** A failed call to an endpoint in words a person can act on: the HTTP answer, the connection's failure, or the timeout. */
+export function describeAiError(e: unknown, cfg: { baseUrl: string; timeoutMs: number }): string {
+  const origin = URL.canParse(cfg.baseUrl) ? new URL(cfg.baseUrl).origin : cfg.baseUrl;
+  if (e instanceof APIConnectionTimeoutError) return `No answer from ${origin} within ${cfg.timeoutMs / 1000} s`;
+  if (e instanceof APIConnectionError) return `Could not reach ${origin}: ${rootMessage(e.cause) ?? e.message}`;
+  if (e instanceof APIError && e.status) {
+    const body = e.error as { message?: string } | undefined;
+    const why = body?.message ?? e.message.replace(/^\d{3}\s*/, "");
+    const hint =
+      e.status === 401 || e.status === 403 ? " (check the API key)" : e.status === 404 ? " (check the base URL and the model)" : "";
+    return `The endpoint answered HTTP ${e.status}${hint}${why ? `: ${why}` : ""}`;
+  }
+  return rootMessage(e) ?? String(e);
+}
+
+/**
+ * One chat call of one token to the endpoint (Settings → AI's Test): resolves with the time it took, or
+ * rejects with the endpoint's error. Models that refuse `max_tokens` (they take `max_completion_tokens`)
+ * are asked again once with the newer name.
+ */
+export async function pingEndpoint(cfg: EndpointConfig, timeoutMs: number): Promise<void> {
+  const client = clientFor(cfg, timeoutMs);
+  const messages = [{ role: "user" as const, content: "Reply with OK." }];
+  try {
+    await client.chat.completions.create({ model: cfg.model, max_tokens: 1, messages });
+  } catch (e) {
+    if (!(e instanceof APIError && e.status === 400 && /max_tokens/.test(e.message))) throw e;
+    await client.chat.completions.create({ model: cfg.model, max_completion_tokens: 1, messages });
+  }
+}
 
 /** Classification with a model never blocks ingestion: any failure falls back to the rules. */
-export async function classifyWithFallback(text: string, useAi: boolean): Promise<Intent> {
-  const p = aiProvider();
+export async function classifyWithFallback(p: AiProvider, text: string, useAi: boolean): Promise<Intent> {
   if (!useAi || p === builtInProvider) return builtInProvider.classify(text);
   try {
     return await p.classify(text);

@@ -4,9 +4,9 @@ import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { aiUsage, workspaces } from "../../db/schema";
 import { audit } from "../audit/record";
-import { requireAccess, withTransaction, type Ctx } from "../ctx";
+import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
 import { RateLimitedError } from "../errors";
-import { aiProvider } from "./provider";
+import { aiProviderFor } from "./resolve";
 
 export const aiSettingsShape = {
   aiClassificationEnabled: z.boolean(),
@@ -14,7 +14,7 @@ export const aiSettingsShape = {
   /** Tag the lead of every classified reply with its intent (AUTO_TAG_NAMES), as the reply is stored. */
   autoTagOnReply: z.boolean(),
   customInstructions: z.string().max(4000),
-  /** AI credits per month (decisions.md: a workspace setting, default 1000). */
+  /** AI credits per month: a workspace setting, default 1000. */
   monthlyCredits: z.number().int().min(0).max(1_000_000),
 };
 export const patchAiSettingsBody = z
@@ -70,12 +70,14 @@ async function creditsView(db: DbOrTx, workspaceId: string, s: AiSettings, now: 
 export async function getAiSettings(ctx: Ctx) {
   requireAccess(ctx, "read");
   const s = await loadAiSettings(ctx.db, ctx.workspaceId);
-  const p = aiProvider();
+  const p = await aiProviderFor(ctx.db, ctx.workspaceId);
   return { ...s, provider: p.name, model: p.model, credits: await creditsView(ctx.db, ctx.workspaceId, s, ctx.clock.now()) };
 }
 
+/** PATCH /ai-settings (owner or admin, like the workspace's other settings: credits are a spending limit). */
 export async function patchAiSettings(ctx: Ctx, input: z.infer<typeof patchAiSettingsBody>) {
   requireAccess(ctx, "write");
+  requireRole(ctx, "admin");
   const s = { ...(await loadAiSettings(ctx.db, ctx.workspaceId)), ...input };
   await withTransaction(ctx, async (tx, txCtx) => {
     await tx
@@ -90,7 +92,7 @@ export async function patchAiSettings(ctx: Ctx, input: z.infer<typeof patchAiSet
 
 /**
  * Takes one AI credit, atomically. Out of credits: 429 RATE_LIMITED with details.reason AI_CREDITS and
- * Retry-After = seconds until the monthly credits renew (decisions.md).
+ * Retry-After = seconds until the monthly credits renew.
  */
 export async function useCredit(db: DbOrTx, workspaceId: string, now: Date): Promise<{ remaining: number }> {
   const s = await loadAiSettings(db, workspaceId);

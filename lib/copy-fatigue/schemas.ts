@@ -26,4 +26,7 @@ export const fatigueRewriteSchema = z.object({
   subject: z.string().nullable().describe("null for a follow-up (its own subject is never used)"),
   bodyTemplate: z.string(),
   provider: z.enum(["ai", "fallback"]).describe("ai: the AI provider wrote it; fallback: the deterministic rewrite"),
+  generatedBy: z
+    .enum(["template", "ai"])
+    .describe("How the rewrite was made: ai by the AI provider, template by the deterministic rewrite"),
 });

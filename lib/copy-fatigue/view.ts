@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { campaignSteps, copyFatigueScans, copyFatigueSteps } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
-import { aiProvider } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { useCredit } from "../ai/settings";
 import { findCampaign } from "../campaigns/campaigns";
 import { bodyHashOf, explain, type FatigueReason } from "./rule";
@@ -73,7 +73,7 @@ export async function scanCopyFatigue(ctx: Ctx, campaignId: string) {
  * when none is left); null without an AI endpoint — the deterministic fallback costs no credit.
  */
 async function creditedComplete(ctx: Ctx): Promise<Complete> {
-  const p = aiProvider();
+  const p = await aiProviderFor(ctx.db, ctx.workspaceId);
   if (!p.complete) return null;
   await useCredit(ctx.db, ctx.workspaceId, ctx.clock.now());
   return p.complete;
@@ -124,5 +124,6 @@ export async function applyCopyFatigue(ctx: Ctx, campaignId: string, stepId: str
     complete,
   );
   if (row.status === "FATIGUED") await clearFlag(ctx, row);
-  return { stepId, ...rewrite, provider: rewrite.provider === "ai" ? "ai" : "fallback" };
+  const ai = rewrite.provider === "ai";
+  return { stepId, ...rewrite, provider: ai ? "ai" : "fallback", generatedBy: ai ? "ai" : "template" };
 }

@@ -1,4 +1,4 @@
-import { aiProvider } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { useCredit } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { parseQuery } from "./query-parser";
@@ -61,7 +61,7 @@ export function filtersFromModel(text: string): FinderFilters | undefined {
 
 /** The filters for a sentence and who read it: the model, or the rules. */
 export async function filtersFor(ctx: Ctx, query: string): Promise<{ filters: FinderFilters; source: "ai" | "rules" }> {
-  const p = aiProvider();
+  const p = await aiProviderFor(ctx.db, ctx.workspaceId);
   if (p.complete) {
     await useCredit(ctx.db, ctx.workspaceId, ctx.clock.now());
     try {

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { leads, mailboxes, replies } from "../../db/schema";
 import { agentDraft } from "../agent-replies/draft";
-import { aiProvider } from "../ai/provider";
+import { generatedByOf } from "../ai/provider";
+import { aiProviderFor } from "../ai/resolve";
 import { loadAiSettings, useCredit } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { ForbiddenError, NotFoundError, UpstreamError } from "../errors";
@@ -10,7 +11,9 @@ import type { Intent } from "./classify";
 /**
  * POST /replies/<id>/draft: an AI draft of our answer. One credit; never sends. In a campaign with a
  * reply agent, the draft is the agent's answer grounded in its knowledge (what it would send with
- * autonomy on), for a person to review and send; `agent` says so.
+ * autonomy on), for a person to review and send; `agent` says so. `generatedBy` says how it was made:
+ * `ai` by the workspace's model, `template` by the built-in template (no provider, or the agent's
+ * fallback quoting its knowledge).
  */
 export async function draftReply(ctx: Ctx, replyId: string) {
   requireAccess(ctx, "write");
@@ -27,8 +30,17 @@ export async function draftReply(ctx: Ctx, replyId: string) {
   const to = row.r.from ? [row.r.from] : [];
   const leadName = row.firstName ?? row.r.from?.name ?? null;
   const byAgent = await agentDraft(ctx.db, row.r, { leadName, senderName: row.senderName }, ctx.clock.now());
-  if (byAgent) return { draft: { body: byAgent.body, to }, provider: byAgent.provider, creditsRemaining: remaining, agent: byAgent.agent };
-  const p = aiProvider();
+  if (byAgent) {
+    const generatedBy = byAgent.provider === "agent-ai" ? "ai" : "template";
+    return {
+      draft: { body: byAgent.body, to },
+      provider: byAgent.provider,
+      generatedBy,
+      creditsRemaining: remaining,
+      agent: byAgent.agent,
+    };
+  }
+  const p = await aiProviderFor(ctx.db, ctx.workspaceId);
   try {
     const body = await p.draft({
       leadName,
@@ -38,7 +50,7 @@ export async function draftReply(ctx: Ctx, replyId: string) {
       intent: row.r.intent as Intent,
       customInstructions: settings.customInstructions,
     });
-    return { draft: { body, to }, provider: p.name, creditsRemaining: remaining, agent: null };
+    return { draft: { body, to }, provider: p.name, generatedBy: generatedByOf(p), creditsRemaining: remaining, agent: null };
   } catch (e) {
     throw new UpstreamError(`The AI provider failed: ${(e as Error).message}`);
   }

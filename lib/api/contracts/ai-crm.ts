@@ -24,8 +24,9 @@ export const aiRoutes = {
     path: "/ai-settings",
     tag: "AI",
     access: "write",
+    role: "admin",
     body: patchAiSettingsBody,
-    summary: "Change AI settings (only sent fields)",
+    summary: "Change AI settings (only sent fields; owner or admin)",
     response: { description: "The settings", schema: ir.aiSettingsSchema },
   }),
   draft: defineRoute({
@@ -35,7 +36,10 @@ export const aiRoutes = {
     access: "write",
     errors: [429, 502],
     summary: "AI draft of an answer: one credit, never sends (429 RATE_LIMITED with details.reason AI_CREDITS when out)",
-    response: { description: "`{ draft: { body, to }, provider, creditsRemaining, agent }`", schema: ir.draftSchema },
+    response: {
+      description: "`{ draft: { body, to }, provider, generatedBy: template|ai, creditsRemaining, agent }`",
+      schema: ir.draftSchema,
+    },
   }),
 };
 

@@ -123,6 +123,9 @@ export const aiSettingsSchema = z.object({
 export const draftSchema = z.object({
   draft: z.object({ body: z.string(), to: z.array(address) }),
   provider: z.string().describe("The AI provider's name; agent-ai or agent-fallback for a reply agent's grounded draft"),
+  generatedBy: z
+    .enum(["template", "ai"])
+    .describe("How the draft was made: ai by the AI provider's model, template by the built-in template (no provider configured)"),
   creditsRemaining: int(),
   agent: z
     .object({ id: z.string(), name: z.string() })

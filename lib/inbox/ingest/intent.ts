@@ -1,7 +1,8 @@
 import type { ParsedMail } from "mailparser";
 import type { DbOrTx } from "../../../db/client";
 import type { Address } from "../../../db/schema";
-import { aiProvider, builtInProvider, classifyWithFallback } from "../../ai/provider";
+import { builtInProvider, classifyWithFallback } from "../../ai/provider";
+import { aiProviderFor } from "../../ai/resolve";
 import { loadAiSettings } from "../../ai/settings";
 import { mapLimit } from "../../concurrency";
 import { randomBytes } from "node:crypto";
@@ -73,9 +74,11 @@ function prepare(mb: Mailbox, it: Received): PreparedReply | undefined {
 export async function prepareReplies(db: DbOrTx, mb: Mailbox, items: Received[], ai?: AiSwitch): Promise<PreparedReply[]> {
   const out = items.flatMap((it) => prepare(mb, it) ?? []);
   const forAi = out.filter((p) => !p.automatic && p.intent !== "UNSUBSCRIBE_REQUEST");
-  if (forAi.length && aiProvider() !== builtInProvider && (await aiEnabled(db, mb, ai))) {
+  if (!forAi.length) return out;
+  const provider = await aiProviderFor(db, mb.workspaceId);
+  if (provider !== builtInProvider && (await aiEnabled(db, mb, ai))) {
     await mapLimit(forAi, AI_CONCURRENCY, async (p) => {
-      p.intent = await classifyWithFallback(p.text, true);
+      p.intent = await classifyWithFallback(provider, p.text, true);
     });
   }
   return out;

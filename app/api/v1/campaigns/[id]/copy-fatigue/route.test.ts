@@ -146,6 +146,7 @@ describe("copy fatigue through the API (spec 4.9)", () => {
       subject: "Quick idea for {{companyName}} and",
       bodyTemplate: "Hi {{firstName}},\n\nCall?\n\nWe help.\n\nBest,\nSam",
       provider: "fallback",
+      generatedBy: "template",
     });
     const afterSteps = (await call(STEPS, "GET", "", p({ id: campaignId }))).body.steps.find((s: any) => s.id === step["0A"]);
     expect(afterSteps).toEqual(before);
@@ -192,7 +193,13 @@ describe("apply with an OpenAI-compatible endpoint", () => {
       const used = async () => (await call(AI_SETTINGS, "GET", "", { key: ws.readKey })).body.credits.used;
       const before = await used();
       const res = await call(APPLY, "POST", "", p({ id: campaignId, stepId: step["0B"] }));
-      expect(res.body).toEqual({ stepId: step["0B"], subject: "A fresh angle", bodyTemplate: rewrite.body, provider: "ai" });
+      expect(res.body).toEqual({
+        stepId: step["0B"],
+        subject: "A fresh angle",
+        bodyTemplate: rewrite.body,
+        provider: "ai",
+        generatedBy: "ai",
+      });
       expect(await used()).toBe(before + 1);
       expect(peer.chats()[0].body.messages?.[1].content).toContain("Hello {{firstName}}, variant B.");
       // A rewrite that drops a variable, or an endpoint error: the fallback.
