@@ -117,13 +117,14 @@ export const finderRoutes = {
     body: importBody,
     bodyLimit: 20 * 1024 * 1024,
     summary:
-      "Add people to the workspace's directory: `{ people: [...] }` or `{ csv }` (a header row naming the fields). Bad rows are reported",
+      "Add people to the workspace's directory: `{ people: [...] }` or `{ csv }` (a header row naming the fields). A row that is someone already there (same LinkedIn URL, else email, else name and company domain) updates them with its non-empty values. Bad rows are reported",
     response: {
-      description: "`{ imported, rejected: [{ row, reasons }], personIds }` (row: 1-based data row)",
+      description: "`{ imported, updated, rejected: [{ row, reasons }], personIds }` (row: 1-based data row)",
       schema: z.object({
-        imported: z.number(),
+        imported: z.number().describe("people added"),
+        updated: z.number().describe("rows that updated someone already in the directory (or added by an earlier row)"),
         rejected: z.array(z.object({ row: z.number(), reasons: z.array(z.string()) })),
-        personIds: z.array(z.string()),
+        personIds: z.array(z.string()).describe("the people of the accepted rows, each once, in row order"),
       }),
     },
   }),
