@@ -99,7 +99,15 @@ export function SuppressionsImport() {
           invalid: t.invalid + r.invalid,
         }));
         const bad = r.results.filter((x) => x.result === "invalid" || x.result === "duplicate");
-        setProblems((p) => [...p, ...bad.map((x) => ({ ...x, line: batch[x.index].line }))]);
+        // Rows are named by their line in the file, here and in the reason of a duplicate.
+        const lineOf = (i: number) => batch[i].line;
+        const named = bad.map((x) => ({
+          ...x,
+          line: lineOf(x.index),
+          error:
+            x.duplicateOf === null ? x.error : `the same ${x.kind === "domain" ? "domain" : "address"} as row ${lineOf(x.duplicateOf)}`,
+        }));
+        setProblems((p) => [...p, ...named]);
         setDone(start + batch.length);
       }
       setFinished(true);

@@ -45,6 +45,7 @@ describe("POST /suppressions/bulk: one result per entry", () => {
     const errs = r.body.results.map((x: any) => x.error);
     expect(errs[3]).toBe('"not an address" is neither an email address nor a domain');
     expect(errs[4]).toBe("the same email as entry 0");
+    expect(r.body.results.map((x: any) => x.duplicateOf)).toEqual([null, null, null, null, 0, null, null, 1, null, null]);
     expect(errs[6]).toBe("the value is empty");
     expect(errs[9]).toContain("is not an email address");
     expect(r.body.results[0].id).toMatch(/^sup_/);

@@ -35,6 +35,7 @@ export const bulkResultSchema = z.object({
     .enum(["added", "existing", "duplicate", "invalid"])
     .describe("added now; existing: already on the list; duplicate: the same value earlier in this request; invalid: see error"),
   id: z.string().nullable().describe("The new entry's id when added"),
+  duplicateOf: z.number().int().nullable().describe("For a duplicate: the index of the earlier entry with the same value"),
   error: z.string().nullable(),
 });
 export const bulkSuppressionsResultSchema = z.object({
@@ -74,7 +75,7 @@ export async function bulkAddSuppressions(ctx: Ctx, input: BulkSuppressionsInput
   const firstOf = new Map<string, number>();
   for (const [index, e] of input.entries.entries()) {
     const c = classifySuppression(e.value, e.kind);
-    const base = { index, value: e.value, id: null };
+    const base = { index, value: e.value, id: null, duplicateOf: null };
     if ("error" in c) {
       results.push({ ...base, kind: c.kind, normalized: null, result: "invalid", error: c.error });
       continue;
@@ -82,7 +83,7 @@ export async function bulkAddSuppressions(ctx: Ctx, input: BulkSuppressionsInput
     const key = `${c.kind}:${c.normalized}`;
     const earlier = firstOf.get(key);
     if (earlier !== undefined) {
-      results.push({ ...base, ...c, result: "duplicate", error: `the same ${c.kind} as entry ${earlier}` });
+      results.push({ ...base, ...c, result: "duplicate", duplicateOf: earlier, error: `the same ${c.kind} as entry ${earlier}` });
       continue;
     }
     firstOf.set(key, index);
