@@ -4,24 +4,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input, Select } from "@/components/ui/input";
 import type { BodyOf } from "@/lib/client";
 import { VERIFICATION_STATUSES } from "@/lib/leads/schemas";
 import { LEAD_FIELDS, type LeadFieldKey } from "./csv-mapping";
+import { type CustomRow, CustomFieldsEditor, customFieldsOf, customRow } from "./custom-fields-editor";
 import { LeadTags } from "./lead-tags";
 import { type LeadView, useLead, useTimezoneNames } from "./queries";
 
 type PatchLeadInput = BodyOf<"/leads/{id}", "patch">;
 
 type Form = Record<LeadFieldKey, string> & { verificationStatus: LeadView["verificationStatus"] };
-/** One editable custom field; `id` is the row's React key (stable while rows above it are removed). */
-type CustomRow = { id: number; key: string; value: string };
-
-let nextRowId = 0;
-const customRow = (key = "", value = ""): CustomRow => ({ id: nextRowId++, key, value });
 
 function formOf(lead: LeadView): Form {
   const f = { verificationStatus: lead.verificationStatus } as Form;
@@ -37,7 +32,7 @@ function changes(lead: LeadView, form: Form, custom: CustomRow[]): PatchLeadInpu
   const body: Record<string, unknown> = {};
   for (const { key } of LEAD_FIELDS) if (form[key].trim() !== (lead[key] ?? "")) body[key] = form[key].trim();
   if (form.verificationStatus !== lead.verificationStatus) body.verificationStatus = form.verificationStatus;
-  const next = new Map(custom.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
+  const next = new Map(Object.entries(customFieldsOf(custom)));
   const cf: Record<string, string | null> = {};
   for (const k of Object.keys(lead.customFields)) if (!next.has(k)) cf[k] = null;
   for (const [k, v] of next) if (lead.customFields[k] !== v) cf[k] = v;
@@ -72,7 +67,6 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
 
   const err = save.error;
   const fieldErrors = err instanceof ApiError ? err.fieldErrors : {};
-  const customErrors = Object.entries(fieldErrors).filter(([k]) => k.startsWith("customFields"));
 
   return (
     <Dialog
@@ -84,7 +78,7 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
     >
       <div className="space-y-5">
         {err && <Alert tone="error">{err.message}</Alert>}
-        <form id="lead-edit-form" onSubmit={submit} className="grid grid-cols-2 gap-3">
+        <form id="lead-edit-form" onSubmit={submit} className="grid gap-3 sm:grid-cols-2">
           {LEAD_FIELDS.map(({ key, label }) => (
             <Field key={key} label={label} errors={fieldErrors[key]}>
               <Input
@@ -114,40 +108,8 @@ export function LeadEditDialog({ lead: initial, onClose }: { lead: LeadView; onC
               ))}
             </Select>
           </Field>
-          <div className="col-span-2 space-y-2">
-            <p className="text-sm font-medium text-gray-700">Custom fields</p>
-            {custom.map((row) => (
-              <div key={row.id} className="flex gap-2">
-                <Input
-                  aria-label="Custom field name"
-                  placeholder="name"
-                  value={row.key}
-                  onChange={(e) => setCustom((c) => c.map((r) => (r.id === row.id ? { ...r, key: e.target.value } : r)))}
-                  className="w-48"
-                />
-                <Input
-                  aria-label={`Value of ${row.key || "custom field"}`}
-                  placeholder="value"
-                  value={row.value}
-                  onChange={(e) => setCustom((c) => c.map((r) => (r.id === row.id ? { ...r, value: e.target.value } : r)))}
-                />
-                <Button
-                  variant="ghost"
-                  aria-label={`Remove ${row.key || "custom field"}`}
-                  onClick={() => setCustom((c) => c.filter((r) => r.id !== row.id))}
-                >
-                  ✕
-                </Button>
-              </div>
-            ))}
-            {customErrors.map(([k, msgs]) => (
-              <p key={k} className="text-xs text-red-600">
-                {k.replace(/^customFields\.?/, "") || "Custom fields"}: {msgs.join(", ")}
-              </p>
-            ))}
-            <Button variant="secondary" size="sm" onClick={() => setCustom((c) => [...c, customRow()])}>
-              Add custom field
-            </Button>
+          <div className="sm:col-span-2">
+            <CustomFieldsEditor rows={custom} onChange={setCustom} fieldErrors={fieldErrors} />
           </div>
         </form>
         <LeadTags lead={lead} />

@@ -1,12 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useEffect, useState } from "react";
-import { describeError, data, client } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
 import { Input, Select } from "@/components/ui/input";
 import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
@@ -14,8 +13,9 @@ import { SelectAllTh, SelectTd, TableStatusRows } from "@/components/ui/selectab
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useSelection } from "@/components/ui/use-selection";
 import { ESP_CLASSES, VERIFICATION_STATUSES } from "@/lib/leads/schemas";
+import { AddLeadDialog } from "./add-lead-dialog";
+import { LeadBulkActions } from "./bulk-actions";
 import { ImportDialog } from "./import-dialog";
-import { LeadEditDialog } from "./lead-edit-dialog";
 import { type LeadFilters, type LeadView, useLeads, useTags } from "./queries";
 
 const PAGE_SIZES = [25, 50, 100, 200]; // 200 is the API's maximum (spec 4.4)
@@ -34,13 +34,11 @@ function fullName(l: LeadView): string {
 }
 
 export function LeadsView() {
-  const queryClient = useQueryClient();
   const tags = useTags();
   const [search, setSearch] = useState("");
   const [filters, setFilters] = useState<LeadFilters>({ q: "", verificationStatus: "", espClass: "", tagId: "", page: 1, limit: 50 });
-  const [editing, setEditing] = useState<LeadView>();
+  const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string>();
   const leads = useLeads(filters);
   const rows = leads.data?.leads ?? [];
@@ -56,30 +54,18 @@ export function LeadsView() {
   const setFilter = (k: "verificationStatus" | "espClass" | "tagId" | "limit", v: string) =>
     setFilters((f) => ({ ...f, [k]: k === "limit" ? Number(v) : v, page: 1 }));
 
-  const remove = useMutation({
-    mutationFn: (leadIds: string[]) => data(client.POST("/leads/bulk-delete", { body: { leadIds } })),
-    onSuccess: async (r) => {
-      setConfirmDelete(false);
-      selection.clear();
-      setNotice(`Deleted ${r.deleted} lead${r.deleted === 1 ? "" : "s"}.`);
-      await queryClient.invalidateQueries({ queryKey: ["leads"] });
-    },
-  });
-
   return (
     <div className="space-y-4">
-      <div className="flex items-center justify-between">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
           <h1 className="text-xl font-semibold text-gray-900">Leads</h1>
           <p className="text-sm text-gray-600">{leads.data ? `${total.toLocaleString()} in total` : "\u00a0"}</p>
         </div>
         <div className="flex gap-2">
-          {selection.size > 0 && (
-            <Button variant="danger" onClick={() => setConfirmDelete(true)}>
-              Delete {selection.size} selected
-            </Button>
-          )}
-          <Button onClick={() => setImporting(true)}>Import CSV</Button>
+          <Button onClick={() => setAdding(true)}>Add lead</Button>
+          <Button variant="secondary" onClick={() => setImporting(true)}>
+            Import CSV
+          </Button>
         </div>
       </div>
 
@@ -90,7 +76,7 @@ export function LeadsView() {
           placeholder="Search email, name or company…"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          className="w-72"
+          className="w-full sm:w-72"
         />
         <Select
           aria-label="Verification status"
@@ -128,7 +114,12 @@ export function LeadsView() {
         </Select>
       </div>
 
-      {notice && <Notice onDismiss={() => setNotice(undefined)}>{notice}</Notice>}
+      {notice && (
+        <Notice onDismiss={() => setNotice(undefined)} testId="leads-notice">
+          {notice}
+        </Notice>
+      )}
+      <LeadBulkActions selection={selection} onDone={setNotice} />
       {leads.error && <Alert tone="error">Could not load leads: {describeError(leads.error)}</Alert>}
       {tags.error && <Alert tone="error">Could not load tags: {describeError(tags.error)}</Alert>}
 
@@ -151,9 +142,9 @@ export function LeadsView() {
             <Tr key={l.id}>
               <SelectTd label={l.email} checked={selection.has(l.id)} onToggle={() => selection.toggle(l.id)} />
               <Td>
-                <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => setEditing(l)}>
+                <Link href={`/leads/${l.id}`} className="font-medium text-indigo-700 hover:underline">
                   {l.email}
-                </button>
+                </Link>
               </Td>
               <Td>{fullName(l)}</Td>
               <Td>{l.companyName ?? l.companyDomain ?? ""}</Td>
@@ -177,7 +168,7 @@ export function LeadsView() {
           <TableStatusRows columns={9} empty={!!leads.data && rows.length === 0} loading={leads.isPending}>
             {filters.q || filters.verificationStatus || filters.espClass || filters.tagId
               ? "No leads match these filters."
-              : "No leads yet. Import a CSV to get started."}
+              : "No leads yet. Add one, or import a CSV to get started."}
           </TableStatusRows>
         </TBody>
       </Table>
@@ -192,22 +183,8 @@ export function LeadsView() {
         onLimit={(limit) => setFilter("limit", String(limit))}
       />
 
-      {editing && <LeadEditDialog key={editing.id} lead={editing} onClose={() => setEditing(undefined)} />}
+      <AddLeadDialog open={adding} onClose={() => setAdding(false)} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} />
-      <ConfirmDeleteDialog
-        open={confirmDelete}
-        title={`Delete ${selection.size} lead${selection.size === 1 ? "" : "s"}?`}
-        pending={remove.isPending}
-        error={remove.error ? describeError(remove.error) : undefined}
-        onConfirm={() => remove.mutate(selection.ids)}
-        onCancel={() => setConfirmDelete(false)}
-        onClose={() => {
-          setConfirmDelete(false);
-          remove.reset();
-        }}
-      >
-        The leads and their replies are deleted. Emails already sent to them are kept for sending limits and bounce health.
-      </ConfirmDeleteDialog>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { client, data } from "@/components/api-client";
+import { client, data, plainPage } from "@/components/api-client";
 import type { QueryOf, ResponseOf } from "@/lib/client";
 
 type LeadsQuery = QueryOf<"/leads", "get">;
@@ -44,6 +44,45 @@ export function useLead(initial: LeadView) {
     queryKey: ["lead", initial.id],
     queryFn: ({ signal }) => data(client.GET("/leads/{id}", { params: { path: { id: initial.id } }, signal })),
     initialData: initial,
+  });
+}
+
+/** One lead by id, for its page (the same cache entry the edit dialog updates). */
+export function useLeadById(id: string) {
+  return useQuery({
+    queryKey: ["lead", id],
+    queryFn: ({ signal }) => data(client.GET("/leads/{id}", { params: { path: { id } }, signal })),
+  });
+}
+
+export type TimelinePage = ResponseOf<"/leads/{id}/timeline", "get">;
+export type TimelineEvent = TimelinePage["events"][number];
+
+/** A page of the lead's timeline, newest first; kept on screen while the next page loads. */
+export function useLeadTimeline(id: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: ["lead", id, "timeline", page, limit],
+    queryFn: ({ signal }) => data(client.GET("/leads/{id}/timeline", { params: { path: { id }, query: { page, limit } }, signal })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type LeadCampaign = ResponseOf<"/leads/{id}/campaigns", "get">["campaigns"][number];
+
+export function useLeadCampaigns(id: string) {
+  return useQuery({
+    queryKey: ["lead", id, "campaigns"],
+    queryFn: ({ signal }) => data(client.GET("/leads/{id}/campaigns", { params: { path: { id } }, signal })).then((r) => r.campaigns),
+  });
+}
+
+/** Campaigns to add leads to (names and statuses), newest first. */
+export function useCampaignChoices(enabled = true) {
+  return useQuery({
+    queryKey: ["campaigns", "choices"],
+    queryFn: ({ signal }) => plainPage(client.GET("/campaigns", { params: { query: { limit: 500 } }, signal })).then((p) => p.rows),
+    staleTime: 60_000,
+    enabled,
   });
 }
 
