@@ -6,8 +6,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useCan } from "@/components/shell/member-context";
+import { ActiveFilters } from "./active-filters";
 import { EnrichPanel } from "./enrich-panel";
 import { FiltersPanel } from "./filters-panel";
+import { FinderImportDialog } from "./import-dialog";
 import { type FinderFilters, type PersonView, useFacets, useSearch, useStartEnrich } from "./queries";
 
 const LIMIT = 25;
@@ -19,6 +22,8 @@ export function FinderView() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [jobId, setJobId] = useState<string>();
+  const [importing, setImporting] = useState(false);
+  const canWrite = useCan("member");
   const search = useSearch(filters, page, LIMIT);
   const facets = useFacets(filters);
   const enrich = useStartEnrich(setJobId);
@@ -36,11 +41,19 @@ export function FinderView() {
     });
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold text-gray-900">Finder</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold text-gray-900">Finder</h1>
+        {canWrite && (
+          <Button variant="secondary" onClick={() => setImporting(true)}>
+            Import people (CSV)
+          </Button>
+        )}
+      </div>
       <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
         <FiltersPanel filters={filters} facets={facets.data?.facets} onChange={change} />
         <div className="space-y-4">
-          <div className="flex items-center gap-3 text-sm">
+          <ActiveFilters filters={filters} onChange={change} />
+          <div className="flex flex-wrap items-center gap-3 text-sm">
             <span data-testid="finder-total">{(search.data?.total ?? 0).toLocaleString()} people</span>
             <Button disabled={selected.size === 0 || enrich.isPending} onClick={() => enrich.mutate([...selected.keys()])}>
               Find emails for {selected.size} selected
@@ -75,7 +88,11 @@ export function FinderView() {
               ))}
               {search.data && people.length === 0 && (
                 <Tr>
-                  <Td colSpan={6}>No one matches these filters. Import people with POST /api/v1/finder/directory/import.</Td>
+                  <Td colSpan={6}>
+                    {Object.values(filters).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)))
+                      ? "No one matches these filters."
+                      : "The directory is empty. Import people from a CSV file (Import people above) or with POST /api/v1/finder/directory/import."}
+                  </Td>
                 </Tr>
               )}
             </TBody>
@@ -93,6 +110,7 @@ export function FinderView() {
           )}
         </div>
       </div>
+      <FinderImportDialog open={importing} onClose={() => setImporting(false)} />
     </div>
   );
 }
