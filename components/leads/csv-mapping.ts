@@ -3,7 +3,7 @@ import type { BodyOf } from "@/lib/client";
 /** One lead of POST /leads, as the contract takes it. */
 export type LeadInput = BodyOf<"/leads", "post">["leads"][number];
 
-/** The lead fields a CSV column can fill (spec 2.2). */
+/** The lead fields a CSV column can fill (custom fields aside). */
 export const LEAD_FIELDS = [
   { key: "email", label: "Email" },
   { key: "firstName", label: "First name" },
@@ -76,7 +76,7 @@ export function mappingProblems(mapping: ColumnTarget[]): string[] {
 
 /**
  * One CSV row as a lead. Empty cells are left out rather than sent as "": on a merge an empty string
- * would clear what the lead already has (spec 4.4 rule 1), and a blank cell means "unknown" here.
+ * would clear what the lead already has (the merge rule of POST /leads), and a blank cell means "unknown" here.
  */
 export function rowToLead(row: Record<string, string>, headers: string[], mapping: ColumnTarget[]): LeadInput {
   const lead: LeadInput = { email: "" };

@@ -17,7 +17,7 @@ import {
   type LeadInput,
 } from "./csv-mapping";
 
-/** POST /leads takes at most 1,000 leads per call (spec 8). */
+/** POST /leads takes at most 1,000 leads per call. */
 const BATCH = 1000;
 /** How many invalid rows and warnings the summary lists; the counts are always complete. */
 const LIST_MAX = 100;

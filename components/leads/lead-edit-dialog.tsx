@@ -25,7 +25,7 @@ function formOf(lead: LeadView): Form {
 }
 
 /**
- * Only what changed is sent: PATCH changes the sent fields (spec 4.4), an emptied field is sent as ""
+ * Only what changed is sent: PATCH changes only the sent fields, an emptied field is sent as ""
  * which clears it, and a removed custom field is sent as null.
  */
 function changes(lead: LeadView, form: Form, custom: CustomRow[]): PatchLeadInput {

@@ -18,7 +18,7 @@ import { LeadBulkActions } from "./bulk-actions";
 import { ImportDialog } from "./import-dialog";
 import { type LeadFilters, type LeadView, useLeads, useTags } from "./queries";
 
-const PAGE_SIZES = [25, 50, 100, 200]; // 200 is the API's maximum (spec 4.4)
+const PAGE_SIZES = [25, 50, 100, 200]; // 200 is the API's maximum
 
 const STATUS_TONE: Record<LeadView["verificationStatus"], BadgeTone> = {
   UNVERIFIED: "gray",

@@ -76,7 +76,7 @@ function mergeBatch(valid: Valid[], suppressed: Set<string>, existing: StoredLea
 }
 
 /**
- * POST /leads: creates or merges up to 1,000 leads by email (spec 4.4 rules 1–8).
+ * POST /leads: creates or merges up to 1,000 leads by email.
  * A malformed address or a suppressed one is reported for that lead; the rest of the batch is saved.
  * An unknown timezone is dropped from that lead with a warning, and the lead is still saved.
  */

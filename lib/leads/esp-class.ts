@@ -8,7 +8,7 @@ import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } 
 import { resolveMx } from "../net/dns";
 
 /**
- * A lead's ESP class (decisions.md, "Lead espClass"): GOOGLE, MICROSOFT, YAHOO, ZOHO or OTHER from its
+ * A lead's ESP class: GOOGLE, MICROSOFT, YAHOO, ZOHO or OTHER from its
  * address domain's MX records, UNKNOWN until the domain has been looked up. Campaign ESP matching
  * (lib/campaigns/assign.ts) reads it when a lead is added to a campaign or reassigned, and each pass
  * below re-matches the campaign leads of the leads it has just classified (rematchEspClass): a lead added

@@ -55,7 +55,7 @@ function leadViewFromRow(r: LeadRow): LeadView {
   };
 }
 
-/** GET /leads: newest first by insertion order, so paging returns each lead exactly once (spec 4.4). */
+/** GET /leads: newest first by insertion order, so paging returns each lead exactly once. */
 export async function listLeads(ctx: Ctx, q: ListLeadsQuery): Promise<{ rows: LeadView[]; total: number }> {
   requireAccess(ctx, "read");
   const where: SQL[] = [sql`l.workspace_id = ${ctx.workspaceId}`];

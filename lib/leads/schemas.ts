@@ -4,7 +4,7 @@ import { pageQuery } from "../paging";
 export const VERIFICATION_STATUSES = ["UNVERIFIED", "VALID", "RISKY", "CATCH_ALL", "INVALID", "UNKNOWN"] as const;
 export const ESP_CLASSES = ["GOOGLE", "MICROSOFT", "YAHOO", "ZOHO", "OTHER", "UNKNOWN"] as const;
 
-/** Text fields of a lead. An empty string or null clears the field (spec 4.4 rule 1). */
+/** Text fields of a lead. An empty string or null clears the field on a merge. */
 export const LEAD_TEXT_FIELDS = ["firstName", "lastName", "companyName", "companyDomain", "phoneNumber", "jobTitle"] as const;
 export type LeadTextField = (typeof LEAD_TEXT_FIELDS)[number];
 

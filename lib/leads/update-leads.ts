@@ -65,7 +65,7 @@ export interface BulkPatchResult {
 
 /**
  * PATCH /leads/bulk: up to 1,000 leads, each found by id or email, merged by the same rules as
- * POST /leads. A lead whose address is suppressed is skipped (spec 4.4 rule 2).
+ * POST /leads. A lead whose address is suppressed is skipped.
  */
 export async function bulkPatchLeads(ctx: Ctx, items: BulkPatchItem[]): Promise<BulkPatchResult> {
   requireAccess(ctx, "write");
@@ -126,8 +126,8 @@ export async function bulkPatchLeads(ctx: Ctx, items: BulkPatchItem[]): Promise<
 
 /**
  * POST /leads/bulk-delete (owner or admin). A lead that was emailed or replied can be deleted; its
- * replies go with it, the emails sent to it are kept (spec 4.4 rule 10 — the sending tables keep
- * their own copy of the address).
+ * replies go with it, the emails sent to it are kept (the sending tables keep their own copy of the
+ * address).
  */
 export async function bulkDeleteLeads(ctx: Ctx, leadIds: string[]): Promise<{ deleted: number; notFound: number }> {
   requireAccess(ctx, "write");
