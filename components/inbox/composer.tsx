@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useState } from "react";
+import Link from "next/link";
+import { type ReactNode, useId, useState } from "react";
 import { ApiError, describeError, smtpCodeOf } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -33,6 +34,24 @@ function othersOf(m: InboundMessage): Address[] {
   });
 }
 
+/** How a draft was made, as the composer says it: "AI draft", or a template draft with where to set a provider. */
+function DraftLabel({ agent, generatedBy }: { agent: { name: string } | null; generatedBy: "template" | "ai" }) {
+  if (agent) {
+    const how = generatedBy === "ai" ? "AI draft" : "Template draft (no AI answer)";
+    return <span data-testid="draft-label">{`${how} by ${agent.name} from its knowledge: review it before sending.`}</span>;
+  }
+  if (generatedBy === "ai") return <span data-testid="draft-label">AI draft: review it before sending.</span>;
+  return (
+    <span data-testid="draft-label">
+      Template draft — no AI provider configured.{" "}
+      <Link href="/settings/ai" className="font-medium underline">
+        Set one in Settings → AI
+      </Link>
+      . Review it before sending.
+    </span>
+  );
+}
+
 /**
  * The answer to a conversation, threaded to its latest received message (POST /replies/<id>/send):
  * addressed to that message's writer unless changed, sent now or queued ("send in background").
@@ -50,18 +69,19 @@ export function Composer({ leadId, replyTo, fallbackTo }: { leadId: string; repl
   const [body, setBody] = useState("");
   const [background, setBackground] = useState(false);
   const [invalid, setInvalid] = useState<string[]>([]);
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<ReactNode>();
   const others = othersOf(replyTo);
 
-  /** Fills the message with an AI draft (the reply agent's grounded answer in an agent's campaign) for the user to edit and send. */
+  /**
+   * Fills the message with a draft (the reply agent's grounded answer in an agent's campaign) for the
+   * user to edit and send, saying how it was made: by the AI provider, or by the built-in template.
+   */
   function draft() {
     setNotice(undefined);
     drafting.mutate(replyTo.id, {
       onSuccess: (d) => {
         setBody(d.draft.body);
-        setNotice(
-          d.agent ? `Draft by ${d.agent.name} from its knowledge: review it before sending.` : "AI draft: review it before sending.",
-        );
+        setNotice(<DraftLabel agent={d.agent} generatedBy={d.generatedBy} />);
       },
     });
   }
