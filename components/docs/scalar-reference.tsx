@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { type ReactNode, useState } from "react";
 import "@scalar/api-reference-react/style.css";
 
 /**
@@ -10,27 +11,40 @@ import "@scalar/api-reference-react/style.css";
  * Its 0.8 line: 0.9 and later declare Node 22 (with some forty dependencies), and `npm install` on
  * Node 20, which this project supports, warned for each of them.
  */
-const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), {
-  ssr: false,
-  loading: () => <p className="text-sm text-gray-500">Loading the API reference…</p>,
-});
+const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), { ssr: false });
 
-export function ScalarReference({ doc }: { doc: Record<string, unknown> }) {
+/**
+ * The viewer, with `fallback` (the server-rendered operation list) on screen until it has loaded the
+ * document: the page is readable at its first paint instead of blank while the script arrives.
+ */
+export function ScalarReference({ doc, fallback }: { doc: Record<string, unknown>; fallback: ReactNode }) {
+  const [loaded, setLoaded] = useState(false);
   return (
-    <div data-testid="api-reference">
-      <ApiReferenceReact
-        configuration={{
-          content: doc,
-          // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
-          telemetry: false,
-          agent: { disabled: true },
-          hideClientButton: true,
-          withDefaultFonts: false,
-          hideDarkModeToggle: true,
-          forceDarkModeState: "light",
-          showDeveloperTools: "never",
-        }}
-      />
-    </div>
+    <>
+      {!loaded && (
+        <div aria-busy="true">
+          <p className="mb-3 text-sm text-gray-500" data-testid="api-reference-loading">
+            Loading the full reference…
+          </p>
+          {fallback}
+        </div>
+      )}
+      <div data-testid="api-reference" data-loaded={loaded || undefined}>
+        <ApiReferenceReact
+          configuration={{
+            content: doc,
+            // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
+            telemetry: false,
+            agent: { disabled: true },
+            hideClientButton: true,
+            withDefaultFonts: false,
+            hideDarkModeToggle: true,
+            forceDarkModeState: "light",
+            showDeveloperTools: "never",
+            onLoaded: () => setLoaded(true),
+          }}
+        />
+      </div>
+    </>
   );
 }
