@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
+import { OnboardingSlot } from "@/components/onboarding/checklist-card";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Sidebar } from "@/components/shell/sidebar";
 import { MemberProvider } from "@/components/shell/member-context";
@@ -36,11 +37,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   };
   return (
     <MemberProvider member={info}>
-      <div className="flex min-h-screen">
+      {/* A column beside the page from md up; below, the sidebar is a top bar with a menu (components/shell/sidebar.tsx). */}
+      <div className="flex min-h-screen flex-col md:flex-row">
         <Sidebar user={member.user} workspaces={member.workspaces} currentWorkspaceId={member.workspace.id} />
         {/* Keyed by workspace: switching starts every page's client state (filters, paging) afresh. */}
-        <main key={member.workspace.id} className="min-w-0 flex-1 px-8 py-6">
-          <RoleGate>{children}</RoleGate>
+        <main key={member.workspace.id} className="min-w-0 flex-1 px-4 py-4 md:px-8 md:py-6">
+          <RoleGate>
+            <OnboardingSlot />
+            {children}
+          </RoleGate>
         </main>
       </div>
     </MemberProvider>

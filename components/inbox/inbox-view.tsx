@@ -57,7 +57,8 @@ export function InboxView({
   }
   const u = unread.data;
   return (
-    <div className="-mx-8 -my-6 flex h-screen min-h-0 flex-col">
+    // The page's padding undone (the layout's px-4 py-4, md:px-8 md:py-6): the inbox fills the screen below the phone's top bar.
+    <div className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col md:-mx-8 md:-my-6 md:h-screen">
       <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-6 py-3">
         <h1 className="text-xl font-semibold text-gray-900">Inbox</h1>
         {u && (
