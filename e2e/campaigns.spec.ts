@@ -11,7 +11,7 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 const LIN = { email: "lin@campaign-e2e.example", firstName: "Lin", lastName: "Nakamura", companyName: "Acme" };
 const OMAR = { email: "omar@campaign-e2e.example", firstName: "Omar", companyName: "Globex" };
 
-test("a campaign from scratch: a two-step sequence with an A/B variant, the preview for a lead, leads, a pool mailbox, and a launch past the check's warnings", async ({
+test("a campaign from scratch: a two-step sequence with an A/B variant, the preview for a lead, leads, a pool mailbox, and a launch past the check's warnings once its blockers are gone", async ({
   page,
 }) => {
   expect(smtpPort && imapPort, "the global setup starts the mail peers").toBeTruthy();
@@ -107,15 +107,9 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
   await expect(campaignLeads.getByRole("row", { name: new RegExp(LIN.email) })).toContainText("No mailbox");
   await expect(campaignLeads.getByRole("row", { name: new RegExp(OMAR.email) })).toContainText("No mailbox");
 
-  // The launch check blocks; the launch itself answers 409 with the report and offers "Launch anyway".
-  await page.getByRole("button", { name: "Launch", exact: true }).click();
-  let launch = page.getByRole("dialog", { name: "Launch Founders e2e" });
-  await expect(launch.getByRole("region", { name: "Blockers" })).toContainText("NO_ELIGIBLE_MAILBOX");
-  await launch.getByRole("button", { name: "Launch", exact: true }).click();
-  await expect(launch).toContainText("repeat with confirm: true");
-  await expect(launch.getByRole("button", { name: "Launch anyway" })).toBeVisible();
-  await launch.getByRole("button", { name: "Cancel" }).click();
-  await expect(launch).toBeHidden();
+  // The launch check blocks: Launch is not offered, and the reason stands beside the button.
+  await expect(page.getByRole("button", { name: "Launch", exact: true })).toBeDisabled();
+  await expect(page.getByTestId("launch-blockers")).toContainText("The mailbox pool is empty: add mailboxes to send from.");
   await expect(page.getByTestId("campaign-status")).toHaveText("Draft");
 
   // The preview renders the editor's draft for a chosen lead, with the server's renderer.
@@ -156,8 +150,9 @@ test("a campaign from scratch: a two-step sequence with an A/B variant, the prev
   await expect(campaignLeads.getByRole("row", { name: new RegExp(OMAR.email) })).toContainText(E2E_CAMPAIGN_SENDER.email);
 
   // Launch: no blockers left, only warnings (the leads and the campaign have no timezone).
+  await expect(page.getByTestId("launch-blockers")).toHaveCount(0);
   await page.getByRole("button", { name: "Launch", exact: true }).click();
-  launch = page.getByRole("dialog", { name: "Launch Founders e2e" });
+  const launch = page.getByRole("dialog", { name: "Launch Founders e2e" });
   await expect(launch.getByRole("region", { name: "Warnings" })).toContainText("NO_TIMEZONE");
   await expect(launch.getByRole("region", { name: "Blockers" })).toHaveCount(0);
   await expect(launch).toContainText("Ready to launch; check the warnings first.");

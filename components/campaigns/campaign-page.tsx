@@ -10,16 +10,15 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Tabs } from "@/components/ui/tabs";
 import { useCan } from "@/components/shell/member-context";
-import { percent, STATUS } from "./labels";
-import { LaunchDialog } from "./launch-dialog";
+import { STATUS } from "./labels";
+import { LaunchBlockers, LaunchDialog } from "./launch-dialog";
 import { LeadsTab } from "./leads-tab";
 import { PoolTab } from "./pool-tab";
-import { useCampaign, useCampaignChanged, useSteps } from "./queries";
+import { useCampaign, useCampaignChanged, useLaunchCheck, useSteps } from "./queries";
 import { SequenceTab } from "./sequence/sequence-tab";
 import { SettingsTab } from "./settings-tab";
 import { ActivityTab } from "./stats/activity-tab";
 import { OverviewTab } from "./stats/overview-tab";
-import { useCampaignStats } from "./stats/queries";
 import { ScheduleTab } from "./stats/schedule-tab";
 import type { Campaign } from "./types";
 
@@ -28,21 +27,10 @@ const CLIENT_TABS: ReadonlySet<CampaignTab> = new Set(["overview", "schedule", "
 
 export type CampaignTab = "overview" | "sequence" | "leads" | "mailboxes" | "schedule" | "activity" | "settings";
 
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-xs text-gray-500">{label}</dt>
-      <dd className="text-sm font-medium text-gray-900 tabular-nums">{value}</dd>
-    </div>
-  );
-}
-
 /** `initialTab` comes from ?tab=; without it the page opens on the Overview, or on the Sequence while the campaign has no step. */
 export function CampaignPage({ id, initialTab }: { id: string; initialTab?: CampaignTab }) {
   const campaign = useCampaign(id);
   const steps = useSteps(id);
-  // The header's numbers come from /stats, live (every 15 s) while the campaign is ACTIVE, like the Overview's.
-  const stats = useCampaignStats(id, campaign.data?.status === "ACTIVE");
   const canWrite = useCan("member");
   const [tab, setTab] = useState<CampaignTab | undefined>(initialTab && (canWrite || CLIENT_TABS.has(initialTab)) ? initialTab : undefined);
   // Decided once, when the steps are known: writing the first email must not switch the page to the Overview.
@@ -70,7 +58,6 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
   }
   const c = campaign.data;
   if (!c || !tab) return <p className="text-sm text-gray-500">Loading…</p>;
-  const s = stats.data ?? c;
 
   return (
     <div className="space-y-5">
@@ -92,17 +79,6 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
             <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
           )}
         </div>
-        <dl className="flex flex-wrap gap-8 rounded-lg border border-gray-200 bg-white px-4 py-3">
-          <Stat label="Emails sent" value={s.sentCount.toLocaleString()} />
-          <Stat label="Leads contacted" value={s.leadsContacted.toLocaleString()} />
-          <Stat label="Reply rate" value={s.leadsContacted ? percent(s.repliedRate) : "—"} />
-          {/* Opens are only counted while open tracking is on (spec 2.4). */}
-          <Stat
-            label="Open rate"
-            value={s.opensTracked && s.leadsContacted ? percent(s.openedRate) : s.opensTracked ? "—" : "not tracked"}
-          />
-          <Stat label="Bounce rate" value={s.sentCount ? percent(s.bouncedRate) : "—"} />
-        </dl>
       </div>
 
       {notice && (
@@ -177,9 +153,13 @@ function StatusActions({
   onNotice: (m: string) => void;
 }) {
   const pause = useSetStatus(c);
+  // Asked afresh whenever the campaign changes (a step saved, leads added, the pool changed): the
+  // Launch button is only offered while nothing blocks it.
+  const check = useLaunchCheck(c.id, c.status !== "ACTIVE");
+  const blockers = check.data?.blockers ?? [];
   return (
-    <div className="flex flex-col items-end gap-2">
-      <div className="flex gap-2">
+    <div className="flex flex-col gap-2 sm:items-end">
+      <div className="flex flex-wrap gap-2">
         {c.status === "ACTIVE" ? (
           <Button
             variant="secondary"
@@ -191,7 +171,9 @@ function StatusActions({
             {pause.isPending ? "Pausing…" : "Pause"}
           </Button>
         ) : (
-          <Button onClick={onLaunch}>{c.status === "DRAFT" ? "Launch" : "Launch again"}</Button>
+          <Button onClick={onLaunch} disabled={blockers.length > 0} aria-describedby={blockers.length ? "launch-blockers" : undefined}>
+            {c.status === "DRAFT" ? "Launch" : "Launch again"}
+          </Button>
         )}
         {c.status !== "ARCHIVED" && (
           <Button variant="secondary" onClick={onArchive}>
@@ -199,6 +181,7 @@ function StatusActions({
           </Button>
         )}
       </div>
+      {c.status !== "ACTIVE" && <LaunchBlockers id="launch-blockers" blockers={blockers} />}
       {pause.error && <Alert tone="error">Could not pause: {describeError(pause.error)}</Alert>}
     </div>
   );

@@ -36,9 +36,31 @@ function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry
 }
 
 /**
- * Launch = PATCH status ACTIVE. The dialog shows the launch check first; the server decides whether
- * the launch needs confirmation (blockers or warming mailboxes → 409 with the report), and only then
- * does "Launch anyway" repeat the call with confirm: true.
+ * Why Launch is not offered: the launch check's blockers (nothing could be sent, or leads would get raw
+ * template text), beside the button. The API would accept `confirm: true` past them; the dashboard
+ * does not offer that, since the campaign could not do what a launch promises.
+ */
+export function LaunchBlockers({ id, blockers }: { id?: string; blockers: LaunchEntry[] }) {
+  if (blockers.length === 0) return null;
+  return (
+    <div id={id} data-testid="launch-blockers" className="max-w-md text-xs text-red-700 sm:text-right">
+      <p className="font-medium">Cannot launch yet:</p>
+      <ul>
+        {blockers.map((b) => (
+          <li key={b.code} data-code={b.code}>
+            {b.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Launch = PATCH status ACTIVE. The dialog shows the launch check first, and Launch stays disabled
+ * while it lists a blocker. Warnings that need a confirmation (warming mailboxes) are the server's
+ * call: it answers 409 with the report, and only then does "Launch anyway" repeat the call with
+ * confirm: true.
  */
 export function LaunchDialog({
   campaign,
@@ -68,7 +90,8 @@ export function LaunchDialog({
   });
   // After a 409 the server's own report is the one that counts: it was made at the moment of the launch.
   const report = confirmReport ?? check.data;
-  const needsConfirm = !!confirmReport;
+  const blocked = (report?.blockers.length ?? 0) > 0;
+  const needsConfirm = !!confirmReport && !blocked;
 
   return (
     <Dialog
@@ -85,7 +108,11 @@ export function LaunchDialog({
               {launch.isPending ? "Launching…" : "Launch anyway"}
             </Button>
           ) : (
-            <Button disabled={launch.isPending || check.isPending} onClick={() => launch.mutate(false)}>
+            <Button
+              disabled={launch.isPending || check.isPending || blocked}
+              aria-describedby={blocked ? "launch-dialog-blocked" : undefined}
+              onClick={() => launch.mutate(false)}
+            >
               {launch.isPending ? "Launching…" : "Launch"}
             </Button>
           )}
@@ -95,8 +122,13 @@ export function LaunchDialog({
       <div className="space-y-3 text-sm text-gray-700" data-testid="launch-report">
         {check.isPending && <p className="text-gray-500">Checking the campaign…</p>}
         {check.error && <Alert tone="error">Could not run the launch check: {describeError(check.error)}</Alert>}
-        {needsConfirm && launch.error && <Alert tone="error">{launch.error.message}</Alert>}
-        {!needsConfirm && launch.error && <Alert tone="error">Could not launch: {describeError(launch.error)}</Alert>}
+        {needsConfirm && launch.error && <Alert tone="warning">{launch.error.message}</Alert>}
+        {!confirmReport && launch.error && <Alert tone="error">Could not launch: {describeError(launch.error)}</Alert>}
+        {blocked && (
+          <p id="launch-dialog-blocked" className="font-medium text-red-700">
+            Fix the blockers below to launch.
+          </p>
+        )}
         {report && (
           <>
             {report.blockers.length === 0 && report.warnings.length === 0 && <Alert tone="success">Ready to launch: nothing to fix.</Alert>}

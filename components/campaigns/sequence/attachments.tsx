@@ -137,7 +137,7 @@ export function Attachments({
             const f = e.target.files?.[0];
             if (f) upload.mutate(f);
           }}
-          className="text-sm file:mr-2 file:rounded-md file:border file:border-gray-300 file:bg-white file:px-2.5 file:py-1 file:text-sm"
+          className="min-w-0"
         />
         {upload.isPending && <span className="text-xs text-gray-500">Uploading…</span>}
       </div>

@@ -38,6 +38,18 @@ function withInlineImages(html: string, files: Attachment[] | undefined): string
   return out;
 }
 
+/**
+ * The rendered HTML as a document of its own, in standards mode: a bare fragment in a frame falls back
+ * to the browser's serif default, which no mail client shows. The base style comes first, so the
+ * email's own CSS (its style blocks and inline styles) decides; where it sets no font, the text is in
+ * the sans-serif mail clients use.
+ */
+export function previewDocument(html: string): string {
+  const base =
+    "body{margin:0;padding:12px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.5;color:#111827}img{max-width:100%}";
+  return `<!doctype html><meta charset="utf-8"><style>${base}</style>${html}`;
+}
+
 function noteTone(note: string, v: Preview["variables"]): string {
   if (v.unknown.some((u) => note.startsWith(`{{${u}}}`)) || v.malformed.some((m) => note.startsWith(`"${m}"`))) return "text-red-700";
   if (v.empty.some((e) => note.startsWith(`{{${e}}}`))) return "text-yellow-800";
@@ -124,7 +136,7 @@ export function PreviewPanel({
               <iframe
                 title="HTML preview"
                 sandbox=""
-                srcDoc={withInlineImages(p.html, files.data)}
+                srcDoc={previewDocument(withInlineImages(p.html, files.data))}
                 className="h-72 w-full rounded-md border border-gray-200 bg-white"
               />
             </div>
