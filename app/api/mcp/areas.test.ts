@@ -45,6 +45,11 @@ describe("MCP tools of every area", () => {
       "resume_warmup",
       "start_placement_test",
       "list_deliverability_alerts",
+      "get_lead_timeline",
+      "suppress_addresses",
+      "update_tag",
+      "get_ai_provider",
+      "get_setup_checklist",
     ]) {
       expect(names).toContain(n);
     }
@@ -125,6 +130,34 @@ describe("MCP tools of every area", () => {
     expect(alerts.json).toMatchObject({ page: 1, limit: 50 });
     const overview = await tool(c, "get_deliverability_overview");
     expect(overview.isError, overview.text).toBe(false);
+  });
+
+  it("tags a lead and reads its timeline, keeps the suppression list and reads the settings and checklist", async () => {
+    const c = await connect(ws.fullKey);
+    const lead = await tool(c, "create_leads", { leads: [{ email: "tina@timeline-mcp.test", firstName: "Tina" }] });
+    const leadId = lead.json.leadIds[0];
+    const tag = await tool(c, "create_tag", { name: "MCP hot", color: "#ff0000" });
+    expect(tag.isError, tag.text).toBe(false);
+    const tagged = await tool(c, "tag_leads", { tagId: tag.json.id, leadIds: [leadId] });
+    expect(tagged.isError, tagged.text).toBe(false);
+    expect((await tool(c, "get_lead", { leadId })).json.email).toBe("tina@timeline-mcp.test");
+    const timeline = await tool(c, "get_lead_timeline", { leadId });
+    expect(timeline.isError, timeline.text).toBe(false);
+    expect(timeline.json.events.map((e: { kind: string }) => e.kind)).toContain("tagged");
+    const renamed = await tool(c, "update_tag", { tagId: tag.json.id, name: "MCP warm" });
+    expect(renamed.json.name).toBe("MCP warm");
+    const sup = await tool(c, "suppress_addresses", { entries: [{ value: "nomail@mcp-sup.test" }, { value: "blocked-mcp.test" }] });
+    expect(sup.isError, sup.text).toBe(false);
+    const list = await tool(c, "list_suppressions", { q: "mcp-sup" });
+    expect(list.json.total).toBe(1);
+    const provider = await tool(c, "get_ai_provider");
+    expect(provider.isError, provider.text).toBe(false);
+    expect(provider.json).toHaveProperty("source");
+    expect(provider.json).not.toHaveProperty("apiKey");
+    const checklist = await tool(c, "get_setup_checklist");
+    expect(checklist.isError, checklist.text).toBe(false);
+    const leadsItem = checklist.json.items.find((i: { id: string }) => i.id === "leads");
+    expect(leadsItem?.done).toBe(true);
   });
 
   it("refuses a read key the write tools of these areas", async () => {

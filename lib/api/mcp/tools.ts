@@ -20,6 +20,7 @@ import type { ToolDef } from "./kit";
 import { AGENT_TOOLS } from "./tools-agents";
 import { DELIVERABILITY_TOOLS } from "./tools-deliverability";
 import { FINDER_TOOLS } from "./tools-finder";
+import { WORKSPACE_TOOLS } from "./tools-workspace";
 
 /**
  * The MCP tools (decisions, "MCP"): each is one REST route — its contract gives the input schema and
@@ -149,4 +150,4 @@ const CORE_TOOLS: ToolDef[] = [
 ];
 
 /** Every tool, by area. */
-export const TOOLS: ToolDef[] = [...CORE_TOOLS, ...AGENT_TOOLS, ...FINDER_TOOLS, ...DELIVERABILITY_TOOLS];
+export const TOOLS: ToolDef[] = [...CORE_TOOLS, ...AGENT_TOOLS, ...FINDER_TOOLS, ...DELIVERABILITY_TOOLS, ...WORKSPACE_TOOLS];
