@@ -1,12 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { checkDatabase } from "../../db/diagnose";
 import { closeDb, embeddedServer, resolveDatabaseUrl, runMigrations, stopEmbedded } from "../../db/client";
 import { sessionSecret } from "../auth/secrets";
-import { appUrl, ensureDataDir, outreachSecret } from "../env";
+import { appUrl, cliEnv, ensureDataDir, outreachSecret } from "../env";
 import { StartupError } from "../startup-error";
 import { buildIsCurrent, markBuilt } from "./build";
+import { runNextBuild } from "./build-progress";
+import { stderrIsTty } from "./progress";
+import { ensureSecretCheck } from "./secret-check";
 
 export const root = process.env.OUTREACH_ROOT ?? process.cwd();
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -51,7 +55,8 @@ export async function checkPortFree(port: number): Promise<void> {
 
 /**
  * Database ready: the data folder checked, DATABASE_URL checked (or the embedded server started),
- * migrations applied. Every failure is one line (StartupError).
+ * migrations applied, the secret's check value written once (lib/cli/secret-check.ts). Every failure
+ * is one line (StartupError).
  */
 export async function prepareDatabase(): Promise<string> {
   const external = Boolean(process.env.DATABASE_URL);
@@ -61,6 +66,7 @@ export async function prepareDatabase(): Promise<string> {
   await checkDatabase(url, { variable: external ? "DATABASE_URL" : "the embedded PostgreSQL" });
   const applied = await runMigrations(url);
   if (applied.length) log(`[outreach] migrations applied: ${applied.join(", ")}`);
+  await ensureSecretCheck(url);
   return url;
 }
 
@@ -82,22 +88,23 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   };
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => {
-    const p = spawn(cmd, args, { stdio: "inherit", env, cwd: root });
-    p.on("exit", (code) => resolve(code ?? 1));
-  });
-}
-
+/**
+ * The production build, when there is none or its sources changed: `next build` with a progress line
+ * (lib/cli/build-progress.ts). It skips Next's own type check (next.config.mjs reads
+ * OUTREACH_BUILD_SKIP_TYPECHECK): CI runs `npm run typecheck`, so a start does not check the types a
+ * second time — and the generated client's types (npm run gen:client) are not needed for it either.
+ */
 export async function ensureBuild(): Promise<void> {
   if (process.env.OUTREACH_SKIP_BUILD === "1" || buildIsCurrent(root)) return;
-  log("[outreach] building the dashboard (first start or sources changed)…");
-  // The typed client's types (lib/client/schema.d.ts, not committed) come from the contracts being built.
-  const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
-  const gen = await run(process.execPath, [tsx, path.join(root, "scripts", "gen-client.ts")], childEnv());
-  if (gen !== 0) throw new StartupError(`generating the API client's types (npm run gen:client) failed with exit code ${gen}`);
-  const code = await run(process.execPath, [nextBin, "build"], childEnv({ NODE_ENV: "production" }));
-  if (code !== 0) throw new StartupError(`the dashboard build (next build) failed with exit code ${code} — see its output above`);
+  await runNextBuild({
+    root,
+    nextBin,
+    env: childEnv({ NODE_ENV: "production", OUTREACH_BUILD_SKIP_TYPECHECK: "1" }),
+    first: !existsSync(path.join(root, ".next", "BUILD_ID")),
+    verbose: cliEnv.debug,
+    tty: stderrIsTty(),
+    write: (t) => process.stderr.write(t),
+  });
   markBuilt(root);
 }
 
