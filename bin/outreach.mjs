@@ -15,6 +15,8 @@ const { register } = await import("tsx/esm/api");
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.OUTREACH_ROOT ??= root;
+// Paths given on the command line (backup --out, restore FILE) are read from where the command was run.
+process.env.OUTREACH_CWD = process.cwd();
 process.chdir(root);
 register({ tsconfig: resolve(root, "tsconfig.json") });
 // The composition root: the CLI (lib/cli) gets the worker (inngest/) handed in, so lib/ never imports inngest/.

@@ -47,6 +47,30 @@ export function outreachSecret(): string {
   return cachedSecret;
 }
 
+/** What the operator CLI (lib/cli) reads of its environment beyond the settings above. */
+export const cliEnv = {
+  /** The folder `outreach` was run from (bin/outreach.mjs records it before moving to the project root). */
+  get invokedFrom(): string {
+    return process.env.OUTREACH_CWD || process.cwd();
+  },
+  /** PATH's folders in order: where the CLI looks for PostgreSQL's client tools. */
+  get searchPath(): string[] {
+    return (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
+  },
+  /** DATABASE_URL as the operator set it; unset, the embedded server is used (and the CLI sets it for its children). */
+  get databaseUrl(): string | undefined {
+    return process.env.DATABASE_URL || undefined;
+  },
+  /** OUTREACH_SECRET is set (otherwise the secret is the generated file in the data folder). */
+  get secretFromEnv(): boolean {
+    return Boolean(process.env.OUTREACH_SECRET);
+  },
+  /** OUTREACH_DEBUG=1: full output of the tools the CLI runs, and stacks with errors. */
+  get debug(): boolean {
+    return Boolean(process.env.OUTREACH_DEBUG);
+  },
+};
+
 /** APP_URL as the operator set it (no default): the public origin that the CSRF check and HSTS go by. */
 export function configuredAppUrl(): string | undefined {
   return process.env.APP_URL || undefined;

