@@ -39,7 +39,7 @@ export function Tabs<T extends string>({
 
   return (
     <div className="space-y-4">
-      <div role="tablist" aria-label={label} className="flex gap-1 border-b border-gray-200">
+      <div role="tablist" aria-label={label} className="flex flex-wrap gap-x-1 border-b border-gray-200">
         {tabs.map((t, i) => {
           const selected = t.id === active.id;
           return (

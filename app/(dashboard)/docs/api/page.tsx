@@ -29,11 +29,28 @@ function withDocLinks(value: unknown, names: Set<string>): unknown {
   return out;
 }
 
+/**
+ * The document is the same for every request of a running server (the routes and the guides are its
+ * files), and generating it from the zod schemas takes a good part of a second: it is made once per
+ * base URL and set of guides, not on every visit.
+ */
+const built = new Map<string, Record<string, unknown>>();
+function referenceDocument(base: string, docs: Set<string>): Record<string, unknown> {
+  const key = `${base} ${[...docs].sort().join(",")}`;
+  let doc = built.get(key);
+  if (!doc) {
+    doc = withDocLinks(buildOpenApi(allRoutes, base), docs) as Record<string, unknown>;
+    built.clear();
+    built.set(key, doc);
+  }
+  return doc;
+}
+
 /** Rendered from the same OpenAPI document /api/v1/openapi.json serves, so the two cannot disagree. */
 export default function ApiReferencePage() {
   const base = `${appUrl()}/api/v1`;
   const docs = docNames();
-  const doc = withDocLinks(buildOpenApi(allRoutes, base), docs) as Record<string, unknown>;
+  const doc = referenceDocument(base, docs);
   const operations = allRoutes.map((r) => ({ method: r.method, path: r.path, summary: r.summary, tag: r.tag }));
   return (
     <div className="space-y-6">
