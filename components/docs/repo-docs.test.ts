@@ -6,9 +6,9 @@ const names = new Set(["teams", "api"]);
 describe("links to the guides in the API reference's descriptions", () => {
   it("makes each mention of an existing guide a link to its page, in text and in inline code", () => {
     expect(linkDocsInMarkdown("A dotted name (docs/teams.md lists them)", names)).toBe(
-      "A dotted name ([docs/teams.md](/docs/teams) lists them)",
+      "A dotted name ([docs/teams.md](/docs/guides/teams) lists them)",
     );
-    expect(linkDocsInMarkdown("see `docs/api.md` first", names)).toBe("see [`docs/api.md`](/docs/api) first");
+    expect(linkDocsInMarkdown("see `docs/api.md` first", names)).toBe("see [`docs/api.md`](/docs/guides/api) first");
   });
 
   it("leaves a guide that does not exist, an existing link and a longer path as they are", () => {
@@ -29,8 +29,8 @@ describe("the guides served at /docs/<name>", () => {
 
   it("points a guide's relative links to sibling guides at their pages here", () => {
     const api = renderDoc("api");
-    expect(api?.html).toContain('href="/docs/teams"');
-    expect(api?.html).toContain('href="/docs/architecture#leads-esp-class"');
+    expect(api?.html).toContain('href="/docs/guides/teams"');
+    expect(api?.html).toContain('href="/docs/guides/architecture#leads-esp-class"');
     expect(api?.html).not.toMatch(/href="[^"]*\.md/);
   });
 

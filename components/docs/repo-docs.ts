@@ -4,9 +4,10 @@ import { marked } from "marked";
 import sanitizeHtml from "sanitize-html";
 
 /**
- * The project's user guides (the repository's docs/*.md), served inside the dashboard at /docs/<name>
- * so that a reference to `docs/teams.md` anywhere in the dashboard can be a link that works on any
- * installation, online or not, and always shows the guide of the version that is running.
+ * The project's user guides (the repository's docs/*.md), served inside the dashboard at
+ * /docs/guides/<name> (/docs/api is the API reference itself), so that a reference to `docs/teams.md`
+ * anywhere in the dashboard can be a link that works on any installation, online or not, and always
+ * shows the guide of the version that is running.
  */
 
 /** The folder the app was started in holds docs/ (the CLI starts the web server from the checkout). */
@@ -30,7 +31,7 @@ export function docNames(): Set<string> {
 }
 
 export function docHref(name: string): string {
-  return `/docs/${name}`;
+  return `/docs/guides/${name}`;
 }
 
 /** One guide as HTML, or null when there is no such guide. */

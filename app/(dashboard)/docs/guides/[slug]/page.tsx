@@ -11,7 +11,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: doc?.title ?? "Guide not found" };
 }
 
-/** /docs/<name>: the guide docs/<name>.md of the running version, where the dashboard's references to it lead. */
+/** /docs/guides/<name>: the guide docs/<name>.md of the running version, where the dashboard's references to it lead. */
 export default async function GuidePage({ params }: { params: Params }) {
   const { slug } = await params;
   const doc = renderDoc(slug);
