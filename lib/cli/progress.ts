@@ -10,7 +10,7 @@ export interface ProgressOptions {
   write: (text: string) => void;
   /** Milliseconds from any origin (default performance.now: elapsed time for a person, not a domain time). */
   now?: () => number;
-  /** Off a terminal: at least this long between two lines of the same status (default 15 s). */
+  /** Off a terminal: at least this long between two lines of the same status (default 30 s). */
   plainEveryMs?: number;
 }
 
@@ -55,7 +55,7 @@ const CLEAR_LINE = "\r\x1b[2K";
 /** `title` opens every line (e.g. "[outreach] Building the dashboard (…)…"). */
 export function createProgress(title: string, opts: ProgressOptions): Progress {
   const now = opts.now ?? (() => performance.now());
-  const every = opts.plainEveryMs ?? 15_000;
+  const every = opts.plainEveryMs ?? 30_000;
   const t0 = now();
   let current: string | (() => string) = "";
   let lastPlainAt = Number.NEGATIVE_INFINITY;
