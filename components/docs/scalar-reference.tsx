@@ -14,10 +14,11 @@ import "@scalar/api-reference-react/style.css";
 const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), { ssr: false });
 
 /**
- * The viewer, with `fallback` (the server-rendered operation list) on screen until it has loaded the
- * document: the page is readable at its first paint instead of blank while the script arrives.
+ * The viewer of the document at `url`, with `fallback` (the server-rendered operation list) on screen
+ * until it has loaded it: the page is readable at its first paint instead of blank while the script
+ * and the document arrive.
  */
-export function ScalarReference({ doc, fallback }: { doc: Record<string, unknown>; fallback: ReactNode }) {
+export function ScalarReference({ url, fallback }: { url: string; fallback: ReactNode }) {
   const [loaded, setLoaded] = useState(false);
   return (
     <>
@@ -32,7 +33,7 @@ export function ScalarReference({ doc, fallback }: { doc: Record<string, unknown
       <div data-testid="api-reference" data-loaded={loaded || undefined}>
         <ApiReferenceReact
           configuration={{
-            content: doc,
+            url,
             // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
             telemetry: false,
             agent: { disabled: true },
