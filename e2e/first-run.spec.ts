@@ -117,7 +117,9 @@ test("a lead's custom fields: add one, remove another while typing in the new on
   const leads = page.getByRole("table", { name: "Leads" });
   await page.reload();
   await page.getByLabel("Search leads").fill(email);
-  await leads.getByRole("button", { name: email, exact: true }).click();
+  // The list links to the lead's page, where it is edited.
+  await leads.getByRole("link", { name: email, exact: true }).click();
+  await page.getByRole("button", { name: "Edit lead" }).click();
 
   const dialog = page.getByRole("dialog", { name: `Edit ${email}` });
   await expect(dialog.getByLabel("Custom field name")).toHaveValue("Industry");
@@ -137,7 +139,8 @@ test("a lead's custom fields: add one, remove another while typing in the new on
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
 
-  await leads.getByRole("button", { name: email, exact: true }).click();
+  await page.reload();
+  await page.getByRole("button", { name: "Edit lead" }).click();
   await expect(dialog.getByLabel("Custom field name")).toHaveCount(1);
   await expect(dialog.getByLabel("Custom field name")).toHaveValue("tier");
   await expect(dialog.getByLabel("Value of tier")).toHaveValue("gold plus");
