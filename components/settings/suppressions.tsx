@@ -22,8 +22,9 @@ type Kind = "email" | "domain";
 const REASON_LABEL: Record<string, string> = {
   manual: "Added by hand",
   import: "CSV import",
-  unsubscribe: "Unsubscribed",
-  bounce: "Hard bounce",
+  unsubscribe_link: "Unsubscribed (link)",
+  unsubscribe_reply: "Unsubscribed (reply)",
+  hard_bounce: "Hard bounce",
 };
 
 function KindBadge({ kind }: { kind: Kind }) {
@@ -130,7 +131,7 @@ function SuppressionList({ canEdit }: { canEdit: boolean }) {
   const rows = list.data?.suppressions ?? [];
   return (
     <section className="min-w-0 space-y-3" aria-label="Suppression list">
-      <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[1fr_12rem]">
+      <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[1fr_15rem]">
         <Field label="Search">
           <Input
             type="search"

@@ -100,7 +100,7 @@ export function ColorPicker({
           ))}
         </div>
       )}
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <input
           type="color"
           aria-label={`${label} picker`}
