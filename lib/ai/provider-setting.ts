@@ -54,14 +54,8 @@ export async function getAiProviderSetting(ctx: Ctx): Promise<AiProviderSetting>
 async function checkBaseUrl(raw: string): Promise<URL> {
   const check = await checkOutboundUrl(raw);
   if (check.ok) return check.url;
-  const privateHost = /private|reserved|internal|metadata/.test(check.reason);
-  throw ValidationError.field(
-    "baseUrl",
-    `The AI endpoint's URL ${check.reason}.` +
-      (privateHost
-        ? " A self-hosted endpoint on a private address can be allowed by the operator: list its host or network in OUTBOUND_ALLOW_HOSTS."
-        : ""),
-  );
+  // The guard's reason already says, for a private host, that OUTBOUND_ALLOW_HOSTS can allow it.
+  throw ValidationError.field("baseUrl", `The AI endpoint's URL ${check.reason}`);
 }
 
 /**

@@ -55,7 +55,7 @@ describe("the outbound guard's refusals say why and how to allow a self-hosted r
 
   it("one wording for every caller; address problems read as a sentence", () => {
     expect(allowListRefusal("points at x", "h.example")).toBe(
-      "points at x. To reach a self-hosted receiver there, the server's operator can add h.example to OUTBOUND_ALLOW_HOSTS " +
+      "points at x. To reach a self-hosted receiver or service there, the server's operator can add h.example to OUTBOUND_ALLOW_HOSTS " +
         "(a comma list of hosts or CIDRs) and restart",
     );
     expect(addressProblem("fd00::1", none)).toBe("fd00::1 is a unique-local (private IPv6) address, not a public one");

@@ -112,7 +112,7 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
  */
 export function allowListRefusal(what: string, host: string): string {
   return (
-    `${what}. To reach a self-hosted receiver there, the server's operator can add ${host} ` +
+    `${what}. To reach a self-hosted receiver or service there, the server's operator can add ${host} ` +
     "to OUTBOUND_ALLOW_HOSTS (a comma list of hosts or CIDRs) and restart"
   );
 }
