@@ -50,8 +50,7 @@ function Credits({ credits }: { credits: AiSettings["credits"] }) {
       </h2>
       <Progress value={credits.used} max={credits.limit} label="credits used" />
       <p className="text-sm text-gray-600" data-testid="ai-credits">
-        {credits.used.toLocaleString()} of {credits.limit.toLocaleString()} used, {credits.remaining.toLocaleString()} left. They renew on{" "}
-        {renews}.
+        {credits.remaining.toLocaleString()} left; they renew on {renews}.
       </p>
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { describeError } from "@/components/api-client";
 import { useCan } from "@/components/shell/member-context";
 import { Alert } from "@/components/ui/alert";
@@ -29,7 +30,10 @@ export function AiSettingsPage() {
         <p className="max-w-2xl text-sm text-gray-600">
           Reply classification, draft replies, reply agents and copy rewrites use a language model when one is configured: any
           OpenAI-compatible endpoint (OpenAI, a hosted gateway, or your own Ollama or vLLM). Without one, Outreach uses its built-in rules
-          and templates, and says so wherever it shows a generated text.
+          and templates, and says so wherever it shows a generated text.{" "}
+          <Link href="/docs/guides/ai" className="font-medium text-indigo-700 hover:underline">
+            How AI is set up
+          </Link>
         </p>
       </div>
       {!member && <Alert tone="info">AI settings are not part of a client seat.</Alert>}
