@@ -208,7 +208,13 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
   let done = 0;
   progress.status(() => (phase === "data" ? `${done} of ${archive.tables} tables` : phase));
   const stop = startTicking(progress, opts.tty);
-  const aside = await setAside(target.url, [...new Set(["public", "drizzle", ...archive.schemas])]);
+  const aside = await setAside(target.url, [...new Set(["public", "drizzle", ...archive.schemas])]).catch((e) => {
+    stop();
+    progress.finish();
+    throw new StartupError(
+      `cannot replace the schemas of ${target.label}: ${(e as Error).message} — restore as the database's owner; nothing was changed`,
+    );
+  });
   const { dbname, env } = toolConnection(target.url);
   const args = ["--verbose", "--single-transaction", "--exit-on-error", "--no-owner", "--no-acl", `--dbname=${dbname}`, file];
   const r = await runTool(tool.path, args, env, (line) => {
