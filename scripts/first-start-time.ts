@@ -22,9 +22,10 @@ const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 /** A person's shell: nothing of this process's database, secrets or URLs. */
 function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const keep = ["PATH", "HOME", "LANG", "USER", "TMPDIR", "npm_config_cache"];
-  const env: NodeJS.ProcessEnv = {};
+  const env: Record<string, string> = {};
   for (const k of keep) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  // No NODE_ENV, as in a shell (npm install would leave out the dev dependencies with NODE_ENV=production).
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra } as unknown as NodeJS.ProcessEnv;
 }
 
 /** Runs a command to its end, its output appended to `log`; throws with the log's tail on failure. */

@@ -47,6 +47,7 @@ export interface BackupOptions {
   out?: string;
   now: Date;
   tty: boolean;
+  columns?: number;
   write: (text: string) => void;
 }
 
@@ -70,7 +71,11 @@ export async function runBackup(opts: BackupOptions): Promise<BackupResult> {
   } catch (e) {
     throw new StartupError(`cannot write ${partial} (${(e as NodeJS.ErrnoException).code}) — choose another --out`);
   }
-  const progress = createProgress(`[outreach] Backing up ${target.label} to ${path.basename(file)}:`, { tty: opts.tty, write: opts.write });
+  const progress = createProgress(`[outreach] Backing up ${target.label} to ${path.basename(file)}:`, {
+    tty: opts.tty,
+    write: opts.write,
+    columns: opts.columns,
+  });
   let done = 0;
   const size = () => (existsSync(partial) ? statSync(partial).size : 0);
   progress.status(() => `${done} of ${total} tables, ${formatBytes(size())} written`);

@@ -89,6 +89,7 @@ export interface NextBuildOptions {
   /** Next's own output as it is, instead of the phases (OUTREACH_DEBUG=1). */
   verbose: boolean;
   tty: boolean;
+  columns?: number;
   write: (text: string) => void;
 }
 
@@ -97,7 +98,7 @@ export interface NextBuildOptions {
  * phase, the elapsed time and the estimate. A failure prints the build's whole output and throws.
  */
 export async function runNextBuild(opts: NextBuildOptions): Promise<void> {
-  const progress = createProgress(buildTitle(opts.first), { tty: opts.tty, write: opts.write });
+  const progress = createProgress(buildTitle(opts.first), { tty: opts.tty, write: opts.write, columns: opts.columns });
   const filter = new NextBuildFilter(progress);
   progress.status("starting");
   const stop = startTicking(progress, opts.tty);

@@ -9,7 +9,7 @@ import { appUrl, cliEnv, ensureDataDir, outreachSecret } from "../env";
 import { StartupError } from "../startup-error";
 import { buildIsCurrent, markBuilt } from "./build";
 import { runNextBuild } from "./build-progress";
-import { stderrIsTty } from "./progress";
+import { stderrProgress } from "./progress";
 import { ensureSecretCheck } from "./secret-check";
 
 export const root = process.env.OUTREACH_ROOT ?? process.cwd();
@@ -102,8 +102,7 @@ export async function ensureBuild(): Promise<void> {
     env: childEnv({ NODE_ENV: "production", OUTREACH_BUILD_SKIP_TYPECHECK: "1" }),
     first: !existsSync(path.join(root, ".next", "BUILD_ID")),
     verbose: cliEnv.debug,
-    tty: stderrIsTty(),
-    write: (t) => process.stderr.write(t),
+    ...stderrProgress(),
   });
   markBuilt(root);
 }

@@ -12,7 +12,7 @@ import { StartupError } from "../startup-error";
 import { runBackup } from "./backup";
 import { runDoctor } from "./doctor";
 import { checkPortFree, cleanUpAfterFailure, ensureBuild, log, prepareDatabase, spawnNext, supervise, webPort } from "./launch";
-import { stderrIsTty } from "./progress";
+import { stderrProgress } from "./progress";
 import { runRestore } from "./restore";
 import { secretSourceLabel } from "./secret-check";
 
@@ -198,7 +198,7 @@ async function resetPassword(values: Values): Promise<void> {
 }
 
 async function backup(values: Values): Promise<void> {
-  const r = await runBackup({ out: values.out, now: currentClock().now(), tty: stderrIsTty(), write: (t) => process.stderr.write(t) });
+  const r = await runBackup({ out: values.out, now: currentClock().now(), ...stderrProgress() });
   const source = secretSourceLabel(cliEnv.secretFromEnv, dataDir());
   output(
     values.json,
@@ -209,7 +209,7 @@ async function backup(values: Values): Promise<void> {
 
 async function restore(positionals: string[], values: Values): Promise<void> {
   if (positionals.length !== 1) throw new StartupError("usage: outreach restore FILE [--yes]");
-  const r = await runRestore({ file: positionals[0], yes: values.yes, tty: stderrIsTty(), write: (t) => process.stderr.write(t) });
+  const r = await runRestore({ file: positionals[0], yes: values.yes, ...stderrProgress() });
   output(values.json, { ...r }, `restored ${r.file} into ${r.database}`);
   // Restored, but the credentials need the old secret: a distinct exit code for scripts.
   if (r.secret.status === "mismatch") process.exitCode = 2;

@@ -43,6 +43,20 @@ describe("the progress line", () => {
     expect(r.out()).not.toContain("\r");
   });
 
+  it("never wraps on a narrow terminal: the title gives way, the status and the elapsed time stay", () => {
+    let out = "";
+    const p = createProgress("[outreach] Backing up 127.0.0.1:54329/outreach to outreach-20261202T063005Z.dump:", {
+      tty: true,
+      columns: 60,
+      write: (s) => (out += s),
+      now: () => 0,
+    });
+    p.status("12 of 71 tables, 3.1 MB written");
+    const shown = out.split("\r\x1b[2K").filter(Boolean).at(-1)!;
+    expect(shown.length).toBeLessThan(60);
+    expect(shown).toMatch(/^\[outreach\] Back.*… 12 of 71 tables, 3\.1 MB written 0:00$/);
+  });
+
   it("formats elapsed time as m:ss", () => {
     expect(formatElapsed(125_400)).toBe("2:05");
   });

@@ -12,6 +12,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** Off a terminal: at least this long between two lines of the same status (default 30 s). */
   plainEveryMs?: number;
+  /** The terminal's width: a longer status line is shortened in its title, so it never wraps. */
+  columns?: number;
 }
 
 export interface Progress {
@@ -69,8 +71,16 @@ export function createProgress(title: string, opts: ProgressOptions): Progress {
     return `${title} ${t ? `${t} ` : ""}${elapsed()}`;
   };
   const draw = () => {
-    opts.write(CLEAR_LINE + line());
+    opts.write(CLEAR_LINE + toWidth(line()));
     drawn = true;
+  };
+  /** The line as wide as the terminal at most: the title gives way, the status and the time stay. */
+  const toWidth = (l: string) => {
+    const width = (opts.columns ?? 0) - 1;
+    if (width <= 0 || l.length <= width) return l;
+    const rest = l.slice(title.length);
+    const room = width - rest.length - 1;
+    return room > 8 ? `${title.slice(0, room)}…${rest}` : l.slice(l.length - width);
   };
   const plain = () => {
     opts.write(`${line()}\n`);
@@ -117,4 +127,9 @@ export function startTicking(progress: Progress, tty: boolean): () => void {
 /** Whether the CLI's progress goes to a terminal (it writes to stderr). */
 export function stderrIsTty(): boolean {
   return Boolean(process.stderr.isTTY);
+}
+
+/** Progress options for the CLI's stderr: terminal or not, its width, the writer. */
+export function stderrProgress(): Pick<ProgressOptions, "tty" | "columns" | "write"> {
+  return { tty: stderrIsTty(), columns: process.stderr.columns, write: (t) => process.stderr.write(t) };
 }

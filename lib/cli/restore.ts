@@ -167,6 +167,7 @@ export interface RestoreOptions {
   /** Replace a database that holds data. */
   yes: boolean;
   tty: boolean;
+  columns?: number;
   write: (text: string) => void;
 }
 
