@@ -2,7 +2,6 @@
 
 import dynamic from "next/dynamic";
 import { type ReactNode, useState } from "react";
-import "@scalar/api-reference-react/style.css";
 
 /**
  * Scalar's viewer (maintained upstream, MIT) instead of a hand-written one: it renders every schema,
@@ -11,12 +10,12 @@ import "@scalar/api-reference-react/style.css";
  * Its 0.8 line: 0.9 and later declare Node 22 (with some forty dependencies), and `npm install` on
  * Node 20, which this project supports, warned for each of them.
  */
-const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((m) => m.ApiReferenceReact), { ssr: false });
+const ScalarViewer = dynamic(() => import("./scalar-viewer"), { ssr: false });
 
 /**
  * The viewer of the document at `url`, with `fallback` (the server-rendered operation list) on screen
- * until it has loaded it: the page is readable at its first paint instead of blank while the script
- * and the document arrive.
+ * until it has loaded it: the page is readable at its first paint instead of blank while the script,
+ * its stylesheet and the document arrive.
  */
 export function ScalarReference({ url, fallback }: { url: string; fallback: ReactNode }) {
   const [loaded, setLoaded] = useState(false);
@@ -31,20 +30,7 @@ export function ScalarReference({ url, fallback }: { url: string; fallback: Reac
         </div>
       )}
       <div data-testid="api-reference" data-loaded={loaded || undefined}>
-        <ApiReferenceReact
-          configuration={{
-            url,
-            // A self-hosted install talks to nobody else: no telemetry, no hosted AI agent, no hosted client.
-            telemetry: false,
-            agent: { disabled: true },
-            hideClientButton: true,
-            withDefaultFonts: false,
-            hideDarkModeToggle: true,
-            forceDarkModeState: "light",
-            showDeveloperTools: "never",
-            onLoaded: () => setLoaded(true),
-          }}
-        />
+        <ScalarViewer url={url} onLoaded={() => setLoaded(true)} />
       </div>
     </>
   );
