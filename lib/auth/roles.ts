@@ -39,7 +39,7 @@ export const RIGHTS_TABLE: { right: string; roles: Record<Role, boolean> }[] = [
   { right: "Create API keys (they act with their creator's role)", roles: from("member") },
   { right: "Delete campaigns, bulk-delete leads, export the leads CSV", roles: from("admin") },
   { right: "Invite, change and remove members and clients; read the audit log", roles: from("admin") },
-  { right: "Change workspace settings (name, branding)", roles: from("admin") },
+  { right: "Change workspace settings (name, branding, the AI provider and AI settings)", roles: from("admin") },
   { right: "Make or remove owners; require two-factor sign-in for everyone", roles: from("owner") },
 ];
 
