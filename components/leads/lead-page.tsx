@@ -88,8 +88,8 @@ function Campaigns({ leadId }: { leadId: string }) {
               {c.status !== "ACTIVE" && <Badge>{c.status}</Badge>}
             </div>
             <p className="text-xs break-words text-gray-600">
-              {c.mailbox ? `From ${c.mailbox.email}` : "No sending mailbox yet"} · next step {c.nextStepOrder + 1} · added{" "}
-              <RelativeTime iso={c.addedAt} />
+              {c.mailbox ? `From ${c.mailbox.email}` : "No sending mailbox yet"}
+              {c.leadStatus === "ACTIVE" ? ` · next step ${c.nextStepOrder + 1}` : ""} · added <RelativeTime iso={c.addedAt} />
             </p>
           </li>
         ))}

@@ -133,7 +133,8 @@ export function LeadTimeline({ leadId }: { leadId: string }) {
           <EventRow key={`${paging.page}-${i}`} e={e} leadId={leadId} />
         ))}
       </ol>
-      {timeline.data && timeline.data.total > 0 && (
+      {/* Paging once there is more than the smallest page. */}
+      {timeline.data && timeline.data.total > PAGE_SIZES[0] && (
         <Pager
           page={paging.page}
           limit={paging.limit}

@@ -14,8 +14,9 @@ import type { TimelineDetail, TimelineEvent, TimelineKind, TimelineQuery } from 
  * domain) — and from lead_events for what no other table keeps (campaign_removed, untagged, branched;
  * see lead-events.ts). A link that was removed still shows when it was made, from the event's `since`.
  *
- * A bounce shows at the time of its send (a bounce reported later by a delivery notice has no time of
- * its own), and a bounced email is not also `sent`.
+ * A reply shows at its Date header's time, but never before the email it answers. A bounce shows at
+ * the time of its send (a bounce reported later by a delivery notice has no time of its own), and a
+ * bounced email is not also `sent`.
  */
 
 /** One row of the union below, as the driver returns it. */
@@ -39,6 +40,9 @@ function eventsOf(workspaceId: string, leadId: string, email: string): SQL {
   const address = email.toLowerCase();
   const domain = address.slice(address.lastIndexOf("@") + 1);
   const mailbox = sql`case when m.id is null then null else jsonb_build_object('id', m.id, 'email', m.email) end`;
+  // A reply's time is its Date header, the writer's clock (to the second): it never shows before the
+  // email it answers.
+  const replyAt = sql`greatest(r.received_at, re.sent_at)`;
   return sql`
     select e.sent_at as at, 'sent' as kind, 2 as ord, e.id as key, e.campaign_id, null::text as campaign_name,
       e.step_id, e.step_order, e.variant_group as variant,
@@ -59,13 +63,13 @@ function eventsOf(workspaceId: string, leadId: string, email: string): SQL {
     from email_events x join emails e on e.id = x.email_id
     where e.workspace_id = ${workspaceId} and e.lead_id = ${leadId}
     union all
-    select r.received_at, 'replied', 6, r.id, coalesce(r.campaign_id, re.campaign_id), null, re.step_id, re.step_order, re.variant_group,
+    select ${replyAt}, 'replied', 6, r.id, coalesce(r.campaign_id, re.campaign_id), null, re.step_id, re.step_order, re.variant_group,
       jsonb_build_object('replyId', r.id, 'intent', r.intent, 'automatic', r.is_auto_reply, 'subject', r.subject,
         'text', left(r.text_body, 4000))
     from replies r left join emails re on re.id = r.email_id
     where r.workspace_id = ${workspaceId} and r.lead_id = ${leadId}
     union all
-    select r.received_at, 'unsubscribed', 7, r.id || ':unsubscribed', coalesce(r.campaign_id, re.campaign_id), null,
+    select ${replyAt}, 'unsubscribed', 7, r.id || ':unsubscribed', coalesce(r.campaign_id, re.campaign_id), null,
       re.step_id, re.step_order, re.variant_group, jsonb_build_object('replyId', r.id, 'source', 'reply')
     from replies r left join emails re on re.id = r.email_id
     where r.workspace_id = ${workspaceId} and r.lead_id = ${leadId} and r.intent = 'UNSUBSCRIBE_REQUEST'

@@ -25,7 +25,7 @@ const suite = mailSuite({ domain: "tl.test", users: { "tom@tl.test": "pw" }, rej
 const timeline = (id: string, query = "", key = suite.ws.readKey) =>
   call(GET, "GET", `/leads/${id}/timeline${query}`, { key, params: { id } });
 
-function reply(o: { from: string; inReplyTo: string; subject: string; text: string; id: string }) {
+function reply(o: { from: string; inReplyTo: string; subject: string; text: string; id: string; date?: Date }) {
   return simpleParser(
     [
       `From: ${o.from}`,
@@ -34,7 +34,7 @@ function reply(o: { from: string; inReplyTo: string; subject: string; text: stri
       `Message-ID: <${o.id}@tl-lead.test>`,
       `In-Reply-To: ${o.inReplyTo}`,
       `References: ${o.inReplyTo}`,
-      `Date: ${clock.now().toUTCString()}`,
+      `Date: ${(o.date ?? clock.now()).toUTCString()}`,
       "Content-Type: text/plain; charset=utf-8",
       "",
       o.text,
@@ -153,7 +153,7 @@ describe("GET /leads/<id>/timeline", () => {
     });
   });
 
-  it("shows an unsubscribe request as replied, unsubscribed (source reply) and suppressed", async () => {
+  it("shows an unsubscribe request as replied, unsubscribed (source reply) and suppressed; a reply never before its email", async () => {
     const { mbx, leadIds } = run;
     const una = leadIds[2];
     const [sent] = await getDb().select().from(emails).where(eq(emails.leadId, una));
@@ -164,17 +164,19 @@ describe("GET /leads/<id>/timeline", () => {
       subject: sent.subject,
       id: "una-1",
       text: "Please unsubscribe me and remove me from your list.",
+      // The writer's clock runs an hour behind: the reply still shows after the email it answers.
+      date: new Date(sent.sentAt!.getTime() - 3_600_000),
     });
     await ingestMessage(getDb(), clock, { id: mbx.id, workspaceId: suite.ws.workspaceId, email: mbx.email }, parsed, { folder: "INBOX" });
-    const kinds = (await timeline(una)).body.events.map((e: any) => [
-      e.kind,
-      e.detail.source ?? e.detail.intent ?? e.detail.reason ?? null,
-    ]);
-    expect(kinds.slice(0, 3)).toEqual([
+    const events = (await timeline(una)).body.events;
+    const kinds = events.map((e: any) => [e.kind, e.detail.source ?? e.detail.intent ?? e.detail.reason ?? null]);
+    expect(kinds.slice(0, 4)).toEqual([
       ["suppressed", "unsubscribe_reply"],
       ["unsubscribed", "reply"],
       ["replied", "UNSUBSCRIBE_REQUEST"],
+      ["sent", null],
     ]);
+    expect(events[2].at).toBe(sent.sentAt!.toISOString());
   });
 
   it("pages newest first: each event once across pages, the total on every page, an empty page past the end", async () => {
