@@ -69,6 +69,10 @@ export const cliEnv = {
   get debug(): boolean {
     return Boolean(process.env.OUTREACH_DEBUG);
   },
+  /** The environment for a tool the CLI runs (pg_dump, pg_restore): this one's, with `extra` on top. */
+  forTool(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return { ...process.env, ...extra };
+  },
 };
 
 /** APP_URL as the operator set it (no default): the public origin that the CSRF check and HSTS go by. */

@@ -49,7 +49,7 @@ export function toolConnection(url: string): { dbname: string; env: NodeJS.Proce
   u.password = "";
   return {
     dbname: u.toString(),
-    env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}), LC_MESSAGES: "C", PGAPPNAME: "outreach" },
+    env: cliEnv.forTool({ ...(password ? { PGPASSWORD: password } : {}), LC_MESSAGES: "C", PGAPPNAME: "outreach" }),
   };
 }
 

@@ -203,7 +203,11 @@ async function backup(values: Values): Promise<void> {
   output(
     values.json,
     { ...r },
-    `${r.file}\nKeep this instance's secret (${source}) too, stored apart from the dump: the mailbox passwords, OAuth tokens and AI keys in it are encrypted with it.\nRestore with: npx outreach restore ${r.file}`,
+    [
+      r.file,
+      `Keep this instance's secret (${source}) too, stored apart from the dump: the mailbox passwords, OAuth tokens and AI keys in it are encrypted with it.`,
+      `Restore with: npx outreach restore ${r.file}`,
+    ].join("\n"),
   );
 }
 

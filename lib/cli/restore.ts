@@ -78,7 +78,7 @@ async function readArchive(tool: PgTool, file: string): Promise<ArchiveInfo> {
     execFile(
       tool.path,
       ["--list", file],
-      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, LC_MESSAGES: "C" } },
+      { maxBuffer: 64 * 1024 * 1024, env: cliEnv.forTool({ LC_MESSAGES: "C" }) },
       (err, stdout, stderr) => {
         if (err) {
           const why = toolError(stderr.split("\n"));
@@ -233,8 +233,9 @@ export async function runRestore(opts: RestoreOptions): Promise<RestoreResult> {
     throw new StartupError(`pg_restore failed: ${toolError(r.lines)} — the database is as it was before`);
   }
   await aside.drop();
+  const made = `made by pg_dump ${archive.dumpedBy ?? "?"} from PostgreSQL ${archive.dumpedFrom ?? "?"}`;
   progress.finish(
-    `[outreach] restored ${file} into ${target.label} (${done} of ${archive.tables} tables, ${formatElapsed(progress.elapsedMs())}; made by pg_dump ${archive.dumpedBy ?? "?"} from PostgreSQL ${archive.dumpedFrom ?? "?"})`,
+    `[outreach] restored ${file} into ${target.label} (${done} of ${archive.tables} tables, ${formatElapsed(progress.elapsedMs())}; ${made})`,
   );
   const newer = (await migrationGap(target.url)) === "newer";
   const applied = newer ? [] : await runMigrations(target.url);
