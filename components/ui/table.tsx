@@ -3,8 +3,9 @@ import { cn } from "./cn";
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    // A wide table scrolls inside its own box (data-scroll-x tells the e2e width check so); the page never does.
-    <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white" data-scroll-x>
+    // A wide table scrolls inside its own box (data-scroll-x tells the e2e width check so); the page never
+    // does. `relative`: the box also clips the cells' absolutely placed bits (visually hidden labels).
+    <div className="relative overflow-x-auto rounded-lg border border-gray-200 bg-white" data-scroll-x>
       <table className={cn("min-w-full divide-y divide-gray-200 text-sm", className)} {...props} />
     </div>
   );
