@@ -37,16 +37,21 @@ export function embeddedUrl(port: number, password: string, database = "postgres
   return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-async function canConnect(url: string): Promise<boolean> {
+/** up: connected; refused: the server answers but not to this password; down: no answer yet. */
+async function reach(url: string): Promise<"up" | "refused" | "down"> {
   const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
   try {
     await sql`select 1`;
-    return true;
-  } catch {
-    return false;
+    return "up";
+  } catch (e) {
+    return (e as { code?: string }).code === "28P01" ? "refused" : "down";
   } finally {
     await sql.end({ timeout: 1 }).catch(() => {});
   }
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  return (await reach(url)) === "up";
 }
 
 /**
@@ -138,7 +143,22 @@ function clusterVersion(cluster: string): string | undefined {
   return existsSync(f) ? readFileSync(f, "utf8").trim() : undefined;
 }
 
-async function waitReady(url: string, exited: Promise<Captured>, port: number): Promise<void> {
+/**
+ * A cluster that refuses the data folder's password: made by an earlier checkout of the same folder
+ * (root keeps it under the runtime folder, so deleting the checkout left it), whose password file went
+ * with that checkout.
+ */
+function foreignCluster(cluster: string, dataDir: string): StartupError {
+  const file = path.join(dataDir, PASSWORD_FILE);
+  const which = existsSync(file) ? `the password in ${file}` : `this data folder's password (${file} is missing)`;
+  return new StartupError(
+    `the PostgreSQL data at ${cluster} does not take ${which} — it was made by an earlier checkout in this folder, whose data ` +
+      `folder is gone: put that checkout's ${PASSWORD_FILE} back, or move ${cluster} away to start with an empty database ` +
+      "(and `npx outreach restore` a backup into it)",
+  );
+}
+
+async function waitReady(url: string, exited: Promise<Captured>, port: number, onRefused: () => StartupError): Promise<void> {
   let done: Captured | undefined;
   void exited.then((r) => (done = r));
   const deadline = Date.now() + 60_000;
@@ -149,7 +169,9 @@ async function waitReady(url: string, exited: Promise<Captured>, port: number): 
         : essence(done.output);
       throw new StartupError(`the embedded PostgreSQL stopped while starting: ${why}`);
     }
-    if (await canConnect(url)) return;
+    const state = await reach(url);
+    if (state === "up") return;
+    if (state === "refused") throw onRefused();
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new StartupError(`the embedded PostgreSQL did not accept connections on 127.0.0.1:${port} within 60 s`);
@@ -181,7 +203,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   flags.push("-c", "max_connections=300", "-c", `fsync=${persistent ? "on" : "off"}`);
   const child = runAsChild(path.join(layout.pgHome, "bin", "postgres"), flags, layout.runAs, layout.cluster);
   const exited = capture(child, log);
-  await waitReady(url(), exited, opts.port);
+  try {
+    await waitReady(url(), exited, opts.port, () => foreignCluster(layout.cluster, opts.dataDir));
+  } catch (e) {
+    // Nothing is left running after a failed start.
+    child.kill("SIGINT");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+    throw e;
+  }
   let stopped: Promise<void> | undefined;
   const stop = (graceMs = 5000) =>
     (stopped ??= (async () => {
