@@ -6,6 +6,7 @@ import postgres from "postgres";
 import { startEmbeddedPostgres } from "../db/embedded";
 import { cleanEnv, removeDataDir, removeTree, runCli, startCli, waitForOutput } from "../test/checkout";
 import { freePort } from "../test/peers/ports";
+import { ensurePgClientTools } from "../test/pg-client-tools";
 import { apiClient, ok } from "./support/api";
 import { signInAsOwner } from "./support/session";
 
@@ -16,7 +17,9 @@ test("backup → restore into a fresh database: a second instance on it signs th
   page,
   browser,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(20 * 60_000);
+  // pg_dump and pg_restore of the embedded server's version: at once when present, else built once for this machine.
+  ensurePgClientTools();
   const email = `restored-${Date.now().toString(36)}@backup-e2e.example`;
   await signInAsOwner(page);
   await ok(apiClient(page).POST("/leads", { body: { leads: [{ email, firstName: "Restored" }] } }));

@@ -10,6 +10,7 @@ import { decryptSecret, encryptSecret } from "@/lib/crypto/secretbox";
 import { cleanEnv, runCli } from "@/test/checkout";
 import { insertMailbox } from "@/test/factories";
 import { call, makeWorkspace } from "@/test/helpers";
+import { ensurePgClientTools } from "@/test/pg-client-tools";
 import { ensureSecretCheck } from "./secret-check";
 
 // Real pg_dump and pg_restore (of the server's major version, found the way the CLI finds them) against
@@ -35,6 +36,7 @@ async function rows<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Prom
 }
 
 beforeAll(async () => {
+  ensurePgClientTools();
   const name = `ws-backup-${randomBytes(3).toString("hex")}`;
   const ws = await makeWorkspace(name);
   const lead = `kept-${randomBytes(3).toString("hex")}@backup.example`;
@@ -45,7 +47,8 @@ beforeAll(async () => {
   const fresh = `r_${randomBytes(6).toString("hex")}`;
   await ensureDatabase(admin, fresh);
   target = admin.replace(/\/postgres$/, `/${fresh}`);
-});
+  // A first build of the client tools on a machine without them takes minutes (once).
+}, 15 * 60_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
