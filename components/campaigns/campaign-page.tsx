@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { hardBlockers } from "./launch-rules";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { describeError, data, client } from "@/components/api-client";
@@ -157,6 +158,7 @@ function StatusActions({
   // Launch button is only offered while nothing blocks it.
   const check = useLaunchCheck(c.id, c.status !== "ACTIVE");
   const blockers = check.data?.blockers ?? [];
+  const blocking = hardBlockers(blockers).length > 0;
   return (
     <div className="flex flex-col gap-2 sm:items-end">
       <div className="flex flex-wrap gap-2">
@@ -171,7 +173,7 @@ function StatusActions({
             {pause.isPending ? "Pausing…" : "Pause"}
           </Button>
         ) : (
-          <Button onClick={onLaunch} disabled={blockers.length > 0} aria-describedby={blockers.length ? "launch-blockers" : undefined}>
+          <Button onClick={onLaunch} disabled={blocking} aria-describedby={blockers.length ? "launch-blockers" : undefined}>
             {c.status === "DRAFT" ? "Launch" : "Launch again"}
           </Button>
         )}

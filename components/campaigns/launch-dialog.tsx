@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { CONFIRMABLE_BLOCKERS, hardBlockers } from "./launch-rules";
 import { useState } from "react";
 import { ApiError, describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
@@ -36,9 +37,8 @@ function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry
 }
 
 /**
- * Why Launch is not offered: the launch check's blockers (nothing could be sent, or leads would get raw
- * template text), beside the button. The API would accept `confirm: true` past them; the dashboard
- * does not offer that, since the campaign could not do what a launch promises.
+ * The launch check's blockers, beside the button. Those under which nothing could be sent keep Launch
+ * disabled; raw template tokens may be launched past after a confirmation (launch-rules.ts).
  */
 export function LaunchBlockers({ id, blockers }: { id?: string; blockers: LaunchEntry[] }) {
   if (blockers.length === 0) return null;
@@ -49,6 +49,7 @@ export function LaunchBlockers({ id, blockers }: { id?: string; blockers: Launch
         {blockers.map((b) => (
           <li key={b.code} data-code={b.code}>
             {b.message}
+            {CONFIRMABLE_BLOCKERS.has(b.code) && " Launching asks you to confirm this."}
           </li>
         ))}
       </ul>
@@ -90,7 +91,7 @@ export function LaunchDialog({
   });
   // After a 409 the server's own report is the one that counts: it was made at the moment of the launch.
   const report = confirmReport ?? check.data;
-  const blocked = (report?.blockers.length ?? 0) > 0;
+  const blocked = hardBlockers(report?.blockers ?? []).length > 0;
   const needsConfirm = !!confirmReport && !blocked;
 
   return (
