@@ -6,7 +6,7 @@ import { ValidationError } from "../../errors";
 
 /**
  * One MCP tool: a REST route seen by a model. `ids` maps the tool's argument names (`campaignId`,
- * decisions "MCP") to the route's path params; the rest of the arguments are the route's query or body.
+ * as the tools name them) to the route's path params; the rest of the arguments are the route's query or body.
  */
 export interface ToolDef {
   name: string;

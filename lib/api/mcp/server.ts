@@ -16,7 +16,7 @@ const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 /** The transport's own default bound on a message body. */
 const MAX_MCP_BODY = 4 * 1024 * 1024;
 
-/** A refusal as the model reads it: the REST error object (spec 2.1) as text, so `code` is there to act on. */
+/** A refusal as the model reads it: the REST error object (`error`, `code`, `details`) as text, so `code` is there to act on. */
 function toolError(err: unknown): CallToolResult {
   const e = toAppError(err);
   const body: Record<string, unknown> = { error: e.message, code: e.code };
@@ -63,9 +63,9 @@ function toolCallsIn(message: unknown): number {
 }
 
 /**
- * POST /api/mcp (decisions, "MCP"): Streamable HTTP, stateless, JSON responses. The credential,
+ * POST /api/mcp: Streamable HTTP, stateless, JSON responses. The credential,
  * scope and rate limit are the REST edge's own steps: the request is one hit on the key's 300/min,
- * and a batch with more than one tools/call counts each further call too (spec 5.9).
+ * and a batch with more than one tools/call counts each further call too (docs/mcp.md).
  */
 export async function handleMcp(req: Request): Promise<Response> {
   const headers: Record<string, string> = {};

@@ -23,11 +23,11 @@ import { FINDER_TOOLS } from "./tools-finder";
 import { WORKSPACE_TOOLS } from "./tools-workspace";
 
 /**
- * The MCP tools (decisions, "MCP"): each is one REST route — its contract gives the input schema and
+ * The MCP tools: each is one REST route — its contract gives the input schema and
  * validation, and the tool calls the same domain verb the route calls, so a tool can do exactly what
  * the route can and is refused exactly where the route refuses (scope, workspace, recipients).
  * Results are the REST response; a list REST answers as a plain array comes back in the envelope of
- * spec 2.13 here, because a tool result has no X-Total-Count header to carry the paging.
+ * the paging envelope (`page`, `limit`, `total`) here, because a tool result has no X-Total-Count header to carry the paging.
  */
 const CORE_TOOLS: ToolDef[] = [
   {
@@ -50,7 +50,7 @@ const CORE_TOOLS: ToolDef[] = [
   },
   {
     name: "get_campaign_stats",
-    description: "A campaign's numbers (spec 2.4: sent, bounced, opened, clicked, replied, positive) and per step × variant results.",
+    description: "A campaign's numbers (sent, bounced, opened, clicked, replied, positive) and per step × variant results.",
     route: campaignRoutes.stats,
     ids: { campaignId: "id" },
     run: (ctx, { params }) => getCampaignStats(ctx, params.id),
