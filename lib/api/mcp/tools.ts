@@ -26,8 +26,8 @@ import { WORKSPACE_TOOLS } from "./tools-workspace";
  * The MCP tools: each is one REST route — its contract gives the input schema and
  * validation, and the tool calls the same domain verb the route calls, so a tool can do exactly what
  * the route can and is refused exactly where the route refuses (scope, workspace, recipients).
- * Results are the REST response; a list REST answers as a plain array comes back in the envelope of
- * the paging envelope (`page`, `limit`, `total`) here, because a tool result has no X-Total-Count header to carry the paging.
+ * Results are the REST response; a list REST answers as a plain array comes back in the paging
+ * envelope (`page`, `limit`, `total`) here, because a tool result has no X-Total-Count header to carry it.
  */
 const CORE_TOOLS: ToolDef[] = [
   {
