@@ -117,7 +117,9 @@ export const finderRoutes = {
     body: importBody,
     bodyLimit: 20 * 1024 * 1024,
     summary:
-      "Add people to the workspace's directory: `{ people: [...] }` or `{ csv }` (a header row naming the fields). A row that is someone already there (same LinkedIn URL, else email, else name and company domain) updates them with its non-empty values. Bad rows are reported",
+      "Add people to the workspace's directory: `{ people: [...] }` or `{ csv }` (a header row naming the fields). " +
+      "A row that is someone already there (same LinkedIn URL, else email, else name and company domain) updates them " +
+      "with its non-empty values. Bad rows are reported",
     response: {
       description: "`{ imported, updated, rejected: [{ row, reasons }], personIds }` (row: 1-based data row)",
       schema: z.object({
