@@ -44,7 +44,7 @@ export function FiltersPanel({
   const [title, setTitle] = useState("");
   const ai = useAiSearch(onChange);
   return (
-    <aside className="space-y-4" aria-label="Filters">
+    <aside className="min-w-0 space-y-4" aria-label="Filters">
       <form
         className="space-y-2"
         onSubmit={(e) => {

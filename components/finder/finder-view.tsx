@@ -49,9 +49,9 @@ export function FinderView() {
           </Button>
         )}
       </div>
-      <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[18rem_minmax(0,1fr)]">
         <FiltersPanel filters={filters} facets={facets.data?.facets} onChange={change} />
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
           <ActiveFilters filters={filters} onChange={change} />
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <span data-testid="finder-total">{(search.data?.total ?? 0).toLocaleString()} people</span>
