@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { COMPANY_SIZES, DEPARTMENTS, SENIORITIES } from "./vocabulary";
 
-/** Request shapes of /finder/* (decisions.md "Lead finder"). */
+/** Request shapes of /finder/* (docs/finder.md). */
 
 const values = (max = 50) => z.array(z.string().trim().min(1).max(200)).max(max, `at most ${max} values`).optional();
 
@@ -54,7 +54,7 @@ export const facetsBody = z.object({
 
 const text = z.string().trim().max(1000).optional().nullable();
 
-/** One imported person (decisions.md): fields are optional, but a row needs a name or a LinkedIn URL. */
+/** One imported person: fields are optional, but a row needs a name or a LinkedIn URL. */
 export const personInput = z.object({
   firstName: text,
   lastName: text,
