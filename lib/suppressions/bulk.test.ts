@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { GET as LIST, POST as ADD } from "@/app/api/v1/suppressions/route";
 import { POST as BULK } from "@/app/api/v1/suppressions/bulk/route";
 import { suppressionRoutes } from "@/lib/api/contracts/workspace";
@@ -87,5 +88,18 @@ describe("classifySuppression", () => {
     expect(classifySuppression("@Example.com")).toEqual({ kind: "domain", normalized: "example.com" });
     expect(classifySuppression("example.com", "domain")).toEqual({ kind: "domain", normalized: "example.com" });
     expect(classifySuppression("ann@example.com", "domain")).toMatchObject({ kind: "domain", error: expect.any(String) });
+  });
+
+  it("dates each added entry by the app's clock, as a single add does", async () => {
+    const own = await makeWorkspace();
+    const at = new Date("2026-03-04T05:06:07.000Z");
+    useClock(new ManualClock(at));
+    try {
+      expect((await bulk([{ value: "dated@clock.test" }], own.fullKey)).status).toBe(200);
+    } finally {
+      useClock(systemClock);
+    }
+    const listed = (await call(LIST, "GET", "/suppressions?q=clock.test", { key: own.readKey })).body.suppressions;
+    expect(listed.map((s: any) => s.createdAt)).toEqual([at.toISOString()]);
   });
 });

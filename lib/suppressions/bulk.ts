@@ -93,7 +93,17 @@ export async function bulkAddSuppressions(ctx: Ctx, input: BulkSuppressionsInput
   const inserted = fresh.length
     ? await ctx.db
         .insert(suppressions)
-        .values(fresh.map((r) => ({ id: newId("sup"), workspaceId: ctx.workspaceId, kind: r.kind!, value: r.normalized!, reason })))
+        .values(
+          fresh.map((r) => ({
+            id: newId("sup"),
+            workspaceId: ctx.workspaceId,
+            kind: r.kind!,
+            value: r.normalized!,
+            reason,
+            // The injected clock, as a single add: a lead's timeline orders its suppression by this time.
+            createdAt: ctx.clock.now(),
+          })),
+        )
         .onConflictDoNothing()
         .returning({ id: suppressions.id, kind: suppressions.kind, value: suppressions.value })
     : [];
