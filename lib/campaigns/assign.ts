@@ -9,7 +9,7 @@ export type AssignResult = "assigned" | "no_eligible_mailbox" | "seg_blocked";
 
 /**
  * Picks the pool mailbox with the fewest leads of this campaign (balanced by load), honouring ESP
- * matching (decisions.md): PREFER takes a mailbox of the lead's provider class when one exists, STRICT
+ * matching: PREFER takes a mailbox of the lead's provider class when one exists, STRICT
  * only such a mailbox (`seg_blocked` when the pool has none). A lead of class UNKNOWN matches any.
  * Under PREFER a mailbox whose latest placement test landed in spam for the lead's class is passed
  * over while another can take the lead (placement-spam.ts). `load` is updated in place so a batch

@@ -45,7 +45,7 @@ async function upload(name: string, body: string): Promise<{ id: string }> {
   return res.json();
 }
 
-describe("a step attachment from fromAttachmentId (spec 4.7 rule 6)", () => {
+describe("a step attachment from fromAttachmentId: a conversation's file or another step's", () => {
   it("refuses an upload not yet sent (404: not a conversation's file), takes it once sent, keeps it past the clean-up", async () => {
     const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Uploads" } })).body;
     const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } }))

@@ -28,7 +28,7 @@ function view(a: AttachmentRow, data?: Buffer) {
   };
 }
 
-/** The list (spec 2.6): inline images also carry their bytes as dataBase64, for the editor. */
+/** The list: inline images also carry their bytes as dataBase64, for the editor. */
 export async function listAttachments(ctx: Ctx, campaignId: string, stepId: string) {
   requireAccess(ctx, "read");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
@@ -108,8 +108,8 @@ export async function addAttachment(ctx: Ctx, campaignId: string, stepId: string
 }
 
 /**
- * A file attachment known in the workspace, by id: one from an inbox conversation (spec 4.7 rule 6:
- * a received file or one sent with a reply), or another step's attachment. An upload not yet sent is
+ * A file attachment known in the workspace, by id: one from an inbox conversation (a
+ * received file or one sent with a reply), or another step's attachment. An upload not yet sent is
  * not a conversation's file (and is removed after a day with its bytes, which the step shares): 404.
  */
 async function findWorkspaceAttachment(db: DbOrTx, workspaceId: string, id: string) {

@@ -25,7 +25,7 @@ export async function loadByMailbox(db: DbOrTx, campaignId: string): Promise<Map
 }
 
 /**
- * POST /campaigns/<id>/leads (spec 4.6): adds leads and gives each a mailbox from the pool. Results per
+ * POST /campaigns/<id>/leads: adds leads and gives each a mailbox from the pool. Results per
  * lead: assigned, suppressed (not added), no_eligible_mailbox / seg_blocked (added, unassigned),
  * error (not added: no such lead). A lead already in the campaign keeps its row and mailbox.
  */
@@ -148,7 +148,7 @@ export async function removeLead(ctx: Ctx, campaignId: string, leadId: string) {
 export const REASSIGN_BATCH = 1000;
 
 /**
- * POST /campaigns/<id>/leads/reassign (spec 4.6): moves only leads this campaign has not emailed yet;
+ * POST /campaigns/<id>/leads/reassign: moves only leads this campaign has not emailed yet;
  * a lead already in conversation keeps its mailbox. `all: true` takes the leads that need it —
  * unassigned, or on a mailbox that left the pool or cannot send — 1,000 per call, `more` when others remain.
  */

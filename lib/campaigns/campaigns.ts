@@ -93,7 +93,7 @@ function settingsColumns(input: SettingsInput): Partial<typeof campaigns.$inferI
   return out;
 }
 
-/** POST /campaigns: a new campaign starts as DRAFT (decisions.md). */
+/** POST /campaigns: a new campaign starts as DRAFT. */
 export async function createCampaign(ctx: Ctx, input: SettingsInput & { name: string }) {
   requireAccess(ctx, "write");
   const now = ctx.clock.now();
@@ -147,7 +147,7 @@ export async function getLaunchReport(ctx: Ctx, id: string) {
 }
 
 /**
- * PATCH /campaigns/<id>/status (spec 3.1). ACTIVE runs the launch check; blockers or warming
+ * PATCH /campaigns/<id>/status. ACTIVE runs the launch check; blockers or warming
  * mailboxes need `confirm: true`, else 409 LAUNCH_NEEDS_CONFIRMATION with the report. DRAFT cannot be
  * set; ACTIVE, PAUSED and ARCHIVED can be set from any state.
  */
@@ -203,7 +203,7 @@ export async function deletePreview(ctx: Ctx, id: string) {
 }
 
 /**
- * DELETE /campaigns/<id> (spec 4.5 delete rules): owner or admin only; through an API key only a
+ * DELETE /campaigns/<id>: owner or admin only; through an API key only a
  * DRAFT that never sent, and never with deleteLeads. Sent emails and suppressions are kept.
  */
 export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean) {

@@ -6,13 +6,13 @@ export type PoolMailbox = typeof mailboxes.$inferSelect;
 
 /**
  * A mailbox can send campaign email when it is on, its login works, it is not auto-paused and it is not
- * a seed (seeds receive placement probes and warmup, never campaign email: decisions, seed pool).
+ * a seed (seeds receive placement probes and warmup, never campaign email).
  */
 export function canSend(m: Pick<PoolMailbox, "sendingEnabled" | "loginFailingSince" | "autoPausedAt" | "isSeed">): boolean {
   return m.sendingEnabled && !m.loginFailingSince && !m.autoPausedAt && !m.isSeed;
 }
 
-/** Early warmup: what WARMING_MAILBOXES warns about (decisions.md). */
+/** Early warmup: what WARMING_MAILBOXES warns about. */
 export function isWarming(m: Pick<PoolMailbox, "warmupStatus" | "assumedWarm">): boolean {
   return m.warmupStatus === "EARLY" && !m.assumedWarm;
 }

@@ -17,7 +17,7 @@ export interface LaunchReport {
 
 const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
-/** GET /campaigns/<id>/launch-check (spec 2.12, 3.3). */
+/** GET /campaigns/<id>/launch-check: the blockers and warnings a launch would meet. */
 export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$inferSelect, now: Date): Promise<LaunchReport> {
   const blockers: LaunchEntry[] = [];
   const warnings: LaunchEntry[] = [];
@@ -123,7 +123,7 @@ async function leadsWithoutMailbox(db: DbOrTx, campaignId: string, cannot: { id:
   return { code: "LEADS_WITHOUT_MAILBOX", message: `${parts.join(" and ")}; reassign them once the pool can take them.` };
 }
 
-/** What `PATCH /status` ACTIVE needs `confirm: true` for (spec 3.1): any blocker, or warming mailboxes. */
+/** What `PATCH /status` ACTIVE needs `confirm: true` for: any blocker, or warming mailboxes. */
 export function needsConfirmation(r: LaunchReport): boolean {
   return r.blockers.length > 0 || r.warnings.some((w) => w.code === "WARMING_MAILBOXES");
 }

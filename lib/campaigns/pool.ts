@@ -12,7 +12,7 @@ import { canSend, mailboxesByIds, poolMailboxes } from "./eligibility";
 import { spamClasses, spamFor } from "./placement-spam";
 import type { poolSelectBody } from "./schemas";
 
-/** Leads on a mailbox that is no longer in the pool: reassign moves those not yet emailed (spec 4.8). */
+/** Leads on a mailbox that is no longer in the pool: reassign moves those not yet emailed. */
 async function leadsOutsidePool(db: DbOrTx, campaignId: string): Promise<number> {
   const [r] = await selectRows<{ n: number }>(
     db,

@@ -76,7 +76,7 @@ async function pickLeadAndMailbox(db: DbOrTx, ctx: Ctx, c: CampaignRow, leadId?:
 
 const SAMPLE_LEAD: RenderLead = { email: "lead@example.com" };
 
-/** The rendered subject of a step: follow-ups are "Re: " + the first email's subject (spec 4.7 rule 1). */
+/** The rendered subject of a step: follow-ups are "Re: " + the first email's subject. */
 async function subjectFor(db: DbOrTx, c: CampaignRow, stepOrder: number, template: StepTemplate) {
   if (stepOrder === 0) return template;
   const [first] = await db
@@ -175,7 +175,7 @@ export async function testSendStep(
       subject: r.subject,
       text: r.text,
       html: r.html ?? undefined,
-      // Inline images only when the body shows them (spec 4.7 rule 5).
+      // Inline images only when the body shows them.
       attachments: attachments
         .filter((a) => !a.cid || body.includes(`cid:${a.cid}`))
         .map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.data, cid: a.cid ?? undefined })),

@@ -75,7 +75,7 @@ export const bulkSettingsBody = z.object({
 });
 export const campaignIdsBody = z.object({ campaignIds: z.array(z.string().max(100)).min(1).max(500) });
 
-// Steps (spec 2.5, 4.7)
+// Steps
 export const stepFields = {
   stepOrder: z.number().int().min(0).max(100),
   variantGroup: z.string().trim().max(20).nullable().optional(),
@@ -118,7 +118,7 @@ export const stepTestSendBody = z.object({
   mailboxId: z.string().max(100).optional(),
 });
 
-// Campaign leads and pool (spec 4.6, 4.8)
+// Campaign leads and pool
 export const addLeadsBody = z.object({ leadIds: z.array(z.string().max(100)).min(1).max(1000, "at most 1,000 leads per call") });
 export const listCampaignLeadsQuery = pageQuery({ defaultLimit: 100, maxLimit: 1000 });
 export const removeLeadsBody = z.object({ leadIds: z.array(z.string().max(100)).min(1).max(5000, "at most 5,000 leads per call") });

@@ -4,7 +4,7 @@ import { stepsOf } from "./variables";
 
 /**
  * Words and phrases that spam filters and recipients treat as red flags in cold email, grouped so a
- * match can say why. Kept in the repository and reviewed like code (spec 4.7 check-spam-words).
+ * match can say why. Kept in the repository and reviewed like code.
  */
 export const SPAM_WORDS: Record<string, string[]> = {
   urgency: [

@@ -84,7 +84,7 @@ export async function campaignActivity(ctx: Ctx, id: string, q: z.infer<typeof a
       where ${filter}
       order by e.created_at desc, e.id desc limit ${q.limit} offset ${offsetOf(q)}`,
   );
-  // Counted apart: the total of every page, also when this page is past the end (spec 8).
+  // Counted apart: the total of every page, also when this page is past the end.
   const [{ total }] = await selectRows<{ total: number }>(ctx.db, sql`select count(*)::int as total from emails e where ${filter}`);
   const iso = (v: Date | string | null) => (v ? new Date(v).toISOString() : null);
   return {

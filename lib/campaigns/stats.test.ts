@@ -75,7 +75,7 @@ async function seedCountedCampaign() {
   return { ws, c };
 }
 
-describe("campaign stats count replies (spec 2.4)", () => {
+describe("campaign stats count replies once per lead", () => {
   it("replies and positives count leads once over leadsContacted, automatic replies not at all; per variant and per day too", async () => {
     const { ws, c } = await seedCountedCampaign();
 

@@ -1,5 +1,5 @@
 /**
- * Campaign stats come from the one counting module (lib/analytics, issue 14), so the campaign list,
+ * Campaign stats come from the one counting module (lib/analytics), so the campaign list,
  * GET /stats, the time series, the analytics routes and the reports agree.
  */
 export { campaignStats, dailySeries, variantStats } from "../analytics/series";

@@ -25,7 +25,7 @@ export function stepView(s: StepRow) {
   };
 }
 
-/** The subject is required on the first step only; a follow-up's own subject is never used (spec 2.5). */
+/** The subject is required on the first step only; a follow-up's own subject is never used. */
 function checkSubject(stepOrder: number, subject: string | null | undefined, field = "subject") {
   if (stepOrder === 0 && !subject?.trim()) throw ValidationError.field(field, "the first step (stepOrder 0) needs a subject");
 }
@@ -49,7 +49,7 @@ export async function stepSendCounts(db: DbOrTx, stepIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.stepId!, r.n]));
 }
 
-/** Inline images are sent only while the body shows them: saving a body without its cid removes the image (spec 4.7 rule 5). */
+/** Inline images are sent only while the body shows them: saving a body without its cid removes the image. */
 export async function pruneInlineImages(db: DbOrTx, step: StepRow): Promise<number> {
   const atts = await db.select().from(stepAttachments).where(eq(stepAttachments.stepId, step.id));
   const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;

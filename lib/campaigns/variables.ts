@@ -32,7 +32,7 @@ export async function campaignLeadsForCheck(db: DbOrTx, campaignId: string, limi
 }
 
 /**
- * Every step against every lead (spec 4.7 variables-check): which tokens are used, which are unknown
+ * Every step against every lead: which tokens are used, which are unknown
  * (sent as raw text to every lead), which are empty for how many leads, and malformed text. A custom
  * field is known when any checked lead has it.
  */
