@@ -158,7 +158,7 @@ const get = async (handler: any, path: string, key: string, params?: Record<stri
   return r.body;
 };
 
-describe("one counting everywhere (issue 14)", () => {
+describe("one counting everywhere", () => {
   let a: TestWorkspace;
   let b: TestWorkspace;
   let seeded: Awaited<ReturnType<typeof seed>>;

@@ -5,9 +5,9 @@ import type { Period } from "./period";
 import { campaignLifetimes, type CountRow, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
 
 /**
- * The one counting of spec 2.4 and 4.13 rules 1–10. The campaign list, campaign stats and timeseries,
+ * The one counting of sends, opens, clicks, replies and bounces (see docs/analytics.md). The campaign list, campaign stats and timeseries,
  * the analytics overview, mailbox and domain stats and every report read their numbers from here, so
- * they cannot disagree (issue 14). Definitions, each on campaign email only (warmup mail lives in its
+ * they cannot disagree. Definitions, each on campaign email only (warmup mail lives in its
  * own table and is never here):
  * - sent: emails SENT or BOUNCED; bounced (hard, soft): emails BOUNCED; failed: emails refused at send
  *   time (FAILED, rule 7) — all on the day the email was created (claimed and sent).

@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 
 /**
  * A cell a spreadsheet would read as a formula (=, +, -, @) or whose leading tab / CR some
- * spreadsheets strip before reading one, prefixed with ' so it stays text (decisions "Reports").
+ * spreadsheets strip before reading one, prefixed with ' so it stays text.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 export function neutralise(v: string): string {
@@ -48,7 +48,7 @@ export function csvLines(rows: readonly (readonly Cell[])[], header?: readonly s
   return out;
 }
 
-/** The response headers of a CSV download (decisions "Reports": UTF-8, an attachment). */
+/** The response headers of a CSV download: UTF-8, as an attachment. */
 export function csvHeaders(filename: string): HeadersInit {
   return {
     "content-type": "text/csv; charset=utf-8",

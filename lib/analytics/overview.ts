@@ -34,7 +34,7 @@ export async function analyticsOverview(ctx: Ctx, period: Period) {
   return { ...periodView(period), ...overviewView(counts, facts) };
 }
 
-/** GET /analytics/timeseries: workspace totals per UTC day (decisions "Analytics errors"). */
+/** GET /analytics/timeseries: workspace totals per UTC day. */
 export async function analyticsTimeseries(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
   return { ...periodView(period), days: await dailySeries(ctx.db, { workspaceId: ctx.workspaceId, period }) };

@@ -44,7 +44,7 @@ export const periodShape = (maxDays = MAX_PERIOD_DAYS) => ({
 
 /**
  * Checks a period where the query is parsed, so a bad one is a 400 VALIDATION_ERROR on its field
- * (decisions "Analytics errors"); `resolvePeriod` then turns it into instants with the clock.
+ * (see docs/analytics.md); `resolvePeriod` then turns it into instants with the clock.
  */
 export const refinePeriod =
   (maxDays = MAX_PERIOD_DAYS) =>

@@ -10,7 +10,7 @@ import { addMember, call, makeWorkspace } from "@/test/helpers";
 import { csvText, neutralise } from "./csv";
 import { brandedReportSchema, brandingResponseSchema } from "./schemas";
 
-describe("CSV cells (decisions: Reports)", () => {
+describe("CSV cells", () => {
   it("neutralises cells a spreadsheet would run as a formula, and quotes per RFC 4180 with CRLF", () => {
     expect(["=1+1", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "a=b", "plain"].map(neutralise)).toEqual([
       "'=1+1",

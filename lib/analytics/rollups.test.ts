@@ -18,7 +18,7 @@ import { countBy, countTotal, type Counts, ZERO } from "./counts";
 import { campaignLifetimes, workspaceLeadCount, workspacePeriodTotals } from "./rollups";
 
 /**
- * The trigger-maintained rollups (issue 14 item 4) against COUNT / COUNT(DISTINCT) on the raw rows,
+ * The trigger-maintained rollups against COUNT / COUNT(DISTINCT) on the raw rows,
  * after writes that race: two record batches of one campaign and mailbox in concurrent transactions
  * (the second waits on the first's counter rows), duplicate opens racing, a bounce after the send, a
  * refusal, a lead replying twice at once, a reply reclassified, a lead and an email deleted — in two
@@ -140,7 +140,7 @@ async function expectExact(fx: Fx[]) {
   }
 }
 
-describe("analytics rollups stay exact (issue 14 item 4)", () => {
+describe("analytics rollups stay exact", () => {
   let a: Fx;
   let b: Fx;
 

@@ -13,7 +13,7 @@ import { KnownFirsts, recordHits, retryDeadlock, TrackingWriter } from "./tracki
 
 const req = (path: string) => new Request(`http://localhost${path}`);
 
-describe("tracking writes (issue 14, item 5)", () => {
+describe("tracking writes", () => {
   it("1,000 concurrent opens of one email: every open logged, exactly one email.opened; clicks the same", async () => {
     const { ws, id, mbx } = await oneSentEmail();
     const token = openToken(id);

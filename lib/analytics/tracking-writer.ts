@@ -34,7 +34,7 @@ const KINDS = {
  * One statement: the hits logged in email_events (when `log`), and each email's first hit of `kind`
  * taken. The update only matches rows whose column is still null, and a row is updated by one
  * statement at a time (the others wait, then see it set), so however many hits race — in one group or
- * in many processes — exactly one sets it and writes email.opened / email.clicked (spec 6.2), atomically
+ * in many processes — exactly one sets it and writes email.opened / email.clicked, atomically
  * with it. Without an explicit transaction: one statement is one round trip and is atomic on its own.
  * The update returns what the event needs (the first hit's time, url and event id, the mailbox's
  * address) so the event rows need no second join: joining `updated` back to `firsts` (both CTE scans,

@@ -69,7 +69,7 @@ export function senderNumbers(c: Counts) {
   };
 }
 
-/** A day row of the time series (decisions "Analytics errors"). */
+/** A day row of the time series. */
 export function dayView(date: string, c: Counts) {
   return { date, sent: c.sent, opened: c.opened, clicked: c.clicked, replied: c.replied, positive: c.positive, bounced: c.bounced };
 }
