@@ -32,7 +32,7 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T, i: number
 /**
  * POST /mailboxes/bulk-import: mailboxes with their own SMTP/IMAP credentials. Each is verified
  * (SMTP and IMAP logins) unless `verify: false`, and saved or reported on its own.
- * Usernames default to the address; the IMAP password to the SMTP one (decisions.md).
+ * Usernames default to the address; the IMAP password to the SMTP one.
  */
 export async function bulkImportMailboxes(ctx: Ctx, items: ImportItem[], verify: boolean) {
   requireAccess(ctx, "write");

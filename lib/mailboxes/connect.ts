@@ -44,7 +44,7 @@ export async function mxProvider(domain: string): Promise<ProviderId | undefined
   return mx.ok ? providerFromMx(mx.records.map((r) => r.exchange)) : undefined;
 }
 
-/** Tag ids must belong to the workspace; they are only ever added (spec 4.11). */
+/** Tag ids must belong to the workspace; they are only ever added. */
 export async function checkTags(db: DbOrTx, workspaceId: string, tagIds: string[] | undefined): Promise<string[]> {
   const ids = [...new Set(tagIds ?? [])];
   if (ids.length === 0) return [];
@@ -109,7 +109,7 @@ export async function upsertMailbox(
 
 /**
  * PUT /mailboxes/by-email/<email>: connects a hosted-webmail mailbox with an app password. The
- * password is checked by a real SMTP login first; nothing is saved when it is refused (spec 4.11).
+ * password is checked by a real SMTP login first; nothing is saved when it is refused.
  */
 export async function connectByEmail(ctx: Ctx, rawEmail: string, input: z.infer<typeof connectByEmailBody>) {
   requireAccess(ctx, "write");

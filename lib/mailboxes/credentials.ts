@@ -96,7 +96,7 @@ export async function withLogin<P extends Protocol, T>(
   }
 }
 
-/** Plain-English remedies for the issue kinds of spec 2.8, specific to the provider where it helps. */
+/** Plain-English remedies for each kind of mailbox issue, specific to the provider where it helps. */
 export function fixFor(
   kind: "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED",
   provider: string,

@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { emails } from "../../db/schema";
 
 /**
- * The real history that keeps a mailbox from being deleted (spec 4.11): emails it sent (or tried to).
+ * The real history that keeps a mailbox from being deleted: emails it sent (or tried to).
  * Replies it received join this count when the inbox lands; test sends are not history.
  */
 export async function mailboxHistory(db: DbOrTx, mailboxId: string): Promise<{ sends: number; replies: number }> {

@@ -7,7 +7,7 @@ import { READ_FAILING_AFTER_MS } from "./view";
 type Kind = "LOGIN_FAILING" | "READ_FAILING" | "AUTO_PAUSED";
 
 /**
- * GET /mailboxes/issues (spec 2.8): `{ mailboxes, issues }`. A mailbox the user paused reports
+ * GET /mailboxes/issues: `{ mailboxes, issues }`. A mailbox the user paused reports
  * nothing; READ_FAILING appears once replies have been unreadable for 30 minutes.
  */
 export async function mailboxIssues(ctx: Ctx) {

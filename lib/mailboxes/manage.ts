@@ -38,7 +38,7 @@ export async function getMailbox(ctx: Ctx, id: string) {
 }
 
 /**
- * PATCH /mailboxes/<id> (spec 2.7). New SMTP or IMAP credentials are checked by a real login before
+ * PATCH /mailboxes/<id>. New SMTP or IMAP credentials are checked by a real login before
  * they are saved. OAuth-connected mailboxes take no credentials. `sendingEnabled: true` also lifts an
  * automatic (bounce) pause.
  */
@@ -104,7 +104,7 @@ async function checkedLogin(p: Protocol, row: MailboxRow, input: PatchMailboxInp
     : { imapHost: cfg.host, imapPort: cfg.port, imapSecurity: cfg.security, imapUsername: cfg.username, imapPasswordEnc: enc };
 }
 
-/** DELETE /mailboxes/<id>: refused (409) once the mailbox has real send or reply history (spec 4.11). */
+/** DELETE /mailboxes/<id>: refused (409) once the mailbox has real send or reply history. */
 export async function deleteMailbox(ctx: Ctx, id: string) {
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx, txCtx) => {

@@ -89,7 +89,7 @@ export const listMailboxesQuery = pageQuery({ defaultLimit: 5000, maxLimit: 5000
   email: z.string().max(320).optional().describe("Case-insensitive address match"),
 });
 
-/** The ramp of a mailbox's warmup (decisions, Second batch). */
+/** The ramp of a mailbox's warmup (see docs/warmup.md). */
 export const warmupSchema = z.object({
   dayIndex: z.number().int().describe("UTC days of active warmup so far (day 0 is the first)"),
   startingVolume: z.number().int(),

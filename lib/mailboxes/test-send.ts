@@ -6,7 +6,7 @@ import { findMailbox } from "./view";
 
 /**
  * POST /mailboxes/<id>/test-send: a real email through the mailbox's SMTP server. A failure answers
- * 502 with the server's reply in `error` and its code in `smtpResponseCode` (decisions.md).
+ * 502 with the server's reply in `error` and its code in `smtpResponseCode`.
  * Not recorded as a send: it is no history and counts for no cap.
  */
 export async function testSendMailbox(ctx: Ctx, id: string, input: { to: string; subject?: string; body?: string }) {

@@ -6,7 +6,7 @@ import type { MailboxView, WarmupView } from "./schemas";
 
 export type MailboxRow = typeof mailboxes.$inferSelect;
 
-/** READ_FAILING is reported once replies have been unreadable this long (spec 2.8). */
+/** READ_FAILING is reported once replies have been unreadable this long. */
 export const READ_FAILING_AFTER_MS = 30 * 60_000;
 
 export function healthStatus(m: MailboxRow, now: Date): MailboxView["healthStatus"] {
