@@ -5,7 +5,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
 import { envelope, offsetOf, pageQuery } from "../paging";
 
-/** GET /deliverability/alerts and POST …/<id>/ack (decisions, Second batch: Deliverability). */
+/** GET /deliverability/alerts and POST …/<id>/ack. */
 
 const flag = z.enum(["true", "false"]);
 

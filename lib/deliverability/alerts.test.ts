@@ -19,8 +19,7 @@ import { startMailWorld } from "@/test/mail-setup";
 import type { Zone } from "@/test/peers/dns";
 
 /**
- * The jobs that see a condition raise its alert once and resolve it when it ends (decisions, Second
- * batch): the bounce policy, the login health check, the inbox sync and the domain checks.
+ * The jobs that see a condition raise its alert once and resolve it when it ends: the bounce policy, the login health check, the inbox sync and the domain checks.
  */
 
 let world: Awaited<ReturnType<typeof startMailWorld>>;

@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { READ_FAILING_AFTER_MS } from "../mailboxes/view";
 
 /**
- * Deliverability alerts (decisions, Second batch): one open alert per kind and subject, raised and
+ * Deliverability alerts (see docs/deliverability.md): one open alert per kind and subject, raised and
  * resolved by the job that sees the condition (bounce policy, health check, inbox sync, blacklist
  * and domain checks, placement tests), acknowledged by a person. Raising an open alert again keeps
  * the row (and its acknowledgement) and refreshes its message; resolving closes it, so the next
@@ -72,7 +72,7 @@ export async function resolveAlert(db: DbOrTx, workspaceId: string, kind: AlertK
 const MAILBOX_KINDS = ["BOUNCE_SPIKE", "LOGIN_FAILING", "READ_FAILING"] as const;
 
 /**
- * Raises READ_FAILING for a mailbox whose replies have been unreadable for 30 minutes (spec 2.8), from
+ * Raises READ_FAILING for a mailbox whose replies have been unreadable for 30 minutes, from
  * the inbox sync's failure path; a mailbox the user paused reports nothing (as GET /mailboxes/issues).
  */
 export async function raiseReadFailing(db: DbOrTx, mailboxId: string, now: Date): Promise<boolean> {
@@ -104,7 +104,7 @@ export function readFailingAlert(m: {
  * Closes the mailbox alerts whose condition is gone, however it went: BOUNCE_SPIKE once the mailbox is
  * no longer auto-paused (PATCH sendingEnabled: true lifts the pause), LOGIN_FAILING and READ_FAILING
  * once the failure is cleared (new credentials through PATCH, or a good login) or the user paused the
- * mailbox (a paused mailbox reports no problem, spec 2.8). One statement over the open alerts only;
+ * mailbox (a paused mailbox reports no problem). One statement over the open alerts only;
  * the mailbox health job runs it every pass. Returns how many it closed.
  */
 export async function reconcileMailboxAlerts(db: DbOrTx, now: Date): Promise<number> {

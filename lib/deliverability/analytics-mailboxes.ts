@@ -7,7 +7,7 @@ import { healthStatus } from "../mailboxes/view";
 import { utcDay } from "../sending/window";
 
 /**
- * GET /analytics/mailboxes (spec 4.13, decisions "Analytics errors"): per mailbox its health, warmup
+ * GET /analytics/mailboxes: per mailbox its health, warmup
  * status, cap, the campaign emails it counted today against that cap (SENDING, SENT, BOUNCED in the
  * UTC day, as the send engine counts them against the cap) and its bounce rate over the last 30 days
  * (bounced over SENT + BOUNCED; 0 when it sent none). The 30-day numbers come from the one counting

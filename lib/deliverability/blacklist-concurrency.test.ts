@@ -13,7 +13,7 @@ import { DNSBL_CONCURRENCY } from "../domains/dnsbl";
 const { Packet } = dns2 as any;
 
 /**
- * Issue 13 item 5: the look-ups run with a bounded concurrency. A real DNS server (dns2) that answers
+ * The look-ups run with a bounded concurrency. A real DNS server (dns2) that answers
  * each query 40 ms late (NXDOMAIN: not listed) counts how many are in flight at once.
  */
 let inFlight = 0;

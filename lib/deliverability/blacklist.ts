@@ -9,7 +9,7 @@ import { newId } from "../ids";
 import { envelope, offsetOf, pageQuery } from "../paging";
 
 /**
- * Blacklist check jobs (spec 4.13, decisions "Blacklist bulk check"): POST starts a job over domains
+ * Blacklist check jobs: POST starts a job over domains
  * and IP addresses, the blacklist-checks job (./blacklist-run) looks each one up in every zone, and
  * GET reads its progress and results.
  */

@@ -5,7 +5,7 @@ import { lastUtcDays, utcDays } from "../analytics/period";
 import { warmupDailyCounts, warmupView } from "../warmup/view";
 
 /**
- * A mailbox's warmup for GET /deliverability/mailboxes/<id>: the ramp shaped as decisions' `warmup`
+ * A mailbox's warmup for GET /deliverability/mailboxes/<id>: the ramp shaped as the `warmup`
  * object (lib/warmup/view.ts), and its last 30 UTC days counted as the row's sentToday and
  * repliedToday are — `sent`, the emails it sent in its own warmup conversations; `replied`, the
  * answers those got — and `target`, the day's ramp target.
@@ -34,7 +34,7 @@ export async function warmupSeries(db: DbOrTx, mailboxId: string, now: Date): Pr
   });
 }
 
-/** The ramp as decisions' `warmup` object (null when never started), with `daily`: the 30-day series. */
+/** The ramp as the `warmup` object of GET /mailboxes/<id> (null when never started), with `daily`: the 30-day series. */
 export async function warmupReport(db: DbOrTx, mailboxId: string, now: Date) {
   const [w] = await db.select().from(mailboxWarmups).where(eq(mailboxWarmups.mailboxId, mailboxId));
   if (!w) return null;

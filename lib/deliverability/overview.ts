@@ -8,7 +8,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { healthStatus } from "../mailboxes/view";
 import { completedData } from "../placement/finish";
 
-/** GET /deliverability/overview (decisions, Second batch: Deliverability). */
+/** GET /deliverability/overview: the workspace's warmup, placement, blacklist and alert summary. */
 
 const DAY_MS = 24 * 3600_000;
 const WARMING = new Set(["EARLY", "RAMPING", "STEADY"]);
