@@ -19,7 +19,7 @@ afterAll(() => {
 
 const DAY = 24 * 3600_000;
 
-describe("the delivery log's 30 days (spec 6.5 rule 3)", () => {
+describe("the delivery log keeps 30 days", () => {
   it("deletes finished deliveries older than 30 days, of every webhook, and keeps pending and newer ones", async () => {
     const now = new Date("2026-11-20T12:00:00Z");
     const owner = systemCtx(ws.workspaceId, { clock: new ManualClock(now) });

@@ -9,12 +9,12 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** What recording an attempt needs of a delivery. */
 export type Attempted = Pick<DeliveryRow, "id" | "attempts" | "isTest">;
 
-/** 30 s, 1 min, 2 min, 4 min … after the n-th failed attempt (spec 6.5 rule 2). */
+/** 30 s, 1 min, 2 min, 4 min … after the n-th failed attempt. */
 export function backoffMs(failedAttempts: number): number {
   return 30_000 * 2 ** Math.max(0, failedAttempts - 1);
 }
 
-/** The row after an attempt: delivered, retried after backoff, or FAILED at the attempt limit (spec 3.5). */
+/** The row after an attempt: delivered, retried after backoff, or FAILED at the attempt limit. */
 export function afterAttempt(d: Attempted, w: Pick<Target, "retryAttempts">, r: SendResult, now: Date) {
   const attempts = d.attempts + 1;
   const finished = r.delivered || d.isTest || attempts >= w.retryAttempts;
@@ -68,7 +68,7 @@ export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void>
 }
 
 /**
- * The delivery log is kept for 30 days (spec 6.5 rule 3). Webhook by webhook, so the range is read from
+ * The delivery log is kept for 30 days. Webhook by webhook, so the range is read from
  * the log's (webhook, created) index: the log has no index on its creation time alone (one index entry
  * fewer per delivery, written and rewritten at every attempt).
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageQuery } from "../paging";
 
-/** Every event of spec 6.2 can be subscribed to. */
+/** Every webhook event (see docs/webhooks.md) can be subscribed to. */
 export const EVENT_NAMES = [
   "email.sent",
   "email.opened",

@@ -27,7 +27,7 @@ export interface AttemptResult {
 
 export type SendResult = AttemptResult & { response: string | null };
 
-/** The secrets a request is signed with: the current one, and the previous one during a rotation (spec 6.5 rule 5). */
+/** The secrets a request is signed with: the current one, and the previous one during a rotation. */
 export function signingSecrets(w: Pick<WebhookRow, "secretEnc" | "previousSecretEnc" | "previousSecretExpiresAt">, now: Date): string[] {
   const secrets = [decryptSecret(w.secretEnc)];
   const previousActive = w.previousSecretEnc && w.previousSecretExpiresAt && w.previousSecretExpiresAt > now;
@@ -35,7 +35,7 @@ export function signingSecrets(w: Pick<WebhookRow, "secretEnc" | "previousSecret
   return secrets;
 }
 
-/** The six headers of a delivery (spec 6.3), signed over the exact body at `now`. */
+/** The six headers of a delivery (see docs/webhooks.md), signed over the exact body at `now`. */
 export function deliveryHeaders(d: Sendable, secrets: SigningKey[], now: Date): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {

@@ -8,7 +8,7 @@ export function signingKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret, "utf8"));
 }
 
-/** `v1=` value: hex HMAC-SHA256 of `<timestamp>.<raw body>` (spec 6.3). */
+/** `v1=` value: hex HMAC-SHA256 of `<timestamp>.<raw body>`. */
 export function signature(secret: SigningKey, timestamp: number, body: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
@@ -19,7 +19,7 @@ export function signatureHeader(secrets: SigningKey[], timestamp: number, body: 
 }
 
 /**
- * What a receiver does (spec 6.4): timestamp within 5 minutes of its clock, then a constant-time
+ * What a receiver does (see docs/webhooks.md): timestamp within 5 minutes of its clock, then a constant-time
  * compare against each `v1=` value. Exported for the docs' example receiver and the tests.
  */
 export function verifySignature(opts: {

@@ -150,7 +150,7 @@ export async function deleteWebhook(ctx: Ctx, id: string) {
   });
 }
 
-/** A new secret, shown once; for 24 hours requests are signed with both (spec 6.5 rule 5). */
+/** A new secret, shown once; for 24 hours requests are signed with both. */
 export async function rotateSecret(ctx: Ctx, id: string) {
   requireAccess(ctx, "write");
   const w = await findWebhook(ctx.db, ctx.workspaceId, id);
