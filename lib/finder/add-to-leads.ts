@@ -10,8 +10,8 @@ import { getEnrichJob } from "./enrich-jobs";
 /**
  * POST /finder/enrich/jobs/<id>/add-to-leads { campaignId?, personIds?, includeCatchAll? }: the job's
  * people with a found address become leads through POST /leads's own verb (merge by email, suppressed
- * addresses skipped and reported — spec 4.4), then, with a campaignId, join that campaign through
- * POST /campaigns/<id>/leads's verb (suppression and mailbox assignment of spec 4.6). VALID addresses,
+ * addresses skipped and reported), then, with a campaignId, join that campaign through
+ * POST /campaigns/<id>/leads's verb (suppression and mailbox assignment). VALID addresses,
  * and CATCH_ALL ones unless includeCatchAll is false; INVALID and UNKNOWN never. One transaction: an
  * unknown campaign (404) adds no lead either.
  */

@@ -9,7 +9,7 @@ import { newId } from "../ids";
 import { candidatesFor, colleaguePatterns, type PersonForEnrich } from "./candidates";
 
 /**
- * Enrichment jobs (spec 4.16, decisions.md "Lead finder"): estimate, start, progress, cancel. A job
+ * Enrichment jobs (see docs/finder.md): estimate, start, progress, cancel. A job
  * holds one result row per person with the addresses to try (worked by enrich-run.ts). A person who
  * can be worked (a known email, or a company domain and a name) costs one of the workspace's monthly
  * AI credits, all taken when the job starts: not enough credits → 429 AI_CREDITS and no job.

@@ -12,7 +12,7 @@ import { FACETS, type FacetName, type FinderFilters, type SearchBody } from "./s
 
 type PersonRecord = Omit<typeof p.$inferSelect, "titleTsv" | "searchTsv">;
 
-/** The fields that leave: the decisions.md person, its known email and verdict. */
+/** The fields that leave: the directory person, its known email and verdict. */
 export function serializePerson(r: PersonRecord) {
   return {
     id: r.id,

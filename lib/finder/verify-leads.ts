@@ -4,7 +4,7 @@ import type { CreateLeadsResult, LeadInput } from "../leads/schemas";
 import { startLeadVerification } from "./enrich-jobs";
 
 /**
- * POST /leads with `verify: true` (issue 17): the leads are saved exactly as without it, and in the same
+ * POST /leads with `verify: true`: the leads are saved exactly as without it, and in the same
  * transaction a LEADS verification job is queued for the saved ones (suppressed and invalid addresses
  * are not saved, so not verified). The finder-enrich job then sets each lead's verificationStatus.
  */
