@@ -17,7 +17,7 @@ export interface StartInput extends ConnectOptions {
 
 /**
  * Starts a consent: records the flow (its PKCE verifier sealed) and returns the provider's consent URL,
- * whose state is signed and names the workspace and the user (issue 19). An API key's flow belongs
+ * whose state is signed and names the workspace and the user. An API key's flow belongs
  * to the member who created the key.
  */
 export async function startConsent(ctx: Ctx, provider: OAuthProviderId, input: StartInput) {

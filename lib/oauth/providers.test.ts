@@ -30,7 +30,7 @@ afterEach(() => {
   }
 });
 
-describe("OAuth provider configuration (issue 19, item 4)", () => {
+describe("OAuth provider configuration", () => {
   it("Microsoft is multi-tenant by default (common), one tenant when MICROSOFT_TENANT names it", () => {
     process.env.MICROSOFT_CLIENT_ID = "m-id";
     process.env.MICROSOFT_CLIENT_SECRET = "m-secret";

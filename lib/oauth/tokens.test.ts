@@ -52,7 +52,7 @@ const grantOf = async (id: string) => (await getDb().select().from(mailboxOauth)
 const runCheck = () => new LocalRunner(getDb(), clock, [mailboxHealthJob]).tick();
 const job = () => systemCtx(undefined, { db: getDb(), clock });
 
-describe("sending and reading over XOAUTH2 (issue 19)", () => {
+describe("sending and reading over XOAUTH2", () => {
   it.each([
     ["Google-like", "ann", "ann@goog.test"],
     ["Microsoft-like", "mo", "mo@ms.test"],
@@ -154,7 +154,7 @@ const historyOf = async (id: string) => ({
 });
 let before: { history: Awaited<ReturnType<typeof historyOf>>; warmup: unknown };
 
-describe("a revoked consent (issue 19)", () => {
+describe("a revoked consent", () => {
   it("shows LOGIN_FAILING with the provider's error and the fix, fires mailbox.disconnected once, and stops asking the provider", async () => {
     // Mo is warming and has history (the campaign email and its reply above): a reconnect must keep both.
     expect((await call(START_WARMUP, "POST", "", { key: ws.fullKey, params: { id: ids.mo }, body: {} })).status).toBe(200);
