@@ -4,7 +4,7 @@ import { fatigueVerdict, nextStatus, type StepCounts } from "./rule";
 
 const counts = (over: Partial<StepCounts>): StepCounts => ({ sends: 400, leads: 400, firstReplies: 20, recentReplies: 20, ...over });
 
-describe("the copy-fatigue rule (decisions.md) at its boundaries", () => {
+describe("the copy-fatigue rule at its boundaries", () => {
   it.each([
     // sends: the rates exist from the 200th send on
     {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** decisions.md, Copy fatigue: the two windows of sends compared, and the most leads one body may reach. */
+/** Copy fatigue (see docs/copy-fatigue.md): the two windows of sends compared, and the most leads one body may reach. */
 export const WINDOW = 200;
 export const MAX_BODY_LEADS = 5000;
 
@@ -24,7 +24,7 @@ export interface Verdict {
 }
 
 /**
- * The rule (decisions.md): flagged when the reply rate over the latest 200 sends is below half the
+ * The rule: flagged when the reply rate over the latest 200 sends is below half the
  * rate over the first 200 sends, or the same body has gone to more than 5,000 leads. The rates exist
  * from 200 sends on (before that there is no "first 200"); between 200 and 400 sends the two windows
  * overlap, as the rule reads. "Below half" is strict (exactly half is not flagged), compared in whole

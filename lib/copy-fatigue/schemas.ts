@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** One step (one variant) as GET /campaigns/<id>/copy-fatigue lists it (decisions.md, Copy fatigue). */
+/** One step (one variant) as GET /campaigns/<id>/copy-fatigue lists it. */
 export const fatigueStepSchema = z.object({
   stepId: z.string(),
   stepOrder: z.number().int(),

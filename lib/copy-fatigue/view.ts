@@ -112,7 +112,7 @@ export async function dismissCopyFatigue(ctx: Ctx, campaignId: string, stepId: s
 
 /**
  * POST …/copy-fatigue/<stepId>/apply: clears the flag (when set) and returns a rewrite of the step's
- * copy. The step itself is not changed — a PATCH of the step saves the rewrite (spec 4.9).
+ * copy. The step itself is not changed — a PATCH of the step saves the rewrite.
  */
 export async function applyCopyFatigue(ctx: Ctx, campaignId: string, stepId: string): Promise<z.infer<typeof fatigueRewriteSchema>> {
   requireAccess(ctx, "write");
