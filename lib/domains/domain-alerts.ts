@@ -7,7 +7,7 @@ import type { BlacklistTargetVerdict, CheckResult } from "./checks";
 type AuthChecks = { spf: CheckResult; dkim: CheckResult; dmarc: CheckResult; mx: CheckResult };
 
 /**
- * DNS_FAILING (decisions, Second batch): raised when a check of the domain finds SPF, DKIM, DMARC or MX
+ * DNS_FAILING: raised when a check of the domain finds SPF, DKIM, DMARC or MX
  * FAIL or MISSING, resolved by a check where all four are PASS or WARN (WARN includes "could not read":
  * a DNS hiccup neither raises nor keeps the alert).
  */

@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { domains } from "../../db/schema";
 import { newId } from "../ids";
 
-/** The sending domain of a mailbox address, created on first use (decisions.md, Domains). */
+/** The sending domain of a mailbox address, created on first use. */
 export async function ensureDomain(db: DbOrTx, workspaceId: string, domain: string): Promise<string> {
   const d = domain.toLowerCase();
   await db
