@@ -8,7 +8,7 @@ import type { components, paths } from "./schema";
  */
 export type { components, paths };
 export type ApiClient = Client<paths>;
-/** The API's error body (spec 2.1): `{ error, code, details? }`. */
+/** The API's error body (see docs/api.md): `{ error, code, details? }`. */
 export type ApiErrorBody = components["schemas"]["Error"];
 
 type Method = "get" | "post" | "put" | "patch" | "delete";

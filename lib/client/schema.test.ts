@@ -7,7 +7,7 @@ import { makeWorkspace } from "@/test/helpers";
 import { CLIENT_SCHEMA_PATH, renderClientSchema } from "@/scripts/client-schema";
 import { ApiCallError, type BodyOf, createClient, type ResponseOf, unwrap } from "./index";
 
-describe("the typed client (issue 15)", () => {
+describe("the typed client", () => {
   it("is generated from the current OpenAPI document (run `npm run gen:client` after changing a contract)", async () => {
     const generated = readFileSync(path.resolve(import.meta.dirname, "../..", CLIENT_SCHEMA_PATH), "utf8");
     expect(generated === (await renderClientSchema()), "lib/client/schema.d.ts is stale: run npm run gen:client").toBe(true);
