@@ -11,7 +11,7 @@ const lead = {
 const withSig = { senderName: "Sam Seller", signatureHtml: "<p>Sam Seller<br><b>Outreach Inc</b></p>" };
 const noSig = { senderName: "Sam Seller", signatureHtml: null };
 
-describe("template variables (spec 2.5.1)", () => {
+describe("template variables", () => {
   it("fills lead fields, custom fields and senderName, case-sensitively", () => {
     const r = renderStep(
       {
@@ -60,7 +60,7 @@ describe("template variables (spec 2.5.1)", () => {
   });
 });
 
-describe("signature rules (spec 2.5.1 rules 3–6)", () => {
+describe("signature rules", () => {
   it("rule 3 (plain): {{signature}} is placed exactly where written, as text", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "Hi {{firstName}},\n\n{{signature}}\n\nP.S. more" }, lead, withSig);
     expect(r.text).toBe("Hi Ann,\n\nSam Seller\nOutreach Inc\n\nP.S. more");

@@ -1,7 +1,7 @@
 import { convert } from "html-to-text";
 
 /**
- * The one renderer (spec 2.5.1): preview, test sends and real sends all call renderStep, so what a
+ * The one renderer: preview, test sends and real sends all call renderStep, so what a
  * user previews is what a lead receives.
  */
 
@@ -50,7 +50,7 @@ export interface StepTemplate {
 export interface RenderOptions {
   /** Custom-field names some lead has: such a token on a lead without it is empty, not unknown. */
   knownCustomFields?: Iterable<string>;
-  /** Make an HTML part from the text when the step has none (open tracking needs one, spec 4.7 rule 3). */
+  /** Make an HTML part from the text when the step has none (open tracking needs one). */
   htmlFromText?: boolean;
 }
 
