@@ -61,7 +61,7 @@ export async function deleteTag(ctx: Ctx, id: string): Promise<{ deleted: true; 
   });
 }
 
-/** A tag by id, or by name (created if new): the body of the attach routes (decisions.md, Tags). */
+/** A tag by id, or by name (created if new): the body of the attach routes. */
 export async function resolveTag(ctx: Ctx, ref: { tagId?: string; name?: string }): Promise<TagView> {
   if (ref.tagId) {
     const [t] = await ctx.db
