@@ -8,7 +8,7 @@ import type { CreateAgentInput, PatchAgentInput } from "./schemas";
 
 export type AgentRow = typeof replyAgents.$inferSelect;
 
-/** The workspace's agent, or 404 "Reply agent not found" (another workspace's too: spec 5.5). */
+/** The workspace's agent, or 404 "Reply agent not found" (another workspace's too, so ids of other workspaces are not revealed). */
 export async function findAgent(db: DbOrTx, workspaceId: string, id: string): Promise<AgentRow> {
   const [a] = await db
     .select()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Reply agent shapes (spec 2.10; decisions.md, Second batch: Reply agents). */
+/** Reply agent shapes (see docs/reply-agents.md). */
 export const toneSchema = z.enum(["PROFESSIONAL", "FRIENDLY", "CASUAL", "FORMAL"]);
 
 const idList = z.array(z.string().min(1).max(200)).max(500);

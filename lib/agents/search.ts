@@ -5,7 +5,7 @@ import { selectRows } from "../../db/bulk";
 import { currentClock } from "../clock";
 import { cosine, embedTexts } from "./embed";
 
-/** One passage of an agent's knowledge that matches a question (decisions.md, Reply agent search). */
+/** One passage of an agent's knowledge that matches a question. */
 export interface KnowledgeHit {
   /** The document's filename or the page's URL. */
   source: string;
