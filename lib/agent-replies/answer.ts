@@ -86,7 +86,7 @@ async function send(db: DbOrTx, clock: Clock, f: Found, body: string, provider: 
   }
 }
 
-/** The agent's answer to a lead's INTERESTED or QUESTION reply (issue 16 rule 4). */
+/** The agent's answer to a lead's INTERESTED or QUESTION reply. */
 export async function answer(db: DbOrTx, clock: Clock, row: AgentReplyRow): Promise<Outcome> {
   const now = clock.now();
   const f = await load(db, row);

@@ -122,7 +122,7 @@ afterAll(async () => {
   await world.close();
 });
 
-describe("autonomous replies over IMAP and SMTP (issue 16 rule 4)", () => {
+describe("autonomous replies over IMAP and SMTP", () => {
   it("answers a lead's question with the trained passage, threaded, from the lead's mailbox; automatic and refusing replies get nothing", async () => {
     await append(
       message({

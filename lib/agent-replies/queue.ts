@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { recordset } from "../../db/bulk";
 import { agentReplies, replies } from "../../db/schema";
 
-/** The intents an agent answers (issue 16 rule 4); never OUT_OF_OFFICE, UNSUBSCRIBE_REQUEST, NOT_INTERESTED or WRONG_PERSON. */
+/** The intents an agent answers; never OUT_OF_OFFICE, UNSUBSCRIBE_REQUEST, NOT_INTERESTED or WRONG_PERSON. */
 export const ANSWERED_INTENTS: readonly string[] = ["INTERESTED", "QUESTION"];
 
 /** A stored reply as ingestion plans it: what decides whether an agent should answer it. */
