@@ -45,7 +45,7 @@ export const memberships = pgTable(
 /**
  * API keys are stored as a SHA-256 hash only (they are 190+ bits of randomness, so a slow hash adds
  * nothing). `prefix` keeps the first characters for display. A key acts with its creator's role and
- * stops working when the creator leaves the workspace (decisions.md).
+ * stops working when the creator leaves the workspace.
  */
 export const apiKeys = pgTable(
   "api_keys",

@@ -9,7 +9,7 @@ export const agentReplyKindEnum = pgEnum("agent_reply_kind", ["ANSWER", "FOLLOW_
 export const agentReplyStatusEnum = pgEnum("agent_reply_status", ["PENDING", "WORKING", "SENT", "SKIPPED", "FAILED"]);
 
 /**
- * A reply agent's work on one inbound message (issue 16 rule 4): its answer, and its one follow-up.
+ * A reply agent's work on one inbound message: its answer, and its one follow-up.
  * The primary key (reply, kind) is what makes "never twice for the same inbound message" hold.
  */
 export const agentReplies = pgTable(

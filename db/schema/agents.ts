@@ -4,7 +4,7 @@ import { workspaces } from "./accounts";
 import { campaigns } from "./campaigns";
 
 /**
- * Reply agents (spec 2.10, 4.3): AI responders trained on the workspace's documents and website.
+ * Reply agents: AI responders trained on the workspace's documents and website.
  * Knowledge is chunked text in Postgres with a tsvector per chunk (full-text search in the chunk's
  * own language) and, when the AI provider has an embeddings endpoint, a vector in a plain column
  * (pgvector is not available on the embedded server; cosine similarity is computed in JS).
@@ -106,7 +106,7 @@ export const agentChunks = pgTable(
   (t) => [index("agent_chunks_agent_idx").on(t.agentId, t.sourceKind, t.source), index("agent_chunks_tsv_idx").using("gin", t.tsv)],
 );
 
-/** Crawl job statuses (decisions.md job statuses). */
+/** Crawl job statuses: the same names as every other job's status. */
 export const agentScanStatusEnum = pgEnum("agent_scan_status", ["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]);
 
 /** A website crawl (the latest per agent is the one shown). */

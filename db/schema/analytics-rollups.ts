@@ -1,7 +1,7 @@
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Exact analytics rollups (issue 14 item 4, docs/analytics.md "Counters"). Maintained by statement-level
+ * Exact analytics rollups (see docs/analytics.md, Counters). Maintained by statement-level
  * triggers on `emails` and `replies` (db/migrations/0023_analytics_rollups.sql), in the writing
  * transaction, so they equal COUNT / COUNT(DISTINCT …) on the raw rows at every commit. No foreign
  * keys (a trigger on `workspaces` removes a deleted workspace's rows): a new lead's row costs no check.

@@ -56,7 +56,7 @@ export const campaigns = pgTable(
     textOnly: boolean("text_only").notNull().default(false),
     espMatching: espMatchingEnum("esp_matching").notNull().default("OFF"),
     minGapMinutes: doublePrecision("min_gap_minutes").notNull().default(9),
-    /** Set by the first real send; a DRAFT without it has "never sent" (spec 3.1). */
+    /** Set by the first real send; a DRAFT without it has "never sent". */
     firstSentAt: timestamp("first_sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -64,7 +64,7 @@ export const campaigns = pgTable(
   (t) => [index("campaigns_workspace_idx").on(t.workspaceId, t.seq)],
 );
 
-/** A sequence step; steps with the same order and different variantGroup are A/B variants (spec 2.5). */
+/** A sequence step; steps with the same order and different variantGroup are A/B variants. */
 export const campaignSteps = pgTable(
   "campaign_steps",
   {
@@ -128,7 +128,7 @@ export const stepAttachments = pgTable(
   (t) => [index("step_attachments_step_idx").on(t.stepId)],
 );
 
-/** The campaign's mailbox pool (spec 4.8). */
+/** The campaign's mailbox pool. */
 export const campaignMailboxes = pgTable(
   "campaign_mailboxes",
   {

@@ -5,7 +5,7 @@ import { campaignSteps, campaigns } from "./campaigns";
 export const fatigueStatusEnum = pgEnum("copy_fatigue_status", ["OK", "FATIGUED", "DISMISSED"]);
 
 /**
- * When each campaign's steps were last scanned for copy fatigue (spec 4.9), and the lease of the
+ * When each campaign's steps were last scanned for copy fatigue, and the lease of the
  * hourly job scanning it (two runners never scan one campaign at once).
  */
 export const copyFatigueScans = pgTable(
@@ -24,7 +24,7 @@ export const copyFatigueScans = pgTable(
 );
 
 /**
- * The last verdict for each step (each variant is its own step row) by the decisions.md rule, over the
+ * The last verdict for each step (each variant is its own step row) by the copy-fatigue rule (lib/copy-fatigue/rule.ts), over the
  * sends of the step's current body: `bodyHash` is the hash of subject + body the verdict was made for,
  * `bodySince` when that body started (null: since the step's first send). A dismissal remembers the
  * reasons it dismissed; the step is flagged again only for a new reason or a changed body.

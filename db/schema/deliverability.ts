@@ -4,7 +4,7 @@ import { workspaces } from "./accounts";
 import { mailboxes } from "./mailboxes";
 
 /**
- * Deliverability (spec 2.7, 3.4, 4.11 warmup routes, 4.13): the warmup ramp and its mail, placement
+ * Deliverability (see docs/deliverability.md and docs/warmup.md): the warmup ramp and its mail, placement
  * tests against seeds, blacklist check jobs and alerts. Every row is workspace-scoped.
  */
 
@@ -110,7 +110,7 @@ export const warmupMessages = pgTable(
 export const placementStatusEnum = pgEnum("placement_status", ["RUNNING", "COMPLETED", "FAILED", "NO_SEED_POOL"]);
 export const placementEnum = pgEnum("placement", ["PENDING", "INBOX", "SPAM", "MISSING"]);
 
-/** A placement test (spec 4.13): one probe from a mailbox to every seed, read back over IMAP. */
+/** A placement test: one probe from a mailbox to every seed, read back over IMAP. */
 export const placementTests = pgTable(
   "placement_tests",
   {
@@ -169,7 +169,7 @@ export const placementResults = pgTable(
 
 export const jobStatusEnum = pgEnum("job_status", ["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]);
 
-/** A blacklist check job (spec 4.13): its targets, progress and the count of listings found. */
+/** A blacklist check job: its targets, progress and the count of listings found. */
 export const blacklistJobs = pgTable(
   "blacklist_jobs",
   {

@@ -5,7 +5,7 @@ import { jobStatusEnum } from "./deliverability";
 import { espClassEnum, verificationStatusEnum } from "./leads";
 
 /**
- * Lead finder (spec 4.16, decisions.md "Lead finder"): the workspace's `directory` of people, imported as
+ * Lead finder (see docs/finder.md): the workspace's `directory` of people, imported as
  * CSV or JSON, searched with one index per filter, and enrichment jobs that find and verify work emails.
  * Filter values are stored normalised (lib/finder/vocabulary.ts): seniority, department and company size
  * from fixed lists, industry and technologies lower-case, the company domain lower-case, countries by

@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "dri
 import { workspaces } from "./accounts";
 
 /**
- * Idempotency-Key of a POST (decisions, "Idempotency"): one row per key and workspace, claimed before
+ * Idempotency-Key of a POST: one row per key and workspace, claimed before
  * the handler runs (so two concurrent requests cannot both write) and holding the first response for
  * 24 h. `status` is null while the first request is still running.
  */

@@ -16,8 +16,8 @@ export const intentEnum = pgEnum("reply_intent", [
 export type Address = { name: string | null; address: string };
 
 /**
- * A message received in a mailbox (spec 2.9): a lead's reply, a colleague answering for them, or —
- * with no lead — an unmatched message kept for the user to see. Deleted with its lead (spec 4.4 rule 10).
+ * A message received in a mailbox: a lead's reply, a colleague answering for them, or —
+ * with no lead — an unmatched message kept for the user to see. Deleted with its lead.
  */
 export const replies = pgTable(
   "replies",
@@ -79,7 +79,7 @@ export const imapState = pgTable(
 export const replySendStatusEnum = pgEnum("reply_send_status", ["SENDING", "SENT", "FAILED"]);
 export const sentByEnum = pgEnum("sent_by", ["HUMAN", "API", "AGENT"]);
 
-/** Our own replies in a conversation (spec 2.9, 3.2): written before sending, shown at once. */
+/** Our own replies in a conversation: written before sending, shown at once. */
 export const sentReplies = pgTable(
   "sent_replies",
   {

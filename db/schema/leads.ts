@@ -16,7 +16,7 @@ export const leads = pgTable(
   "leads",
   {
     id: text("id").primaryKey(),
-    /** Insertion order: the stable newest-first order of GET /leads (spec 4.4). */
+    /** Insertion order: the stable newest-first order of GET /leads. */
     seq: bigserial("seq", { mode: "number" }).notNull(),
     workspaceId: text("workspace_id")
       .notNull()
@@ -100,7 +100,7 @@ export const leadTags = pgTable(
 
 export const suppressionKindEnum = pgEnum("suppression_kind", ["email", "domain"]);
 
-/** Addresses and whole domains that are never emailed nor imported (decisions.md, Suppression list). */
+/** Addresses and whole domains that are never emailed nor imported. */
 export const suppressions = pgTable(
   "suppressions",
   {

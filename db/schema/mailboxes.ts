@@ -68,7 +68,7 @@ export const mailboxes = pgTable(
     warmupStatus: warmupStatusEnum("warmup_status").notNull().default("OFF"),
     /** A seed of its workspace: receives placement probes and warmup, never sends campaign email. */
     isSeed: boolean("is_seed").notNull().default(false),
-    /** Health (spec 2.8): set and cleared by the periodic check. */
+    /** Health: set and cleared by the periodic check. */
     loginFailingSince: timestamp("login_failing_since", { withTimezone: true }),
     loginError: text("login_error"),
     readFailingSince: timestamp("read_failing_since", { withTimezone: true }),

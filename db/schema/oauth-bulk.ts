@@ -5,7 +5,7 @@ import { mailboxes } from "./mailboxes";
 import { oauthProviderEnum } from "./oauth";
 
 /**
- * A workspace's Google service account for domain-wide delegation (issue 19, bulk): its key signs the
+ * A workspace's Google service account for domain-wide delegation: its key signs the
  * JWT bearer grants that get each delegated mailbox's access token. The private key is sealed like a
  * password (lib/crypto/secretbox). One per workspace: an agency's client authorizes its client id once.
  */

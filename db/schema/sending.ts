@@ -7,7 +7,7 @@ export const bounceTypeEnum = pgEnum("bounce_type", ["HARD", "SOFT"]);
 /**
  * Every campaign email, written as SENDING (with its Message-ID) before the SMTP conversation and
  * finished as SENT / BOUNCED / FAILED (architecture: "Sending, exactly once at most"). Rows outlive
- * their lead (spec 4.4 rule 10): the address is kept in `lead_email` and `lead_id` is cleared.
+ * their lead: the address is kept in `lead_email` and `lead_id` is cleared.
  * The send engine adds the campaign, step and tracking columns.
  *
  * No foreign keys (migrations 0027, 0028): the only writer, the engine's commit (lib/sending/engine/commit.ts),
@@ -42,7 +42,7 @@ export const emails = pgTable(
     clickedAt: timestamp("clicked_at", { withTimezone: true }),
     /**
      * What was sent, written when the outcome is recorded (SENT or BOUNCED) so the conversation shows
-     * it (spec 2.9): the text part as sent, and the HTML part (null when none) without the open pixel
+     * it: the text part as sent, and the HTML part (null when none) without the open pixel
      * and click redirects, so showing our own copy never counts as the lead's open or click. Null on
      * rows written before these columns, and on SENDING / FAILED rows.
      */

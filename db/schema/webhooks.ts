@@ -14,10 +14,10 @@ export const webhooks = pgTable(
     url: text("url").notNull(),
     events: text("events").array().notNull(),
     active: boolean("active").notNull().default(true),
-    /** The attempt limit: total attempts, the first included (spec 3.5). */
+    /** The attempt limit: total attempts, the first included. */
     retryAttempts: integer("retry_attempts").notNull().default(3),
     timeoutMs: integer("timeout_ms").notNull().default(10000),
-    /** Signing secrets, sealed with AES-256-GCM; the previous one signs too until it expires (spec 6.5 rule 5). */
+    /** Signing secrets, sealed with AES-256-GCM; the previous one signs too until it expires. */
     secretEnc: text("secret_enc").notNull(),
     previousSecretEnc: text("previous_secret_enc"),
     previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
@@ -48,7 +48,7 @@ export const webhookDeliveries = pgTable(
     body: text("body").notNull(),
     status: deliveryStatusEnum("status").notNull().default("PENDING"),
     attempts: integer("attempts").notNull().default(0),
-    /** Test deliveries are logged but never retried (decisions.md). */
+    /** Test deliveries are logged but never retried. */
     isTest: boolean("is_test").notNull().default(false),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     /** A worker holds the delivery until then; after a crash it becomes due again. */
