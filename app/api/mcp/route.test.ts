@@ -45,8 +45,8 @@ afterEach(() => {
   delete process.env.RATE_LIMIT_API_KEY;
 });
 
-describe("POST /api/mcp (decisions, MCP)", () => {
-  it("answers 401 without a key, in the error shape of spec 2.1", async () => {
+describe("POST /api/mcp", () => {
+  it("answers 401 without a key, in the API's error shape", async () => {
     const res = await POST(
       new Request("http://localhost/api/mcp", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }),
     );
@@ -143,7 +143,7 @@ describe("POST /api/mcp (decisions, MCP)", () => {
     expect((await tool(c, "get_campaign", { campaignId: "c".repeat(201) })).text).toContain("VALIDATION_ERROR");
   });
 
-  it("lets send_reply address only people already in the conversation (spec 5.8)", async () => {
+  it("lets send_reply address only people already in the conversation", async () => {
     const c = await connect(ws.fullKey);
     const r = await tool(c, "send_reply", { replyId, body: "Hi", to: ["stranger@else.test"] });
     expect(r.isError).toBe(true);

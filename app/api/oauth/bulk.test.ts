@@ -49,7 +49,7 @@ afterAll(async () => {
   await world.close();
 });
 
-describe("Google Workspace domain-wide delegation (issue 19, bulk)", () => {
+describe("Google Workspace domain-wide delegation", () => {
   it("needs the service account first, and refuses an unusable key with 400 on its field", async () => {
     const none = await bulk("google", { emails: ["ann@dwd.test"] });
     expect(none.status).toBe(400);
@@ -241,7 +241,7 @@ describe("a delegated mailbox that Google stops accepting", () => {
   });
 });
 
-describe("Microsoft 365 admin consent and app-only tokens (issue 19, bulk)", () => {
+describe("Microsoft 365 admin consent and app-only tokens", () => {
   it("needs a consented tenant first (400 on tenantId)", async () => {
     const r = await bulk("microsoft", { emails: ["mo@tenant.test"] });
     expect(r.status).toBe(400);

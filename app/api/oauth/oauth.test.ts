@@ -30,7 +30,7 @@ afterAll(async () => {
   await world.close();
 });
 
-describe("connecting a mailbox with OAuth (issue 19)", () => {
+describe("connecting a mailbox with OAuth", () => {
   it("says which variables to set when a provider is not configured, in the start route and the provider list", async () => {
     const saved = process.env.MICROSOFT_CLIENT_SECRET;
     delete process.env.MICROSOFT_CLIENT_SECRET;

@@ -17,7 +17,7 @@ const post = (body: unknown, ip: string) =>
   );
 
 describe("POST /api/setup (first run)", () => {
-  it("has its own tighter per-IP limit on top of the general one (spec 8: sign-in and sign-up)", async () => {
+  it("has its own tighter per-IP limit on top of the general one (as sign-in and sign-up have)", async () => {
     process.env.RATE_LIMIT_AUTH = "3";
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++)

@@ -36,7 +36,7 @@ const statusEvents = async (workspaceId: string, mailboxId: string) =>
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     .map((e) => [e.data.from, e.data.to, e.data.reason]);
 
-describe("warmup routes (spec 3.4, 4.11)", () => {
+describe("warmup routes", () => {
   it("start begins day 0 with the defaults, shows the warmup object, and emits OFF → EARLY once; a second start restarts at day 0", async () => {
     const clock = new ManualClock(new Date("2026-11-02T09:00:00Z"));
     useClock(clock);

@@ -41,7 +41,7 @@ async function problems(doc: unknown) {
   return found.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
 }
 
-describe("the OpenAPI document's validity, errors and examples (issue 15)", () => {
+describe("the OpenAPI document's validity, errors and examples", () => {
   it("validates as OpenAPI 3.1, and the validator does catch a broken document", async () => {
     const doc = await (await GET()).json();
     expect(await problems(doc)).toEqual([]);

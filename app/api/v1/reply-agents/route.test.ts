@@ -27,7 +27,7 @@ beforeAll(async () => {
   other = await makeWorkspace();
 });
 
-describe("reply agents CRUD (spec 2.10, 4.3)", () => {
+describe("reply agents CRUD", () => {
   it("creates, reads, updates and deletes an agent with 2.10 fields and campaigns", async () => {
     const c1 = await campaign(ws.fullKey, "Q4 outreach");
     const c2 = await campaign(ws.fullKey, "Q1 outreach");

@@ -89,7 +89,7 @@ async function crawlToEnd() {
   throw new Error("the crawl did not finish");
 }
 
-describe("website scan and index (decisions: Reply agents)", () => {
+describe("website scan and index", () => {
   it("crawls the start site only, honours robots.txt, stops at maxPages, then indexes chosen pages", async () => {
     const id = await agent();
     const start = await call(SCAN, "POST", "", {

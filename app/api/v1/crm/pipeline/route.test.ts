@@ -15,7 +15,7 @@ beforeAll(async () => {
   ws = await makeWorkspace();
 });
 
-describe("GET /crm/pipeline paging (spec 8)", () => {
+describe("GET /crm/pipeline paging", () => {
   it("reports every lead that replied in X-Total-Count on every page, past the last one too", async () => {
     const mbx = await insertMailbox(ws.workspaceId, "pam@pipe.test");
     const addrs = ["a@lead.test", "b@lead.test", "c@lead.test", "d@lead.test", "e@lead.test"];

@@ -10,7 +10,7 @@ import { GET as ACCESS } from "../access/route";
 import { POST as SEARCH } from "./route";
 
 /**
- * The directory provider (spec 4.16, decisions.md "Lead finder"): import as JSON and CSV with per-row
+ * The directory provider (see docs/finder.md): import as JSON and CSV with per-row
  * rejections, search with AND across filters and OR within one, count, facets, one person, scopes.
  */
 let ws: TestWorkspace;

@@ -77,7 +77,7 @@ beforeAll(async () => {
 });
 afterAll(() => useClock(systemClock));
 
-describe("copy fatigue through the API (spec 4.9)", () => {
+describe("copy fatigue through the API", () => {
   it("lists every step and variant with its verdict, the first GET scanning them", async () => {
     const res = await call(GET, "GET", "", p({ id: campaignId }, ws.readKey));
     expect(res.status).toBe(200);

@@ -36,7 +36,7 @@ const file = (name: string, bytes: number) => ({
   contentBase64: Buffer.alloc(bytes, name.charCodeAt(0)).toString("base64"),
 });
 
-describe("POST /replies/<id>/send: 20 MB of files in all (spec 4.2.1, 8)", () => {
+describe("POST /replies/<id>/send: 20 MB of files in all", () => {
   it("takes up to 20 MB of files although their base64 is larger, and refuses more with 413 by their decoded size", async () => {
     // 19.5 MB in two files: ~26 MB of base64 — more than the decoded limit, still a valid request.
     const ok = await call(SEND, "POST", "", {
