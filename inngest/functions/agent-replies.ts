@@ -1,7 +1,7 @@
 import { runAgentReplies } from "../../lib/agent-replies/run";
 import type { JobDef } from "../../lib/jobs/registry";
 
-/** Reply agents' autonomous answers and follow-ups (issue 16 rule 4): due work every 5 s locally, so an answer leaves within a minute. */
+/** Reply agents' autonomous answers and follow-ups: due work every 5 s locally, so an answer leaves within a minute. */
 export const agentRepliesJob: JobDef = {
   name: "agent-replies",
   cron: "* * * * *",

@@ -1,7 +1,7 @@
 import { scanDueCampaigns } from "../../lib/copy-fatigue/job";
 import type { JobDef } from "../../lib/jobs/registry";
 
-/** Copy fatigue (spec 4.9): each ACTIVE or PAUSED campaign's steps are scanned hourly; the run looks for due ones every minute. */
+/** Copy fatigue: each ACTIVE or PAUSED campaign's steps are scanned hourly; the run looks for due ones every minute. */
 export const copyFatigueJob: JobDef = {
   name: "copy-fatigue",
   cron: "*/5 * * * *",
