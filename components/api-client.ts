@@ -1,8 +1,8 @@
 import { type ApiClient, createClient } from "@/lib/client";
 
 /**
- * The dashboard's fetch: same-origin, so the next-auth session cookie is the credential (spec 5.7).
- * Failures become an ApiError carrying the API's `{ error, code, details }` (spec 2.1) so that every
+ * The dashboard's fetch: same-origin, so the next-auth session cookie is the credential.
+ * Failures become an ApiError carrying the API's `{ error, code, details }` (see docs/api.md) so that every
  * screen can show the server's own message.
  */
 export class ApiError extends Error {
@@ -117,7 +117,7 @@ export interface PlainPage<T> {
   total: number;
 }
 
-/** A plain-array list (GET /mailboxes, /domains, /campaigns) with its total from X-Total-Count (spec 8 form 2). */
+/** A plain-array list (GET /mailboxes, /domains, /campaigns) with its total from X-Total-Count. */
 export async function fetchPlainPage<T>(path: string, signal?: AbortSignal): Promise<PlainPage<T>> {
   const { data, headers } = await apiRequest<T[]>(path, { signal });
   const total = Number(headers.get("x-total-count"));

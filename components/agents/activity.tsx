@@ -31,7 +31,7 @@ const REASONS: Record<string, string> = {
 const LIMIT = 20;
 
 /**
- * A reply agent's activity (issue 16, dashboard): the answers and follow-ups it sent, with a link to
+ * A reply agent's activity: the answers and follow-ups it sent, with a link to
  * each conversation in the inbox, and what it left alone with the reason. Mount it on the agent's page.
  */
 export function AgentActivity({ agentId }: { agentId: string }) {

@@ -62,7 +62,7 @@ function Downloads({ period }: { period: PeriodPick }) {
   );
 }
 
-/** The Analytics page: one period for everything, counted as the campaign stats are (spec 2.4, 4.13). */
+/** The Analytics page: one period for everything, counted as the campaign stats are. */
 export function AnalyticsView() {
   const [period, setPeriod] = useState<PeriodPick>({ days: 30 });
   return (

@@ -26,7 +26,7 @@ function toggled<T>(s: Set<T>, v: T): Set<T> {
   return n;
 }
 
-/** POST mailboxes/select in one of its three modes (decisions.md): picked by hand, by tag, or N at random. */
+/** POST mailboxes/select in one of its three modes: picked by hand, by tag, or N at random. */
 export function AddMailboxesDialog({
   campaignId,
   inPool,

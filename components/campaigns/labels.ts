@@ -10,7 +10,7 @@ export const STATUS: Record<CampaignStatus, { label: string; tone: BadgeTone }> 
   ARCHIVED: { label: "Archived", tone: "blue" },
 };
 
-/** The per-lead results of POST /campaigns/<id>/leads (spec 4.6), in the order the summary lists them. */
+/** The per-lead results of POST /campaigns/<id>/leads, in the order the summary lists them. */
 export const ADD_RESULTS: Record<AddLeadResultKind, { label: string; about: string }> = {
   assigned: { label: "Assigned", about: "added and given a pool mailbox" },
   no_eligible_mailbox: { label: "No eligible mailbox", about: "added without a mailbox: no pool mailbox can send; reassign once one can" },
@@ -22,7 +22,7 @@ export const ADD_RESULTS: Record<AddLeadResultKind, { label: string; about: stri
   error: { label: "Error", about: "not added" },
 };
 
-/** Sunday = 0 (decisions.md); listed Monday first, as most calendars do. */
+/** Sunday = 0, as the API counts days; listed Monday first, as most calendars do. */
 export const DAYS = [
   { value: 1, label: "Mon" },
   { value: 2, label: "Tue" },

@@ -10,7 +10,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { useCampaignChanged, useLaunchCheck } from "./queries";
 import type { Campaign, LaunchEntry, LaunchReport } from "./types";
 
-/** The report a 409 LAUNCH_NEEDS_CONFIRMATION carries next to `error` and `code` (spec 3.1). */
+/** The report a 409 LAUNCH_NEEDS_CONFIRMATION carries next to `error` and `code`. */
 function reportOf(e: unknown): LaunchReport | undefined {
   if (!(e instanceof ApiError) || e.code !== "LAUNCH_NEEDS_CONFIRMATION") return undefined;
   const b = e.body as Partial<LaunchReport>;

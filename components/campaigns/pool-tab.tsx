@@ -19,7 +19,7 @@ import { reassignSummary, useReassignAll } from "./use-reassign";
 const COLUMNS = 8;
 
 /**
- * The campaign's mailbox pool. Changing it never moves leads already assigned (spec 4.8), so when
+ * The campaign's mailbox pool. Changing it never moves leads already assigned, so when
  * leads sit on a mailbox that left the pool the tab says how many and offers Reassign right there.
  */
 export function PoolTab({ campaignId, onShowLeads }: { campaignId: string; onShowLeads: () => void }) {

@@ -22,7 +22,7 @@ export type Pool = ResponseOf<"/campaigns/{id}/mailboxes", "get">;
 export type PoolMailbox = Pool["mailboxes"][number];
 export type PoolChange = ResponseOf<"/campaigns/{id}/mailboxes/select", "post">;
 export type PoolRemoval = ResponseOf<"/campaigns/{id}/mailboxes/remove", "post">;
-/** GET /campaigns/<id>/leads wraps the rows in the paging envelope (spec 2.13). */
+/** GET /campaigns/<id>/leads wraps the rows in the paging envelope. */
 export type CampaignLeadPage = ResponseOf<"/campaigns/{id}/leads", "get">;
 export type CampaignLead = CampaignLeadPage["leads"][number];
 export type AddLeadsResult = ResponseOf<"/campaigns/{id}/leads", "post">;

@@ -12,7 +12,7 @@ export interface ReassignTotals {
   calls: number;
 }
 
-/** The API moves at most 1,000 leads per call and says `more` while others remain (spec 4.6). */
+/** The API moves at most 1,000 leads per call and says `more` while others remain. */
 const MAX_CALLS = 1000;
 
 /**

@@ -2,7 +2,7 @@ import type { BadgeTone } from "@/components/ui/badge";
 import type { CheckStatus } from "@/lib/domains/checks";
 import type { DomainView } from "./queries";
 
-/** The five checks of a domain (decisions.md: domain check fields), in the order they are shown. */
+/** The five checks of a domain, in the order they are shown. */
 export const CHECKS = [
   { key: "spf", label: "SPF", status: "spfStatus" },
   { key: "dkim", label: "DKIM", status: "dkimStatus" },

@@ -9,7 +9,7 @@ import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import { client, data } from "@/components/api-client";
 
-/** PATCH /mailboxes/bulk-daily-cap: one cap (≤ 20, decisions.md) on every selected mailbox. */
+/** PATCH /mailboxes/bulk-daily-cap: one cap (at most 20) on every selected mailbox. */
 export function BulkCapDialog({
   mailboxIds,
   onClose,

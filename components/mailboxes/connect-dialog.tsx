@@ -142,7 +142,7 @@ const EMPTY_OWN = {
 };
 type OwnForm = typeof EMPTY_OWN;
 
-/** The import item: blank optional fields are left out so the API's defaults apply (decisions.md). */
+/** The import item: blank optional fields are left out so the API's defaults apply. */
 function itemOf(f: OwnForm): ImportItem {
   const opt = (v: string) => (v.trim() ? v.trim() : undefined);
   return {

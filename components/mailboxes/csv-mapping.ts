@@ -3,7 +3,7 @@ import { importItem, type ImportItem } from "@/lib/mailboxes/schemas";
 type FieldKey = keyof ImportItem;
 
 /**
- * The import item fields a CSV column can fill (POST /mailboxes/bulk-import, decisions.md), with the
+ * The import item fields a CSV column can fill (POST /mailboxes/bulk-import), with the
  * header spellings each one is guessed from (compared lower-cased, letters and digits only).
  */
 export const MAILBOX_FIELDS: { key: FieldKey; label: string; required?: boolean; aliases: string[] }[] = [

@@ -11,7 +11,7 @@ import { Textarea } from "@/components/ui/textarea";
 import type { MailboxView, PatchMailboxInput } from "@/lib/mailboxes/schemas";
 import { client, data } from "@/components/api-client";
 
-/** PATCH accepts at most 20 (spec 2.7); a higher cap set by an import stays unless it is changed here. */
+/** PATCH accepts at most 20; a higher cap set by an import stays unless it is changed here. */
 const PATCH_CAP_MAX = 20;
 
 interface Form {
@@ -19,7 +19,7 @@ interface Form {
   signatureHtml: string;
   dailySendCap: string;
   sendingEnabled: boolean;
-  /** AUTO_PAUSED only: send sendingEnabled: true, which lifts the bounce pause (spec 3.4). */
+  /** AUTO_PAUSED only: send sendingEnabled: true, which lifts the bounce pause. */
   liftAutoPause: boolean;
 }
 

@@ -15,7 +15,7 @@ export const HEALTH: Record<MailboxView["healthStatus"], { label: string; tone: 
   PAUSED: { label: "Paused", tone: "gray", about: "Sending is turned off for this mailbox." },
 };
 
-/** decisions.md: the warmup status names. */
+/** The warmup status names, as the dashboard shows them. */
 export const WARMUP: Record<string, { label: string; tone: BadgeTone }> = {
   OFF: { label: "Off", tone: "gray" },
   EARLY: { label: "Early (first 14 days)", tone: "yellow" },

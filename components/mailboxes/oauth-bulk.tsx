@@ -120,7 +120,7 @@ function BulkProgress({ provider, jobId }: { provider: ProviderId; jobId: string
 }
 
 /**
- * Bulk connect (issue 19): a Google Workspace domain through its service account, or a Microsoft 365
+ * Bulk connect (see docs/oauth.md): a Google Workspace domain through its service account, or a Microsoft 365
  * tenant's mailboxes through admin consent. Each address is verified by an XOAUTH2 login before it is saved.
  */
 export function OAuthBulkConnect() {

@@ -18,7 +18,7 @@ const WHAT: Record<ProviderId, string> = { GOOGLE: "Google Workspace or Gmail", 
 
 /**
  * "Connect Google" / "Connect Microsoft": sign in at the provider and allow mail access; the address comes
- * from the sign-in (issue 19). A provider this installation has not configured says which variables to set.
+ * from the sign-in. A provider this installation has not configured says which variables to set.
  */
 export function OAuthConnect() {
   const [senderName, setSenderName] = useState("");

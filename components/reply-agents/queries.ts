@@ -49,7 +49,7 @@ export function useScan(id: string) {
   });
 }
 
-/** The workspace's campaigns to attach (the plain-array list of spec 8). */
+/** The workspace's campaigns to attach (a plain-array list). */
 export function useCampaignOptions() {
   return useQuery({
     queryKey: ["campaigns", "agent-options"],

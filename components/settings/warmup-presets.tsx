@@ -23,7 +23,7 @@ const d = DEFAULT_SETTINGS;
 const DEFAULTS_TEXT = `${d.startingVolume} a day, +${d.dailyIncrease} a day up to ${d.targetVolume}, ${d.replyRateMinPct}–${d.replyRateMaxPct} % answered`;
 
 /**
- * Settings → Warmup presets (decisions, Second batch): one preset per provider class. Starting warmup
+ * Settings → Warmup presets: one preset per provider class. Starting warmup
  * without a setting takes it from the preset of the mailbox's class, then from the defaults.
  */
 export function WarmupPresets() {

@@ -19,7 +19,7 @@ export type WarmupReport = ResponseOf<"/deliverability/mailboxes/{id}", "get">;
 
 export type BulkResumeResult = ResponseOf<"/mailboxes/bulk-resume-warmup", "post">;
 
-/** Warming: the statuses in which warmup mail goes out (decisions: EARLY, RAMPING, STEADY). */
+/** Warming: the statuses in which warmup mail goes out (EARLY, RAMPING, STEADY). */
 export const isWarming = (s: WarmupStatus) => s === "EARLY" || s === "RAMPING" || s === "STEADY";
 
 const REFRESH_MS = 30_000;

@@ -4,8 +4,8 @@ import { type WarmupSettingsInput, warmupSettingsBody } from "@/lib/warmup/schem
 
 /**
  * The five warmup settings as a form (mailbox panel and Settings → Warmup presets): text fields where a
- * blank one is left out of the body, so the API fills it in (preset, then default; decisions, Second
- * batch). Checked with the API's own schema before sending, so the messages are the server's.
+ * blank one is left out of the body, so the API fills it in (preset, then
+ * default). Checked with the API's own schema before sending, so the messages are the server's.
  */
 
 export type SettingField = (typeof SETTING_FIELDS)[number];

@@ -19,7 +19,7 @@ export function WarmupBadge({ status }: { status: WarmupStatus }) {
 }
 
 /**
- * What turning the switch does (spec 3.4): on starts the ramp at day 0 (settings from the preset, then
+ * What turning the switch does: on starts the ramp at day 0 (settings from the preset, then
  * the defaults) or, after a pause, resumes it on the day it reached; off pauses it, keeping the day.
  */
 export function toggleAction(status: WarmupStatus): WarmupAction {

@@ -4,7 +4,7 @@ import type { DeliveryStatus } from "./types";
 
 export { EVENT_NAMES };
 
-/** What each event of spec 6.2 means, for the checkboxes of the form. */
+/** What each webhook event means, for the checkboxes of the form. */
 export const EVENT_HINTS: Record<(typeof EVENT_NAMES)[number], string> = {
   "email.sent": "An email of a campaign left a mailbox",
   "email.opened": "A recipient opened an email",

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { keys, useAttachments } from "../queries";
 import type { AddedAttachment, Attachment, Step } from "../types";
 
-/** A file's bytes as base64 (the attachment API takes JSON, spec 2.6). */
+/** A file's bytes as base64 (the attachment API takes JSON). */
 function readBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
@@ -30,7 +30,7 @@ export function imgTag(a: Pick<Attachment, "cid" | "filename">): string {
 
 /**
  * A step's files. Ordinary files go with every email of the step; an inline image (PNG/JPEG/GIF/WebP,
- * 1 MB at most) gets a cid and is sent only while the body shows it (spec 4.7 rules 4–5), hence the
+ * 1 MB at most) gets a cid and is sent only while the body shows it, hence the
  * button that puts its <img> into the HTML body.
  */
 export function Attachments({

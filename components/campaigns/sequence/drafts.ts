@@ -4,7 +4,7 @@ import type { Step } from "../types";
 export interface Draft {
   subject: string;
   bodyTemplate: string;
-  /** Whether the step has an HTML body (off: sent as plain text, spec 4.7 rule 3). */
+  /** Whether the step has an HTML body (off: sent as plain text). */
   html: boolean;
   bodyHtmlTemplate: string;
   delayHours: string;
@@ -54,7 +54,7 @@ function delayValue(v: string): number | null | string {
   return Number.isFinite(n) ? n : v;
 }
 
-/** The step fields of a draft. A follow-up's own subject is never used (spec 2.5), so only step 0 sends one. */
+/** The step fields of a draft. A follow-up's own subject is never used, so only step 0 sends one. */
 export function fieldsOf(d: Draft, stepOrder: number) {
   return {
     ...(stepOrder === 0 ? { subject: d.subject } : {}),

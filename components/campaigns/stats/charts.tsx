@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart as RLineChart,
 
 /**
  * The campaign page's charts, drawn with Recharts as the Analytics page and the warmup ramp are (one
- * way to draw a chart, issue 14): a line chart and a stacked bar chart over the same x axis of
+ * way to draw a chart): a line chart and a stacked bar chart over the same x axis of
  * labelled buckets (days). The chart is one image to assistive technology, named by `title` and
  * described by a summary of its totals; the legend is plain HTML so it reads as text.
  */

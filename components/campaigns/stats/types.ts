@@ -14,7 +14,7 @@ export type ScheduleMailbox = Schedule["mailboxes"][number];
 export type UpcomingSend = Schedule["upcoming"][number];
 export type EmailStatus = NonNullable<QueryOf<"/campaigns/{id}/activity", "get">["status"]>;
 
-/** GET /campaigns/<id>/activity wraps the rows in the paging envelope (spec 8 form 1). */
+/** GET /campaigns/<id>/activity wraps the rows in the paging envelope. */
 export type ActivityPage = ResponseOf<"/campaigns/{id}/activity", "get">;
 /** One email of GET /campaigns/<id>/activity. */
 export type ActivityEmail = ActivityPage["emails"][number];
