@@ -5,7 +5,7 @@ import { signInAsOwner } from "./support/session";
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
 /**
- * Issue 18, item 7: received HTML with script and mXSS payloads, shown in the dashboard in Chromium.
+ * Received HTML with script and mXSS payloads, shown in the dashboard in Chromium.
  * Every payload tries to reach a counting server — scripts with `/script?…`, passive loads (styles,
  * frames, forms, media, refreshes, srcsets, base tricks) with `/load?…`. Before "Show images": not one
  * request leaves the page, to that server or anywhere else. After: the remote image loads, and still
