@@ -50,7 +50,7 @@ export function systemCtx(workspaceId?: string, parts: Partial<Omit<Ctx, "worksp
   return workspaceId === undefined ? base : { ...base, workspaceId };
 }
 
-/** Write access: a full-scope key, a session, or the system (spec 5.2). */
+/** Write access: a full-scope key, a session, or the system. */
 export function requireAccess(ctx: Ctx, access: "read" | "write"): void {
   if (access === "write" && ctx.actor.type === "apiKey" && ctx.actor.scope !== "full") {
     throw new ForbiddenError("This API key is read-only; a full-access key is needed for this route");

@@ -78,7 +78,7 @@ export function idSource(prefix: IdPrefix, expected: number): () => string {
   };
 }
 
-/** Event ids are `evt_` + hex (spec 6.1). */
+/** Event ids are `evt_` + hex. */
 export function newEventId(): string {
   return `evt_${randomBytes(12).toString("hex")}`;
 }

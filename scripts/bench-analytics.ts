@@ -1,5 +1,5 @@
 /**
- * `npm run bench:analytics` (issue 14, item 4): the analytics reads at scale against the database's
+ * `npm run bench:analytics`: the analytics reads at scale against the database's
  * own floor, and exact.
  *
  *  Data (built with COPY FROM STDIN): one workspace with BENCH_LEADS leads (default 500,000) and

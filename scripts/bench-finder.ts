@@ -1,5 +1,5 @@
 /**
- * `npm run bench:finder` (issue 17): directory search at 100,000 people.
+ * `npm run bench:finder`: directory search at 100,000 people.
  *
  *  Data (COPY FROM STDIN into finder_people): one workspace with BENCH_PEOPLE people (default 100,000)
  *  over 5,000 companies — seniority, department, company size, country, industry, a title built from

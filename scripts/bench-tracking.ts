@@ -1,5 +1,5 @@
 /**
- * `npm run bench:tracking` (issue 14, item 5): the open pixel and the click redirect against a bare
+ * `npm run bench:tracking`: the open pixel and the click redirect against a bare
  * `node:http` server answering the same bytes, with the first open / first click still exact.
  *
  *  Three servers in this process: "route" hands each request to the route handler (app/t/o/[token],

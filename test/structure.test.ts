@@ -4,7 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * Rules of the code's shape (issue 12) that no behaviour test would notice breaking: the domain code
+ * Rules of the code's shape that no behaviour test would notice breaking: the domain code
  * does not reach into the HTTP edge or the job drivers, raw query results are never force-cast, time
  * comes from the injected clock, logs go through the context's logger, Drizzle's internals stay
  * private, and no module grows past what a reader can hold.

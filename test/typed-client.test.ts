@@ -6,7 +6,7 @@ import { buildOpenApi } from "@/lib/api/openapi";
 
 /**
  * The dashboard and the e2e specs build on the typed client (lib/client, generated from the OpenAPI
- * document; issue 15), so a contract change is a type error in the UI. This fails when a dashboard
+ * document), so a contract change is a type error in the UI. This fails when a dashboard
  * file or a spec calls /api/v1 by hand — fetch, the old apiFetch/apiRequest wrappers, a Playwright
  * request or an XMLHttpRequest — instead of `client.GET("/path/{id}", …)`.
  */
