@@ -5,7 +5,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { offsetOf, pageQuery } from "../paging";
 import { type Period, periodShape, periodView, refinePeriod } from "./period";
 
-/** Spec 4.13 rule 10: the server's code and reason are kept for bounces from this instant on. */
+/** The receiving server's code and reason are kept for bounces from this instant on. */
 export const BOUNCE_DETAIL_SINCE = new Date("2026-10-02T00:00:00Z");
 
 export const bouncesFilter = pageQuery({ defaultLimit: 50, maxLimit: 200 })
@@ -43,7 +43,7 @@ function kindFilter(kind: BouncesFilter["kind"]): SQL {
 }
 
 /**
- * GET /analytics/bounces (rule 10): the period's bounces of campaign email, newest first, dated like
+ * GET /analytics/bounces: the period's bounces of campaign email, newest first, dated like
  * the counts (when the email went out), with the SMTP code (or enhanced status) and the server's
  * message — null for bounces before 2 Oct 2026, when they were not recorded reliably.
  */

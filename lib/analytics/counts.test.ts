@@ -286,7 +286,7 @@ describe("one counting everywhere", () => {
     }
   });
 
-  it("activity and sentLast7Days are the last 7 days whatever the period (rule 8); a domain's is the best of its mailboxes' (rule 9)", async () => {
+  it("activity and sentLast7Days are the last 7 days whatever the period; a domain's is the best of its mailboxes'", async () => {
     // A period two months back: other numbers, the same activity.
     const q = "?from=2026-09-11&to=2026-10-06";
     const ms = mailboxStatsSchema.parse(await get(MAILBOX_STATS, `/analytics/mailbox-stats${q}`, a.readKey));

@@ -5,17 +5,17 @@ import type { Period } from "./period";
 import { campaignLifetimes, type CountRow, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
 
 /**
- * The one counting of sends, opens, clicks, replies and bounces (see docs/analytics.md). The campaign list, campaign stats and timeseries,
- * the analytics overview, mailbox and domain stats and every report read their numbers from here, so
- * they cannot disagree. Definitions, each on campaign email only (warmup mail lives in its
- * own table and is never here):
+ * The one counting of sends, opens, clicks, replies and bounces (see docs/analytics.md). The campaign
+ * list, campaign stats and timeseries, the analytics overview, mailbox and domain stats and every
+ * report read their numbers from here, so they cannot disagree. Definitions, each on campaign email
+ * only (warmup mail lives in its own table and is never here):
  * - sent: emails SENT or BOUNCED; bounced (hard, soft): emails BOUNCED; failed: emails refused at send
- *   time (FAILED, rule 7) — all on the day the email was created (claimed and sent).
+ *   time (FAILED) — all on the day the email was created (claimed and sent).
  * - leadsContacted: leads (by address) that got at least one sent email.
  * - opened, clicked: leads whose email's first open / first click happened in the period, each once.
  * - replied, positive: leads with a person's reply (automatic replies are not a result) matched to a
  *   campaign, received in the period; positive = classified INTERESTED. Each lead once.
- * With no period everything is counted (a campaign's lifetime, as 2.4).
+ * With no period everything is counted (a campaign's lifetime, as the campaign stats show it).
  */
 export interface Counts {
   sent: number;

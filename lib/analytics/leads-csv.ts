@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { copyCsvStream, csvCell, inlined } from "./copy-csv";
 import { csvHeaders, csvLines } from "./csv";
 
-/** Spec 8: leads.csv holds up to 50,000 leads; more matching is refused, never cut short silently. */
+/** leads.csv holds up to 50,000 leads; more matching is refused, never cut short silently. */
 export const LEADS_CSV_MAX = 50_000;
 
 /** An id in the query string: no NUL (Postgres text cannot hold one). */

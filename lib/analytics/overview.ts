@@ -10,7 +10,7 @@ import { overviewView } from "./views";
 /**
  * The workspace's standing facts beside the period's counts: its leads (the trigger-kept count, not a
  * scan of them), its sending mailboxes (seeds receive probes and warmup and never send campaign email,
- * so they are not senders) and whether any campaign tracks opens or clicks (rule 4: when none does,
+ * so they are not senders) and whether any campaign tracks opens or clicks (when none does,
  * those numbers mean nothing).
  */
 export async function workspaceFacts(ctx: Ctx) {
@@ -27,7 +27,7 @@ export async function workspaceFacts(ctx: Ctx) {
   return { totalLeads: leads, totalMailboxes: f.mailboxes, trackOpens: f.opens, trackClicks: f.clicks };
 }
 
-/** GET /analytics/overview (rule 1): the period's totals, counted as everywhere else. */
+/** GET /analytics/overview: the period's totals, counted as everywhere else. */
 export async function analyticsOverview(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
   const [counts, facts] = await Promise.all([countTotal(ctx.db, { workspaceId: ctx.workspaceId, period }), workspaceFacts(ctx)]);

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { ValidationError } from "../errors";
 
-/** Spec 8: an analytics period is at most 366 days; 30 by default (4.13 rule 5). */
+/** An analytics period is at most 366 days; 30 by default. */
 export const MAX_PERIOD_DAYS = 366;
 export const DEFAULT_PERIOD_DAYS = 30;
-/** Spec 8: time-series `days` is at most 90. */
+/** Time-series `days` is at most 90. */
 export const MAX_SERIES_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// A date-time without an offset is read as UTC (a bare date is midnight UTC, rule 5), never as the server's zone.
+// A date-time without an offset is read as UTC (a bare date is midnight UTC), never as the server's zone.
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** An ISO date (midnight UTC) or date-time; null when it is not one or names a day that does not exist. */
@@ -35,7 +35,7 @@ export interface Period {
 
 export type PeriodInput = { from?: string; to?: string; days?: number };
 
-/** The period's fields (rule 5); compose with `refinePeriod` of the same maximum. */
+/** The period's fields; compose with `refinePeriod` of the same maximum. */
 export const periodShape = (maxDays = MAX_PERIOD_DAYS) => ({
   from: z.string().optional(),
   to: z.string().optional(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_SERIES_DAYS, periodQuery, periodShape, refinePeriod } from "./period";
 
-/** Spec 2.4: a campaign's counts and rates, as every list, stats answer and CSV reports them. */
+/** A campaign's counts and rates, as every list, stats answer and CSV reports them. */
 export const campaignStatsShape = {
   sentCount: z.number().int().describe("Emails sent (a 3-step sequence sends 3 per lead)"),
   leadsContacted: z.number().int().describe("Leads that got at least one email"),

@@ -19,7 +19,7 @@ async function sentDaily(ctx: Ctx, by: "mailboxDay" | "domainDay") {
 }
 
 export type Activity = "active" | "low_activity" | "inactive" | "not_sending";
-/** Best first: a domain's activity is the best of its mailboxes' (rule 9). */
+/** Best first: a domain's activity is the best of its mailboxes'. */
 const ACTIVITY_ORDER: Activity[] = ["active", "low_activity", "inactive", "not_sending"];
 
 /**
@@ -41,7 +41,7 @@ export function bestActivity(list: Activity[]): Activity {
 }
 
 /**
- * The workspace's mailboxes with their domain and the last 7 days' sends (rule 8). The period's counts
+ * The workspace's mailboxes with their domain and the last 7 days' sends. The period's counts
  * are the caller's: per mailbox for mailbox-stats, per domain for domain-stats.
  */
 async function mailboxRows(ctx: Ctx, domain?: string) {
@@ -66,7 +66,7 @@ async function mailboxRows(ctx: Ctx, domain?: string) {
   });
 }
 
-/** GET /analytics/mailbox-stats (rule 6). */
+/** GET /analytics/mailbox-stats. */
 export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
   requireAccess(ctx, "read");
   const [rows, counts, daily] = await Promise.all([
@@ -92,7 +92,7 @@ export async function mailboxStats(ctx: Ctx, period: Period, domain?: string) {
 }
 
 /**
- * GET /analytics/domain-stats (rule 9): the same numbers per sending domain — counted per domain, not
+ * GET /analytics/domain-stats: the same numbers per sending domain — counted per domain, not
  * summed from its mailboxes, so a lead two mailboxes emailed is one lead — plus its mailbox count and
  * DNS checks; the activity is the best of its mailboxes'.
  */

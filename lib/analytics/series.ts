@@ -5,7 +5,7 @@ import { type CountScope, countBy, PERSON_REPLY, rate, ZERO } from "./counts";
 import { type Period, utcDays } from "./period";
 import { type CampaignStats, campaignStatsView, dayView, type Tracking } from "./views";
 
-/** Spec 2.4 for many campaigns at once (the campaign list): one statement grouped by campaign. */
+/** A campaign's counts for many campaigns at once (the campaign list): one statement grouped by campaign. */
 export async function campaignStats(
   db: DbOrTx,
   campaigns: readonly ({ id: string; workspaceId: string } & Tracking)[],

@@ -5,7 +5,7 @@ export interface Tracking {
   trackClicks: boolean;
 }
 
-/** Spec 2.4: a campaign's numbers (the list, GET /stats, campaigns.csv, the branded report). */
+/** A campaign's numbers (the list, GET /stats, campaigns.csv, the branded report). */
 export function campaignStatsView(c: Counts, t: Tracking) {
   return {
     sentCount: c.sent,
@@ -49,7 +49,7 @@ export function overviewView(c: Counts, extra: { totalLeads: number; totalMailbo
 }
 export type Overview = ReturnType<typeof overviewView>;
 
-/** Rule 6: the numbers a mailbox row (and, rule 9, a domain row) carries. */
+/** The numbers a mailbox row (and a domain row) carries. */
 export function senderNumbers(c: Counts) {
   return {
     sent: c.sent,
