@@ -26,7 +26,7 @@ describe("template variables", () => {
     expect(r.variables.used.sort()).toEqual(["Team Size", "companyName", "email", "firstName", "plan", "senderName"].sort());
   });
 
-  it("rule 1: a misspelt variable is sent as literal text, and reported with a suggestion", () => {
+  it("a misspelt variable is sent as literal text, and reported with a suggestion", () => {
     const r = renderStep({ subject: "{{FirstName}}", bodyTemplate: "Hi {{frstName}}, {{ firstName }}" }, lead, noSig);
     expect(r.subject).toBe("{{FirstName}}");
     expect(r.text).toBe("Hi {{frstName}}, {{ firstName }}");
@@ -34,7 +34,7 @@ describe("template variables", () => {
     expect(r.notes.join("\n")).toContain("Did you mean {{firstName}}?");
   });
 
-  it("rule 2: an empty lead field becomes empty text, in text and HTML; a custom field another lead has counts as empty", () => {
+  it("an empty lead field becomes empty text, in text and HTML; a custom field another lead has counts as empty", () => {
     const r = renderStep(
       { subject: "x", bodyTemplate: "[{{lastName}}][{{empty}}][{{industry}}]", bodyHtmlTemplate: "<p>[{{lastName}}][{{industry}}]</p>" },
       lead,
@@ -61,13 +61,13 @@ describe("template variables", () => {
 });
 
 describe("signature rules", () => {
-  it("rule 3 (plain): {{signature}} is placed exactly where written, as text", () => {
+  it("plain: {{signature}} is placed exactly where written, as text", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "Hi {{firstName}},\n\n{{signature}}\n\nP.S. more" }, lead, withSig);
     expect(r.text).toBe("Hi Ann,\n\nSam Seller\nOutreach Inc\n\nP.S. more");
     expect(r.signature).toBe("at_token");
   });
 
-  it("rule 3 (HTML): {{signature}} is placed where written, as HTML", () => {
+  it("HTML: {{signature}} is placed where written, as HTML", () => {
     const r = renderStep(
       { subject: "s", bodyTemplate: "Hi\n\n{{signature}}", bodyHtmlTemplate: "<p>Hi</p><p>{{signature}}</p><p>P.S.</p>" },
       lead,
@@ -77,14 +77,14 @@ describe("signature rules", () => {
     expect(r.text).toBe("Hi\n\nSam Seller\nOutreach Inc");
   });
 
-  it("rule 4 (plain): without {{signature}} it is appended at the bottom, once", () => {
+  it("plain: without {{signature}} it is appended at the bottom, once", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "Hi {{firstName}}\n" }, lead, withSig);
     expect(r.text).toBe("Hi Ann\n\nSam Seller\nOutreach Inc");
     expect(r.text.match(/Outreach Inc/g)).toHaveLength(1);
     expect(r.signature).toBe("appended_at_bottom");
   });
 
-  it("rule 4 (HTML): appended before </body> when absent, never twice", () => {
+  it("HTML: appended before </body> when absent, never twice", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "Hi", bodyHtmlTemplate: "<html><body><p>Hi</p></body></html>" }, lead, withSig);
     expect(r.html).toBe('<html><body><p>Hi</p><br><div class="signature"><p>Sam Seller<br><b>Outreach Inc</b></p></div></body></html>');
     expect(r.html!.match(/Outreach Inc/g)).toHaveLength(1);
@@ -97,7 +97,7 @@ describe("signature rules", () => {
     expect(r.text).not.toContain("{{signature}}");
   });
 
-  it("rule 5 (plain): with no signature the token's line is removed cleanly", () => {
+  it("plain: with no signature the token's line is removed cleanly", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "Hi {{firstName}},\n\nThanks!\n{{signature}}\n" }, lead, noSig);
     expect(r.text).toBe("Hi Ann,\n\nThanks!");
     expect(r.signature).toBe("none");
@@ -105,7 +105,7 @@ describe("signature rules", () => {
     expect(inline.text).toBe("Best,");
   });
 
-  it("rule 5 (HTML): with no signature the token's element is removed cleanly", () => {
+  it("HTML: with no signature the token's element is removed cleanly", () => {
     const r = renderStep({ subject: "s", bodyTemplate: "x", bodyHtmlTemplate: "<p>Thanks!</p><p>{{signature}}</p>" }, lead, noSig);
     expect(r.html).toBe("<p>Thanks!</p>");
     const br = renderStep({ subject: "s", bodyTemplate: "x", bodyHtmlTemplate: "<div>Thanks!<br>{{signature}}</div>" }, lead, noSig);
@@ -113,7 +113,7 @@ describe("signature rules", () => {
     expect(r.notes.join(" ")).toContain("no signature");
   });
 
-  it("rule 6: senderName and signature are the assigned mailbox's", () => {
+  it("senderName and signature are the assigned mailbox's", () => {
     const other = { senderName: "Olga", signatureHtml: "<p>Olga, Other Ltd</p>" };
     const r = renderStep({ subject: "s", bodyTemplate: "{{senderName}}\n{{signature}}" }, lead, other);
     expect(r.text).toBe("Olga\nOlga, Other Ltd");

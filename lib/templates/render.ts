@@ -137,7 +137,7 @@ function resolver(lead: RenderLead, mailbox: RenderMailbox, known: Set<string>) 
   };
 }
 
-/** Removes the lines that hold only {{signature}} (rule 5), and the token where it shares a line. */
+/** Removes the lines that hold only {{signature}}, and the token where it shares a line. */
 function dropSignatureText(t: string): string {
   return t
     .split("\n")
@@ -181,9 +181,9 @@ export function suggestVariable(name: string, known: Iterable<string>): string |
 }
 
 /**
- * Renders one step for one lead from one mailbox. Unknown tokens stay literal (rule 1), empty fields
- * become empty text (rule 2), the signature goes where {{signature}} is in each part (rule 3), at the
- * bottom when absent (rule 4, never twice), and its line is removed when the mailbox has none (rule 5).
+ * Renders one step for one lead from one mailbox. Unknown tokens stay literal, empty fields
+ * become empty text, the signature goes where {{signature}} is in each part, at the
+ * bottom when absent (never twice), and its line is removed when the mailbox has none.
  */
 export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): RenderResult {
   const known = new Set(opts.knownCustomFields ?? []);
