@@ -2,7 +2,7 @@ import mammoth from "mammoth";
 import { extractText, getDocumentProxy } from "unpdf";
 import { PayloadTooLargeError, ValidationError } from "../errors";
 
-/** Spec 2.10 / 8: a trained document is PDF, DOCX or TXT, at most 10 MB. */
+/** A trained document is PDF, DOCX or TXT, at most 10 MB. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_TYPES = {
   "application/pdf": "pdf",
