@@ -12,7 +12,7 @@ import { type BounceKind, type PeriodPick, useBounces } from "./queries";
 
 const KIND_TONE = { hard: "red", soft: "yellow", failed: "gray" } as const;
 
-/** The period's bounces newest first, with the receiving server's code and message (rule 10). */
+/** The period's bounces newest first, with the receiving server's code and message. */
 export function BounceLog({ period }: { period: PeriodPick }) {
   const [kind, setKind] = useState<BounceKind | "">("");
   const [page, setPage] = useState(1);

@@ -18,7 +18,7 @@ function Card({ title, value, children, testId }: { title: string; value: ReactN
   );
 }
 
-/** The period's totals (rule 1): emails for sent and bounced, leads once for the rest, rates over leads contacted. */
+/** The period's totals: emails for sent and bounced, leads once for the rest, rates over leads contacted. */
 export function OverviewCards({ period }: { period: PeriodPick }) {
   const q = useAnalyticsOverview(period);
   if (q.error) return <Alert tone="error">Could not load the overview: {describeError(q.error)}</Alert>;

@@ -26,7 +26,7 @@ export function periodQuery(p: PeriodPick): { days: number } | { from: string; t
 }
 
 const DAY_MS = 86_400_000;
-/** Spec 8: a time series covers at most 90 days; a longer period's charts show its last 90. */
+/** A time series covers at most 90 days; a longer period's charts show its last 90. */
 export const SERIES_MAX_DAYS = 90;
 
 export function seriesParams(p: PeriodPick): { period: PeriodPick; clipped: boolean } {

@@ -64,7 +64,7 @@ function NumberCells({ r }: { r: Numbers }) {
   );
 }
 
-/** Per mailbox: the period's numbers (rule 6) and its activity over the last 7 days. */
+/** Per mailbox: the period's numbers and its activity over the last 7 days. */
 export function MailboxTable({ period }: { period: PeriodPick }) {
   const q = useMailboxStats(period);
   if (q.error) return <Alert tone="error">Could not load mailbox stats: {describeError(q.error)}</Alert>;

@@ -5,7 +5,7 @@ import { client, data } from "@/components/api-client";
 import type { ResponseOf } from "@/lib/client";
 import type { WarmupSettingsInput } from "@/lib/warmup/schemas";
 
-/** Spec 4.11's warmup routes and GET /deliverability/mailboxes/<id> (its warmup part), for the dashboard. */
+/** The warmup routes of a mailbox and GET /deliverability/mailboxes/<id> (its warmup part), for the dashboard. */
 
 export type WarmupStatus = ResponseOf<"/mailboxes/{id}", "get">["warmupStatus"];
 export type Presets = ResponseOf<"/warmup/presets", "get">["presets"];
