@@ -57,7 +57,7 @@ describe("warmup routes", () => {
       startedAt: "2026-11-02T09:00:00.000Z",
       pausedAt: null,
     });
-    // Spec 6.2's fields of warmup.status_changed, exactly.
+    // The fields of warmup.status_changed, exactly.
     const [ev] = await getDb()
       .select()
       .from(events)
