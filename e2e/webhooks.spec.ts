@@ -43,7 +43,7 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** Spec 6.4, written out here rather than imported from the app: hex HMAC-SHA256 of `${timestamp}.${rawBody}`. */
+/** The signature a receiver checks (docs/webhooks.md), written out here rather than imported from the app: hex HMAC-SHA256 of `${timestamp}.${rawBody}`. */
 function signedWith(secret: string, r: Received): boolean {
   const ts = String(r.headers["x-service-timestamp"] ?? "");
   if (!/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
