@@ -10,7 +10,7 @@ import { campaignStats, dailySeries, variantStats } from "./stats";
 
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
 
-/** GET /campaigns/<id>/stats: the 2.4 numbers plus per step × variant results. */
+/** GET /campaigns/<id>/stats: the campaign's counts and rates plus per step × variant results. */
 export async function getCampaignStats(ctx: Ctx, id: string) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
