@@ -26,14 +26,14 @@ const STAT_COLUMNS = [
   "clicksTracked",
 ] as const satisfies readonly (keyof CampaignStats)[];
 
-/** Every campaign of the workspace, oldest first, with its 2.4 numbers (lifetime, as the campaign list). */
+/** Every campaign of the workspace, oldest first, with its counts and rates (lifetime, as the campaign list). */
 async function campaignsWithStats(ctx: Ctx) {
   const rows = await ctx.db.select().from(campaigns).where(eq(campaigns.workspaceId, ctx.workspaceId)).orderBy(asc(campaigns.seq));
   const stats = await campaignStats(ctx.db, rows);
   return rows.map((c) => ({ id: c.id, name: c.name, status: c.status, ...stats.get(c.id)! }));
 }
 
-/** GET /reports/campaigns.csv: one row per campaign — id, name, status and every 2.4 number. */
+/** GET /reports/campaigns.csv: one row per campaign — id, name, status and every count and rate. */
 export async function campaignsCsv(ctx: Ctx): Promise<Response> {
   requireAccess(ctx, "read");
   const list = await campaignsWithStats(ctx);

@@ -139,7 +139,7 @@ export const brandingSchema = z.object({
 });
 export const brandingResponseSchema = z.object({ branding: brandingSchema });
 
-/** GET /reports/branded: the overview of the period and every campaign's 2.4 numbers, with the branding. */
+/** GET /reports/branded: the overview of the period and every campaign's counts and rates, with the branding. */
 export const brandedReportSchema = z.object({
   branding: brandingSchema,
   period: z.object(period),
