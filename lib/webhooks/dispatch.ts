@@ -10,7 +10,7 @@ import { twoStepTransaction } from "../../db/pipelined";
 /** Events fanned out per transaction. */
 export const DISPATCH_BATCH = 500;
 
-/** The 6.1 envelope, serialised once: every retry and resend sends these exact bytes. */
+/** The event envelope (see docs/webhooks.md, What a request looks like), serialised once: every retry and resend sends these exact bytes. */
 export function envelope(e: { id: string; event: string; createdAt: Date; data: Record<string, unknown> }): string {
   return JSON.stringify({ id: e.id, event: e.event, createdAt: e.createdAt.toISOString(), data: e.data });
 }
