@@ -28,7 +28,7 @@ export async function agentForCampaign(db: DbOrTx, workspaceId: string, campaign
   return row?.a ?? null;
 }
 
-/** The API's view of agents (2.10 fields plus campaignIds, documentCount and website), one query per relation. */
+/** The API's view of agents (its own fields plus campaignIds, documentCount and website), one query per relation. */
 export async function agentViews(db: DbOrTx, rows: AgentRow[]) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
