@@ -6,7 +6,7 @@ import { call, makeWorkspace, sessionCookie, type TestWorkspace } from "@/test/h
 /**
  * Every route with an id in its path, called with ids that are not ours — percent signs (what a
  * double decode choked on), broken escapes, NUL, path tricks, huge and non-ASCII strings — by the
- * workspace owner: never a 5xx, always the 2.1 error shape with a stable code.
+ * workspace owner: never a 5xx, always the API's error shape with a stable code.
  */
 const v1 = path.resolve(import.meta.dirname);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -2,7 +2,7 @@ import { errorResponse } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 
 /**
- * Any path under /api/v1 that no route matches: 404 `NOT_FOUND` in the 2.1 error shape (not the
+ * Any path under /api/v1 that no route matches: 404 `NOT_FOUND` in the API's error shape (not the
  * dashboard's HTML page), whatever the method.
  */
 function notFound(req: Request): Response {

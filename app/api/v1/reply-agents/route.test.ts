@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 
 describe("reply agents CRUD", () => {
-  it("creates, reads, updates and deletes an agent with 2.10 fields and campaigns", async () => {
+  it("creates, reads, updates and deletes an agent with all its fields and campaigns", async () => {
     const c1 = await campaign(ws.fullKey, "Q4 outreach");
     const c2 = await campaign(ws.fullKey, "Q1 outreach");
     const made = await call(CREATE, "POST", "/reply-agents", {

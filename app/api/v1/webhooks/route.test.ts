@@ -100,7 +100,7 @@ describe("webhook API", () => {
 });
 
 describe("delivery", () => {
-  it("POSTs the 6.1 envelope with the 6.3 headers to subscribed, active webhooks only", async () => {
+  it("POSTs the event envelope with the signed headers to subscribed, active webhooks only", async () => {
     const sub = (await create({ url: receiver.url("/sub"), events: ["email.replied"] })).body;
     const other = (await create({ url: receiver.url("/other"), events: ["email.opened"] })).body;
     const paused = (await create({ url: receiver.url("/paused"), events: ["email.replied"], active: false })).body;
