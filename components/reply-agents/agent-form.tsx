@@ -29,7 +29,7 @@ function draftOf(a: Draft): Draft {
   return { name, companyName, companyDomain, tone, additionalInfo, autonomousReplies, followUpsEnabled, followUpDays, campaignIds };
 }
 
-/** The agent's 2.10 fields and the campaigns it answers for; Save sends one PATCH. */
+/** The agent's fields and the campaigns it answers for; Save sends one PATCH. */
 export function AgentForm({ agent }: { agent: Agent }) {
   const qc = useQueryClient();
   const campaigns = useCampaignOptions();

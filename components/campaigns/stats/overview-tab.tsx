@@ -17,7 +17,7 @@ import type { CampaignStatsView, VariantResult } from "./types";
 const COLORS = { sent: "#4f46e5", opened: "#10b981", clicked: "#0ea5e9", bounced: "#ef4444" };
 const RANGES = [7, 14, 30, 90]; // the API allows up to 90 days
 
-/** Overview: the 2.4 numbers (live while the campaign is ACTIVE), sends per day, and per step × variant results. */
+/** Overview: the campaign's counts and rates (live while the campaign is ACTIVE), sends per day, and per step × variant results. */
 export function OverviewTab({ campaign }: { campaign: Campaign }) {
   const live = campaign.status === "ACTIVE";
   const stats = useCampaignStats(campaign.id, live);

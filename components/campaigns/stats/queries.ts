@@ -13,7 +13,7 @@ export const LIVE_MS = 15_000;
  * refreshes these with the rest of the page.
  */
 
-/** The 2.4 stats and per step × variant results; live (every 15 s) while the campaign is ACTIVE. */
+/** The campaign's counts and rates and per step × variant results; live (every 15 s) while the campaign is ACTIVE. */
 export function useCampaignStats(id: string, live: boolean) {
   return useQuery({
     queryKey: keys.part(id, "stats"),
