@@ -195,7 +195,7 @@ async function seedWorkspace(env: Awaited<ReturnType<typeof startBenchEnvironmen
   return { ws, replies };
 }
 
-/** The 2.4 numbers of every campaign and the 30-day overview, counted plainly on the raw rows. */
+/** The counts and rates of every campaign and the 30-day overview, counted plainly on the raw rows. */
 async function rawCounts(sql: postgres.Sql, ws: string, from: Date) {
   const perCampaign = await sql`
     select e.campaign_id as id, count(*) filter (where status in ('SENT','BOUNCED'))::int as sent,
