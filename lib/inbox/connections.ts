@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Socket } from "node:net";
-import type { ImapFlow } from "imapflow";
+import { connectImap, type ImapClient, logoutImap } from "../mail/imap-ops";
 import { type Clock, currentClock, systemClock } from "../clock";
-import { imapClient, type ImapConfig } from "../mail/imap";
+import type { ImapConfig } from "../mail/imap";
 
 /**
  * Long-lived IMAP connections of the worker sidecar (architecture: the sidecar keeps what a serverless
@@ -11,7 +11,7 @@ import { imapClient, type ImapConfig } from "../mail/imap";
  */
 interface Entry {
   key: string;
-  client?: ImapFlow;
+  client?: ImapClient;
   failures: number;
   retryAt: number;
   lastUsed: number;
@@ -34,7 +34,7 @@ export class ImapBackoffError extends Error {
  * TCP_NODELAY on a connected client's socket (imapflow leaves Nagle's algorithm on and takes no option
  * for it): a command written in two pieces would otherwise wait for the server's delayed ACK.
  */
-export function noDelay(client: ImapFlow): void {
+export function noDelay(client: ImapClient): void {
   const socket = (client as { socket?: unknown }).socket as Partial<Socket> | undefined;
   socket?.setNoDelay?.(true);
 }
@@ -58,7 +58,7 @@ export class ImapConnections {
     return e ? Math.max(0, Math.ceil((e.retryAt - this.now()) / 1000)) : 0;
   }
 
-  async get(mailboxId: string, cfg: ImapConfig): Promise<ImapFlow> {
+  async get(mailboxId: string, cfg: ImapConfig): Promise<ImapClient> {
     const key = createHash("sha1").update(JSON.stringify(cfg)).digest("hex");
     let e = this.entries.get(mailboxId);
     if (e && e.key !== key) {
@@ -78,14 +78,12 @@ export class ImapConnections {
         { cause: e.lastError },
       );
     }
-    const client = imapClient(cfg);
+    let client: ImapClient;
     // The sync polls (every IMAP_POLL_INTERVAL_S). imapflow's auto-IDLE would start after 15 s quiet and
     // every next cycle would first spend a round trip ending it (DONE); a poll cycle keeps the
     // connection alive well within imapflow's 5-minute socket timeout (a longer interval: reconnects).
-    client.options.disableAutoIdle = true;
-    client.on("error", () => {});
     try {
-      await client.connect();
+      client = await connectImap(cfg, { autoIdle: false });
       noDelay(client);
     } catch (err) {
       const failures = (e?.failures ?? 0) + 1;
@@ -128,7 +126,7 @@ export class ImapConnections {
   }
 
   async closeAll(): Promise<void> {
-    for (const e of this.entries.values()) await e.client?.logout().catch(() => e.client?.close());
+    for (const e of this.entries.values()) if (e.client) await logoutImap(e.client);
     this.entries.clear();
   }
 

@@ -1,10 +1,9 @@
 import { and, inArray, isNull, sql } from "drizzle-orm";
-import type { ImapFlow } from "imapflow";
 import type { DbOrTx } from "../../db/client";
 import { warmupMessages } from "../../db/schema";
 import type { Logger } from "../log";
-import { type ImapConfig, imapClient } from "../mail/imap";
-import { junkFolder } from "../placement/imap-find";
+import type { ImapConfig } from "../mail/imap";
+import { findByMessageId, findJunkFolder, flagSeen, type ImapClient, inFolder, moveToInbox, withImap } from "../mail/imap-ops";
 import { loadSeedPool, type Seed } from "../placement/seeds";
 
 /**
@@ -20,22 +19,14 @@ const LOOK_BACK_MS = 2 * 86_400_000;
 const lastRead = new Map<string, number>();
 
 /** Opens `path` read-write and takes the given Message-IDs found there: flags them, and moves them to INBOX from spam. */
-async function takeFrom(client: ImapFlow, path: string, ids: string[], spam: boolean): Promise<string[]> {
-  const lock = await client.getMailboxLock(path);
-  try {
-    const hits: { id: string; uid: number }[] = [];
-    for (const id of ids) {
-      const uid = ((await client.search({ header: { "message-id": id } }, { uid: true })) || [])[0];
-      if (uid) hits.push({ id, uid });
-    }
-    if (!hits.length) return [];
-    const set = hits.map((h) => h.uid).join(",");
-    await client.messageFlagsAdd(set, ["\\Seen", "\\Flagged"], { uid: true });
-    if (spam) await client.messageMove(set, "INBOX", { uid: true });
+async function takeFrom(client: ImapClient, path: string, ids: string[], spam: boolean): Promise<string[]> {
+  return inFolder(client, path, async () => {
+    const hits = await findByMessageId(client, ids);
+    const uids = hits.map((h) => h.uid);
+    await flagSeen(client, uids);
+    if (spam) await moveToInbox(client, uids);
     return hits.map((h) => h.id);
-  } finally {
-    lock.release();
-  }
+  });
 }
 
 /** One pool seed: what it received of `ids`, by folder. */
@@ -44,17 +35,12 @@ async function readSeed(seed: Seed, ids: string[]): Promise<{ inbox: string[]; s
 }
 
 async function readWith(cfg: ImapConfig, ids: string[]): Promise<{ inbox: string[]; spam: string[]; junk?: string }> {
-  const client = imapClient(cfg);
-  client.on("error", () => {}); // reported through the failing command
-  await client.connect();
-  try {
-    const junk = junkFolder(await client.list());
+  return withImap(cfg, async (client) => {
+    const junk = await findJunkFolder(client);
     const spam = junk ? await takeFrom(client, junk, ids, true) : [];
     const rest = ids.filter((id) => !spam.includes(id));
     return { inbox: await takeFrom(client, "INBOX", rest, false), spam, junk };
-  } finally {
-    await client.logout().catch(() => client.close());
-  }
+  });
 }
 
 /** Reads the pool seeds that have unseen warmup mail; returns how many emails were recorded received. */

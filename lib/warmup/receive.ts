@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { ImapFlow } from "imapflow";
+import type { ImapClient } from "../mail/imap-ops";
 import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes, mailboxWarmups, warmupMessages } from "../../db/schema";
@@ -56,7 +56,7 @@ export function answerNext(decided: number, answered: number, ratePct: number): 
 export async function receiveWarmup(
   db: DbOrTx,
   now: Date,
-  client: ImapFlow,
+  client: ImapClient,
   mb: { id: string },
   folder: FolderRef,
   found: { uid: number; messageId: string }[],

@@ -1,6 +1,6 @@
-import type { ImapFlow } from "imapflow";
+import type { ImapClient } from "../../mail/imap-ops";
 
-/** Received files kept: 25 MB per message (spec 8); a larger message is skipped before download. */
+/** Received files kept: 25 MB per message at most; a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 /** One UID FETCH and one transaction take at most this many messages / bytes (a first sync of a full INBOX comes in batches). */
 export const BATCH_MESSAGES = 100;
@@ -13,7 +13,7 @@ export type Folder = { path: string; kind: FolderKind };
 const folderCache = new WeakMap<object, Folder[]>();
 
 /** INBOX and the spam folder hold what others sent; the Sent folder holds answers written in a mail client. */
-export async function foldersOf(client: ImapFlow): Promise<Folder[]> {
+export async function foldersOf(client: ImapClient): Promise<Folder[]> {
   const cached = folderCache.get(client);
   if (cached) return cached;
   const out: Folder[] = [{ path: "INBOX", kind: "inbound" }];
@@ -31,7 +31,7 @@ export async function foldersOf(client: ImapFlow): Promise<Folder[]> {
  * opened). Not for the folder this connection has selected: STATUS there may not be current (RFC 3501
  * 6.3.10), so it is opened.
  */
-export async function unchangedSince(client: ImapFlow, path: string, state: { uidValidity: string; lastUid: number }): Promise<boolean> {
+export async function unchangedSince(client: ImapClient, path: string, state: { uidValidity: string; lastUid: number }): Promise<boolean> {
   const selected = client.mailbox && typeof client.mailbox === "object" ? client.mailbox.path : undefined;
   if (selected === path) return false;
   const st = await client.status(path, { uidNext: true, uidValidity: true }).catch(() => undefined);
@@ -61,7 +61,7 @@ function messageIdOf(headers: Buffer | undefined): string | null {
  * says nothing is new.
  */
 export async function listNew(
-  client: ImapFlow,
+  client: ImapClient,
   path: string,
   state: { uidValidity: string; lastUid: number } | undefined,
 ): Promise<{ uidValidity: string; lastUid: number; listed: Listed[] }> {
@@ -114,7 +114,7 @@ export function uidSet(uids: number[]): string {
 }
 
 /** The sources of `uids` of the open folder, in one UID FETCH. */
-export async function fetchSources(client: ImapFlow, uids: number[]): Promise<Map<number, Buffer>> {
+export async function fetchSources(client: ImapClient, uids: number[]): Promise<Map<number, Buffer>> {
   const sources = new Map<number, Buffer>();
   if (!uids.length) return sources;
   const asked = new Set(uids);

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import type { ImapFlow } from "imapflow";
 import { imapState, type mailboxes } from "../../../db/schema";
 import { loadAiSettings } from "../../ai/settings";
-import { type ImapConfig, imapClient } from "../../mail/imap";
+import type { ImapConfig } from "../../mail/imap";
+import { connectImap, type ImapClient, logoutImap } from "../../mail/imap-ops";
 import { withLogin } from "../../mailboxes/credentials";
 import { type ImapConnections, noDelay } from "../connections";
 import { parseDsn } from "../dsn";
@@ -68,7 +68,7 @@ class StoreQueue {
 /** Downloads a folder's new messages batch by batch; each is parsed and stored by the queue. */
 async function syncFolder(
   ctx: SyncCtx,
-  client: ImapFlow,
+  client: ImapClient,
   mb: Mailbox,
   folder: Folder,
   found: { uidValidity: string; listed: Listed[] },
@@ -94,7 +94,7 @@ async function syncFolder(
  * mailbox is handled as the warmup network's receiving side (seen, flagged, out of spam, answered);
  * a failure there is logged and leaves the sync of the rest alone.
  */
-async function serviceMail(ctx: SyncCtx, client: ImapFlow, mb: Mailbox, folder: Folder, listed: Listed[]): Promise<void> {
+async function serviceMail(ctx: SyncCtx, client: ImapClient, mb: Mailbox, folder: Folder, listed: Listed[]): Promise<void> {
   const ids = listed.flatMap((x) => (x.messageId ? [x.messageId] : []));
   if (!ids.length) return;
   const ours = await serviceMailIds(ctx.db, ids);
@@ -172,7 +172,7 @@ export async function readMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = 
     pool?.drop(m.id); // reconnect next time
     throw e;
   } finally {
-    if (!pool) await client.logout().catch(() => client.close());
+    if (!pool) await logoutImap(client);
   }
   const done = queue.idle().then(
     () => totals,
@@ -191,10 +191,8 @@ export async function syncMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = 
 }
 
 /** A connection for one sync, without the sidecar's pool (logged out after). */
-async function connectOnce(cfg: ImapConfig): Promise<ImapFlow> {
-  const client = imapClient(cfg);
-  client.on("error", () => {});
-  await client.connect();
+async function connectOnce(cfg: ImapConfig): Promise<ImapClient> {
+  const client = await connectImap(cfg);
   noDelay(client);
   return client;
 }
