@@ -4,7 +4,7 @@ import { addMember, call, makeWorkspace, sessionCookie, type TestWorkspace } fro
 import { figure } from "./figures";
 import { absentLike, buildFixture, type Fixture, paramValue, SHARED_PARAMS } from "./fixture";
 import { concrete, type Operation, operations } from "./routes";
-import { changed, rowCounts } from "./snapshot";
+import { changed, tableContents } from "./snapshot";
 
 /**
  * The rights table (lib/auth/roles.ts) over every route, with a dashboard session of each role in one
@@ -69,12 +69,12 @@ describe("the rights of each role over every route", () => {
         const cookie = cookies[role] as string;
         const min = routeMinRole(op.def);
         if (!hasRole(role, min)) {
-          const before = await rowCounts();
+          const before = await tableContents();
           const r = await send(op, cookie, ownParams(op));
           refused++;
           if (r.status !== 403 || r.body?.code !== "FORBIDDEN" || typeof r.body?.error !== "string")
             bad.push(`${where(op, role)} (needs ${min}): ${r.status} ${JSON.stringify(r.body).slice(0, 160)} (want 403)`);
-          const diff = changed(before, await rowCounts());
+          const diff = changed(before, await tableContents());
           if (diff.length) bad.push(`${where(op, role)} wrote rows while refused: ${diff.join(", ")}`);
           continue;
         }
@@ -112,9 +112,9 @@ describe("the rights of each role over every route", () => {
       if (!owned(op).some((n) => paramValue(fxA, op.rel, n))) continue;
       checked++;
       const cookie = cookies.outsider as string;
-      const before = await rowCounts();
+      const before = await tableContents();
       const theirs = await send(op, cookie, ownParams(op));
-      const diff = changed(before, await rowCounts());
+      const diff = changed(before, await tableContents());
       const none = await send(op, cookie, absentParams(op));
       if (diff.length) bad.push(`${where(op, "outsider")} wrote rows: ${diff.join(", ")}`);
       if (theirs.status !== none.status || theirs.body?.code !== none.body?.code)
