@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type Mail from "nodemailer/lib/mailer";
+import type { OutgoingMessage } from "../../mail/sender";
 import { recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { campaignLeads, leads } from "../../../db/schema";
@@ -13,7 +13,7 @@ import type { Mailbox, SendLead, SentBody, Step, Work } from "./types";
 
 /**
  * The subject a lead's email gets: step 0 its own; follow-ups go in the same thread as `Re: ` + the
- * subject of the first email the lead got (spec 4.7 rule 1).
+ * subject of the first email the lead got.
  */
 export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier: EarlierEmail[], knownCustomFields: string[]): string {
   const first = earlier[0];
@@ -22,12 +22,12 @@ export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier
 }
 
 /**
- * The message as nodemailer takes it, and the body to keep on the email's row: text as sent, HTML
+ * The message as the mail sender takes it, and the body to keep on the email's row: text as sent, HTML
  * without the open pixel and click redirects. HTML only when the step has it (or opens are tracked),
  * never with textOnly; the unsubscribe headers (RFC 8058) when the campaign wants them; files, and
  * inline images only when the body shows their cid.
  */
-export function composeMessage(w: Work): { mail: Mail.Options; body: SentBody } {
+export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody } {
   const { mailbox: m, campaign: c, lead, step, emailId } = w;
   const rendered = renderStep(
     { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: c.textOnly ? null : step.bodyHtmlTemplate },
@@ -45,7 +45,7 @@ export function composeMessage(w: Work): { mail: Mail.Options; body: SentBody } 
   }
   const shown = `${rendered.text}\n${html ?? ""}`;
   const attached = w.files.filter((f) => !f.cid || shown.includes(`cid:${f.cid}`));
-  const mail: Mail.Options = {
+  const mail: OutgoingMessage = {
     from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
     to: lead.email,
     subject: w.subject,
