@@ -155,8 +155,10 @@ export function paramValue(fx: Fixture, rel: string, name: string): string | und
   return byFolder.find(([re]) => re.test(rel))?.[1];
 }
 
-/** An id shaped like `id` (same prefix and length) that no row has. */
+/** An id shaped like `id` (same prefix and length, or an address on the same domain) that no row has. */
 export function absentLike(id: string): string {
+  // An address (PUT /mailboxes/by-email/{email}) stays a valid address, so it too reaches the lookup.
+  if (id.includes("@")) return `absent-${"0".repeat(8)}${id.slice(id.indexOf("@"))}`;
   const cut = id.indexOf("_");
   return cut < 0 ? `x${"0".repeat(Math.max(1, id.length - 1))}` : `${id.slice(0, cut + 1)}${"0".repeat(id.length - cut - 1)}`;
 }

@@ -1,6 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { allRoutes } from "../../lib/api/contracts";
+import { jsonSchema } from "../../lib/api/openapi";
+import { exampleOf } from "../../lib/api/openapi-examples";
 import type { RouteDef } from "../../lib/api/route";
 
 export type Handler = (req: Request, ctx?: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -61,4 +63,21 @@ export async function operations(): Promise<Operation[]> {
     }
   }
   return out;
+}
+
+/**
+ * A body the route's contract accepts, made the way the OpenAPI document makes its examples: the full
+ * example, then required fields only, then each field alone; undefined for a route without a body or
+ * when none of them parses (the caller then knows a lookup behind the body check is not reached).
+ */
+export function validBody(op: Operation): unknown {
+  const zod = op.def.body;
+  if (!zod) return undefined;
+  const js = jsonSchema(zod, "input");
+  const props = Object.entries((js.properties ?? {}) as Record<string, Record<string, unknown>>);
+  const alone = props.map(([k, v]) => ({ [k]: exampleOf(v, k, 1) }));
+  for (const example of [exampleOf(js), exampleOf(js, "", 0, true), ...alone]) {
+    if (example !== undefined && zod.safeParse(example).success) return example;
+  }
+  return undefined;
 }
