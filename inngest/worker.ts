@@ -21,10 +21,16 @@ export function startWorker(log: (line: string) => void = console.log): { stop()
       await new Promise((r) => setTimeout(r, workerTickMs()));
     }
   };
-  log(
-    `[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`,
-  );
   void loop();
+  // "started" is the line operators and tests wait for before they may stop the worker, so it is written
+  // on the next turn of the event loop: by then the caller (the launcher's supervise) has set up its
+  // SIGTERM and SIGINT handling, and a stop sent on seeing the line ends the worker cleanly, never by
+  // the signal's default action.
+  setImmediate(() =>
+    log(
+      `[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`,
+    ),
+  );
   return {
     async stop() {
       stopped = true;
