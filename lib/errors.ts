@@ -12,6 +12,8 @@ export type ErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMITED"
   | "UPSTREAM_ERROR"
+  /** A part the request needs (the database) is unreachable; the client should retry after Retry-After seconds. */
+  | "UNAVAILABLE"
   | "INTERNAL_ERROR"
   | "LAUNCH_NEEDS_CONFIRMATION"
   /** The same Idempotency-Key with a different request (decisions, "Idempotency"). */

@@ -16,6 +16,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,
+  UNAVAILABLE: 503,
 };
 
 /** Zod issues → `{ fieldErrors, formErrors }`, with nested paths joined by dots (`leads.3.email`). */
@@ -49,9 +50,35 @@ function fromPostgres(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** Driver and server codes that mean "the database cannot be reached right now", not "the request is wrong". */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+
+/** True when the error (or a cause it wraps) says the database is unreachable: refused, reset, shutting down, starting up. */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (UNREACHABLE_CODES.has(code) || code.startsWith("CONNECTION_")) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnreachable)) return true;
+  }
+  return false;
+}
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) return validationErrorFromZod(err, "body");
+  if (isDatabaseUnreachable(err))
+    return new AppError("UNAVAILABLE", "The database is unreachable; retry shortly", undefined, undefined, { "Retry-After": "5" });
   const pg = fromPostgres(err);
   if (pg) return pg;
   console.error("[api] unexpected error", err);

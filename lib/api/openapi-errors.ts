@@ -36,6 +36,7 @@ const DESCRIBE: Record<number, string> = {
   422: "The Idempotency-Key was used with a different request (IDEMPOTENCY_MISMATCH)",
   429: "Rate limited (RATE_LIMITED); see Retry-After",
   502: "An upstream operation failed, e.g. the mail server refused (UPSTREAM_ERROR)",
+  503: "The database is unreachable; retry after Retry-After seconds (UNAVAILABLE)",
 };
 
 const EXAMPLES: Record<string, { error: string; code: string; details?: unknown }> = {
@@ -55,6 +56,7 @@ const EXAMPLES: Record<string, { error: string; code: string; details?: unknown 
   IDEMPOTENCY_MISMATCH: { error: "This Idempotency-Key was used with a different request", code: "IDEMPOTENCY_MISMATCH" },
   RATE_LIMITED: { error: "Rate limit exceeded: 300 requests per minute", code: "RATE_LIMITED" },
   UPSTREAM_ERROR: { error: "The mail server refused the message: 550 5.7.1 relay denied", code: "UPSTREAM_ERROR" },
+  UNAVAILABLE: { error: "The database is unreachable; retry shortly", code: "UNAVAILABLE" },
 };
 
 /**
@@ -62,11 +64,11 @@ const EXAMPLES: Record<string, { error: string; code: string; details?: unknown 
  * (every route takes a credential and counts against its limit); 403 for write, role-gated
  * (everything a client seat may not read) and session-only routes;
  * 400 for anything it parses (body, query, path ids); 404 for a path id; 413 for a body; 409 and
- * 422 for a POST (Idempotency-Key); plus the route's declared `errors`.
+ * 422 for a POST (Idempotency-Key); 503 always (the database may be unreachable); plus the route's declared `errors`.
  */
 export function errorStatuses(def: RouteDef): number[] {
   // A public route takes no credential, so it cannot answer 401.
-  const out = new Set([...(def.credential === "public" ? [] : [401]), 429, ...(def.errors ?? [])]);
+  const out = new Set([...(def.credential === "public" ? [] : [401]), 429, 503, ...(def.errors ?? [])]);
   const hasIds = def.path.includes("{");
   if (def.access === "write" || routeMinRole(def) !== "client" || def.credential === "session") out.add(403);
   if (def.body || def.query || hasIds) out.add(400);
