@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { ImapClient } from "../mail/imap-ops";
+import { flagSeen, type ImapClient, moveToInbox } from "../mail/imap-ops";
 import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes, mailboxWarmups, warmupMessages } from "../../db/schema";
@@ -77,8 +77,8 @@ export async function receiveWarmup(
   const uids = found.filter((f) => mine.has(f.messageId)).map((f) => f.uid);
   const spam = folder.path.toUpperCase() !== "INBOX";
   await client.mailboxOpen(folder.path); // read-write: flags and the move
-  await client.messageFlagsAdd(uids.join(","), ["\\Seen", "\\Flagged"], { uid: true });
-  if (spam) await client.messageMove(uids.join(","), "INBOX", { uid: true });
+  await flagSeen(client, uids);
+  if (spam) await moveToInbox(client, uids);
   await db
     .update(warmupMessages)
     .set({ receivedAt: now, receivedFolder: folder.path, rescuedFromSpam: spam })
