@@ -2,8 +2,6 @@ import type { ImapConfig } from "../mail/imap";
 import { findByMessageId, findJunkFolder, type ImapClient, inFolder, withImap } from "../mail/imap-ops";
 import { type Tab, tabOf } from "./rules";
 
-export { junkFolder } from "../mail/imap-ops";
-
 /** Where a seed's server filed a probe. */
 export interface Found {
   placement: "INBOX" | "SPAM";

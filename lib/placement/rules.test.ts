@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { junkFolder } from "./imap-find";
+import { junkFolder } from "../mail/imap-ops";
 import { inboxPct, isDrop, tabOf, tally } from "./rules";
 import { loadSeedPool, poolProvider, SeedPoolError } from "./seeds";
 
