@@ -128,7 +128,7 @@ function noDelaySocket(timeoutSeconds: number) {
  * and at most 10. Postgres runs one process per connection, and on a small machine that also runs the
  * database (the embedded default) more statements at once than there are cores only make the
  * backends take turns: on 2 cores the send engine's tick of 5,000 mailboxes took a median 0.54 s on
- * 918 ms of CPU with 3 connections against 0.67 s on 1,196 ms with 10 (six alternated pairs, docs/sending.md).
+ * 918 ms of CPU with 3 connections against 0.67 s on 1,196 ms with 10 (six alternated pairs, docs/benchmarks.md).
  * Set DB_POOL_MAX for a larger database server elsewhere.
  */
 export function defaultPoolMax(cores = availableParallelism()): number {

@@ -132,7 +132,7 @@ const WARM_PASSES = intEnv("BENCH_WARM_PASSES", 150, true);
 /**
  * Part 1's world: this many mailboxes, each sending one email per pass (BENCH_MAILBOXES, default 40).
  * The judged shape is 40; a full pass (1,000, the engine's mailboxLimit) spreads the pass's statements
- * over more emails and keeps the window of conversations full (docs/sending.md, session 18). With a
+ * over more emails and keeps the window of conversations full (docs/benchmarks.md). With a
  * larger world, lower BENCH_PASSES and BENCH_WARM_PASSES (their unit is a pass of this many emails).
  */
 const D_MAILBOXES = intEnv("BENCH_MAILBOXES", 40);

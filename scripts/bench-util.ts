@@ -625,7 +625,7 @@ export function printJudged(rows: { judged: Judged; target: number; digits?: num
   say(`load average (1 min) after each run: ${loads.join(", ")}; at the end ${loadAverage()} (${os.cpus().length} CPUs)`);
 }
 
-/** The JSON summary of a judged figure: median, runs and load, for the README table. */
+/** The JSON summary of a judged figure: median, runs and load, for the table of docs/benchmarks.md. */
 export function judgedJson(j: Judged): { median: number; min: number; max: number; runs: number[]; load: number[] } {
   return { median: round3(j.median), min: round3(j.min), max: round3(j.max), runs: j.values.map(round3), load: j.loads.map(round3) };
 }

@@ -6,7 +6,7 @@ import { createProgress, formatElapsed, type Progress, startTicking } from "./pr
 
 /**
  * How long the first build takes, measured on the 2-core development machine with the type check
- * skipped (scripts/first-start-time.ts measures it end to end; README.md has the figures).
+ * skipped (scripts/first-start-time.ts measures it end to end; docs/benchmarks.md has the figures).
  */
 export const BUILD_ESTIMATE = "about 2 minutes on 2 cores";
 
