@@ -50,25 +50,21 @@ function fromPostgres(err: unknown): AppError | undefined {
   return undefined;
 }
 
-/** Driver and server codes that mean "the database cannot be reached right now", not "the request is wrong". */
-const UNREACHABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EHOSTUNREACH",
-  "ETIMEDOUT",
-  "EPIPE",
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
-]);
+/**
+ * Socket codes count only on an error the database driver raised (postgres.js marks its errors with the
+ * statement, `query`): an SMTP server, IMAP server or HTTP endpoint refusing a connection is not an outage
+ * of the database and must not be reported as one.
+ */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE"]);
+/** PostgreSQL's own: shutting down (admin or crash), starting up, too many connections. */
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
 /** True when the error (or a cause it wraps) says the database is unreachable: refused, reset, shutting down, starting up. */
 export function isDatabaseUnreachable(err: unknown): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === "string" ? e.code : "";
-    if (UNREACHABLE_CODES.has(code) || code.startsWith("CONNECTION_")) return true;
+    if (SERVER_CODES.has(code) || code.startsWith("CONNECTION_") || code === "CONNECT_TIMEOUT") return true;
+    if (SOCKET_CODES.has(code) && typeof e === "object" && "query" in e) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnreachable)) return true;
   }
   return false;

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { createServer } from "node:net";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
@@ -34,5 +35,14 @@ describe("a database outage", () => {
       const res = errorResponse(Object.assign(new Error("Failed query"), { cause: Object.assign(new Error("x"), { code }) }));
       expect(res.status).toBe(503);
     }
+  });
+
+  it("does not call a refused SMTP, IMAP or HTTP connection a database outage", async () => {
+    // The socket error an SMTP or IMAP client passes on when a mail server refuses the connection.
+    const refused = await new Promise<unknown>((resolve) => connect(1, "127.0.0.1").on("error", resolve));
+    expect((refused as { code?: string }).code).toBe("ECONNREFUSED");
+    expect(errorResponse(refused).status).toBe(500);
+    expect(errorResponse(new AggregateError([refused], "every address refused")).status).toBe(500);
+    expect(errorResponse(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:25"), { code: "ECONNREFUSED" })).status).toBe(500);
   });
 });
