@@ -57,7 +57,7 @@ async function request(method: string, p: string, body?: unknown) {
 }
 
 describe("a PostgreSQL restart under a running web process", () => {
-  it("answers errors in the 2.1 shape during the outage and serves again after it, losing nothing", async () => {
+  it("answers errors in the API's error shape ({ error, code }) during the outage and serves again after it, losing nothing", async () => {
     const before = await request("POST", "/leads", { leads: [{ email: "kept@before.test" }] });
     expect(before.status).toBe(200);
     await pg.stop();
