@@ -125,6 +125,16 @@ export const rateLimits = {
 
 export const workerTickMs = () => intEnv("WORKER_TICK_MS", 5000);
 
+/** How long a mail client waits for a server's TCP connection before giving up (a bad value falls back to the default, never NaN). */
+export const mailTimeouts = {
+  get imapConnectMs() {
+    return intEnv("IMAP_CONNECT_TIMEOUT_MS", 15_000);
+  },
+  get smtpConnectMs() {
+    return intEnv("SMTP_CONNECT_TIMEOUT_MS", 15_000);
+  },
+};
+
 /** The outbound guard's settings, read on each call (tests change them between cases). */
 export const outboundEnv = {
   /** OUTBOUND_ALLOW_HOSTS: comma list of hosts or CIDRs that webhooks and crawls may reach although private. */

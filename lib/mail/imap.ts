@@ -1,5 +1,6 @@
 import { ImapFlow } from "imapflow";
 import type { ServerLogin } from "./providers";
+import { mailTimeouts } from "../env";
 
 /** An IMAP server's login (an OAuth token logs in with XOAUTH2, by AUTHENTICATE). */
 export type ImapConfig = ServerLogin;
@@ -21,7 +22,7 @@ export function imapClient(cfg: ImapConfig): ImapFlow {
     doSTARTTLS: cfg.security === "STARTTLS" ? true : cfg.security === "NONE" ? false : undefined,
     auth: cfg.accessToken ? { user: cfg.username, accessToken: cfg.accessToken } : { user: cfg.username, pass: cfg.password },
     logger: false,
-    connectionTimeout: Number(process.env.IMAP_CONNECT_TIMEOUT_MS ?? 15_000),
+    connectionTimeout: mailTimeouts.imapConnectMs,
     greetingTimeout: 15_000,
   });
 }

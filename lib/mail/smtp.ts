@@ -1,6 +1,7 @@
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { ServerLogin } from "./providers";
+import { mailTimeouts } from "../env";
 
 /** An SMTP server's login. */
 export type SmtpConfig = ServerLogin;
@@ -51,7 +52,7 @@ export function smtpTransport(cfg: SmtpConfig, opts: { pool?: boolean } = {}) {
     auth: cfg.accessToken
       ? { type: "OAuth2", user: cfg.username, accessToken: cfg.accessToken }
       : { user: cfg.username, pass: cfg.password },
-    connectionTimeout: Number(process.env.SMTP_CONNECT_TIMEOUT_MS ?? 15_000),
+    connectionTimeout: mailTimeouts.smtpConnectMs,
     greetingTimeout: 15_000,
     socketTimeout: 60_000,
   };
