@@ -38,7 +38,7 @@
  *     Printed, not judged: the pipeline against raw nodemailer pools that persist nothing (the SMTP
  *     ceiling; the figure issue 12 first named), in ABBA blocks of their own after the judged ones:
  *     one pooled transport per mailbox with the engine's own options (lib/mail/smtp.ts smtpTransport)
- *     and the same TCP_NODELAY hook the engine's pools have (lib/sending/transports.ts withNoDelay),
+ *     and the same TCP_NODELAY hook the engine's pools have (lib/mail/sender.ts withNoDelay),
  *     the same prebuilt messages, in the same shape (per pass one email per mailbox, a sliding pool of
  *     32 in flight). Also printed: the raw side with prebuilt MIME, and the CPU per email over the
  *     timed phases of this process, of the bench's Postgres and of the sink (from /proc): on 2 cores
@@ -481,6 +481,7 @@ async function loadApp() {
   const { sendDue, scheduleDue, deliver } = await import("@/lib/sending/engine");
   const transports = await import("@/lib/sending/transports");
   const { smtpTransport } = await import("@/lib/mail/smtp");
+  const { withNoDelay } = await import("@/lib/mail/sender");
   const { smtpConfigOf } = await import("@/lib/mailboxes/credentials");
   const { encryptSecret } = await import("@/lib/crypto/secretbox");
   const { renderStep } = await import("@/lib/templates/render");
@@ -509,6 +510,7 @@ async function loadApp() {
     deliver,
     transports,
     smtpTransport,
+    withNoDelay,
     smtpConfigOf,
     encryptSecret,
     renderStep,
@@ -754,7 +756,7 @@ async function stopSending(app: App, mbs: { id: string }[]): Promise<void> {
  * only their own.
  */
 async function warmEngine(app: App, sink: Sink): Promise<void> {
-  const { dbm, schema, drizzle: d } = app;
+  const { dbm } = app;
   const db = dbm.getDb();
   const t0 = process.hrtime.bigint();
   const { mbs } = await deliveryWorld(app, sink, "warm-up", leadInputs(WARM_PASSES * D_MAILBOXES, "warm", "warm-up.test"));
@@ -845,8 +847,8 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
   };
 
   // Raw side: one pooled transport per mailbox with the engine's options, warmed with one message each.
-  // The engine's pools have TCP_NODELAY (lib/sending/transports.ts withNoDelay): the raw pools get the same hook.
-  const raw = mbs.map((m) => transports.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
+  // The engine's pools have TCP_NODELAY (lib/mail/sender.ts withNoDelay): the raw pools get the same hook.
+  const raw = mbs.map((m) => app.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
   const [step] = await db.select().from(schema.campaignSteps).where(d.eq(schema.campaignSteps.campaignId, camp.id));
   const leadRows = await db
     .select()
@@ -941,7 +943,7 @@ async function partDelivery(app: App, sink: Sink): Promise<DeliveryResult> {
       dailySendCap: 1_000_000,
       senderName: `Sender ${i}`,
     }));
-    storePools = storeMbs.map((m) => transports.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
+    storePools = storeMbs.map((m) => app.withNoDelay(app.smtpTransport(app.smtpConfigOf(m), { pool: true })));
     const made = await routeCampaign(app, ws.fullKey, {
       name: "Delivery bench, bare store",
       settings: DELIVERY_SETTINGS,

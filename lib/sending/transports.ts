@@ -4,8 +4,6 @@ import { type OutgoingMessage, type SmtpSender, smtpSender } from "../mail/sende
 import type { SmtpConfig } from "../mail/smtp";
 import { type LoginEnv, type LoginRow, withLogin } from "../mailboxes/credentials";
 
-export { withNoDelay } from "../mail/sender";
-
 /**
  * Pooled senders per mailbox (SMTP connections today), reused across sends (a fresh login per email is slow and looks
  * odd to providers), with TCP_NODELAY. A changed password gives a new pool. `saved` is the password
