@@ -47,12 +47,17 @@ const JUNK_NAME = /^(junk|spam|junk e-?mail|bulk( mail)?)$/i;
 export function junkFolder(folders: Pick<ImapFolder, "path" | "specialUse" | "delimiter">[]): string | undefined {
   const marked = folders.find((f) => f.specialUse === "\\Junk");
   if (marked) return marked.path;
-  return folders.find((f) => JUNK_NAME.test(f.delimiter ? (f.path.split(f.delimiter).pop() ?? f.path) : f.path))?.path;
+  return folders.find((f) => JUNK_NAME.test(lastSegment(f)))?.path;
 }
 
-/** The server's sent folder: the one marked \Sent; undefined when it has none. */
-export function sentFolder(folders: Pick<ImapFolder, "path" | "specialUse">[]): string | undefined {
-  return folders.find((f) => f.specialUse === "\\Sent")?.path;
+/** Sent folder names for servers without SPECIAL-USE: the last path segment, e.g. Sent, Sent Items, INBOX.Sent Messages. */
+const SENT_NAME = /^sent( (items|mail|messages))?$/i;
+
+const lastSegment = (f: Pick<ImapFolder, "path" | "delimiter">) => (f.delimiter ? (f.path.split(f.delimiter).pop() ?? f.path) : f.path);
+
+/** The server's sent folder: the one marked \Sent, else one named like it; undefined when it has none. */
+export function sentFolder(folders: Pick<ImapFolder, "path" | "specialUse" | "delimiter">[]): string | undefined {
+  return (folders.find((f) => f.specialUse === "\\Sent") ?? folders.find((f) => SENT_NAME.test(lastSegment(f))))?.path;
 }
 
 /** The spam folder of a connected client (one LIST). */

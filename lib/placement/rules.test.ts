@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { junkFolder } from "../mail/imap-ops";
+import { junkFolder, sentFolder } from "../mail/imap-ops";
 import { inboxPct, isDrop, tabOf, tally } from "./rules";
 import { loadSeedPool, poolProvider, SeedPoolError } from "./seeds";
 
@@ -61,6 +61,14 @@ describe("placement rules", () => {
     expect(junkFolder([f("INBOX"), f("[Gmail]/Spam")])).toBe("[Gmail]/Spam");
     expect(junkFolder([f("INBOX"), f("INBOX.Junk E-mail", undefined, ".")])).toBe("INBOX.Junk E-mail");
     expect(junkFolder([f("INBOX"), f("Archive")])).toBeUndefined();
+  });
+
+  it("finds the sent folder by SPECIAL-USE, else by its usual names (the inbox sync reads answers from it)", () => {
+    const f = (p: string, specialUse?: string, delimiter = "/") => ({ path: p, specialUse: specialUse ?? "", delimiter });
+    expect(sentFolder([f("INBOX"), f("Gesendet", "\\Sent"), f("Sent")])).toBe("Gesendet");
+    expect(sentFolder([f("INBOX"), f("INBOX.Sent Items", undefined, ".")])).toBe("INBOX.Sent Items");
+    expect(sentFolder([f("INBOX"), f("[Gmail]/Sent Mail")])).toBe("[Gmail]/Sent Mail");
+    expect(sentFolder([f("INBOX"), f("Drafts")])).toBeUndefined();
   });
 
   it("gives a pool seed its provider class: as given, by address domain, by IMAP host preset, else OTHER", () => {

@@ -1,4 +1,4 @@
-import type { ImapClient } from "../../mail/imap-ops";
+import { type ImapClient, junkFolder, sentFolder } from "../../mail/imap-ops";
 
 /** Received files kept: 25 MB per message at most; a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -18,10 +18,11 @@ export async function foldersOf(client: ImapClient): Promise<Folder[]> {
   if (cached) return cached;
   const out: Folder[] = [{ path: "INBOX", kind: "inbound" }];
   const list = await client.list().catch(() => []);
-  const junk = list.find((f) => f.specialUse === "\\Junk") ?? list.find((f) => /^(junk|spam)$/i.test(f.name));
-  const sent = list.find((f) => f.specialUse === "\\Sent") ?? list.find((f) => /^sent( (items|mail|messages))?$/i.test(f.name));
-  if (junk) out.push({ path: junk.path, kind: "inbound" });
-  if (sent) out.push({ path: sent.path, kind: "sent" });
+  // The same folder rules as placement and warmup (lib/mail/imap-ops.ts): SPECIAL-USE first, else the usual names.
+  const junk = junkFolder(list);
+  const sent = sentFolder(list);
+  if (junk) out.push({ path: junk, kind: "inbound" });
+  if (sent) out.push({ path: sent, kind: "sent" });
   folderCache.set(client, out);
   return out;
 }
