@@ -69,6 +69,9 @@ test("the API reference shows its operations within a second and links the guide
   // A guide named in the reference is a link to the guide's page in the dashboard.
   const guide = page.getByRole("link", { name: "docs/onboarding.md" }).first();
   await expect(guide).toHaveAttribute("href", "/docs/guides/onboarding");
+  // Scalar rewrites the address (its own router) when it mounts, which can undo a navigation begun a
+  // moment before; the click waits until the viewer is in.
+  await expect(page.getByTestId("api-reference")).toHaveAttribute("data-loaded", "true", { timeout: 30_000 });
   await page.getByRole("link", { name: "docs/mcp.md" }).first().click();
   await expect(page).toHaveURL(/\/docs\/guides\/mcp$/);
   await expect(page.getByTestId("doc-article").getByRole("heading", { level: 1 })).toBeVisible();
