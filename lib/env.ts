@@ -32,7 +32,7 @@ let cachedSecret: string | undefined;
 
 /**
  * The key that encrypts stored credentials and signs sessions. From OUTREACH_SECRET, or generated once
- * into .data/secret so that every process started from this folder agrees (decisions.md, Config).
+ * into .data/secret so that every process started from this folder agrees.
  */
 export function outreachSecret(): string {
   if (process.env.OUTREACH_SECRET) return process.env.OUTREACH_SECRET;

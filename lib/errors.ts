@@ -1,6 +1,6 @@
 /**
  * Domain errors. Domain code throws these and never builds a Response; lib/api/errors.ts maps each
- * `code` to a status and the error shape of spec 2.1.
+ * `code` to a status and the error shape `{ error, code, details? }`.
  */
 export type ErrorCode =
   | "VALIDATION_ERROR"
@@ -16,7 +16,7 @@ export type ErrorCode =
   | "UNAVAILABLE"
   | "INTERNAL_ERROR"
   | "LAUNCH_NEEDS_CONFIRMATION"
-  /** The same Idempotency-Key with a different request (decisions, "Idempotency"). */
+  /** The same Idempotency-Key with a different request ("Idempotency"). */
   | "IDEMPOTENCY_MISMATCH"
   /** A single-use link (invitation, password reset, email confirmation) that is expired, used, revoked or unknown. */
   | "GONE";

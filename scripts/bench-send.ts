@@ -36,7 +36,7 @@
  *     store emails/s).
  *
  *     Printed, not judged: the pipeline against raw nodemailer pools that persist nothing (the SMTP
- *     ceiling; the figure issue 12 first named), in ABBA blocks of their own after the judged ones:
+ *     ceiling; the first figure this bench judged), in ABBA blocks of their own after the judged ones:
  *     one pooled transport per mailbox with the engine's own options (lib/mail/smtp.ts smtpTransport)
  *     and the same TCP_NODELAY hook the engine's pools have (lib/mail/sender.ts withNoDelay),
  *     the same prebuilt messages, in the same shape (per pass one email per mailbox, a sliding pool of

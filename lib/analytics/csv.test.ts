@@ -50,7 +50,7 @@ describe("csvLines is csv-stringify's output (csvText), byte for byte", () => {
     );
   });
 
-  it("quotes and neutralises as the spec says", () => {
+  it("quotes fields as RFC 4180 does and makes a leading = into text (no formula runs in a spreadsheet)", () => {
     expect(csvLines([["=SUM(A1)", 'a "b"', "x,y", "l1\nl2", null, 3, true]])).toBe(`'=SUM(A1),"a ""b""","x,y","l1\nl2",,3,true\r\n`);
   });
 });

@@ -105,7 +105,7 @@ export async function presentedCredential(req: Request): Promise<Presented> {
 
 /**
  * The rate-limit bucket of what was presented: per key (by its hash, so the counter can be hit while
- * the key is looked up), per user for sessions, per IP otherwise (spec 8).
+ * the key is looked up), per user for sessions, per IP otherwise.
  */
 export function rateBucket(req: Request, p: Presented): { rateKey: string; ratePoints: number } {
   if (p.kind === "apiKey") return { rateKey: `key:${hashApiKey(p.token).slice(0, 40)}`, ratePoints: rateLimits.apiKeyPerMinute };
@@ -118,7 +118,7 @@ export function ipBucket(req: Request): { rateKey: string; ratePoints: number } 
 }
 
 /**
- * Who is calling: a Bearer API key (spec 5.1), else a dashboard session (5.7), else nobody. The
+ * Who is calling: a Bearer API key, else a dashboard session, else nobody. The
  * workspace of a session is the `X-Workspace-Id` header or `outreach_workspace` cookie, else the
  * user's first workspace. A session counts only while its row is open (ended sessions get 401).
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError, ValidationError, type ErrorCode, type FieldErrors } from "../errors";
 
-/** The one table from error code to HTTP status (spec 7). */
+/** The one table from error code to HTTP status. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,

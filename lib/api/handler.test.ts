@@ -27,7 +27,7 @@ function expectErrorShape(body: any, code: string) {
   expect(body.error.length).toBeGreaterThan(0);
 }
 
-describe("credentials (spec 5)", () => {
+describe("credentials", () => {
   it("answers 401 without credentials, with rate-limit headers", async () => {
     const r = await call(LIST_LEADS, "GET", "/leads");
     expect(r.status).toBe(401);
@@ -141,7 +141,7 @@ describe("API-key management (session only)", () => {
   });
 });
 
-describe("rate limits (spec 8)", () => {
+describe("rate limits", () => {
   it("allows exactly the limit under concurrency, then 429 with Retry-After", async () => {
     process.env.RATE_LIMIT_API_KEY = "10";
     const own = await makeWorkspace();

@@ -169,7 +169,7 @@ export async function edgeContext(req: Request, headers: Record<string, string>)
 }
 
 /**
- * Runs the handler once per Idempotency-Key (decisions, "Idempotency"): claimed after validation (a
+ * Runs the handler once per Idempotency-Key ("Idempotency"): claimed after validation (a
  * refused body is not a result), then the response — an error response too — is stored for replay.
  */
 async function idempotentRun(ctx: Ctx, key: string, hash: Promise<string>, run: () => Promise<Response>): Promise<Response> {

@@ -31,7 +31,7 @@ async function campaignsNamed(workspaceId: string, name: string) {
     .where(and(eq(campaigns.workspaceId, workspaceId), eq(campaigns.name, name)));
 }
 
-describe("Idempotency-Key on POST (decisions, Idempotency)", () => {
+describe("Idempotency-Key on POST", () => {
   it("replays the first response with Idempotent-Replayed: true and writes once", async () => {
     const a = await create("k-replay", { name: "Replay me" });
     expect(a.status).toBe(201);

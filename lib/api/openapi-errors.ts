@@ -4,7 +4,7 @@ import type { RouteDef } from "./route";
 
 /**
  * The error responses of the OpenAPI document: which statuses an operation can answer, derived from
- * its RouteDef, and one shared response per status with the spec 2.1 error shape and an example of
+ * its RouteDef, and one shared response per status with the `{ error, code, details? }` error shape and an example of
  * each code it carries.
  */
 

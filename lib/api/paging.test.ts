@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { envelope, pageQuery } from "../paging";
 import { plainPage } from "./paging";
 
-describe("pagination helpers (spec 8)", () => {
+describe("pagination helpers", () => {
   it("parses page and limit with defaults, and refuses limit above the maximum or page below 1", () => {
     const q = pageQuery({ defaultLimit: 500, maxLimit: 500 });
     expect(q.parse({})).toEqual({ page: 1, limit: 500 });

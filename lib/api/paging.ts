@@ -1,6 +1,6 @@
 import type { Paging } from "../paging";
 
-/** Form 2 of spec 8: a plain array with X-Total-Count, X-Page and X-Limit. */
+/** The second list form: a plain array with X-Total-Count, X-Page and X-Limit. */
 export function plainPage<T>(rows: T[], total: number, p: Paging): Response {
   return Response.json(rows, {
     headers: { "X-Total-Count": String(total), "X-Page": String(p.page), "X-Limit": String(p.limit) },

@@ -18,11 +18,11 @@ export interface RouteDef<
   path: string;
   summary: string;
   tag: string;
-  /** R or F of spec 4. */
+  /** R (a read-only or full-access key) or F (full access only). */
   access: Access;
   /**
    * The least role the route needs (lib/auth/roles.ts). Unset: a client may make the reads of the
-   * client areas, a member everything else. `admin` for the spec's owner-or-admin gates.
+   * client areas, a member everything else. `admin` for the owner-or-admin gates.
    */
   role?: Role;
   /**

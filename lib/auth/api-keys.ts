@@ -7,7 +7,7 @@ import { type Ctx, type Role, type Scope, withTransaction } from "../ctx";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
 
-/** Keys are prefixed so that secret scanners can find leaked ones (decisions.md). */
+/** Keys are prefixed so that secret scanners can find leaked ones. */
 export const KEY_PREFIX = "ok_live_";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -138,7 +138,7 @@ export interface KeyRow {
   role: Role | null;
 }
 
-/** Whether a stored key may act now, and if not, why (spec 5.3: each reason is a 401). */
+/** Whether a stored key may act now, and if not, why (each reason is a 401). */
 export function evaluateKey(row: KeyRow | undefined, now: Date): KeyLookup {
   if (!row) return { ok: false, reason: "Invalid API key" };
   if (row.revokedAt) return { ok: false, reason: "This API key has been revoked" };

@@ -100,8 +100,7 @@ export async function addressesOf(hosts: string[], perHost = 2): Promise<string[
 }
 
 /**
- * The addresses a sending domain's mail uses: its own A records and those of its MX hosts (decisions:
- * blacklist bulk check). Bounded: 4 addresses of the domain, 5 MX hosts with 2 addresses each.
+ * The addresses a sending domain's mail uses: its own A records and those of its MX hosts. Bounded: 4 addresses of the domain, 5 MX hosts with 2 addresses each.
  */
 export async function sendingAddresses(domain: string): Promise<string[]> {
   const [own, mx] = await Promise.all([resolveA(domain), resolveMx(domain)]);

@@ -1,5 +1,5 @@
 /**
- * Finder providers (decisions.md "Finder providers"): the built-in `directory` (people imported into
+ * Finder providers: the built-in `directory` (people imported into
  * the workspace, searched in Postgres; emails found by pattern guesses verified over SMTP) and paid
  * providers plugged in behind the same interface, each configured by an API key in the environment.
  * A provider that is not configured is listed with `configured: false` and never called.

@@ -53,7 +53,7 @@ async function tagNamesOf(leadId: string): Promise<string[]> {
   return (lead.tags as { name: string }[]).map((t) => t.name).sort();
 }
 
-describe("autoTagOnReply (spec 4.1)", () => {
+describe("autoTagOnReply", () => {
   it("tags the lead of a classified reply with its intent when on, in the batch sync and in direct ingestion, reusing a tag of that name", async () => {
     const mbx = await insertMailbox(ws.workspaceId, "tia@tag.test", {
       imapHost: peer.host,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classify, isAutomatic, newText } from "./classify";
 
-describe("automatic replies (spec 2.9)", () => {
+describe("automatic replies", () => {
   it("are told by headers, subject, or an unmistakable phrase", () => {
     expect(isAutomatic({ "auto-submitted": "auto-replied" }, "Re: Hi", "Thanks")).toBe(true);
     expect(isAutomatic({ "auto-submitted": "no" }, "Re: Hi", "Thanks")).toBe(false);

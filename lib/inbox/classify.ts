@@ -36,7 +36,7 @@ const AUTO_SUBJECT = oneOf(
 );
 
 /*
- * The text rule (spec 2.9). A person who mentions being away while answering us is a person: the text
+ * The text rule. A person who mentions being away while answering us is a person: the text
  * counts as automatic only when the whole new text reads as a notice — every clause before the
  * sign-off is one an automatic reply is made of (away, back on, limited access, your email will not be
  * forwarded, for urgent matters contact…, greetings, dates, names and contact details), at least one
@@ -184,7 +184,7 @@ export function readsAsNotice(text: string): boolean {
 }
 
 /**
- * Automatic replies by the three rules of spec 2.9: the Auto-Submitted / X-Autoreply / Precedence
+ * Automatic replies by three rules: the Auto-Submitted / X-Autoreply / Precedence
  * headers, an automatic-reply subject, or a text that reads as an automatic notice as a whole.
  */
 export function isAutomatic(headers: Map<string, unknown> | Record<string, unknown>, subject: string, text: string): boolean {
@@ -222,7 +222,7 @@ const RULES: [Intent, RegExp][] = [
 
 /**
  * The built-in, deterministic classifier (used when no AI provider is configured, and as the fallback).
- * A person's reply is never OUT_OF_OFFICE; only automatic replies are (spec 2.9).
+ * A person's reply is never OUT_OF_OFFICE; only automatic replies are.
  */
 export function classify(input: { automatic: boolean; text: string }): Intent {
   if (input.automatic) return "OUT_OF_OFFICE";

@@ -21,7 +21,7 @@ type PipelineRow = {
 };
 
 /**
- * GET /crm/pipeline (decisions.md): one row per lead that replied — `{ lead, campaign, stage, intent,
+ * GET /crm/pipeline: one row per lead that replied — `{ lead, campaign, stage, intent,
  * lastReplyAt, replyCount }` — grouped by the sequence step they last replied to (stage 0 first).
  */
 export async function pipeline(ctx: Ctx, q: z.infer<typeof pipelineQuery>) {

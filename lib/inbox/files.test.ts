@@ -167,7 +167,7 @@ describe("files in the inbox", () => {
     expect(f.parsed.text).toContain("Forwarded message");
     expect(f.parsed.attachments.map((a) => a.filename)).toContain("terms.pdf");
 
-    // A conversation's file can become a step attachment (spec 4.7 rule 6).
+    // A conversation's file can become a step attachment.
     const c = (await call(CREATE_CAMPAIGN, "POST", "/campaigns", { key: ws.fullKey, body: { name: "Files" } })).body;
     const s = (await call(CREATE_STEP, "POST", "", { key: ws.fullKey, params: { id: c.id }, body: { subject: "S", bodyTemplate: "B" } }))
       .body;

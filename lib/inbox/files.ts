@@ -13,7 +13,7 @@ export const RECEIVED_MESSAGE_LIMIT = 25 * 1024 * 1024;
 export const UPLOAD_LIMIT = 20 * 1024 * 1024;
 export const UPLOAD_LIFETIME_MS = 24 * 3600_000;
 
-/** Keeps a received message's files (spec 8): ≤ 15 MB each, 25 MB in all, inline images (logos) skipped. */
+/** Keeps a received message's files: ≤ 15 MB each, 25 MB in all, inline images (logos) skipped. */
 export async function storeReceivedFiles(db: DbOrTx, workspaceId: string, replyId: string, attachments: Attachment[]): Promise<number> {
   return storeMessageFiles(db, workspaceId, { replyId }, attachments);
 }
@@ -112,7 +112,7 @@ export async function uploadFile(ctx: Ctx, req: Request) {
 }
 
 /**
- * Uploads never sent are removed after a day (spec 4.2.1), with their bytes — unless something else
+ * Uploads never sent are removed after a day, with their bytes — unless something else
  * holds the same file (a step attachment made from the upload before such copies were refused).
  */
 export async function cleanupUploads(db: DbOrTx, now: Date): Promise<number> {

@@ -14,7 +14,7 @@ import { classifySmtpError } from "../mail/smtp";
 import { sendPooledAs } from "../sending/transports";
 import type { addressInput, sendReplyBody } from "./schemas";
 
-/** A background reply still SENDING after this long shows as FAILED and may be retried (spec 3.2, 8). */
+/** A background reply still SENDING after this long shows as FAILED and may be retried. */
 export const STALE_SENDING_MS = 10 * 60_000;
 
 type SentRow = typeof sentReplies.$inferSelect;
@@ -99,7 +99,7 @@ async function deliver(db: DbOrTx, clock: Clock, row: SentRow, m: typeof mailbox
 type Found = { r: typeof replies.$inferSelect; m: typeof mailboxes.$inferSelect; leadEmail: string | null };
 type Canonical = ReturnType<typeof canonical>;
 
-/** Through an API key (or an agent) only people already in the conversation may receive a reply (spec 5.7). */
+/** Through an API key (or an agent) only people already in the conversation may receive a reply. */
 async function checkRecipients(ctx: Ctx, found: Found, to: Canonical, cc: Canonical, bcc: Canonical): Promise<void> {
   const { r, m } = found;
   if (ctx.actor.type !== "apiKey" && ctx.actor.type !== "system") return;
@@ -113,7 +113,7 @@ async function checkRecipients(ctx: Ctx, found: Found, to: Canonical, cc: Canoni
     );
 }
 
-/** A reply's files, checked: up to 10, 20 MB in all, uploads included (spec 4.2.1). */
+/** A reply's files, checked: up to 10, 20 MB in all, uploads included. */
 async function replyFiles(ctx: Ctx, input: z.infer<typeof sendReplyBody>) {
   const inlineFiles = (input.attachments ?? []).map((a, i) => {
     const data = decodeBase64(a.contentBase64);
@@ -175,11 +175,11 @@ export type SendReplyResult =
   | { sent: true; sentReplyId: string; sentAt: string };
 
 /**
- * POST /replies/<id>/send (spec 4.2.1, 3.2). The reply is written first (it shows in the conversation at
+ * POST /replies/<id>/send. The reply is written first (it shows in the conversation at
  * once), threaded to the message answered. Synchronously it returns once the server accepted it
  * (`{ sent: true, … }`); with `background` it returns `{ queued: true, … }` and a job sends it (the
  * route answers that with 202). Through an API key only addresses already in the
- * conversation may receive it (403); a dashboard session may address anyone (spec 5.7, 5.8).
+ * conversation may receive it (403); a dashboard session may address anyone.
  */
 export async function sendReply(ctx: Ctx, replyId: string, input: z.infer<typeof sendReplyBody>): Promise<SendReplyResult> {
   requireAccess(ctx, "write");
@@ -254,7 +254,7 @@ export async function retryReply(ctx: Ctx, sentReplyId: string) {
   return { queued: true, status: "SENDING" as const, sentReplyId: row.id };
 }
 
-/** Sends queued background replies; never resends one that failed (spec 3.2). */
+/** Sends queued background replies; never resends one that failed. */
 export async function sendQueuedReplies(db: DbOrTx, clock: Clock): Promise<{ sent: number; failed: number }> {
   const now = clock.now();
   const fresh = new Date(now.getTime() - STALE_SENDING_MS).toISOString();

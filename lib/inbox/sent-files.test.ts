@@ -70,7 +70,7 @@ async function download(id: string): Promise<string> {
   return Buffer.from(await res.arrayBuffer()).toString();
 }
 
-describe("answers from the Sent folder (spec 2.9)", () => {
+describe("answers from the Sent folder", () => {
   it("keep their files, like received ones (inline images skipped), through the sync and direct ingestion", async () => {
     const mbx = await insertMailbox(ws.workspaceId, "sue@sent.test", {
       imapHost: peer.host,

@@ -39,7 +39,7 @@ afterAll(async () => {
   await world.close();
 });
 
-describe("GET /replies/thread/<leadId>: campaign emails carry their body (spec 2.9)", () => {
+describe("GET /replies/thread/<leadId>: campaign emails carry their body", () => {
   it("shows the rendered text a sent campaign email had, and a bounced one's; an email recorded before bodies were kept has body null", async () => {
     const c = (
       await call(CREATE_CAMPAIGN, "POST", "/campaigns", {
@@ -104,7 +104,7 @@ describe("GET /replies/thread/<leadId>: campaign emails carry their body (spec 2
   });
 });
 
-describe("GET /replies/threads: total is every conversation on any page (spec 8)", () => {
+describe("GET /replies/threads: total is every conversation on any page", () => {
   it("reports the same total on the first page, the last one and a page past the end", async () => {
     const created = await call(CREATE_LEADS, "POST", "/leads", {
       key: ws.fullKey,

@@ -7,7 +7,7 @@ import { assigneesOf, personName } from "./assign";
 import { filesOf } from "./files";
 import { shownStatus } from "./send-reply";
 
-/** `from` is null on replies received before 1 Oct 2026 (spec 2.9, 9). */
+/** `from` is null on replies received before 1 Oct 2026. */
 export const FROM_SINCE = new Date("2026-10-01T00:00:00Z");
 
 /**
@@ -100,7 +100,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       kind: "campaign" as const,
       timestamp: (e.sentAt ?? e.createdAt).toISOString(),
       subject: e.subject,
-      // The text part as sent (spec 2.9); null on emails recorded before bodies were kept.
+      // The text part as sent; null on emails recorded before bodies were kept.
       body: e.bodyText,
       mailboxEmail,
       to: [{ name: null, address: e.leadEmail }],

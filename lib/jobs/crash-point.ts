@@ -1,5 +1,5 @@
 /**
- * Fault injection for the reliability suite (issue 18, item 4): with OUTREACH_CRASH_AT naming a
+ * Fault injection for the reliability suite: with OUTREACH_CRASH_AT naming a
  * point, the process kills itself (SIGKILL: no clean-up of any kind, as a power cut or the OOM killer)
  * the first time it reaches that point, `afterMs` later when given (so a statement already sent can
  * be cut off mid-flight). Unset — always, outside that suite — it costs one comparison.

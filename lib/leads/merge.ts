@@ -47,7 +47,7 @@ function clean(v: string | null | undefined): string | null {
 }
 
 /**
- * Spec 4.4 rule 1: only the sent fields change; an empty string (or null) clears a field;
+ * Only the sent fields change; an empty string (or null) clears a field;
  * customFields merge key by key ("" or null removes a key). Returns the new state and whether it differs.
  */
 export function mergeLead(base: LeadState, patch: LeadPatch): { next: LeadState; changed: boolean } {

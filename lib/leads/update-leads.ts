@@ -12,7 +12,7 @@ import { getLeadViews } from "./read-leads";
 import type { LeadView, PatchLeadInput } from "./schemas";
 import { findLeadsByEmails, findLeadsByIds, lockWorkspaceLeads, updateLeadRows } from "./store";
 
-/** Spec 4.4 rule 9: on PATCH an unknown timezone is a 400, naming the field. */
+/** On PATCH an unknown timezone is a 400, naming the field. */
 function checkTimezone(tz: string | null | undefined, field: string): void {
   if (tz?.trim() && !isValidTimezone(tz.trim())) {
     throw ValidationError.field(field, `Unknown timezone "${tz}"; use an IANA name such as Europe/Berlin (see GET /timezones)`);

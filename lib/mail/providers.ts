@@ -13,7 +13,7 @@ export interface ServerLogin {
   accessToken?: string;
 }
 export type ProviderId = "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "ICLOUD" | "FASTMAIL" | "CUSTOM";
-/** The provider class used for ESP matching (decisions.md): the lead `espClass` values. */
+/** The provider class used for ESP matching: the lead `espClass` values. */
 export type EspClass = "GOOGLE" | "MICROSOFT" | "YAHOO" | "ZOHO" | "OTHER" | "UNKNOWN";
 
 export interface ServerSettings {

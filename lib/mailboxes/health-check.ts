@@ -45,7 +45,7 @@ async function probe(fn: () => Promise<void>): Promise<Outcome> {
 /**
  * Logs in to one mailbox's SMTP and IMAP servers and records the result. LOGIN_FAILING starts at the
  * first refused (or unreachable) SMTP login and emits `mailbox.disconnected` once per outage;
- * the first good login ends it and emits `mailbox.reconnected` once (spec 2.8, 3.4, 6.2).
+ * the first good login ends it and emits `mailbox.reconnected` once.
  * An IMAP failure starts the READ_FAILING clock; it is reported after 30 minutes.
  */
 export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Promise<{ smtp: Outcome; imap: Outcome }> {
@@ -87,10 +87,10 @@ export async function checkMailbox(db: DbOrTx, clock: Clock, m: MailboxRow): Pro
 }
 
 /**
- * LOGIN_FAILING and READ_FAILING alerts (decisions, Second batch) follow the mailbox's state as this
- * check leaves it: raised (or refreshed) while the login fails — READ_FAILING only after spec 2.8's 30
+ * LOGIN_FAILING and READ_FAILING alerts follow the mailbox's state as this
+ * check leaves it: raised (or refreshed) while the login fails — READ_FAILING only after 30
  * minutes — and resolved when this check clears the failure. A mailbox the user paused reports nothing
- * (spec 2.8). Failures cleared elsewhere (PATCH) are closed by the job's reconcile pass.
+ *. Failures cleared elsewhere (PATCH) are closed by the job's reconcile pass.
  */
 async function healthAlerts(db: DbOrTx, before: MailboxRow, m: MailboxRow, now: Date): Promise<void> {
   const userPaused = !m.sendingEnabled && !m.autoPausedAt;

@@ -23,7 +23,7 @@ export interface OAuthApp {
 }
 
 /**
- * Scopes for IMAP and SMTP (issue 19): Google's one mail scope covers both; Microsoft's are per protocol
+ * Scopes for IMAP and SMTP: Google's one mail scope covers both; Microsoft's are per protocol
  * on the Outlook resource, and `offline_access` is what gets a refresh token. `openid email` (and
  * Microsoft's `profile`) give the id_token the address is read from.
  */

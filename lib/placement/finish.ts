@@ -9,7 +9,7 @@ import { rematchForPlacement } from "../campaigns/assign";
 export type TestRow = typeof placementTests.$inferSelect;
 export type FinalStatus = "COMPLETED" | "FAILED" | "NO_SEED_POOL";
 
-/** The `placement.completed` data of a finished test (spec 6.2, exactly these fields). */
+/** The `placement.completed` data of a finished test (exactly these fields). */
 export function completedData(t: TestRow, mailboxEmail: string) {
   return {
     testId: t.id,

@@ -3,7 +3,7 @@
  * a result is a drop worth an alert (PLACEMENT_DROP). Kept apart from IO so a table of cases tests them.
  */
 
-/** How long seeds are read before what is not found is MISSING (decisions: PLACEMENT_WAIT_S, default 600). */
+/** How long seeds are read before what is not found is MISSING (PLACEMENT_WAIT_S, default 600). */
 export function placementWaitMs(): number {
   const n = Number(process.env.PLACEMENT_WAIT_S);
   return (Number.isFinite(n) && n > 0 ? n : 600) * 1000;
@@ -46,7 +46,7 @@ export interface Tally {
   inboxCount: number;
   spamCount: number;
   missingCount: number;
-  /** Counts per inbox tab, over the seeds whose server told the tab (spec 6.2 `gmailTabs`). */
+  /** Counts per inbox tab, over the seeds whose server told the tab (`gmailTabs`). */
   gmailTabs: Record<string, number>;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageQuery } from "../paging";
 
-/** POST /placement-tests (decisions, Second batch: placement tests). */
+/** POST /placement-tests. */
 export const createPlacementBody = z.object({
   mailboxId: z.string().min(1, "mailboxId is required").max(100),
   subject: z.string().trim().max(500).optional().describe("The probe's subject; an ordinary one when omitted"),
@@ -22,7 +22,7 @@ export const placementStartedSchema = z.object({
   seedCount: z.number().int(),
 });
 
-/** A test as listed: the fields of `placement.completed` (spec 6.2), plus the reason of a FAILED one. */
+/** A test as listed: the fields of `placement.completed`, plus the reason of a FAILED one. */
 export const placementTestSchema = z.object({
   id: z.string(),
   testId: z.string(),

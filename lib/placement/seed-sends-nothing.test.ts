@@ -7,7 +7,7 @@ import { insertMailbox } from "@/test/factories";
 import { makeWorkspace } from "@/test/helpers";
 
 describe("seed mailboxes and campaign sending", () => {
-  it("never claims a seed mailbox for campaign email, even with due leads assigned to it (decisions: seed pool)", async () => {
+  it("never claims a seed mailbox for campaign email, even with due leads assigned to it", async () => {
     const ws = await makeWorkspace();
     const sender = await insertMailbox(ws.workspaceId, "sender@seedsend.test");
     const seed = await insertMailbox(ws.workspaceId, "seed@seedsend.test", { isSeed: true });

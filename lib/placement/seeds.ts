@@ -7,7 +7,7 @@ import { espClassOf, PROVIDERS, providerFromAddressDomain } from "../mail/provid
 import { type LoginEnv, loginFor, withLogin } from "../mailboxes/credentials";
 
 /**
- * The seeds a placement probe goes to (decisions, Second batch: seed pool): the workspace's own
+ * The seeds a placement probe goes to: the workspace's own
  * mailboxes with `isSeed`, plus the installation-wide seeds an operator lists in SEED_POOL_FILE. Only
  * IMAP matters for a seed (it is read, never sends), so a pool item needs its address and IMAP login.
  */

@@ -10,7 +10,7 @@ import { completedData } from "./finish";
 const columns = { t: placementTests, email: mailboxes.email };
 type Joined = { t: typeof placementTests.$inferSelect; email: string };
 
-/** A test as the API shows it: the `placement.completed` fields (spec 6.2) with `id`, the deadline and a failure's reason. */
+/** A test as the API shows it: the `placement.completed` fields with `id`, the deadline and a failure's reason. */
 function serialize({ t, email }: Joined): PlacementTestView {
   return { id: t.id, ...completedData(t, email), deadlineAt: t.deadlineAt.toISOString(), error: t.error };
 }

@@ -57,7 +57,7 @@ async function expectPreviewWithoutCity(campaignId: string, lacksId: string) {
   expect(preview.body.subject).toBe("Hello Lars in []");
 }
 
-describe("custom fields in real sends (spec 2.5.1 rule 2, one renderer)", () => {
+describe("custom fields in real sends (one renderer)", () => {
   it("a lead without a custom field another lead of the campaign has gets empty text in subject and body, as in preview; the row keeps the body sent", async () => {
     const { campaignId, lacksId } = await launchCityCampaign();
     await expectPreviewWithoutCity(campaignId, lacksId);

@@ -8,7 +8,7 @@ import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-set
 import { sendDue } from "./engine";
 
 /**
- * Issue 12, item 4: a send whose outcome cannot be written is logged once, through the context's
+ * A send whose outcome cannot be written is logged once, through the context's
  * logger, with its mailbox and email ids; the email stays SENDING and is never resent. Here the stored
  * password cannot be opened (the secret it was sealed with is gone: a FAILED outcome, not a throw) and
  * the database refuses to record that outcome (a trigger of this test's own raises).

@@ -3,7 +3,7 @@ import { campaignDay, inWindow, nextWindowOpen, windowAt, windowState, zoneFor }
 
 const c = { sendWindowStartHour: 9, sendWindowEndHour: 17, sendDaysOfWeek: [1, 2, 3, 4, 5], defaultTimezone: "Europe/Berlin" };
 
-describe("send windows in each lead's timezone (spec 2.3)", () => {
+describe("send windows in each lead's timezone", () => {
   it("reads hours and days in the lead's zone, else the campaign's, else any hour", () => {
     expect(zoneFor(c, "America/New_York")).toBe("America/New_York");
     expect(zoneFor(c, null)).toBe("Europe/Berlin");

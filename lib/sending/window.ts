@@ -7,7 +7,7 @@ export interface WindowSettings {
   defaultTimezone: string | null;
 }
 
-/** The zone a lead's window is read in: its own, else the campaign's; null means "any hour" (spec 2.3). */
+/** The zone a lead's window is read in: its own, else the campaign's; null means "any hour". */
 export function zoneFor(c: WindowSettings, leadTimezone: string | null | undefined): string | null {
   return leadTimezone || c.defaultTimezone || null;
 }
@@ -16,7 +16,7 @@ function local(at: Date, zone: string | null): DateTime {
   return DateTime.fromJSDate(at, { zone: zone ?? "UTC" });
 }
 
-/** Sunday = 0 … Saturday = 6 (decisions.md), from luxon's Monday = 1 … Sunday = 7. */
+/** Sunday = 0 … Saturday = 6, from luxon's Monday = 1 … Sunday = 7. */
 function dayOf(d: DateTime): number {
   return d.weekday % 7;
 }
@@ -76,7 +76,7 @@ export function windowAt(c: WindowSettings, zone: string | null, at: Date): Wind
   }
   return { state: w.state, opens: w.opens && new Date(w.opens) };
 }
-/** The campaign's day for dailyNewLeadCap: the defaultTimezone day, or the UTC day (spec 2.3). */
+/** The campaign's day for dailyNewLeadCap: the defaultTimezone day, or the UTC day. */
 export function campaignDay(defaultTimezone: string | null, at: Date): { start: Date; end: Date } {
   const d = local(at, defaultTimezone).startOf("day");
   return { start: d.toJSDate(), end: d.plus({ days: 1 }).toJSDate() };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answer, greetingName, newConversation, replySubject } from "./content";
 
-/** Issue 13, item 2 and 3: ordinary, varied business prose with nothing a filter could key on. */
+/** Ordinary, varied business prose with nothing a filter could key on. */
 describe("warmup content", () => {
   const firsts = Array.from({ length: 400 }, () => newConversation("maria.lopez@example.com", "Ann Baker"));
   const answers = Array.from({ length: 400 }, () => answer("maria.lopez@example.com", "Ann Baker"));

@@ -23,7 +23,7 @@ import { GET as ANALYTICS_MAILBOXES } from "@/app/api/v1/analytics/mailboxes/rou
 import { GET as ANALYTICS_CSV } from "@/app/api/v1/reports/analytics.csv/route";
 
 /**
- * Issue 13's "done when", as a test: two mailboxes connected through the API (PUT by-email, their
+ * A fresh install, end to end: two mailboxes connected through the API (PUT by-email, their
  * provider's servers named in MAIL_PROVIDERS_FILE), warmup started through the API, and the real worker
  * sidecar (`outreach worker`) doing the rest — sending on the spread, reading over IMAP with the inbox
  * sync, rescuing from spam, answering. Warmup mail flows both ways and nothing of it reaches the inbox,

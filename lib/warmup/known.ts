@@ -6,7 +6,7 @@ import { placementProbeIds } from "../placement/probes";
 
 /**
  * Warmup mail carries no marker a provider could filter on: both ends live in this database, so the
- * receiving side knows it by the Message-ID recorded when it was sent (decisions: warmup network).
+ * receiving side knows it by the Message-ID recorded when it was sent.
  */
 export async function warmupMessageIds(db: DbOrTx, messageIds: readonly string[]): Promise<Set<string>> {
   if (!messageIds.length) return new Set();

@@ -23,7 +23,7 @@ import type { WarmupSettingsInput } from "./schemas";
 import { moveWarmupStatus, type WarmupReason } from "./status";
 
 /**
- * The warmup routes of spec 4.11 and the transitions of 3.4: start (day 0, again when already
+ * The warmup routes and their transitions: start (day 0, again when already
  * warming), stop (PAUSED), resume (the day reached, or day 0 for a pause before 26 Sep 2026), PATCH
  * (settings; the day is kept), bulk resume. One address warms in one workspace at a time.
  */
@@ -47,7 +47,7 @@ async function warmupOf(tx: DbOrTx, mailboxId: string): Promise<WarmupRow | unde
 }
 
 /**
- * 409 when the address is warming in another workspace (spec 3.4). An advisory lock on the address
+ * 409 when the address is warming in another workspace. An advisory lock on the address
  * makes two workspaces starting it at the same moment take turns, so one of them sees the other.
  */
 async function refuseWarmingElsewhere(tx: DbOrTx, m: MailboxRow): Promise<void> {

@@ -33,7 +33,7 @@ beforeAll(async () => {
     key: ws.fullKey,
     body: {
       mailboxes: [
-        // A campaign cap below its warmup day: warmup volume is separate from dailySendCap (decisions: warmup pacing).
+        // A campaign cap below its warmup day: warmup volume is separate from dailySendCap.
         net.importItem("ann@net.test", { dailySendCap: 2 }),
         net.importItem("bob@net.test"),
         net.importItem("cat@net.test"),

@@ -8,7 +8,7 @@ import { type PresetClass, presetClassOf, SETTING_FIELDS, type WarmupSettings } 
 import type { presetsResponse, WarmupSettingsInput } from "./schemas";
 
 /**
- * Warmup presets (decisions, Second batch): one per provider class, kept in the workspace's settings
+ * Warmup presets: one per provider class, kept in the workspace's settings
  * under `warmupPresets`. A preset holds any of the five settings; start-warmup fills the fields a
  * request leaves out from the preset of the mailbox's class, then from the defaults.
  */

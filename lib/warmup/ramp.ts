@@ -1,5 +1,5 @@
 /**
- * The warmup ramp as pure functions (decisions, Second batch): a day's target from the settings and
+ * The warmup ramp as pure functions: a day's target from the settings and
  * the day index, the status it gives, and the settings' fall-backs (the request, then the workspace's
  * preset for the mailbox's provider class, then the defaults).
  */
@@ -67,5 +67,5 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** Spec 3.4: a mailbox paused before this day restarts at day 0 when resumed (`resumedMidRamp: false`). */
+/** A mailbox paused before this day restarts at day 0 when resumed (`resumedMidRamp: false`). */
 export const MID_RAMP_RESUME_SINCE = new Date("2026-09-26T00:00:00Z");

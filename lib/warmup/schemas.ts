@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The five warmup settings (decisions, Second batch): integers within these ranges, min ≤ max. */
+/** The five warmup settings: integers within these ranges, min ≤ max. */
 const settingsShape = {
   startingVolume: z.number().int().min(1).max(50).describe("Warmup emails on day 0 (1–50)"),
   dailyIncrease: z.number().int().min(0).max(10).describe("Added each day of the ramp (0–10)"),

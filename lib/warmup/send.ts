@@ -13,7 +13,7 @@ import { newConversation } from "./content";
 import { todayTarget, utcDate } from "./ramp";
 
 /**
- * The warmup network's sending side (decisions: warmup pacing and network). Each warming mailbox sends
+ * The warmup network's sending side. Each warming mailbox sends
  * its day's target, evenly spread over WARMUP_SPREAD_S from its first warmup tick of the UTC day, to a
  * partner: a mailbox of its own workspace and warmupGroup with warmup on, or a seed of its workspace —
  * never a lead, never another group or workspace. A row is written SENDING with its Message-ID before

@@ -41,7 +41,7 @@ export async function warmupCountsToday(
   return new Map(rows.filter((r) => r.day === today).map((r) => [r.mailboxId, { sent: r.sent, replied: r.replied }]));
 }
 
-/** The `warmup` object of each mailbox row (decisions, Second batch); a mailbox never started has none. */
+/** The `warmup` object of each mailbox row; a mailbox never started has none. */
 export async function warmupViews(db: DbOrTx, mailboxIds: string[], now: Date): Promise<Map<string, WarmupView>> {
   const out = new Map<string, WarmupView>();
   if (mailboxIds.length === 0) return out;

@@ -9,8 +9,8 @@ import { concrete, type Operation, operations, validBody } from "./routes";
 import { changed, tableContents } from "./snapshot";
 
 /**
- * Issue 18, item 2: every route × {no credential, malformed, revoked, expired, read, another
- * workspace, own} answers exactly as spec 5 — 401 for a missing, invalid or expired credential; 403
+ * Every route × {no credential, malformed, revoked, expired, read, another
+ * workspace, own} answers as the credential rules say — 401 for a missing, invalid or expired credential; 403
  * for a read key on an F route and for an API key on a dashboard-only route; 404 for another
  * workspace's resource, the same answer as for an id that does not exist; never a 5xx, always the
  * 2.1 shape, and a refused request writes nothing.
@@ -115,7 +115,7 @@ describe("the auth matrix over every route", () => {
           bad.push(`${where(op, "read key")}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
       }
     }
-    figure({ suite: "auth-matrix", name: "read key: answers not as spec 5", value: bad.length, goal: "0", pass: !bad.length });
+    figure({ suite: "auth-matrix", name: "read key: answers not as the rules say", value: bad.length, goal: "0", pass: !bad.length });
     expect(bad).toEqual([]);
   });
 

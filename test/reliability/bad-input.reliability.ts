@@ -8,10 +8,10 @@ import { concrete, type Operation, operations } from "./routes";
 import { changed, tableContents } from "./snapshot";
 
 /**
- * Issue 18, item 1: requests generated from every operation's contract (the same zod schemas the
+ * Requests generated from every operation's contract (the same zod schemas the
  * OpenAPI document is made of) with fast-check — wrong types, missing and extra fields, huge strings,
  * unicode, nulls, negative and huge numbers, malformed JSON, wrong content types, and bad query
- * values. Every answer is below 500 (or spec 7's 502 UPSTREAM_ERROR when a real upstream was asked,
+ * values. Every answer is below 500 (or 502 UPSTREAM_ERROR when a real upstream was asked,
  * e.g. new SMTP credentials checked live) and every error has the 2.1 shape; a refused request changes
  * no table's contents (an md5 of every row).
  */
@@ -114,7 +114,7 @@ describe("generated bad input on every operation", () => {
           requests++;
           kinds.set(g.kind, (kinds.get(g.kind) ?? 0) + 1);
           const at = `${op.method} /${op.rel} (${g.kind}: ${(g.body ?? g.query ?? "").slice(0, 80)})`;
-          // 502 UPSTREAM_ERROR is spec 7's answer when a real upstream refused (a changed SMTP password is checked live).
+          // 502 UPSTREAM_ERROR is the answer when a real upstream refused (a changed SMTP password is checked live).
           if (r.status === 502 && r.body?.code === "UPSTREAM_ERROR") upstream++;
           else if (r.status >= 500) bad.push(`${at}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
           if (r.status < 400) return;

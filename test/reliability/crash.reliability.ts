@@ -11,7 +11,7 @@ import { killWorker, startWorker } from "../worker";
 import { FAST, figure } from "./figures";
 
 /**
- * Issue 18, item 4: `kill -9` of the worker at five points of the send path, REPEAT times each —
+ * `kill -9` of the worker at five points of the send path, REPEAT times each —
  * after the claim, after the SENDING commit, during SMTP DATA (the peer kills the worker as DATA
  * starts), after the SMTP accept before the outcome commit, and during the outcome/events write —
  * then one worker finishes the campaign. Zero duplicate emails at the SMTP peer, one row per (lead,

@@ -15,7 +15,7 @@ import { startImapPeer } from "../peers/imap";
 import { figure } from "./figures";
 
 /**
- * Issue 18, item 6: a corpus of hostile messages through the real IMAP sync (hoodiecrow peer):
+ * A corpus of hostile messages through the real IMAP sync (hoodiecrow peer):
  * deep MIME nesting, 10,000 parts, a 1 MB header line, broken encodings, a zip-bomb-like attachment,
  * malformed dates and addresses. Each one: under 5 s, under 256 MB of growth, no crash; it is stored
  * or skipped with a reason in the log, the mailbox's position moves past it, and the mailbox keeps

@@ -14,7 +14,7 @@ import { startMailWorld } from "../mail-setup";
 import { figure } from "./figures";
 
 /**
- * Issue 18, item 5 (Inngest): the send job executed by the Inngest SDK's own engine (@inngest/test) —
+ * The send job executed by the Inngest SDK's own engine (@inngest/test) —
  * the cron fan-out lists the mailboxes with due work and sends one event per mailbox, and each event's
  * run sends from that mailbox alone — reaches the same outcome as the local runner on an identical
  * campaign: every lead emailed once, the same per-mailbox split, every row SENT.

@@ -5,7 +5,7 @@ import { buildFixture, type Fixture, paramValue } from "./fixture";
 import { concrete, type Operation, operations } from "./routes";
 
 /**
- * Issue 18, item 8: a 200 MB body to every route that reads one (the upload routes among them) is
+ * A 200 MB body to every route that reads one (the upload routes among them) is
  * refused with 413 PAYLOAD_TOO_LARGE while reading it, and the process grows by less than 50 MB —
  * once with the size declared in Content-Length, once streamed without it (chunked), generated
  * lazily in 64 KB chunks so the test itself holds none of it. Routes without a body never read it.

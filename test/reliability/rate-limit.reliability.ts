@@ -4,8 +4,8 @@ import { figure } from "./figures";
 import { type Child, startChild } from "./processes";
 
 /**
- * Issue 18, item 3: one key, 1,000 requests from 20 concurrent clients spread over two web
- * processes on one Postgres: exactly 300 succeed (spec 8: 300 per minute per key), every other one is
+ * One key, 1,000 requests from 20 concurrent clients spread over two web
+ * processes on one Postgres: exactly 300 succeed (300 per minute per key), every other one is
  * 429 RATE_LIMITED with Retry-After; a second key is unaffected.
  */
 const TOTAL = 1000;

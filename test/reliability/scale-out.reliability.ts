@@ -19,7 +19,7 @@ import { FAST, figure } from "./figures";
 import { type Child, startChild } from "./processes";
 
 /**
- * Issue 18, item 5: two web processes and three worker processes on one Postgres, MAILBOXES mailboxes
+ * Two web processes and three worker processes on one Postgres, MAILBOXES mailboxes
  * and LEADS leads in three time zones, through a simulated week (a clock file every process reads, moved
  * in 15-minute steps once every worker has ticked at the current time). No lead gets two emails, no
  * mailbox passes its daily cap on any UTC day, every email.sent event reaches the webhook receiver

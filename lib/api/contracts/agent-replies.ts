@@ -1,7 +1,7 @@
 import { defineRoute } from "../route";
 import { activityListSchema, activityQuery } from "../../agent-replies/activity";
 
-/** A reply agent's autonomous work (issue 16 rule 4, 7: the agent's activity). */
+/** A reply agent's autonomous work (the agent's activity). */
 export const agentReplyRoutes = {
   activity: defineRoute({
     method: "GET",

@@ -21,7 +21,7 @@ const tag = "Reply agents";
 /** Base64 of a 10 MB document is ~14 MB: the upload route reads up to 15 MB (the default is 5 MB). */
 const DOCUMENT_BODY_LIMIT = 15 * 1024 * 1024;
 
-/** Reply agents (spec 2.10, 4.3; decisions, Second batch: Reply agents, Reply agent search). */
+/** Reply agents: their settings, knowledge and search. */
 export const agentRoutes = {
   list: defineRoute({
     method: "GET",

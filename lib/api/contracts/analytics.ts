@@ -27,7 +27,7 @@ export const analyticsRoutes = {
     tag,
     access: "read",
     query: overviewQuery,
-    summary: `Workspace totals of campaign email, counted as the campaign stats (spec 2.4, 4.13 rules 1–5). ${period}`,
+    summary: `Workspace totals of campaign email, counted as the campaign stats. ${period}`,
     response: { description: "The overview", schema: overviewSchema },
   }),
   timeseries: defineRoute({

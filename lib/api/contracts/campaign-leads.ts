@@ -15,7 +15,7 @@ import { pagedListResponse } from "./paged";
 const cl = "Campaign leads";
 const pool = "Mailbox pool";
 
-/** Campaign leads (spec 4.6) and the mailbox pool (4.8): part of campaignRoutes, kept apart for size. */
+/** Campaign leads and the mailbox pool: part of campaignRoutes, kept apart for size. */
 export const campaignLeadRoutes = {
   addLeads: defineRoute({
     method: "POST",

@@ -98,7 +98,7 @@ export const variablesCheckSchema = z.object({
   ),
 });
 
-/** One sequence step (spec 2.6). */
+/** One sequence step. */
 export const stepSchema = z.object({
   id: z.string().describe("`stp_…`"),
   campaignId: z.string(),
@@ -153,7 +153,7 @@ export const attachmentsSchema = z.object({
   ),
 });
 
-/** A lead in a campaign: the lead (spec 2.2) with its place in the sequence. */
+/** A lead in a campaign: the lead with its place in the sequence. */
 export const campaignLeadSchema = leadSchema.extend({
   leadId: z.string(),
   mailboxId: z.string().nullable(),

@@ -145,7 +145,7 @@ export const campaignRoutes = {
     path: "/campaigns/{id}/stats",
     tag,
     access: "read",
-    summary: "Stats (spec 2.4) plus per step × variant results",
+    summary: "Stats plus per step × variant results",
     response: {
       description: "2.4 fields plus `variants: [{ stepId, stepOrder, variantGroup, sent, opened, clicked, replied, bounced, …Rate }]`",
       schema: campaignStatsResponseSchema,
@@ -200,7 +200,7 @@ export const campaignRoutes = {
     path: "/campaigns/{id}/launch-check",
     tag,
     access: "read",
-    summary: "Launch report: ready, blockers, warnings (codes of spec 3.3)",
+    summary: "Launch report: ready, blockers, warnings with stable codes",
     response: { description: "`{ ready, blockers, warnings }`", schema: launchReportSchema },
   }),
   spamWords: defineRoute({

@@ -34,7 +34,7 @@ function servedRoutes(): string[] {
 /** Path params are matched by position, not name: `/leads/{id}` and `/leads/{leadId}` are the same route. */
 const shape = (r: string) => r.replace(/\{\w+\}/g, "{}");
 
-describe("the contracts (issue 15: the OpenAPI document covers every route)", () => {
+describe("the contracts (the OpenAPI document covers every route)", () => {
   it("has a contract for every route file's handler under app/api/v1", () => {
     const contracts = new Set(allRoutes.map((r) => shape(`${r.method} ${r.path}`)));
     expect(servedRoutes().filter((r) => !contracts.has(shape(r)))).toEqual([]);
@@ -50,7 +50,7 @@ describe("the contracts (issue 15: the OpenAPI document covers every route)", ()
   });
 });
 
-describe("the OpenAPI document (decisions, Idempotency)", () => {
+describe("the OpenAPI document: Idempotency-Key", () => {
   it("offers Idempotency-Key on every POST and documents 409 and 422 there", async () => {
     const { buildOpenApi } = await import("../openapi");
     const doc = buildOpenApi(allRoutes, "http://localhost/api/v1") as { paths: Record<string, Record<string, any>> };

@@ -3,7 +3,7 @@ import { fatigueListSchema, fatigueRewriteSchema, fatigueStepSchema } from "../.
 
 const tag = "Copy fatigue";
 
-/** Copy fatigue (spec 4.9; decisions.md, Second batch: Copy fatigue). */
+/** Copy fatigue. */
 export const copyFatigueRoutes = {
   list: defineRoute({
     method: "GET",

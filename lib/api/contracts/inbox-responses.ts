@@ -34,7 +34,7 @@ export const threadSummarySchema = z.object({
   assignee,
 });
 
-/** A message no lead matched (spec 2.9), with where it arrived. */
+/** A message no lead matched, with where it arrived. */
 export const unmatchedSchema = replySchema.extend({
   mailboxEmail: z.string(),
   folder: z.string(),
@@ -104,7 +104,7 @@ export const markedSchema = z.object({ marked: int() });
 const queued = z.object({ queued: z.boolean(), status: z.literal("SENDING"), sentReplyId: z.string() });
 /** 200: the mail server accepted the reply. */
 export const sendReplyResultSchema = z.object({ sent: z.literal(true), sentReplyId: z.string(), sentAt: z.string() });
-/** 202: `background: true` — the reply is SENDING and a job sends it (spec 3.2). */
+/** 202: `background: true` — the reply is SENDING and a job sends it. */
 export const sendReplyQueuedSchema = queued.extend({ queued: z.literal(true) });
 export const retryResultSchema = queued;
 export const forwardResultSchema = z.object({ forwarded: z.boolean(), to: z.string(), messageId: z.string(), sentAt: z.string() });
@@ -141,7 +141,7 @@ export const pipelineRowSchema = z.object({
   replyCount: int(),
 });
 
-/** A webhook endpoint (spec 2.11); its secret only when created or rotated. */
+/** A webhook endpoint; its secret only when created or rotated. */
 export const webhookSchema = z.object({
   id: z.string(),
   url: z.string(),

@@ -19,7 +19,7 @@ import { binaryFile } from "./paged";
 const tag = "Inbox";
 
 /**
- * The raw body a reply may send (spec 4.2.1, 8: files 20 MB in all, checked decoded by sendReply, 413):
+ * The raw body a reply may send (files 20 MB in all, checked decoded by sendReply, 413):
  * 20 MB of files in base64 (4 bytes per 3), with room for the rest — body, html, addresses, names,
  * line breaks in the base64 — so a valid request is never refused for its encoding.
  */

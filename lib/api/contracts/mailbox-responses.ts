@@ -21,7 +21,7 @@ export const mailboxTagRemovedSchema = z.object({ mailboxId: z.string(), tagId: 
 export const serviceAccountDeletedSchema = z.object({ deleted: z.literal(true) });
 
 const check = z.enum(checkStatusEnum.enumValues);
-/** A sending domain with its DNS checks (spec 2.8). */
+/** A sending domain with its DNS checks. */
 export const domainSchema = z.object({
   id: z.string().describe("`dom_…`"),
   domain: z.string(),

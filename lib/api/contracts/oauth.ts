@@ -17,7 +17,7 @@ import * as mr from "./mailbox-responses";
 const tag = "Mailboxes";
 
 /**
- * OAuth-connected mailboxes (issue 19). The consent finishes at GET /api/oauth/<provider>/callback
+ * OAuth-connected mailboxes. The consent finishes at GET /api/oauth/<provider>/callback
  * (outside /api/v1: the provider sends the browser there), which saves the mailbox and redirects to the
  * dashboard — or, asked for JSON, answers the mailbox row plus `created` (201 created, 200 replaced).
  * Bulk: Google domain-wide delegation (a service account) and Microsoft admin consent (app-only tokens).

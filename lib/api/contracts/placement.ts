@@ -9,7 +9,7 @@ import {
 
 const tag = "Deliverability";
 
-/** Placement tests (spec 4.13; decisions, Second batch: placement tests, seed pool). */
+/** Placement tests and the seed pool. */
 export const placementRoutes = {
   start: defineRoute({
     method: "POST",

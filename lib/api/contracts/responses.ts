@@ -2,7 +2,7 @@ import { z } from "zod";
 import { campaignStatsShape } from "../../analytics/schemas";
 import { INTENTS } from "../../inbox/schemas";
 
-/** Spec 2.4 counts, defined with the analytics domain (one counting module). */
+/** The campaign counts, defined with the analytics domain (one counting module). */
 export { campaignStatsShape };
 
 /**
@@ -31,7 +31,7 @@ export const campaignSettingsSchema = z.object({
   minGapMinutes: z.number(),
 });
 
-/** Spec 2.3 with the numbers of 2.4. */
+/** A campaign with its counts. */
 export const campaignSchema = campaignSettingsSchema.extend({
   id: z.string().describe("`cmp_…`"),
   status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]),
@@ -41,14 +41,14 @@ export const campaignSchema = campaignSettingsSchema.extend({
   ...campaignStatsShape,
 });
 
-const launchEntry = z.object({ code: z.string().describe("Spec 3.3 guard code"), message: z.string() });
-/** Spec 2.12. */
+const launchEntry = z.object({ code: z.string().describe("Launch check code"), message: z.string() });
+/** A report. */
 export const launchReportSchema = z.object({ ready: z.boolean(), blockers: z.array(launchEntry), warnings: z.array(launchEntry) });
 
 /** The answer of a DELETE of one record. */
 export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() });
 
-/** GET /campaigns/{id}/stats: spec 2.4 and the per step × A/B variant results (rates over the variant's sends). */
+/** GET /campaigns/{id}/stats: the campaign counts and the per step × A/B variant results (rates over the variant's sends). */
 export const campaignStatsResponseSchema = z.object({
   campaignId: z.string(),
   ...campaignStatsShape,
@@ -70,7 +70,7 @@ export const campaignStatsResponseSchema = z.object({
   ),
 });
 
-/** POST /campaigns/{id}/leads: one result per lead id sent, in order (spec 4.6). */
+/** POST /campaigns/{id}/leads: one result per lead id sent, in order. */
 export const addLeadsResponseSchema = z.object({
   results: z.array(
     z.object({
@@ -84,7 +84,7 @@ export const addLeadsResponseSchema = z.object({
   added: z.number().int(),
 });
 
-/** A received reply (spec 2.9) as GET /replies lists it; `from` is null for mail older than 2.9's date. */
+/** A received reply as GET /replies lists it; `from` is null on replies received before 1 Oct 2026 (when senders began to be recorded). */
 export const replySchema = z.object({
   id: z.string().describe("`rep_…`"),
   leadId: z.string().nullable(),

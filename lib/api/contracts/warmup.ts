@@ -12,7 +12,7 @@ import {
 
 const tag = "Warmup";
 
-/** Spec 4.11's warmup routes and the presets (decisions, Second batch). */
+/** The warmup routes and the presets. */
 export const warmupRoutes = {
   start: defineRoute({
     method: "POST",

@@ -32,7 +32,7 @@ export async function ingestMessage(
   m: ParsedMail,
   opts: { folder: string; uid?: number; uidValidity?: string /** read once per sync by the caller */; aiClassification?: boolean },
 ): Promise<IngestResult | undefined> {
-  // Warmup mail and placement probes are the service's own, never a reply (decisions: warmup network, seed pool).
+  // Warmup mail and placement probes are the service's own, never a reply.
   if (m.messageId && (await serviceMailIds(db, [clean(m.messageId)])).size) return undefined;
   const received = [{ parsed: m, folder: opts.folder, uid: opts.uid, uidValidity: opts.uidValidity }];
   const [p] = await prepareReplies(db, mb, received, opts.aiClassification);

@@ -81,7 +81,7 @@ function toMatch(r: Candidate | undefined): Match | undefined {
 }
 
 /**
- * Finds who each received message is from (spec 2.9 / issue 6 rule 1), in this order: our Message-IDs
+ * Finds who each received message is from, in this order: our Message-IDs
  * in In-Reply-To/References, then the sender's address among the workspace's leads, then a colleague at
  * the domain of a lead this mailbox emailed. Nothing found: the message is kept unmatched (undefined).
  * One read for the whole batch (candidates); the order of the rules is applied here.

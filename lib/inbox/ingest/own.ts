@@ -136,7 +136,7 @@ export async function ingestOwnMessages(db: DbOrTx, clock: Clock, mb: Mailbox, m
   if (!kept.length) return out;
   for (const i of kept) out[i] = newId("srp");
   const rows = kept.map((i) => sentRow(mb, out[i]!, items[i], found.get(i)!, now));
-  // Their files, kept like received ones (spec 2.9: `attachments` of our replies): in one transaction with them.
+  // Their files, kept like received ones (`attachments` of our replies): in one transaction with them.
   const withFiles = kept.filter((i) => items[i].m.attachments?.length);
   if (!withFiles.length) await db.insert(sentReplies).values(rows);
   else {

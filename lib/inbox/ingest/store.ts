@@ -126,7 +126,7 @@ function stopSequences(rows: StopRow[]): SQL {
 }
 
 /**
- * autoTagOnReply (spec 4.1; AUTO_TAG_NAMES): the leads of the replies written get their intent's tag,
+ * autoTagOnReply (AUTO_TAG_NAMES): the leads of the replies written get their intent's tag,
  * a workspace tag of that name in any case, created when missing. Only when the workspace has it on.
  */
 function tagLeads(workspaceId: string, rows: TagRow[], now: Date): SQL {
@@ -169,7 +169,7 @@ export function saveFolderState(db: DbOrTx, s: FolderState, now: Date) {
 }
 
 /**
- * An unsubscribe request (spec 4.1): the address suppressed (reason unsubscribe_reply) and every
+ * An unsubscribe request: the address suppressed (reason unsubscribe_reply) and every
  * ACTIVE sequence of the lead stopped as UNSUBSCRIBED.
  */
 async function unsubscribe(tx: Tx, clock: Clock, workspaceId: string, us: { leadId: string; email: string }[]): Promise<void> {

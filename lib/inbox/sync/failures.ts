@@ -26,7 +26,7 @@ const col = (c: { name: string }) => sql.identifier(c.name);
 
 /**
  * A sync that failed, for whatever reason (login, connection, a command, the backoff after earlier
- * failures): the mailbox's replies are unreadable, so READ_FAILING's clock runs (spec 2.8: reported
+ * failures): the mailbox's replies are unreadable, so READ_FAILING's clock runs (reported
  * after 30 minutes; the health check's login probe starts it too), and the mailbox is not claimed
  * again before its retry time — the poll interval, growing with how long it has been failing up to
  * MAX_RETRY_MS, or its connection's backoff — so failing mailboxes never crowd out the others.
@@ -61,7 +61,7 @@ export async function recordSyncFailure(db: DbOrTx, now: Date, mailboxId: string
     on conflict (${col(imapState.mailboxId)}, ${col(imapState.folder)}) do update set ${col(imapState.leasedUntil)} = excluded.${col(imapState.leasedUntil)}
     returning (select since from flagged) as since`,
   );
-  // READ_FAILING is an alert only after spec 2.8's 30 minutes; until then it is just a retry.
+  // READ_FAILING is an alert only after 30 minutes of failing; until then it is just a retry.
   const since = rows[0]?.since;
   if (since && now.getTime() - new Date(since).getTime() >= READ_FAILING_AFTER_MS) await raiseReadFailing(db, mailboxId, now);
 }

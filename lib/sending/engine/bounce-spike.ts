@@ -10,7 +10,7 @@ export const BOUNCE_RATE_THRESHOLD = 0.018;
 const BOUNCE_WINDOW_MS = 30 * 24 * 3600_000;
 
 /**
- * Bounce protection (spec 3.4): above 1.8% bounces with at least 2 bounces over the last 30 days of
+ * Bounce protection: above 1.8% bounces with at least 2 bounces over the last 30 days of
  * campaign email, the mailbox pauses itself and `mailbox.bounce_spike` fires once per pause.
  */
 export async function checkBounceSpike(tx: DbOrTx, m: Mailbox, now: Date): Promise<void> {

@@ -82,7 +82,7 @@ export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000):
 export interface Claim {
   /** Claimed mailbox ids, in claim order (the ones paced longest ago first). */
   mailboxIds: string[];
-  /** Campaign emails of each mailbox in today's UTC day: what its dailySendCap counts (spec 2.3). */
+  /** Campaign emails of each mailbox in today's UTC day: what its dailySendCap counts. */
   sentToday: Map<string, number>;
   /** Each mailbox's first due campaign leads, in order (oldest due first, then the order added). */
   due: DueLead[];

@@ -81,7 +81,7 @@ export function decide(facts: PassFacts): PassPlan {
       plan.mailboxes.push({ kind: "release", mailbox: m, reason: blocked, until: null });
       continue;
     }
-    // A mailbox at its cap waits for the next UTC day (spec 2.3 dailySendCap, every campaign email).
+    // A mailbox at its cap waits for the next UTC day (dailySendCap counts every campaign email).
     if ((facts.sentToday.get(m.id) ?? 0) >= m.dailySendCap) {
       plan.mailboxes.push({ kind: "release", mailbox: m, reason: "daily-cap", until: endOfDay });
       continue;

@@ -89,7 +89,7 @@ export interface Work {
   references: string[];
   /**
    * Custom-field names known in this campaign (some lead of it has the field): such a token is empty
-   * text on a lead without it, exactly as in preview and test sends (spec 2.5.1 rule 2, one renderer).
+   * text on a lead without it, exactly as in preview and test sends (one renderer).
    * Only the names the campaign's templates use are looked up, so it is that part of the set.
    */
   knownCustomFields: string[];
@@ -123,7 +123,7 @@ export type Outcome =
   | { status: "FAILED"; code: string | null; reason: string; auth: boolean };
 
 /**
- * What the email said, kept on its row for the conversation (spec 2.9): the text part as sent, and
+ * What the email said, kept on its row for the conversation: the text part as sent, and
  * the HTML part without the open pixel and click redirects (viewing our copy is not the lead's open).
  */
 export interface SentBody {

@@ -5,7 +5,7 @@ export interface VariantStats {
   replies: number;
 }
 
-/** Variant pick: random, or Thompson sampling on replies ÷ sends when the campaign optimises (spec 2.3). */
+/** Variant pick: random, or Thompson sampling on replies ÷ sends when the campaign optimises. */
 export function pickVariant(variants: Step[], stats: ReadonlyMap<string, VariantStats>, optimise: boolean, rand = Math.random): Step {
   if (variants.length === 1) return variants[0];
   if (!optimise) return variants[Math.floor(rand() * variants.length)];
