@@ -8,6 +8,7 @@ import { NotFoundError, UpstreamError } from "../errors";
 import { SmtpError } from "../mail/smtp";
 import { sendSmtpAs } from "../mailboxes/credentials";
 import { renderStep, type RenderLead, type StepTemplate } from "../templates/render";
+import { spin } from "../templates/spintax";
 import { stepFiles } from "./attachments";
 import { findCampaign, type CampaignRow } from "./campaigns";
 import { poolMailboxes } from "./eligibility";
@@ -77,7 +78,7 @@ async function pickLeadAndMailbox(db: DbOrTx, ctx: Ctx, c: CampaignRow, leadId?:
 const SAMPLE_LEAD: RenderLead = { email: "lead@example.com" };
 
 /** The rendered subject of a step: follow-ups are "Re: " + the first email's subject. */
-async function subjectFor(db: DbOrTx, c: CampaignRow, stepOrder: number, template: StepTemplate) {
+async function subjectFor(db: DbOrTx, c: CampaignRow, stepOrder: number, template: StepTemplate, leadId: string) {
   if (stepOrder === 0) return template;
   const [first] = await db
     .select()
@@ -85,7 +86,8 @@ async function subjectFor(db: DbOrTx, c: CampaignRow, stepOrder: number, templat
     .where(and(eq(campaignSteps.campaignId, c.id), eq(campaignSteps.stepOrder, 0)))
     .orderBy(asc(campaignSteps.variantGroup))
     .limit(1);
-  return { ...template, subject: first?.subject ?? "" };
+  // The first email's subject with the spintax choices this lead got in it.
+  return { ...template, subject: first?.subject ? spin(first.subject, { leadId, stepId: first.id, part: "subject" }) : "" };
 }
 
 export async function renderForLead(
@@ -96,13 +98,15 @@ export async function renderForLead(
   stepOrder: number,
   leadId?: string,
   mailboxId?: string,
+  spin: { stepId: string; index?: number } = { stepId: "" },
 ) {
   const { lead, mailbox } = await pickLeadAndMailbox(db, ctx, c, leadId, mailboxId);
   const known = await knownCustomFields(db, c.id, lead);
-  const t = await subjectFor(db, c, stepOrder, template);
+  const t = await subjectFor(db, c, stepOrder, template, lead?.id ?? "");
   const r = renderStep(t, lead ?? SAMPLE_LEAD, mailbox ?? { senderName: null, signatureHtml: null }, {
     knownCustomFields: known,
     htmlFromText: c.trackOpens && !c.textOnly,
+    spin: { leadId: lead?.id ?? "", stepId: spin.stepId, index: spin.index },
   });
   if (stepOrder > 0) {
     r.subject = `Re: ${r.subject}`;
@@ -131,13 +135,21 @@ export async function previewStep(ctx: Ctx, campaignId: string, input: z.infer<t
   let stepOrder: number;
   if (input.stepId) {
     const s = await findStep(ctx.db, ctx.workspaceId, campaignId, input.stepId);
-    template = s;
+    const draft = input.bodyTemplate !== undefined;
+    template = draft
+      ? { subject: input.subject ?? null, bodyTemplate: input.bodyTemplate ?? "", bodyHtmlTemplate: input.bodyHtmlTemplate ?? null }
+      : s;
     stepOrder = s.stepOrder;
   } else {
     template = { subject: input.subject ?? null, bodyTemplate: input.bodyTemplate ?? "", bodyHtmlTemplate: input.bodyHtmlTemplate ?? null };
     stepOrder = input.stepOrder ?? 0;
   }
-  const { mailboxRow: _m, leadRow: _l, ...out } = await renderForLead(ctx.db, ctx, c, template, stepOrder, input.leadId, input.mailboxId);
+  const spin = { stepId: input.stepId ?? "", index: input.spinIndex };
+  const {
+    mailboxRow: _m,
+    leadRow: _l,
+    ...out
+  } = await renderForLead(ctx.db, ctx, c, template, stepOrder, input.leadId, input.mailboxId, spin);
   return out;
 }
 
@@ -163,7 +175,7 @@ export async function testSendStep(
   requireAccess(ctx, "write");
   const c = await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const s = await findStep(ctx.db, ctx.workspaceId, campaignId, stepId);
-  const r = await renderForLead(ctx.db, ctx, c, s, s.stepOrder, input.leadId, input.mailboxId);
+  const r = await renderForLead(ctx.db, ctx, c, s, s.stepOrder, input.leadId, input.mailboxId, { stepId: s.id });
   if (!r.mailboxRow) throw new NotFoundError("Mailbox (the campaign has no pool mailbox; pass mailboxId)");
   const m = r.mailboxRow;
   const attachments = await stepFiles(ctx.db, s.id);

@@ -102,13 +102,24 @@ export const attachmentBody = z.union([
 
 export const previewBody = z
   .object({
-    stepId: z.string().max(100).optional(),
+    stepId: z
+      .string()
+      .max(100)
+      .optional()
+      .describe("A saved step, rendered as saved; with bodyTemplate, that step's unsaved draft (spintax chosen as for the step)"),
     subject: z.string().max(998).nullable().optional(),
     bodyTemplate: z.string().max(100_000).optional(),
     bodyHtmlTemplate: z.string().max(500_000).nullable().optional(),
     stepOrder: z.number().int().min(0).optional(),
     leadId: z.string().max(100).optional(),
     mailboxId: z.string().max(100).optional(),
+    spinIndex: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe("0 (default): the spintax choices this lead receives; 1, 2 …: the other choices in turn"),
   })
   .refine((o) => o.stepId || o.bodyTemplate !== undefined, "send stepId, or subject + bodyTemplate for a draft");
 

@@ -1,4 +1,5 @@
 import { convert } from "html-to-text";
+import { parseSpintax, restoreLiterals, spin, spintaxProblems, type SpinKey } from "./spintax";
 
 /**
  * The one renderer: preview, test sends and real sends all call renderStep, so what a
@@ -52,6 +53,8 @@ export interface RenderOptions {
   knownCustomFields?: Iterable<string>;
   /** Make an HTML part from the text when the step has none (open tracking needs one). */
   htmlFromText?: boolean;
+  /** Whose email this is, for spintax: the same lead and step always get the same choices. */
+  spin?: Omit<SpinKey, "part">;
 }
 
 export type SignaturePlacement = "at_token" | "appended_at_bottom" | "none";
@@ -62,6 +65,8 @@ export interface RenderResult {
   html: string | null;
   signature: SignaturePlacement;
   variables: { used: string[]; unknown: string[]; malformed: string[]; empty: string[] };
+  /** Spintax groups in the step, and how many spin indexes show every choice of the widest one. */
+  spintax: { groups: number; choices: number };
   notes: string[];
 }
 
@@ -93,6 +98,7 @@ function scanMalformed(template: string): string[] {
     .replace(TOKEN, " ");
   for (const m of withoutTokens.matchAll(/\{\{[^{}]{0,40}|[^{}]{0,40}\}\}/g)) out.push(m[0].trim());
   for (const m of template.matchAll(/(?<!\{)\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}(?!\})/g)) if (BUILTIN.has(m[1])) out.push(m[0]);
+  out.push(...spintaxProblems(template));
   return [...new Set(out.filter(Boolean))];
 }
 
@@ -185,7 +191,8 @@ export function suggestVariable(name: string, known: Iterable<string>): string |
  * become empty text, the signature goes where {{signature}} is in each part, at the
  * bottom when absent (never twice), and its line is removed when the mailbox has none.
  */
-export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): RenderResult {
+export function renderStep(template: StepTemplate, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): RenderResult {
+  const step = spunStep(template, opts.spin);
   const known = new Set(opts.knownCustomFields ?? []);
   const resolve = resolver(lead, mailbox, known);
   const used = new Set<string>();
@@ -239,10 +246,13 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
     if (!textHasToken && hasSignature) html += `\n${sigBlock}`;
   }
 
-  const subject = subjectLine(fill(step.subject ?? "", false));
-  const malformed = [
-    ...new Set([...findMalformed(step.subject ?? ""), ...findMalformed(step.bodyTemplate), ...findMalformed(step.bodyHtmlTemplate ?? "")]),
-  ];
+  const subject = restoreLiterals(subjectLine(fill(step.subject ?? "", false)));
+  text = restoreLiterals(text);
+  if (html !== null) html = restoreLiterals(html);
+  const parts = [template.subject ?? "", template.bodyTemplate, template.bodyHtmlTemplate ?? ""];
+  const malformed = [...new Set(parts.flatMap(findMalformed))];
+  const spun = parts.map(parseSpintax);
+  const spintax = { groups: spun.reduce((n, p) => n + p.groups, 0), choices: Math.max(1, ...spun.map((p) => p.widest)) };
 
   const signature: SignaturePlacement = !hasSignature ? "none" : textHasToken || htmlHasToken ? "at_token" : "appended_at_bottom";
   const notes: string[] = [];
@@ -256,7 +266,18 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
     notes.push("There is no {{signature}} in the body, so the mailbox's signature is added at the bottom.");
   if (signature === "none" && (textHasToken || htmlHasToken))
     notes.push("The mailbox has no signature, so the {{signature}} line is removed.");
-  return { subject, text, html, signature, variables: { used: [...used], unknown: [...unknown], malformed, empty: [...empty] }, notes };
+  const variables = { used: [...used], unknown: [...unknown], malformed, empty: [...empty] };
+  return { subject, text, html, signature, variables, spintax, notes };
+}
+
+/** The step with each spintax group replaced by this lead's choice (the subject's and the body's chosen apart). */
+function spunStep(step: StepTemplate, key: RenderOptions["spin"]): StepTemplate {
+  const k = key ?? { leadId: "", stepId: "" };
+  return {
+    subject: step.subject === null ? null : spin(step.subject, { ...k, part: "subject" }),
+    bodyTemplate: spin(step.bodyTemplate, { ...k, part: "body" }),
+    bodyHtmlTemplate: step.bodyHtmlTemplate ? spin(step.bodyHtmlTemplate, { ...k, part: "body" }) : step.bodyHtmlTemplate,
+  };
 }
 
 /**
@@ -265,11 +286,13 @@ export function renderStep(step: StepTemplate, lead: RenderLead, mailbox: Render
  */
 export function renderSubject(subject: string, lead: RenderLead, mailbox: RenderMailbox, opts: RenderOptions = {}): string {
   const resolve = resolver(lead, mailbox, new Set(opts.knownCustomFields ?? []));
-  return subjectLine(
-    subject.replace(TOKEN, (raw, name: string) => {
+  const spun = spin(subject, { ...(opts.spin ?? { leadId: "", stepId: "" }), part: "subject" });
+  const line = subjectLine(
+    spun.replace(TOKEN, (raw, name: string) => {
       if (name === "signature") return raw;
       const r = resolve(name);
       return r.kind === "unknown" ? raw : r.kind === "empty" ? "" : r.value;
     }),
   );
+  return restoreLiterals(line);
 }

@@ -128,6 +128,12 @@ export const previewSchema = z.object({
     malformed: z.array(z.string()),
     empty: z.array(z.string()),
   }),
+  spintax: z
+    .object({
+      groups: int().describe("Spintax groups ({a|b|c}) in the step's subject and bodies"),
+      choices: int().describe("Spin indexes 0 … choices − 1 show every choice of every group (spinIndex)"),
+    })
+    .describe("Spintax of the step: this preview shows the lead's own choices at spinIndex 0"),
   notes: z.array(z.string()),
 });
 export const stepTestSendSchema = z.object({

@@ -276,7 +276,7 @@ export const campaignRoutes = {
     access: "read",
     body: previewBody,
     summary: "Render a saved or draft step for a lead and mailbox with the real renderer (no tracking)",
-    response: { description: "`{ subject, text, html, signature, variables, notes, lead, mailbox }`", schema: cr.previewSchema },
+    response: { description: "`{ subject, text, html, signature, variables, spintax, notes, lead, mailbox }`", schema: cr.previewSchema },
   }),
   testSendStep: defineRoute({
     method: "POST",

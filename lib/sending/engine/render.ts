@@ -17,7 +17,8 @@ import type { Mailbox, SendLead, SentBody, Step, Work } from "./types";
  */
 export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier: EarlierEmail[], knownCustomFields: string[]): string {
   const first = earlier[0];
-  if (step.stepOrder === 0 || !first) return renderSubject(step.subject ?? "", lead, mailbox, { knownCustomFields });
+  if (step.stepOrder === 0 || !first)
+    return renderSubject(step.subject ?? "", lead, mailbox, { knownCustomFields, spin: { leadId: lead.id, stepId: step.id } });
   return /^re:/i.test(first.subject) ? first.subject : `Re: ${first.subject}`;
 }
 
@@ -33,7 +34,7 @@ export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody
     { subject: step.subject, bodyTemplate: step.bodyTemplate, bodyHtmlTemplate: c.textOnly ? null : step.bodyHtmlTemplate },
     lead,
     m,
-    { knownCustomFields: w.knownCustomFields, htmlFromText: c.trackOpens && !c.textOnly },
+    { knownCustomFields: w.knownCustomFields, htmlFromText: c.trackOpens && !c.textOnly, spin: { leadId: lead.id, stepId: step.id } },
   );
   let html = rendered.html ?? undefined;
   if (html && c.trackClicks) html = rewriteLinks(html, emailId);
