@@ -13,9 +13,6 @@ const facts = (over: Partial<BranchFacts>): BranchFacts => ({
   ...over,
 });
 const replied = (intent: ReplyIntent, at = 2) => ({ intent, at: h(at) });
-  intent,
-  at: h(at),
-});
 
 const interested: BranchRule = { when: { replied: ["INTERESTED", "QUESTION"] }, action: { type: "subsequence", subsequenceId: "sub_hot" } };
 const notInterested: BranchRule = { when: { replied: ["NOT_INTERESTED"] }, action: { type: "stop" } };
