@@ -60,6 +60,9 @@ en: a time alone is no date | JUN10 | null |  | I'm in meetings all day and back
 en: a month alone is no date | DEC4 | null |  | I am on sabbatical and will return in January.\nBest, Max
 en: ISO date with a past year | DEC20 | null |  | Out of office: back 2025-01-05.\nThanks
 en: thanks again is not a return | JUN10 | null |  | Thanks again for your note, see you at the meeting on 15 June!\nJo
+en: from … until with numeric dates is a range | DEC20 | 2027-01-05 |  | Hello,\nI'm out of the office from 21.12.2026 until 04.01.2027.\nBest regards, Nina
+en: an office closed over the holidays reopens | DEC20 | 2027-01-02 |  | Thank you for your email. Please note our office is closed from 24 December until 1 January inclusive.
++ We reopen on 2 January.\n\nThe Acme Team
 # German
 de: zurück am | DEC20 | 2027-01-04 |  | Sehr geehrte Damen und Herren,\n\nvielen Dank für Ihre Nachricht. Ich bin ab Montag, 4. Januar wieder
 + zurück.\n\nMit freundlichen Grüßen\nHans Müller
@@ -80,6 +83,7 @@ de: bilingual with English, the first return line wins | DEC20 | 2027-01-07 |  |
 + Büro.\n\nThank you for your message. I will be back on 7 January.\n\nMfG / Best regards\nJörg
 de: numeric range with a dash | DEC20 | 2027-01-07 |  | Ich bin im Urlaub (24.12.–06.01.) und lese keine E-Mails.
 de: two-digit year | DEC20 | 2027-01-04 |  | Ich bin am 04.01.27 wieder zurück im Büro.
+de: Betriebsferien as a range | DEC20 | 2027-01-04 |  | Sehr geehrte Kunden,\nunser Büro ist vom 23.12. bis 03.01. geschlossen.\nIhr Team der Muster GmbH
 # French
 fr: de retour le | DEC20 | 2027-01-03 |  | Bonjour,\n\nJe suis absente du bureau et serai de retour le 3 janvier.\n\nCordialement,\nClaire Dubois
 fr: du A au B | DEC20 | 2027-01-05 |  | Bonjour,\nJe suis en congés du 21 décembre au 4 janvier inclus. Pour toute urgence, contactez mon
@@ -193,7 +197,7 @@ describe("findReturnDate", () => {
     expect(findReturnDate("I'm away and back Tuesday.", { receivedAt: at, timeZone: "Europe/Berlin" })?.date).toBe("2026-06-16");
   });
 
-  it("a date needs a cue word even when the locale is known", () => {
+  it("reads the locale's language when the text has no cue word of its own language", () => {
     expect(findReturnDate("Ab 12.12. bin ich im Büro.", { receivedAt: DEC4, locale: "de-DE" })).toBeNull();
     expect(findReturnDate("Zurück: 12.12.", { receivedAt: DEC4, locale: "de-DE" })?.date).toBe("2026-12-12");
   });

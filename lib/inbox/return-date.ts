@@ -55,52 +55,54 @@ interface Cues {
 
 const CUES: Record<Lang, Cues> = {
   en: {
-    back: "back|return|returning|returns|resume|resuming|again (?:on|from)",
+    back: "back|return|returning|returns|reopens?|reopening|resume|resuming|again (?:on|from)",
     absence:
-      "out of (?:the )?office|ooo|away|absent|on (?:annual |parental |sick )?leave|holidays?|vacation|unavailable|off|travell?ing|limited access|not (?:be )?(?:in|at) (?:the|my) (?:office|desk)",
+      "closed|out of (?:the )?office|ooo|away|absent|on (?:annual |parental |sick )?leave|holidays?|" +
+      "vacation|unavailable|off|travell?ing|limited access|not (?:be )?(?:in|at) (?:the|my) (?:office|desk)",
     until: "until|till|til|through|thru|up to and including",
     inclusive: "through|thru|up to and including|inclusive|included",
     notBack: "get(?:ting)? back to (?:you|them)|back to you|call (?:you )?back|write back|return (?:your|the) (?:call|e-?mail|message)",
   },
   de: {
-    back: "zurück|wieder|rückkehr",
+    back: "zurück|wieder geöffnet|wieder|rückkehr",
     absence:
-      "abwesend|urlaub|nicht im (?:büro|hause?)|nicht erreichbar|außer haus|nicht (?:da|verfügbar)|elternzeit|dienstreise|krank|erreichen sie mich nicht|außerhalb des büros",
+      "abwesend|geschlossen|betriebsferien|urlaub|nicht im (?:büro|hause?)|nicht erreichbar|" +
+      "außer haus|nicht (?:da|verfügbar)|elternzeit|dienstreise|krank|erreichen sie mich nicht|außerhalb des büros",
     until: "bis einschließlich|bis inklusive|bis zum|bis zur|bis",
     inclusive: "einschließlich|inklusive|inkl\\.?",
     notBack: "zurückruf\\w*|zurückmeld\\w*|(?:rufe|melde)\\w*\\s+(?:\\S+\\s+){0,5}zurück",
   },
   fr: {
-    back: "de retour|retour|reviens|reviendrai|rentre|rentrerai|à nouveau|de nouveau|reprends|reprendrai|reprise",
-    absence: "absente?|congés?|vacances|pas au bureau|hors du bureau|en déplacement|indisponible|ne serai pas",
+    back: "de retour|réouverture|rouvre|retour|reviens|reviendrai|rentre|rentrerai|à nouveau|de nouveau|reprends|reprendrai|reprise",
+    absence: "absente?|fermée?s?|congés?|vacances|pas au bureau|hors du bureau|en déplacement|indisponible|ne serai pas",
     until: "jusqu['’]au|jusqu['’]à|jusqu['’]",
     inclusive: "inclus|inclusivement|compris",
     notBack: "reviendrai vers vous|revenir vers vous|reviens vers vous",
   },
   es: {
-    back: "de vuelta|vuelvo|volveré|regreso|regresaré|regresa|de nuevo|nuevamente|me reincorporo|me reincorporaré|retorno",
-    absence: "fuera de la oficina|ausente|vacaciones|fuera|no estaré|de permiso|de viaje",
+    back: "de vuelta|reabrimos|reabre|vuelvo|volveré|regreso|regresaré|regresa|de nuevo|nuevamente|me reincorporo|me reincorporaré|retorno",
+    absence: "fuera de la oficina|cerrad[oa]s?|ausente|vacaciones|fuera|no estaré|de permiso|de viaje",
     until: "hasta el|hasta",
     inclusive: "inclusive|incluido",
     notBack: "volveré a (?:contactar|escribir|llamar)\\w*",
   },
   nl: {
     back: "terug|weer|aanwezig vanaf",
-    absence: "afwezig|vakantie|niet op kantoor|niet aanwezig|niet bereikbaar|verlof|vrij",
+    absence: "afwezig|gesloten|vakantie|niet op kantoor|niet aanwezig|niet bereikbaar|verlof|vrij",
     until: "tot en met|t/m|tot",
     inclusive: "tot en met|t/m",
     notBack: "terugbel\\w*|bel\\w* (?:\\S+\\s+){0,4}terug|kom (?:ik )?(?:\\S+\\s+){0,4}terug op",
   },
   it: {
-    back: "rientro|rientrerò|di ritorno|ritorno|tornerò|torno|nuovamente|di nuovo|rientrata|rientrato",
-    absence: "fuori (?:ufficio|sede)|assente|ferie|vacanza|non sarò|in viaggio|non disponibile",
+    back: "rientro|riapertura|riapriremo|rientrerò|di ritorno|ritorno|tornerò|torno|nuovamente|di nuovo|rientrata|rientrato",
+    absence: "fuori (?:ufficio|sede)|chius[oaie]|assente|ferie|vacanza|non sarò|in viaggio|non disponibile",
     until: "fino al|fino a|sino al",
     inclusive: "compreso|incluso",
     notBack: "la ricontatterò",
   },
   pt: {
-    back: "volto|voltarei|regresso|regressarei|retorno|retornarei|estarei de volta|de volta|novamente",
-    absence: "fora do escritório|ausente|férias|de licença|fora",
+    back: "volto|reabertura|reabrimos|voltarei|regresso|regressarei|retorno|retornarei|estarei de volta|de volta|novamente",
+    absence: "fora do escritório|fechad[oa]s?|ausente|férias|de licença|fora",
     until: "até ao|até o|até",
     inclusive: "inclusive|incluído",
     notBack: "retorn\\w* (?:o |a )?(?:seu |sua )?(?:contato|contacto|ligação|e-?mail|mensagem)",
@@ -237,7 +239,7 @@ function candidates(sentence: string, langs: Lang[], ctx: SentenceContext): Cand
     take(m.index, m.index + m[0].length, dated({ y: +m[1]!, m: +m[2]!, d: +m[3]! }, true, ctx.today));
   }
   const numeric =
-    /(?<![\d./-]|(?:at|um|om|alle|às|las|vers)\s)(\d{1,2})([./-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d/-]|\.\d|\s?(?:uhr|uur|h|hrs?|am|pm)\b)/giu;
+    /(?<![\d./-]|(?<!\p{L})(?:at|um|om|alle|às|las|vers)\s)(\d{1,2})([./-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d/-]|\.\d|\s?(?:uhr|uur|h|hrs?|am|pm)\b)/giu;
   for (const m of masked.matchAll(numeric)) {
     const [a, b] = [+m[1]!, +m[3]!];
     const order = ctx.monthFirst ? [b, a] : [a, b];
