@@ -84,6 +84,7 @@ de: bilingual with English, the first return line wins | DEC20 | 2027-01-07 |  |
 de: numeric range with a dash | DEC20 | 2027-01-07 |  | Ich bin im Urlaub (24.12.–06.01.) und lese keine E-Mails.
 de: two-digit year | DEC20 | 2027-01-04 |  | Ich bin am 04.01.27 wieder zurück im Büro.
 de: Betriebsferien as a range | DEC20 | 2027-01-04 |  | Sehr geehrte Kunden,\nunser Büro ist vom 23.12. bis 03.01. geschlossen.\nIhr Team der Muster GmbH
+de: bis X, danach wieder is the day after | DEC20 | 2027-01-07 |  | Hallo,\nich bin bis 6. Januar im Urlaub, danach wieder erreichbar.\nGruß, Ute
 # French
 fr: de retour le | DEC20 | 2027-01-03 |  | Bonjour,\n\nJe suis absente du bureau et serai de retour le 3 janvier.\n\nCordialement,\nClaire Dubois
 fr: du A au B | DEC20 | 2027-01-05 |  | Bonjour,\nJe suis en congés du 21 décembre au 4 janvier inclus. Pour toute urgence, contactez mon
@@ -197,7 +198,7 @@ describe("findReturnDate", () => {
     expect(findReturnDate("I'm away and back Tuesday.", { receivedAt: at, timeZone: "Europe/Berlin" })?.date).toBe("2026-06-16");
   });
 
-  it("reads the locale's language when the text has no cue word of its own language", () => {
+  it("a date needs a cue word even when the locale is known", () => {
     expect(findReturnDate("Ab 12.12. bin ich im Büro.", { receivedAt: DEC4, locale: "de-DE" })).toBeNull();
     expect(findReturnDate("Zurück: 12.12.", { receivedAt: DEC4, locale: "de-DE" })?.date).toBe("2026-12-12");
   });

@@ -124,6 +124,8 @@ const word = (alts: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts})(?![\\p
 const NEXT_WEEK = word(
   "next week|nächste woche|kommende woche|la semaine prochaine|la próxima semana|la semana que viene|volgende week|la prossima settimana|na próxima semana|na semana que vem",
 );
+const AFTERWARDS =
+  /(?<!\p{L})(?:danach|anschließend|after that|afterwards|thereafter|ensuite|après|después|luego|daarna|dopo|poi|depois)(?!\p{L})/iu;
 const NEXT_WORD = /(?<!\p{L})(next|nächste\w*|kommende\w*|prochain\w*|próxim\w*|volgende|prossim\w*)(?!\p{L})/iu;
 const RANGE_JOIN = new RegExp(
   [
@@ -186,7 +188,10 @@ function readSentence(sentence: string, ctx: SentenceContext): { priority: numbe
   const backs = langs.flatMap((l) => returnCues(sentence, l));
   if (backs.length) {
     const c = nearest(cands, backs);
-    return { priority: 0, date: iso(c.day!), at: c.start };
+    // "bis 6. Januar im Urlaub, danach wieder erreichbar": the return word comes after the date with "afterwards".
+    const cue = backs.find((q) => q.start >= c.end);
+    const after = cue && AFTERWARDS.test(sentence.slice(c.end, cue.start)) && !backs.some((q) => q.end <= c.start);
+    return { priority: 0, date: iso(after ? addDays(c.day!, 1) : c.day!), at: c.start };
   }
   if (!langs.some((l) => hits(sentence, CUES[l].absence).length)) return null;
   const range = rangeEnd(sentence, cands);
