@@ -12,7 +12,7 @@ import { newText } from "../inbox/classify";
 import { sendReply } from "../inbox/send-reply";
 import type { AgentReplyRow, Outcome } from "./claim";
 import { composeAnswer, followUpText } from "./compose";
-import { ANSWERED_INTENTS } from "./queue";
+import { ANSWERED_INTENTS } from "../inbox/ingest/agent-queue";
 
 /** How many passages ground an answer. */
 export const PASSAGES = 3;

@@ -5,7 +5,7 @@ import type { DbOrTx, Tx } from "../../../db/client";
 import { isPool, pipelinedTransaction } from "../../../db/pipelined";
 import { campaignLeads, campaigns, events, imapState, leadTags, replies, tags, workspaces } from "../../../db/schema";
 import type { Clock } from "../../clock";
-import { queueAgentAnswers } from "../../agent-replies/queue";
+import { queueAgentAnswers } from "./agent-queue";
 import { systemCtx } from "../../ctx";
 import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
@@ -212,7 +212,7 @@ function statements(mb: Mailbox, plan: ReplyPlan, state: FolderState | undefined
   if (plan.events.length) effects.push(insertEvents(plan.events));
   if (plan.stops.length) effects.push(stopSequences(plan.stops));
   if (plan.tags.length) effects.push(tagLeads(mb.workspaceId, plan.tags, now));
-  const answers = queueAgentAnswers(plan.rows, now); // the reply agents' work (lib/agent-replies), done by their job
+  const answers = queueAgentAnswers(plan.rows, now); // the reply agents' work (queued here, done by their job in lib/agent-replies)
   if (answers) effects.push(answers);
   if (state) effects.push(folderState(state, now));
   return { replies: insertReplies(plan.rows), effects };

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { recordset } from "../../db/bulk";
-import { agentReplies, replies } from "../../db/schema";
+import { recordset } from "../../../db/bulk";
+import { agentReplies, replies } from "../../../db/schema";
 
 /** The intents an agent answers; never OUT_OF_OFFICE, UNSUBSCRIBE_REQUEST, NOT_INTERESTED or WRONG_PERSON. */
 export const ANSWERED_INTENTS: readonly string[] = ["INTERESTED", "QUESTION"];

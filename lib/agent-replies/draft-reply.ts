@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { leads, mailboxes, replies } from "../../db/schema";
-import { agentDraft } from "../agent-replies/draft";
+import { agentDraft } from "./draft";
 import { generatedByOf } from "../ai/provider";
 import { aiProviderFor } from "../ai/resolve";
 import { loadAiSettings, useCredit } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { ForbiddenError, NotFoundError, UpstreamError } from "../errors";
-import type { Intent } from "./classify";
+import type { Intent } from "../inbox/classify";
 
 /**
  * POST /replies/<id>/draft: an AI draft of our answer. One credit; never sends. In a campaign with a
