@@ -58,7 +58,9 @@
  *     what it reads itself). Each: a cold first tick (not judged), then three ticks, the world reset before
  *     each (no emails today, leads back on step 0, mailboxes free, VACUUM ANALYZE); the median is judged. Each
  *     run prints the CPU of Postgres and of this process (/proc): divided by the cores, their sum is the least
- *     time that work can take here. The tick is the scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }).
+ *     time that work can take here. A third world, judged too: mid-day (today's emails present — 5 per mailbox
+ *     sent 9:00–13:00, BENCH_TICK_TODAY — and ticks back to back with no VACUUM or ANALYZE in between; the
+ *     emails of each tick stay as today's). The tick is the scheduler, scheduleDue(db, clock, { mailboxLimit: 5000 }).
  *     The sender for the cold default tick's emails is timed apart and printed, not judged (its SMTP is
  *     instant: MailComposer builds the MIME and an in-process sink accepts it). Where the time goes: every
  *     statement Drizzle executes and every sendMail, timed on the client; BENCH_EXPLAIN=1 prints the plans of
@@ -80,6 +82,7 @@
  * BENCH_BLOCKS (part 1 ABBA blocks, default 3), BENCH_PASSES (part 1 passes per phase, default 8),
  * BENCH_WARM_PASSES (untimed engine passes before part 1, 150; 0: none), BENCH_TICK_MAILBOXES (5000),
  * BENCH_TICK_LEADS (100000), BENCH_TICK_HISTORY (emails of history per tick mailbox, 40; 0: none),
+ * BENCH_TICK_TODAY (the mid-day tick's emails sent earlier today per mailbox, 5),
  * BENCH_CAP_RUNS (3), BENCH_CAP_DAYS (7), BENCH_CAP_STEP_MIN (2), BENCH_CAP_EVERY_STEP=1,
  * BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged ticks), BENCH_EXPLAIN=1.
  */
@@ -117,7 +120,7 @@ const EXPLAIN = process.env.BENCH_EXPLAIN === "1";
 /** BENCH_CPU_PROFILE=1: V8's sampling profiler around the timed delivery phases, µs of CPU per email by owner and function. */
 const cpuProfile = new CpuProfiler(CPU_PROFILE, ["pipeline", "raw"] as const);
 /** The same around the judged scheduler ticks, µs of CPU per mailbox. */
-const tickProfile = new CpuProfiler(CPU_PROFILE, ["default", "all-due"] as const);
+const tickProfile = new CpuProfiler(CPU_PROFILE, ["default", "all-due", "mid-day"] as const);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "1,2,3").split(",").map((s) => s.trim()));
 const BLOCKS = intEnv("BENCH_BLOCKS", 3);
 const PASSES = intEnv("BENCH_PASSES", 8);
@@ -144,6 +147,8 @@ const T_CAMPAIGNS = 10;
 const T_GAP_MIN = 9;
 /** The tick's world sent 8 emails a day from each mailbox in the 5 days before (BENCH_TICK_HISTORY=0: none). */
 const T_HISTORY_PER_MAILBOX = intEnv("BENCH_TICK_HISTORY", 40, true);
+/** The mid-day tick's emails already sent today per mailbox: 5 of the day's 8 by 14:00 UTC, sent 9:00–13:00 (BENCH_TICK_TODAY). */
+const T_TODAY_PER_MAILBOX = intEnv("BENCH_TICK_TODAY", 5, true);
 /** The tick's UTC day (its clock is a Tuesday 14:00). */
 const TICK_DAY = "2026-11-03T00:00:00Z";
 const C_MAILBOXES = 50;
@@ -1288,7 +1293,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     const bareMs: number[] = [];
     for (let i = 0; i < 3; i++) bareMs.push(await bareClaim(db, pg, ws, clock.now()));
 
-    const tick = async (side?: "default" | "all-due"): Promise<{ run: TickRun; work: Parameters<App["deliver"]>[2] }> => {
+    const tick = async (side?: "default" | "all-due" | "mid-day"): Promise<{ run: TickRun; work: Parameters<App["deliver"]>[2] }> => {
       resetProfile();
       if (side) await tickProfile.start();
       const cpu = cpuMeter();
@@ -1350,6 +1355,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
         await explainWrites(db.$client, medianRun(runs).profile, label);
       }
     }
+    cases.push(await midDayCase(pg, ws, steady, clock, tick));
     for (let i = 0; i < 2; i++) bareMs.push(await bareClaim(db, pg, ws, clock.now()));
     const mid = medianRun(cases[0].runs);
     await explainSamples(pg, mid.profile);
@@ -1362,6 +1368,57 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
     await pg.end({ timeout: 5 }).catch(() => {});
     await db.$client.end({ timeout: 5 }).catch(() => {});
   }
+}
+
+/**
+ * The mid-day tick: the steady world (reset and analysed once), then today's sends inserted — each
+ * mailbox's first T_TODAY_PER_MAILBOX emails of the day, 9:00 onwards, hourly (to earlier leads, like the
+ * history) — and then ticks back to back with no VACUUM or ANALYZE in between, as in a worker at 14:00:
+ * between ticks only what the sender would do (the tick's SENDING emails become SENT) and the clock
+ * moves on by the gap plus one minute, so every mailbox is due again and the emails of the ticks before
+ * count as today's too. A cold tick (not judged), then three judged ones.
+ */
+async function midDayCase(
+  pg: postgres.Sql,
+  ws: string,
+  steady: { zone: string; at: string | null }[],
+  clock: InstanceType<App["ManualClock"]>,
+  tick: (side?: "mid-day") => Promise<{ run: TickRun }>,
+): Promise<TickCase> {
+  const label = `mid-day (${T_TODAY_PER_MAILBOX} sent today per mailbox, no VACUUM/ANALYZE between ticks)`;
+  const start = clock.now();
+  await resetTick(pg, ws, steady);
+  await pg`insert into emails (id, workspace_id, mailbox_id, lead_email, campaign_id, step_id, step_order, message_id, subject, status, created_at, sent_at)
+    select 'eml_today_' || i, ${ws}, 'mbx_tick_' || (i % ${T_MAILBOXES}), 'today' || i || '@co' || (i % 997) || '.tick.test',
+      'cmp_tick_' || ((i % ${T_MAILBOXES}) % ${T_CAMPAIGNS}), 'stp_tick_' || ((i % ${T_MAILBOXES}) % ${T_CAMPAIGNS}), 0,
+      '<today' || i || '@tick.bench.test>', 'Earlier today', 'SENT', h.t, h.t
+    from generate_series(0, ${T_MAILBOXES * T_TODAY_PER_MAILBOX - 1}) i
+    cross join lateral (select ${TICK_DAY}::timestamptz + interval '9 hours' + (i / ${T_MAILBOXES}) * interval '1 hour' as t) h`;
+  const [{ due }] = await pg<
+    { due: number }[]
+  >`select count(*)::int as due from campaign_leads where workspace_id = ${ws} and next_send_at is null`;
+  const between = async () => {
+    await pg`update emails set status = 'SENT', sent_at = created_at where workspace_id = ${ws} and status = 'SENDING'`;
+    await pg`update mailboxes set send_lease_until = null where workspace_id = ${ws}`;
+    clock.advance((T_GAP_MIN + 1) * 60_000);
+  };
+  const { run: cold } = await tick();
+  say(
+    `  ${label}: ${fmt(due)} leads due; cold tick ${fmt(cold.ms / 1000, 2)} s (not judged), ${fmt(cold.mailboxes)} claimed, ${fmt(cold.committed)} SENDING`,
+  );
+  const runs: TickRun[] = [];
+  for (let i = 0; i < 3; i++) {
+    await between();
+    const { run: r } = await tick("mid-day");
+    if (r.mailboxes !== T_MAILBOXES) throw new Error(`${label}: claimed ${r.mailboxes} of ${T_MAILBOXES}`);
+    runs.push(r);
+    say(
+      `    run ${i + 1} at ${clock.now().toISOString().slice(11, 16)}: scheduler ${fmt(r.ms / 1000, 2)} s — ${fmt(r.mailboxes)} claimed, ${fmt(r.committed)} SENDING, claim ${fmt(r.claimMs, 1)} ms; CPU: Postgres ${fmt(r.postgresCpuMs)} ms, this process ${fmt(r.cpuMs)} ms; load ${loadAverage()}`,
+    );
+  }
+  clock.set(start);
+  await resetTick(pg, ws, steady);
+  return { label, dueLeads: due, cold, runs, seconds: median(runs.map((r) => r.ms)) / 1000 };
 }
 
 /**
@@ -1812,6 +1869,7 @@ async function main() {
         deliveryVsRawPoolBlocks: delivery?.rawRatios.map(round3) ?? null,
         tickSeconds: tick ? Math.round(tick.cases[0].seconds * 100) / 100 : null,
         tickSecondsAllZonesDue: tick ? Math.round(tick.cases[1].seconds * 100) / 100 : null,
+        tickSecondsMidDay: tick ? Math.round(tick.cases[2].seconds * 100) / 100 : null,
         claimVsBareSkipLocked: r3(tick?.claimRatio),
         capFidelity: caps.length ? r3(median(caps.map((c) => c.fidelity))) : null,
         capViolations: caps.length ? caps.reduce((a, c) => a + c.violations, 0) : null,
