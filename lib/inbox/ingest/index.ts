@@ -18,8 +18,8 @@ export { type AiSwitch, type Mailbox, type PreparedReply, prepareReplies, type R
 export { type Match, matchReplies } from "./match";
 export { ingestOwnMessages } from "./own";
 export { PARSE_OPTIONS, parseSource } from "./parse";
-export { planReplies, type ReplyPlan } from "./plan";
-export { type FolderState, type IngestResult, saveFolderState, storeReplies, writeReplies } from "./store";
+export { planReplies } from "./plan";
+export { type FolderState, type IngestResult, type ReplyPlan, saveFolderState, storeReplies, writeReplies } from "./store";
 
 /**
  * Stores one received message and applies what it means (see planReplies). Warmup traffic, placement

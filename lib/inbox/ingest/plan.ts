@@ -6,21 +6,7 @@ import type { DbOrTx } from "../../../db/client";
 import type { Mailbox, PreparedReply } from "./intent";
 import { type Match, matchReplies } from "./match";
 import { addresses, clean, dateOf } from "./parse";
-import type { EventRow, ReplyRow, StopRow, TagRow } from "./store";
-
-/** What a batch of prepared messages will write: decided by reads only, before any transaction. */
-export interface ReplyPlan {
-  items: PreparedReply[];
-  /** The reply id of each item (only the first of a Message-ID repeated in the batch gets a row). */
-  ids: string[];
-  who: (Match | undefined)[];
-  rows: ReplyRow[];
-  events: EventRow[];
-  stops: StopRow[];
-  /** The intent tag of each matched, classified reply; applied only when the workspace has autoTagOnReply on. */
-  tags: TagRow[];
-  unsubscribes: Map<string, { leadId: string; email: string }>;
-}
+import type { EventRow, ReplyPlan, ReplyRow } from "./store";
 
 /** The replies row of a prepared message. */
 function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefined, now: Date): ReplyRow {

@@ -9,8 +9,8 @@ import { queueAgentAnswers } from "./agent-queue";
 import { systemCtx } from "../../ctx";
 import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
-import type { Mailbox } from "./intent";
-import type { ReplyPlan } from "./plan";
+import type { Mailbox, PreparedReply } from "./intent";
+import type { Match } from "./match";
 import { unique } from "./parse";
 
 const REPLY = {
@@ -54,6 +54,20 @@ export type EventRow = RowOf<typeof EVENT>;
 export type StopRow = RowOf<typeof STOP>;
 /** The intent tag of a reply's lead; `id` is used should the tag be new. */
 export type TagRow = RowOf<typeof TAG>;
+
+/** What a batch of prepared messages will write: decided by reads only, before any transaction. */
+export interface ReplyPlan {
+  items: PreparedReply[];
+  /** The reply id of each item (only the first of a Message-ID repeated in the batch gets a row). */
+  ids: string[];
+  who: (Match | undefined)[];
+  rows: ReplyRow[];
+  events: EventRow[];
+  stops: StopRow[];
+  /** The intent tag of each matched, classified reply; applied only when the workspace has autoTagOnReply on. */
+  tags: TagRow[];
+  unsubscribes: Map<string, { leadId: string; email: string }>;
+}
 
 /** Where a folder's sync stopped, written together with the replies of a batch. */
 export interface FolderState {
