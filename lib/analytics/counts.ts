@@ -2,7 +2,9 @@ import { sql, type SQL } from "drizzle-orm";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import type { Period } from "./period";
-import { campaignLifetimes, type CountRow, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
+import { campaignLifetimes, type CountRow, type Counts, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
+
+export type { Counts };
 
 /**
  * The one counting of sends, opens, clicks, replies and bounces (see docs/analytics.md). The campaign
@@ -17,20 +19,6 @@ import { campaignLifetimes, type CountRow, countsOf, SUMS, workspacePeriodTotals
  *   campaign, received in the period; positive = classified INTERESTED. Each lead once.
  * With no period everything is counted (a campaign's lifetime, as the campaign stats show it).
  */
-export interface Counts {
-  sent: number;
-  bounced: number;
-  bouncedHard: number;
-  bouncedSoft: number;
-  failed: number;
-  leadsContacted: number;
-  opened: number;
-  clicked: number;
-  replied: number;
-  positive: number;
-  lastSentAt: string | null;
-}
-
 export const ZERO: Counts = {
   sent: 0,
   bounced: 0,

@@ -1,8 +1,21 @@
 import { sql } from "drizzle-orm";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import type { Counts } from "./counts";
 import type { Period } from "./period";
+
+export interface Counts {
+  sent: number;
+  bounced: number;
+  bouncedHard: number;
+  bouncedSoft: number;
+  failed: number;
+  leadsContacted: number;
+  opened: number;
+  clicked: number;
+  replied: number;
+  positive: number;
+  lastSentAt: string | null;
+}
 
 /**
  * Reads of the trigger-maintained rollups (db/schema/analytics-rollups.ts, docs/analytics.md
