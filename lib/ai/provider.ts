@@ -1,15 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { classify, newText, type Intent } from "../inbox/classify";
-import { templateDraft } from "./template-draft";
+import { type DraftInput, templateDraft } from "./template-draft";
 
-export interface DraftInput {
-  leadName: string | null;
-  senderName: string | null;
-  subject: string;
-  theirMessage: string;
-  intent: Intent;
-  customInstructions: string;
-}
+export type { DraftInput };
 
 /** How a text the product wrote was made: by a language model, or by the built-in rules and templates. */
 export type GeneratedBy = "template" | "ai";

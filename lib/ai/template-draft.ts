@@ -1,5 +1,13 @@
 import { newText, type Intent } from "../inbox/classify";
-import type { DraftInput } from "./provider";
+
+export interface DraftInput {
+  leadName: string | null;
+  senderName: string | null;
+  subject: string;
+  theirMessage: string;
+  intent: Intent;
+  customInstructions: string;
+}
 
 /**
  * The built-in draft, written without a model: short, honest, and about what the lead wrote. A time
