@@ -4,10 +4,17 @@ import postgres from "postgres";
 import { embeddedServer } from "../../db/client";
 import { describeUrl } from "../../db/diagnose";
 import { cliEnv, dataDir } from "../env";
-import type { Check } from "./doctor";
 import { findPgTool } from "./pg-tools";
 import { formatBytes } from "./progress";
 import { mismatchAdvice, secretSourceLabel, verifySecret } from "./secret-check";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
 
 /** Bytes of the files under `dir` (what cannot be read counts as nothing). */
 export function folderSize(dir: string): number {

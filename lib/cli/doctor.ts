@@ -7,16 +7,10 @@ import { migrationStatus } from "../../db/migrate";
 import { appUrl, dataDir, ensureDataDir } from "../env";
 import { resolveMx } from "../net/dns";
 import { StartupError } from "../startup-error";
-import { dataChecks } from "./doctor-data";
+import { type Check, type CheckStatus, dataChecks } from "./doctor-data";
 import { nodeVersionProblem } from "./node-version.mjs";
 
-export type CheckStatus = "ok" | "warn" | "fail";
-
-export interface Check {
-  name: string;
-  status: CheckStatus;
-  detail: string;
-}
+export type { Check, CheckStatus };
 
 export interface DoctorOptions {
   json?: boolean;
