@@ -43,7 +43,8 @@ function bodyOf(f: Form): AiProviderBody {
 }
 
 /** Which endpoint the workspace's AI uses, the form to set this workspace's own, Save, Remove and Test. */
-export function AiProviderForm({ setting, canEdit }: { setting: AiProviderSetting; canEdit: boolean }) {
+/** The form's state, Save, Remove and Test. */
+function useAiProviderForm(setting: AiProviderSetting) {
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => formOf(setting));
   const [saved, setSaved] = useState<string>();
@@ -81,79 +82,19 @@ export function AiProviderForm({ setting, canEdit }: { setting: AiProviderSettin
     save.mutate(bodyOf(form));
   }
 
-  const source = SOURCE[setting.source];
   const busy = save.isPending || remove.isPending;
+  return { form, set, saved, setSaved, tested, setTested, confirming, setConfirming, own, save, remove, test, fieldErrors, submit, busy };
+}
+
+type ProviderState = ReturnType<typeof useAiProviderForm>;
+
+export function AiProviderForm({ setting, canEdit }: { setting: AiProviderSetting; canEdit: boolean }) {
+  const k = useAiProviderForm(setting);
+  const { form, set, save, remove, test, tested, saved, fieldErrors, submit, own } = k;
   return (
     <form aria-label="AI provider" onSubmit={submit} className="space-y-4 rounded-lg border border-gray-200 bg-white p-4">
-      <div className="space-y-1">
-        <h2 className="text-sm font-semibold text-gray-900">AI provider</h2>
-        <p className="flex flex-wrap items-center gap-2 text-sm text-gray-700">
-          <span>In use:</span>
-          <Badge tone={source.tone}>
-            <span data-testid="ai-provider-source">{setting.source}</span>
-          </Badge>
-          {setting.configured && (
-            <span className="break-all text-gray-600">
-              {setting.model} at {setting.baseUrl}
-              {setting.embeddingModel ? `, embeddings ${setting.embeddingModel}` : ""}
-            </span>
-          )}
-        </p>
-        <p className="text-xs text-gray-500">{source.text} Test calls the provider in use with a one-token request (no AI credit).</p>
-      </div>
-      <div className="grid gap-3 md:grid-cols-2">
-        <Field
-          label="Base URL"
-          errors={fieldErrors.baseUrl}
-          hint="The endpoint's OpenAI-compatible base, usually ending in /v1. Private addresses need the operator's OUTBOUND_ALLOW_HOSTS."
-        >
-          <Input
-            required
-            type="url"
-            value={form.baseUrl}
-            disabled={!canEdit}
-            onChange={(e) => set({ baseUrl: e.target.value })}
-            placeholder="https://api.openai.com/v1"
-          />
-        </Field>
-        <Field label="Model" errors={fieldErrors.model} hint="Chat model for classification, drafts and answers.">
-          <Input
-            required
-            value={form.model}
-            disabled={!canEdit}
-            onChange={(e) => set({ model: e.target.value })}
-            placeholder="gpt-4o-mini"
-          />
-        </Field>
-        <Field
-          label="Embedding model"
-          errors={fieldErrors.embeddingModel}
-          hint="Optional: reply agents' search uses it with full-text search."
-        >
-          <Input
-            value={form.embeddingModel}
-            disabled={!canEdit}
-            onChange={(e) => set({ embeddingModel: e.target.value })}
-            placeholder="text-embedding-3-small"
-          />
-        </Field>
-        <Field
-          label="API key"
-          errors={fieldErrors.apiKey}
-          hint={
-            own && setting.keySet ? "A key is set. Leave this empty to keep it; it is never shown again." : "Stored encrypted, never shown."
-          }
-        >
-          <Input
-            type="password"
-            autoComplete="off"
-            value={form.apiKey}
-            disabled={!canEdit}
-            onChange={(e) => set({ apiKey: e.target.value, removeKey: false })}
-            placeholder={own && setting.keySet ? "a key is set" : "none (a local server may need none)"}
-          />
-        </Field>
-      </div>
+      <ProviderInUse setting={setting} />
+      <ProviderFields k={k} setting={setting} canEdit={canEdit} />
       {canEdit && own && setting.keySet && (
         <label className="inline-flex items-center gap-1.5 text-sm text-gray-700">
           <input type="checkbox" checked={form.removeKey} disabled={!!form.apiKey} onChange={(e) => set({ removeKey: e.target.checked })} />
@@ -171,38 +112,122 @@ export function AiProviderForm({ setting, canEdit }: { setting: AiProviderSettin
           </span>
         </Alert>
       )}
-      {canEdit && (
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={busy || !form.baseUrl.trim() || !form.model.trim()}>
-            {save.isPending ? "Saving…" : "Save"}
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={test.isPending || !setting.configured}
-            onClick={() => {
-              setTested(undefined);
-              test.mutate();
-            }}
-          >
-            {test.isPending ? "Testing…" : "Test"}
-          </Button>
-          {own && !confirming && (
-            <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-              Remove…
-            </Button>
-          )}
-          {own && confirming && (
-            <>
-              <Button variant="danger" disabled={busy} onClick={() => remove.mutate()}>
-                {remove.isPending ? "Removing…" : "Yes, remove it"}
-              </Button>
-              <Button variant="ghost" onClick={() => setConfirming(false)}>
-                Cancel
-              </Button>
-            </>
-          )}
-        </div>
-      )}
+      {canEdit && <ProviderActions k={k} setting={setting} />}
     </form>
+  );
+}
+
+function ProviderInUse({ setting }: { setting: AiProviderSetting }) {
+  const source = SOURCE[setting.source];
+  return (
+    <div className="space-y-1">
+      <h2 className="text-sm font-semibold text-gray-900">AI provider</h2>
+      <p className="flex flex-wrap items-center gap-2 text-sm text-gray-700">
+        <span>In use:</span>
+        <Badge tone={source.tone}>
+          <span data-testid="ai-provider-source">{setting.source}</span>
+        </Badge>
+        {setting.configured && (
+          <span className="break-all text-gray-600">
+            {setting.model} at {setting.baseUrl}
+            {setting.embeddingModel ? `, embeddings ${setting.embeddingModel}` : ""}
+          </span>
+        )}
+      </p>
+      <p className="text-xs text-gray-500">{source.text} Test calls the provider in use with a one-token request (no AI credit).</p>
+    </div>
+  );
+}
+
+function ProviderFields({ k, setting, canEdit }: { k: ProviderState; setting: AiProviderSetting; canEdit: boolean }) {
+  return (
+    <div className="grid gap-3 md:grid-cols-2">
+      <Field
+        label="Base URL"
+        errors={k.fieldErrors.baseUrl}
+        hint="The endpoint's OpenAI-compatible base, usually ending in /v1. Private addresses need the operator's OUTBOUND_ALLOW_HOSTS."
+      >
+        <Input
+          required
+          type="url"
+          value={k.form.baseUrl}
+          disabled={!canEdit}
+          onChange={(e) => k.set({ baseUrl: e.target.value })}
+          placeholder="https://api.openai.com/v1"
+        />
+      </Field>
+      <Field label="Model" errors={k.fieldErrors.model} hint="Chat model for classification, drafts and answers.">
+        <Input
+          required
+          value={k.form.model}
+          disabled={!canEdit}
+          onChange={(e) => k.set({ model: e.target.value })}
+          placeholder="gpt-4o-mini"
+        />
+      </Field>
+      <Field
+        label="Embedding model"
+        errors={k.fieldErrors.embeddingModel}
+        hint="Optional: reply agents' search uses it with full-text search."
+      >
+        <Input
+          value={k.form.embeddingModel}
+          disabled={!canEdit}
+          onChange={(e) => k.set({ embeddingModel: e.target.value })}
+          placeholder="text-embedding-3-small"
+        />
+      </Field>
+      <Field
+        label="API key"
+        errors={k.fieldErrors.apiKey}
+        hint={
+          k.own && setting.keySet ? "A key is set. Leave this empty to keep it; it is never shown again." : "Stored encrypted, never shown."
+        }
+      >
+        <Input
+          type="password"
+          autoComplete="off"
+          value={k.form.apiKey}
+          disabled={!canEdit}
+          onChange={(e) => k.set({ apiKey: e.target.value, removeKey: false })}
+          placeholder={k.own && setting.keySet ? "a key is set" : "none (a local server may need none)"}
+        />
+      </Field>
+    </div>
+  );
+}
+
+function ProviderActions({ k, setting }: { k: ProviderState; setting: AiProviderSetting }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button type="submit" disabled={k.busy || !k.form.baseUrl.trim() || !k.form.model.trim()}>
+        {k.save.isPending ? "Saving…" : "Save"}
+      </Button>
+      <Button
+        variant="secondary"
+        disabled={k.test.isPending || !setting.configured}
+        onClick={() => {
+          k.setTested(undefined);
+          k.test.mutate();
+        }}
+      >
+        {k.test.isPending ? "Testing…" : "Test"}
+      </Button>
+      {k.own && !k.confirming && (
+        <Button variant="secondary" disabled={k.busy} onClick={() => k.setConfirming(true)}>
+          Remove…
+        </Button>
+      )}
+      {k.own && k.confirming && (
+        <>
+          <Button variant="danger" disabled={k.busy} onClick={() => k.remove.mutate()}>
+            {k.remove.isPending ? "Removing…" : "Yes, remove it"}
+          </Button>
+          <Button variant="ghost" onClick={() => k.setConfirming(false)}>
+            Cancel
+          </Button>
+        </>
+      )}
+    </div>
   );
 }

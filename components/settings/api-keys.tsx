@@ -40,7 +40,8 @@ function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : "—";
 }
 
-export function ApiKeys() {
+/** The keys, the create form's state and the create and revoke mutations. */
+function useApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery({
     queryKey: KEYS,
@@ -84,6 +85,13 @@ export function ApiKeys() {
 
   const fieldErrors = create.error instanceof ApiError ? create.error.fieldErrors : {};
 
+  return { keys, form, setForm, created, setCreated, revoking, setRevoking, create, revoke, submit, fieldErrors };
+}
+
+type KeysState = ReturnType<typeof useApiKeys>;
+
+export function ApiKeys() {
+  const k = useApiKeys();
   return (
     <div className="space-y-6">
       <div>
@@ -102,114 +110,132 @@ export function ApiKeys() {
         </p>
       </div>
 
-      <form onSubmit={submit} className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
-        <h2 className="text-sm font-semibold text-gray-900">Create a key</h2>
-        <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
-          <Field label="Name" errors={fieldErrors.name}>
-            <Input
-              value={form.name}
-              maxLength={100}
-              placeholder="e.g. CRM sync"
-              onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
-            />
-          </Field>
-          <Field label="Access" errors={fieldErrors.scope}>
-            <Select value={form.scope} onChange={(e) => setForm((f) => ({ ...f, scope: e.target.value as Scope }))}>
-              <option value="full">Full access</option>
-              <option value="read">Read-only</option>
-            </Select>
-          </Field>
-          <Field label="Expires" errors={fieldErrors.expiresAt}>
-            <Select value={form.expiry} onChange={(e) => setForm((f) => ({ ...f, expiry: e.target.value }))}>
-              {EXPIRY.map((x) => (
-                <option key={x.value} value={x.value}>
-                  {x.label}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          {form.expiry === "date" && (
-            <Field label="Expiry date">
-              <Input type="date" required value={form.date} onChange={(e) => setForm((f) => ({ ...f, date: e.target.value }))} />
-            </Field>
-          )}
-        </div>
-        {create.error && <Alert tone="error">{describeError(create.error)}</Alert>}
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
-        </Button>
-      </form>
+      <CreateKeyForm k={k} />
 
-      {created && <NewKeyBox apiKey={created} onDismiss={() => setCreated(undefined)} />}
+      {k.created && <NewKeyBox apiKey={k.created} onDismiss={() => k.setCreated(undefined)} />}
 
-      {keys.error && <Alert tone="error">Could not load keys: {describeError(keys.error)}</Alert>}
-      <Table aria-label="API keys">
-        <THead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Key</Th>
-            <Th>Access</Th>
-            <Th>Status</Th>
-            <Th>Created</Th>
-            <Th>Last used</Th>
-            <Th>Expires</Th>
-            <Th />
-          </tr>
-        </THead>
-        <TBody>
-          {keys.data?.map((k) => (
-            <Tr key={k.id}>
-              <Td className="font-medium">{k.name}</Td>
-              <Td className="font-mono text-xs text-gray-600">{k.prefix}…</Td>
-              <Td>{k.scope === "full" ? "Full access" : "Read-only"}</Td>
-              <Td>
-                <Badge tone={k.status === "active" ? "green" : k.status === "expired" ? "yellow" : "red"}>{k.status}</Badge>
-              </Td>
-              <Td className="whitespace-nowrap text-gray-600">{when(k.createdAt)}</Td>
-              <Td className="whitespace-nowrap text-gray-600">{when(k.lastUsedAt)}</Td>
-              <Td className="whitespace-nowrap text-gray-600">{k.expiresAt ? when(k.expiresAt) : "Never"}</Td>
-              <Td className="text-right">
-                {k.status !== "revoked" && (
-                  <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setRevoking(k)}>
-                    Revoke
-                  </Button>
-                )}
-              </Td>
-            </Tr>
-          ))}
-          {keys.data?.length === 0 && (
-            <tr>
-              <td colSpan={8} className="px-3 py-8 text-center text-sm text-gray-600">
-                No API keys yet.
-              </td>
-            </tr>
-          )}
-        </TBody>
-      </Table>
+      {k.keys.error && <Alert tone="error">Could not load keys: {describeError(k.keys.error)}</Alert>}
+      <KeysTable keys={k.keys.data} onRevoke={k.setRevoking} />
 
-      <Dialog
-        open={!!revoking}
-        onClose={() => {
-          setRevoking(undefined);
-          revoke.reset();
-        }}
-        title={`Revoke “${revoking?.name ?? ""}”?`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setRevoking(undefined)}>
-              Cancel
-            </Button>
-            <Button variant="danger" disabled={revoke.isPending} onClick={() => revoking && revoke.mutate(revoking.id)}>
-              {revoke.isPending ? "Revoking…" : "Revoke"}
-            </Button>
-          </>
-        }
-      >
-        <div className="space-y-3 text-sm text-gray-700">
-          <p>Requests with this key are refused (401) from now on. This cannot be undone.</p>
-          {revoke.error && <Alert tone="error">{describeError(revoke.error)}</Alert>}
-        </div>
-      </Dialog>
+      <RevokeDialog k={k} />
     </div>
+  );
+}
+
+function CreateKeyForm({ k }: { k: KeysState }) {
+  return (
+    <form onSubmit={k.submit} className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
+      <h2 className="text-sm font-semibold text-gray-900">Create a key</h2>
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
+        <Field label="Name" errors={k.fieldErrors.name}>
+          <Input
+            value={k.form.name}
+            maxLength={100}
+            placeholder="e.g. CRM sync"
+            onChange={(e) => k.setForm((f) => ({ ...f, name: e.target.value }))}
+          />
+        </Field>
+        <Field label="Access" errors={k.fieldErrors.scope}>
+          <Select value={k.form.scope} onChange={(e) => k.setForm((f) => ({ ...f, scope: e.target.value as Scope }))}>
+            <option value="full">Full access</option>
+            <option value="read">Read-only</option>
+          </Select>
+        </Field>
+        <Field label="Expires" errors={k.fieldErrors.expiresAt}>
+          <Select value={k.form.expiry} onChange={(e) => k.setForm((f) => ({ ...f, expiry: e.target.value }))}>
+            {EXPIRY.map((x) => (
+              <option key={x.value} value={x.value}>
+                {x.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {k.form.expiry === "date" && (
+          <Field label="Expiry date">
+            <Input type="date" required value={k.form.date} onChange={(e) => k.setForm((f) => ({ ...f, date: e.target.value }))} />
+          </Field>
+        )}
+      </div>
+      {k.create.error && <Alert tone="error">{describeError(k.create.error)}</Alert>}
+      <Button type="submit" disabled={k.create.isPending}>
+        {k.create.isPending ? "Creating…" : "Create key"}
+      </Button>
+    </form>
+  );
+}
+
+function KeysTable({ keys, onRevoke }: { keys: ApiKeyView[] | undefined; onRevoke: (k: ApiKeyView) => void }) {
+  return (
+    <Table aria-label="API keys">
+      <THead>
+        <tr>
+          <Th>Name</Th>
+          <Th>Key</Th>
+          <Th>Access</Th>
+          <Th>Status</Th>
+          <Th>Created</Th>
+          <Th>Last used</Th>
+          <Th>Expires</Th>
+          <Th />
+        </tr>
+      </THead>
+      <TBody>
+        {keys?.map((k) => (
+          <Tr key={k.id}>
+            <Td className="font-medium">{k.name}</Td>
+            <Td className="font-mono text-xs text-gray-600">{k.prefix}…</Td>
+            <Td>{k.scope === "full" ? "Full access" : "Read-only"}</Td>
+            <Td>
+              <Badge tone={k.status === "active" ? "green" : k.status === "expired" ? "yellow" : "red"}>{k.status}</Badge>
+            </Td>
+            <Td className="whitespace-nowrap text-gray-600">{when(k.createdAt)}</Td>
+            <Td className="whitespace-nowrap text-gray-600">{when(k.lastUsedAt)}</Td>
+            <Td className="whitespace-nowrap text-gray-600">{k.expiresAt ? when(k.expiresAt) : "Never"}</Td>
+            <Td className="text-right">
+              {k.status !== "revoked" && (
+                <Button variant="ghost" size="sm" className="text-red-700" onClick={() => onRevoke(k)}>
+                  Revoke
+                </Button>
+              )}
+            </Td>
+          </Tr>
+        ))}
+        {keys?.length === 0 && (
+          <tr>
+            <td colSpan={8} className="px-3 py-8 text-center text-sm text-gray-600">
+              No API keys yet.
+            </td>
+          </tr>
+        )}
+      </TBody>
+    </Table>
+  );
+}
+
+function RevokeDialog({ k }: { k: KeysState }) {
+  return (
+    <Dialog
+      open={!!k.revoking}
+      onClose={() => {
+        k.setRevoking(undefined);
+        k.revoke.reset();
+      }}
+      title={`Revoke “${k.revoking?.name ?? ""}”?`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => k.setRevoking(undefined)}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={k.revoke.isPending} onClick={() => k.revoking && k.revoke.mutate(k.revoking.id)}>
+            {k.revoke.isPending ? "Revoking…" : "Revoke"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3 text-sm text-gray-700">
+        <p>Requests with this key are refused (401) from now on. This cannot be undone.</p>
+        {k.revoke.error && <Alert tone="error">{describeError(k.revoke.error)}</Alert>}
+      </div>
+    </Dialog>
   );
 }

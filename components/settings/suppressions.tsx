@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent } from "react";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { client, data, describeError } from "@/components/api-client";
 import { useCan } from "@/components/shell/member-context";
 import { Alert } from "@/components/ui/alert";
@@ -109,7 +109,40 @@ function useSuppressions(query: { page: number; limit: number; q: string; kind: 
   });
 }
 
-function SuppressionList({ canEdit }: { canEdit: boolean }) {
+function MessageRow({ children }: { children: ReactNode }) {
+  return (
+    <tr>
+      <Td colSpan={5} className="text-gray-500">
+        {children}
+      </Td>
+    </tr>
+  );
+}
+
+function SuppressionRow({ s, canEdit, onRemove }: { s: Entry; canEdit: boolean; onRemove: () => void }) {
+  return (
+    <Tr data-testid="suppression-row">
+      <Td className="max-w-64 truncate font-mono text-xs" title={s.value}>
+        {s.kind === "domain" ? `*@${s.value}` : s.value}
+      </Td>
+      <Td>
+        <KindBadge kind={s.kind} />
+      </Td>
+      <Td className="whitespace-nowrap text-gray-600">{REASON_LABEL[s.reason] ?? s.reason}</Td>
+      <Td className="whitespace-nowrap text-gray-600">{new Date(s.createdAt).toLocaleDateString()}</Td>
+      {canEdit && (
+        <Td className="text-right">
+          <Button variant="ghost" size="sm" aria-label={`Remove ${s.value}`} onClick={onRemove}>
+            Remove
+          </Button>
+        </Td>
+      )}
+    </Tr>
+  );
+}
+
+/** The list's paging, the debounced search, and removing an entry. */
+function useSuppressionList() {
   const queryClient = useQueryClient();
   const paging = usePaging(50, { kind: "" as "" | Kind });
   const [search, setSearch] = useState("");
@@ -128,6 +161,11 @@ function SuppressionList({ canEdit }: { canEdit: boolean }) {
       return queryClient.invalidateQueries({ queryKey: ["suppressions"] });
     },
   });
+  return { paging, search, setSearch, q, removing, setRemoving, list, remove };
+}
+
+function SuppressionList({ canEdit }: { canEdit: boolean }) {
+  const { paging, search, setSearch, q, removing, setRemoving, list, remove } = useSuppressionList();
   const rows = list.data?.suppressions ?? [];
   return (
     <section className="min-w-0 space-y-3" aria-label="Suppression list">
@@ -163,38 +201,12 @@ function SuppressionList({ canEdit }: { canEdit: boolean }) {
           </tr>
         </THead>
         <TBody>
-          {list.isPending && (
-            <tr>
-              <Td colSpan={5} className="text-gray-500">
-                Loading…
-              </Td>
-            </tr>
-          )}
+          {list.isPending && <MessageRow>Loading…</MessageRow>}
           {list.data && rows.length === 0 && (
-            <tr>
-              <Td colSpan={5} className="text-gray-500">
-                {q || paging.query.kind ? "Nothing matches." : "The list is empty: every lead can be emailed."}
-              </Td>
-            </tr>
+            <MessageRow>{q || paging.query.kind ? "Nothing matches." : "The list is empty: every lead can be emailed."}</MessageRow>
           )}
           {rows.map((s) => (
-            <Tr key={s.id} data-testid="suppression-row">
-              <Td className="max-w-64 truncate font-mono text-xs" title={s.value}>
-                {s.kind === "domain" ? `*@${s.value}` : s.value}
-              </Td>
-              <Td>
-                <KindBadge kind={s.kind} />
-              </Td>
-              <Td className="whitespace-nowrap text-gray-600">{REASON_LABEL[s.reason] ?? s.reason}</Td>
-              <Td className="whitespace-nowrap text-gray-600">{new Date(s.createdAt).toLocaleDateString()}</Td>
-              {canEdit && (
-                <Td className="text-right">
-                  <Button variant="ghost" size="sm" aria-label={`Remove ${s.value}`} onClick={() => setRemoving(s)}>
-                    Remove
-                  </Button>
-                </Td>
-              )}
-            </Tr>
+            <SuppressionRow key={s.id} s={s} canEdit={canEdit} onRemove={() => setRemoving(s)} />
           ))}
         </TBody>
       </Table>
