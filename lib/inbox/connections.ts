@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Socket } from "node:net";
-import { connectImap, type ImapClient, logoutImap } from "../mail/imap-ops";
+import { closeImap, connectImap, type ImapClient, logoutImap } from "../mail/imap-ops";
 import { type Clock, currentClock, systemClock } from "../clock";
 import type { ImapConfig } from "../mail/imap";
 
@@ -109,7 +109,7 @@ export class ImapConnections {
   /** After an error mid-sync the connection is not trusted again. */
   drop(mailboxId: string): void {
     const e = this.entries.get(mailboxId);
-    e?.client?.close();
+    if (e?.client) closeImap(e.client);
     if (e) e.client = undefined;
   }
 
@@ -117,7 +117,7 @@ export class ImapConnections {
     let closed = 0;
     for (const [id, e] of this.entries) {
       if (e.client && this.now() - e.lastUsed > IDLE_CLOSE_MS) {
-        e.client.close();
+        closeImap(e.client);
         this.entries.delete(id);
         closed++;
       }

@@ -25,6 +25,11 @@ export async function connectImap(cfg: ImapConfig, opts: { autoIdle?: boolean } 
   return client;
 }
 
+/** Closes the connection's socket at once, without LOGOUT (a kept connection dropped or idle too long). */
+export function closeImap(client: ImapClient): void {
+  client.close();
+}
+
 /** Logs out, and closes the socket when the server does not answer the LOGOUT. */
 export async function logoutImap(client: ImapClient): Promise<void> {
   await client.logout().catch(() => client.close());
@@ -99,3 +104,100 @@ export async function moveToInbox(client: ImapClient, uids: number[]): Promise<v
 export async function appendMessage(client: ImapClient, path: string, raw: Buffer | string, flags: string[] = []): Promise<void> {
   await client.append(path, raw, flags);
 }
+
+/** The folders of a connected client (one LIST); none when the server refuses it. */
+export async function listFolders(client: ImapClient): Promise<ImapFolder[]> {
+  return client.list().catch(() => []);
+}
+
+/** Opens `path` and keeps it selected (read-write unless asked), for the commands that follow on the open folder. */
+export async function openFolder(client: ImapClient, path: string, opts: { readOnly?: boolean } = {}): Promise<void> {
+  await client.mailboxOpen(path, opts.readOnly ? { readOnly: true } : undefined);
+}
+
+/**
+ * Whether a folder read before up to `lastUid` (of `uidValidity`) has nothing new, by STATUS (one round
+ * trip, the folder is not opened). False for the folder this connection has selected: STATUS there may
+ * not be current (RFC 3501 6.3.10), so the caller opens it.
+ */
+export async function unchangedSince(client: ImapClient, path: string, state: { uidValidity: string; lastUid: number }): Promise<boolean> {
+  const selected = client.mailbox && typeof client.mailbox === "object" ? client.mailbox.path : undefined;
+  if (selected === path) return false;
+  const st = await client.status(path, { uidNext: true, uidValidity: true }).catch(() => undefined);
+  return !!st && String(st.uidValidity) === state.uidValidity && st.uidNext !== undefined && st.uidNext - 1 <= state.lastUid;
+}
+
+/** One message after a UID, as listed before download: its size and Message-ID header (cleaned), when it has one. */
+export interface ListedMessage {
+  uid: number;
+  size: number;
+  messageId: string | null;
+}
+
+/** `<id@host>` from a fetched header block (`Message-ID: <…>`, possibly folded), or null. */
+function messageIdOf(headers: Buffer | undefined): string | null {
+  if (!headers) return null;
+  const m = /^message-id:\s*(<[^>\r\n]+>)/im.exec(headers.toString("latin1").replace(/\r?\n[ \t]+/g, " "));
+  return m ? m[1].trim() : null;
+}
+
+/**
+ * Fetch since a UID: opens `folder` read-only and lists its messages after `since.lastUid` of the same
+ * UIDVALIDITY (all of them when it changed), in UID order — one UID FETCH of sizes and Message-IDs,
+ * none when SELECT's UIDNEXT says nothing is new. `limit` keeps the first that many. Returns the
+ * folder's UIDVALIDITY and the UID the list starts after.
+ */
+export async function fetchSince(
+  client: ImapClient,
+  folder: string,
+  since: { uidValidity: string; lastUid: number } | undefined,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<{ uidValidity: string; lastUid: number; messages: ListedMessage[] }> {
+  const box = await client.mailboxOpen(folder, { readOnly: true });
+  const uidValidity = String(box.uidValidity);
+  const lastUid = since && since.uidValidity === uidValidity ? since.lastUid : 0;
+  const messages: ListedMessage[] = [];
+  if (box.exists > 0 && !(typeof box.uidNext === "number" && box.uidNext - 1 <= lastUid)) {
+    for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, headers: ["message-id"] }, { uid: true })) {
+      if (msg.uid > lastUid) messages.push({ uid: msg.uid, size: msg.size ?? 0, messageId: messageIdOf(msg.headers) });
+    }
+    messages.sort((a, b) => a.uid - b.uid);
+  }
+  return { uidValidity, lastUid, messages: messages.slice(0, limit) };
+}
+
+/** A UID set for UID FETCH: runs of consecutive UIDs as ranges ("3:7,9,12:13"). */
+export function uidSet(uids: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < uids.length; ) {
+    let j = i;
+    while (j + 1 < uids.length && uids[j + 1] === uids[j] + 1) j++;
+    parts.push(j > i ? `${uids[i]}:${uids[j]}` : String(uids[i]));
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+/** The sources of `uids` of the open folder, in one UID FETCH. */
+export async function fetchSources(client: ImapClient, uids: number[]): Promise<Map<number, Buffer>> {
+  const sources = new Map<number, Buffer>();
+  if (!uids.length) return sources;
+  const asked = new Set(uids);
+  for await (const msg of client.fetch(uidSet(uids), { uid: true, source: true }, { uid: true }))
+    if (msg.source && asked.has(msg.uid)) sources.set(msg.uid, msg.source);
+  return sources;
+}
+
+/** The arrival time and (with `labels`, on servers with Gmail's X-GM-EXT-1) the labels of one UID of the open folder. */
+export async function messageArrival(
+  client: ImapClient,
+  uid: number,
+  opts: { labels?: boolean } = {},
+): Promise<{ receivedAt: Date | null; labels: string[] } | undefined> {
+  const msg = await client.fetchOne(String(uid), { internalDate: true, labels: !!opts.labels }, { uid: true });
+  if (!msg) return undefined;
+  return { receivedAt: msg.internalDate ? new Date(msg.internalDate) : null, labels: [...(msg.labels ?? [])] };
+}
+
+/** Whether the server has Gmail's extensions (X-GM-EXT-1: labels, thread ids). */
+export const hasGmailExtensions = (client: ImapClient): boolean => client.capabilities.has("X-GM-EXT-1");

@@ -1,5 +1,5 @@
 import type { ImapConfig } from "../mail/imap";
-import { findByMessageId, findJunkFolder, type ImapClient, inFolder, withImap } from "../mail/imap-ops";
+import { findByMessageId, findJunkFolder, hasGmailExtensions, type ImapClient, inFolder, messageArrival, withImap } from "../mail/imap-ops";
 import { type Tab, tabOf } from "./rules";
 
 /** Where a seed's server filed a probe. */
@@ -24,12 +24,11 @@ async function searchFolder(
     path,
     async () => {
       for (const { id, uid } of await findByMessageId(client, ids)) {
-        const msg = await client.fetchOne(String(uid), { internalDate: true, labels: gmail }, { uid: true });
-        const at = msg ? msg.internalDate : undefined;
+        const msg = await messageArrival(client, uid, { labels: gmail });
         out.set(id, {
           folder: path,
-          tab: gmail && path === "INBOX" ? tabOf(msg ? (msg.labels ?? []) : []) : null,
-          receivedAt: at ? new Date(at) : null,
+          tab: gmail && path === "INBOX" ? tabOf(msg?.labels ?? []) : null,
+          receivedAt: msg?.receivedAt ?? null,
         });
       }
     },
@@ -47,7 +46,7 @@ export async function findProbes(cfg: ImapConfig, messageIds: string[]): Promise
   const found = new Map<string, Found>();
   if (!messageIds.length) return found;
   return withImap(cfg, async (client) => {
-    const gmail = client.capabilities.has("X-GM-EXT-1");
+    const gmail = hasGmailExtensions(client);
     for (const [id, f] of await searchFolder(client, "INBOX", messageIds, gmail)) found.set(id, { placement: "INBOX", ...f });
     const junk = await findJunkFolder(client);
     const rest = messageIds.filter((id) => !found.has(id));

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { flagSeen, type ImapClient, moveToInbox } from "../mail/imap-ops";
+import { flagSeen, type ImapClient, moveToInbox, openFolder } from "../mail/imap-ops";
 import { anyOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes, mailboxWarmups, warmupMessages } from "../../db/schema";
@@ -76,7 +76,7 @@ export async function receiveWarmup(
   const mine = new Set(rows.map((r) => r.messageId));
   const uids = found.filter((f) => mine.has(f.messageId)).map((f) => f.uid);
   const spam = folder.path.toUpperCase() !== "INBOX";
-  await client.mailboxOpen(folder.path); // read-write: flags and the move
+  await openFolder(client, folder.path); // read-write: flags and the move
   await flagSeen(client, uids);
   if (spam) await moveToInbox(client, uids);
   await db

@@ -1,4 +1,6 @@
-import { type ImapClient, junkFolder, sentFolder } from "../../mail/imap-ops";
+import { fetchSince, type ImapClient, junkFolder, listFolders, sentFolder } from "../../mail/imap-ops";
+
+export { fetchSources, uidSet, unchangedSince } from "../../mail/imap-ops";
 
 /** Received files kept: 25 MB per message at most; a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -17,7 +19,7 @@ export async function foldersOf(client: ImapClient): Promise<Folder[]> {
   const cached = folderCache.get(client);
   if (cached) return cached;
   const out: Folder[] = [{ path: "INBOX", kind: "inbound" }];
-  const list = await client.list().catch(() => []);
+  const list = await listFolders(client);
   // The same folder rules as placement and warmup (lib/mail/imap-ops.ts): SPECIAL-USE first, else the usual names.
   const junk = junkFolder(list);
   const sent = sentFolder(list);
@@ -25,18 +27,6 @@ export async function foldersOf(client: ImapClient): Promise<Folder[]> {
   if (sent) out.push({ path: sent, kind: "sent" });
   folderCache.set(client, out);
   return out;
-}
-
-/**
- * Whether a folder synced before has nothing new, by STATUS (one round trip, the folder is not
- * opened). Not for the folder this connection has selected: STATUS there may not be current (RFC 3501
- * 6.3.10), so it is opened.
- */
-export async function unchangedSince(client: ImapClient, path: string, state: { uidValidity: string; lastUid: number }): Promise<boolean> {
-  const selected = client.mailbox && typeof client.mailbox === "object" ? client.mailbox.path : undefined;
-  if (selected === path) return false;
-  const st = await client.status(path, { uidNext: true, uidValidity: true }).catch(() => undefined);
-  return !!st && String(st.uidValidity) === state.uidValidity && st.uidNext !== undefined && st.uidNext - 1 <= state.lastUid;
 }
 
 /** One new message of a folder, as listed before download. */
@@ -49,34 +39,17 @@ export interface Listed {
   warmup: boolean;
 }
 
-/** `<id@host>` from a fetched header block (`Message-ID: <…>`, possibly folded), or null. */
-function messageIdOf(headers: Buffer | undefined): string | null {
-  if (!headers) return null;
-  const m = /^message-id:\s*(<[^>\r\n]+>)/im.exec(headers.toString("latin1").replace(/\r?\n[ \t]+/g, " "));
-  return m ? m[1].trim() : null;
-}
-
 /**
  * Opens a folder (read-only) and lists its messages after `lastUid` of the same UIDVALIDITY (all of
- * them when it changed): one UID FETCH of sizes and Message-IDs, none when SELECT's UIDNEXT
- * says nothing is new.
+ * them when it changed): lib/mail's fetch since a UID, each marked not yet known as warmup.
  */
 export async function listNew(
   client: ImapClient,
   path: string,
   state: { uidValidity: string; lastUid: number } | undefined,
 ): Promise<{ uidValidity: string; lastUid: number; listed: Listed[] }> {
-  const box = await client.mailboxOpen(path, { readOnly: true });
-  const uidValidity = String(box.uidValidity);
-  const lastUid = state && state.uidValidity === uidValidity ? state.lastUid : 0;
-  const listed: Listed[] = [];
-  if (box.exists > 0 && !(typeof box.uidNext === "number" && box.uidNext - 1 <= lastUid)) {
-    for await (const msg of client.fetch(`${lastUid + 1}:*`, { uid: true, size: true, headers: ["message-id"] }, { uid: true })) {
-      if (msg.uid > lastUid) listed.push({ uid: msg.uid, size: msg.size ?? 0, messageId: messageIdOf(msg.headers), warmup: false });
-    }
-    listed.sort((a, b) => a.uid - b.uid);
-  }
-  return { uidValidity, lastUid, listed };
+  const { uidValidity, lastUid, messages } = await fetchSince(client, path, state);
+  return { uidValidity, lastUid, listed: messages.map((m) => ({ ...m, warmup: false })) };
 }
 
 /** Whether a listed message is downloaded: warmup traffic and messages over 25 MB are passed over. */
@@ -100,26 +73,4 @@ export function batches(listed: Listed[]): Listed[][] {
     start = end;
   }
   return out;
-}
-
-/** A UID set for UID FETCH: runs of consecutive UIDs as ranges ("3:7,9,12:13"). */
-export function uidSet(uids: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < uids.length; ) {
-    let j = i;
-    while (j + 1 < uids.length && uids[j + 1] === uids[j] + 1) j++;
-    parts.push(j > i ? `${uids[i]}:${uids[j]}` : String(uids[i]));
-    i = j + 1;
-  }
-  return parts.join(",");
-}
-
-/** The sources of `uids` of the open folder, in one UID FETCH. */
-export async function fetchSources(client: ImapClient, uids: number[]): Promise<Map<number, Buffer>> {
-  const sources = new Map<number, Buffer>();
-  if (!uids.length) return sources;
-  const asked = new Set(uids);
-  for await (const msg of client.fetch(uidSet(uids), { uid: true, source: true }, { uid: true }))
-    if (msg.source && asked.has(msg.uid)) sources.set(msg.uid, msg.source);
-  return sources;
 }
