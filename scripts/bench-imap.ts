@@ -37,7 +37,7 @@ import { systemCtx } from "../lib/ctx";
  *          Sent, SELECT INBOX (read-only), one UID FETCH of `last+1:*` with sizes and the warmup marker
  *          (as a careful loop needs to skip messages over 25 MB and warmup traffic before download),
  *          one UID FETCH of the wanted bodies; each parsed with simpleParser (the job's options),
- *          decided with the same rules (isAutomatic + classify, lib/inbox/classify.ts), mapped to the
+ *          decided with the same rules (isAutomatic + classify, lib/ai/classify.ts), mapped to the
  *          columns the job writes to `replies`; then ONE prepared INSERT of the mailbox's rows (one
  *          jsonb parameter, jsonb_to_recordset, one round trip) into a plain table created `like
  *          replies` (no index, no trigger), on its own kept postgres.js connection (max 1,
@@ -291,7 +291,7 @@ async function main() {
     const { inboxSyncJob } = await import("@/inngest/functions/inbox-sync");
     // The options syncMailbox parses with (when it names them), so the timed-apart parse matches.
     const parseOptions = syncModule.PARSE_OPTIONS;
-    const { classify, isAutomatic } = await import("@/lib/inbox/classify");
+    const { classify, isAutomatic } = await import("@/lib/ai/classify");
     const { insertMailbox } = await import("@/test/factories");
     const schema = await import("@/db/schema");
     const { eq, sql } = await import("drizzle-orm");

@@ -8,7 +8,7 @@ import { searchKnowledge } from "../agents/search";
 import type { Clock } from "../clock";
 import { systemCtx } from "../ctx";
 import { AppError, RateLimitedError } from "../errors";
-import { newText } from "../inbox/classify";
+import { newText } from "../ai/classify";
 import { sendReply } from "../inbox/send-reply";
 import type { AgentReplyRow, Outcome } from "./claim";
 import { composeAnswer, followUpText } from "./compose";

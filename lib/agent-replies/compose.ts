@@ -1,5 +1,5 @@
 import type { KnowledgeHit } from "../agents/search";
-import { newText } from "../inbox/classify";
+import { newText } from "../ai/classify";
 
 export type Tone = "PROFESSIONAL" | "FRIENDLY" | "CASUAL" | "FORMAL";
 

@@ -6,7 +6,7 @@ import { aiProviderFor } from "../ai/resolve";
 import { loadAiSettings, useCredit } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { ForbiddenError, NotFoundError, UpstreamError } from "../errors";
-import type { Intent } from "../inbox/classify";
+import type { Intent } from "../ai/classify";
 
 /**
  * POST /replies/<id>/draft: an AI draft of our answer. One credit; never sends. In a campaign with a

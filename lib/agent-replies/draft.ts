@@ -3,7 +3,7 @@ import type { replies } from "../../db/schema";
 import { aiProviderFor } from "../ai/resolve";
 import { agentForCampaign } from "../agents/crud";
 import { searchKnowledge } from "../agents/search";
-import { newText } from "../inbox/classify";
+import { newText } from "../ai/classify";
 import { PASSAGES } from "./answer";
 import { composeAnswer } from "./compose";
 

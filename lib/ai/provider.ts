@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
-import { classify, newText, type Intent } from "../inbox/classify";
+import { classify, newText, type Intent } from "./classify";
 import { type DraftInput, templateDraft } from "./template-draft";
 
 export type { DraftInput };

@@ -1,4 +1,4 @@
-import { newText, type Intent } from "../inbox/classify";
+import { newText, type Intent } from "./classify";
 
 export interface DraftInput {
   leadName: string | null;

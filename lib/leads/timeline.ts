@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import { requireAccess, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
-import { newText } from "../inbox/classify";
+import { newText } from "../ai/classify";
 import { offsetOf } from "../paging";
 import type { TimelineDetail, TimelineEvent, TimelineKind, TimelineQuery } from "./timeline-schemas";
 

@@ -6,7 +6,7 @@ import { aiProviderFor } from "../../ai/resolve";
 import { loadAiSettings } from "../../ai/settings";
 import { mapLimit } from "../../concurrency";
 import { randomBytes } from "node:crypto";
-import { classify, type Intent, isAutomatic } from "../classify";
+import { classify, type Intent, isAutomatic } from "../../ai/classify";
 import { addresses, clean, refsOf } from "./parse";
 
 /** The mailbox a message was read from. */
