@@ -13,6 +13,7 @@ import { requireSameOrigin } from "./origin";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
 import { claimIdempotencyKey, idempotencyKeyOf, recordIdempotentResponse, requestFingerprint } from "./idempotency";
 import type { RouteDef } from "./route";
+import { refuseUnknownFields } from "./unknown-fields";
 
 type Infer<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;
 
@@ -106,12 +107,14 @@ function nulPath(value: unknown, at: string): string | undefined {
 
 /**
  * The route's body from parsed JSON (REST's request body, an MCP tool's arguments): a string holding
- * NUL is refused, then zod. `mayHoldNul` false skips the NUL walk when the text showed none can be there.
+ * NUL is refused, then unknown fields (lib/api/unknown-fields.ts), then zod. `mayHoldNul` false skips the NUL walk when the text showed none can be there.
  */
 export function parseBody(def: RouteDef, json: unknown, mayHoldNul = true): unknown {
   if (!def.body) return undefined;
   const nul = mayHoldNul ? nulPath(json, "") : undefined;
   if (nul) throw ValidationError.field(nul, "contains a NUL character (\\u0000), which cannot be stored");
+  // Before the fast path too: a body `bodyCheck` recognises must still name only known fields.
+  refuseUnknownFields(def, json);
   if (def.bodyCheck?.(json)) return json;
   const r = def.body.safeParse(json);
   if (!r.success) throw validationErrorFromZod(r.error, "body");
