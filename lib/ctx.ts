@@ -2,9 +2,9 @@ import { getDb, type DbOrTx, type Tx } from "../db/client";
 import { currentClock, type Clock } from "./clock";
 import { ForbiddenError } from "./errors";
 import { type Logger, stderrLogger } from "./log";
-import { hasRole, type Role } from "./auth/roles";
+import { hasRole, type Role } from "./roles";
 
-export type { Role } from "./auth/roles";
+export type { Role } from "./roles";
 export type Scope = "read" | "full";
 
 export type Actor =
@@ -64,7 +64,7 @@ const NEEDS: Record<Role, string> = {
   client: "a workspace member",
 };
 
-/** Role-gated operations (the rights table in lib/auth/roles.ts): 403 below the role. */
+/** Role-gated operations (the rights table in lib/roles.ts): 403 below the role. */
 export function requireRole(ctx: Ctx, role: Role): void {
   if (ctx.actor.type === "system") return;
   if (!hasRole(ctx.actor.role, role)) throw new ForbiddenError(`Only ${NEEDS[role]} may do this; you are ${ctx.actor.role}`);
