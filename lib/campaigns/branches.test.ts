@@ -79,7 +79,7 @@ describe("the branch rules' shape", () => {
     [[{ when: { always: true }, action: { type: "wait" } }], "wait without days"],
     [[{ when: { always: true }, action: { type: "subsequence" } }], "subsequence without its id"],
     [[{ when: { noReplyAfterHours: 0 }, action: { type: "stop" } }], "zero hours"],
-  ])("refuses %j (%s)", (rules) => {
+  ] as [unknown, string][])("refuses %j (%s)", (rules, _why) => {
     expect(branchList.safeParse(rules).success).toBe(false);
   });
 });
