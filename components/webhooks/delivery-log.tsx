@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { describeError, data, client } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +19,18 @@ import type { DeliveryStatus, DeliveryView, WebhookView } from "./types";
 const PAGE_SIZES = [25, 50, 100];
 const COLUMNS = 8;
 const ALL_STATUSES: Omit<DeliveryFilters, "page" | "limit"> = { status: "" };
+
+/** Sending a delivery again; the list and the log's rows share it. */
+function useResend(webhookId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (d: DeliveryView) =>
+      data(client.POST("/webhooks/{id}/deliveries/{deliveryId}/resend", { params: { path: { id: webhookId, deliveryId: d.id } } })),
+    onSettled: () => refreshWebhooks(queryClient),
+  });
+}
+
+type Resend = ReturnType<typeof useResend>;
 
 function StatusBadge({ status }: { status: string }) {
   const s = DELIVERY_STATUS[status as DeliveryStatus] ?? { label: status, tone: "gray" as const };
@@ -76,7 +88,6 @@ function DeliveryDetails({ d, webhook }: { d: DeliveryView; webhook: WebhookView
  * of its last attempt; a delivered or failed one can be sent again (same body, same event id).
  */
 export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
-  const queryClient = useQueryClient();
   const statusId = useId();
   const paging = usePaging(25, ALL_STATUSES);
   const filters = paging.query;
@@ -85,11 +96,7 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
   const rows = deliveries.data?.deliveries ?? [];
   const total = deliveries.data?.total ?? 0;
 
-  const resend = useMutation({
-    mutationFn: (d: DeliveryView) =>
-      data(client.POST("/webhooks/{id}/deliveries/{deliveryId}/resend", { params: { path: { id: webhook.id, deliveryId: d.id } } })),
-    onSettled: () => refreshWebhooks(queryClient),
-  });
+  const resend = useResend(webhook.id);
 
   function toggle(id: string) {
     setOpen((s) => {
@@ -100,7 +107,6 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
     });
   }
 
-  const r = resend.data;
   return (
     <section aria-labelledby="delivery-log-heading" className="space-y-3">
       <div className="flex items-end justify-between gap-4">
@@ -110,30 +116,118 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
           </h2>
           <p className="text-sm text-gray-600">Every delivery of the last 30 days, newest first.</p>
         </div>
-        <div className="flex items-end gap-2">
-          <div className="space-y-1">
-            {/* htmlFor rather than wrapping: a wrapping label would add the selected option to the name. */}
-            <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
-              Status
-            </label>
-            <Select
-              id={statusId}
-              className="w-40"
-              value={filters.status}
-              onChange={(e) => paging.filter({ status: e.target.value as DeliveryFilters["status"] })}
-            >
-              <option value="">All statuses</option>
-              <option value="PENDING">Pending</option>
-              <option value="DELIVERED">Delivered</option>
-              <option value="FAILED">Failed</option>
-            </Select>
-          </div>
-          <Button variant="secondary" disabled={deliveries.isFetching} onClick={() => deliveries.refetch()}>
-            Refresh
-          </Button>
-        </div>
+        <LogFilter statusId={statusId} status={filters.status} onStatus={(status) => paging.filter({ status })} deliveries={deliveries} />
       </div>
 
+      <ResendResult resend={resend} />
+      {deliveries.error && <Alert tone="error">Could not load deliveries: {describeError(deliveries.error)}</Alert>}
+
+      <Table aria-label="Deliveries" aria-busy={deliveries.isFetching}>
+        <THead>
+          <tr>
+            <Th className="w-8">
+              <span className="sr-only">Details</span>
+            </Th>
+            <Th>Event</Th>
+            <Th>Status</Th>
+            <Th>Attempts</Th>
+            <Th>Last status code</Th>
+            <Th>Last attempt</Th>
+            <Th>Created</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </THead>
+        <TBody>
+          {rows.map((d) => (
+            <DeliveryRow key={d.id} d={d} webhook={webhook} expanded={open.has(d.id)} onToggle={() => toggle(d.id)} resend={resend} />
+          ))}
+          <TableStatusRows columns={COLUMNS} empty={!!deliveries.data && rows.length === 0} loading={deliveries.isPending}>
+            {filters.status ? "No deliveries with this status." : "No deliveries yet. Send a test to see one here."}
+          </TableStatusRows>
+        </TBody>
+      </Table>
+
+      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
+    </section>
+  );
+}
+
+function DeliveryRow({
+  d,
+  webhook,
+  expanded,
+  onToggle,
+  resend,
+}: {
+  d: DeliveryView;
+  webhook: WebhookView;
+  expanded: boolean;
+  onToggle: () => void;
+  resend: Resend;
+}) {
+  const canResend = d.status === "DELIVERED" || d.status === "FAILED";
+  return (
+    <>
+      <Tr data-testid="delivery-row">
+        <Td>
+          <button
+            type="button"
+            aria-expanded={expanded}
+            aria-controls={`delivery-${d.id}`}
+            aria-label={`Details of ${d.event} ${d.eventId}`}
+            onClick={onToggle}
+            className="rounded px-1 text-gray-600 hover:bg-gray-100"
+          >
+            {expanded ? "▾" : "▸"}
+          </button>
+        </Td>
+        <Td>
+          <span className="font-mono text-xs">{d.event}</span>
+          {d.isTest && (
+            <Badge tone="gray" className="ml-1.5">
+              test
+            </Badge>
+          )}
+        </Td>
+        <Td>
+          <StatusBadge status={d.status} />
+        </Td>
+        <Td className="tabular-nums">{d.attempts}</Td>
+        <Td className="tabular-nums">{d.lastStatusCode ?? "—"}</Td>
+        <Td className="whitespace-nowrap text-gray-600">{dateTime(d.lastAttemptAt)}</Td>
+        <Td className="whitespace-nowrap text-gray-600">{dateTime(d.createdAt)}</Td>
+        <Td className="text-right">
+          {canResend && (
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={`Resend ${d.event} ${d.eventId}`}
+              disabled={resend.isPending && resend.variables?.id === d.id}
+              onClick={() => resend.mutate(d)}
+            >
+              {resend.isPending && resend.variables?.id === d.id ? "Resending…" : "Resend"}
+            </Button>
+          )}
+        </Td>
+      </Tr>
+      {expanded && (
+        <tr id={`delivery-${d.id}`} className="bg-gray-50/60">
+          <td colSpan={COLUMNS} className="px-4 py-3">
+            <DeliveryDetails d={d} webhook={webhook} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** What the last resend did, or why it could not. */
+function ResendResult({ resend }: { resend: Resend }) {
+  const r = resend.data;
+  return (
+    <>
       {r && (
         <Alert tone={r.delivered ? "success" : "error"} className="flex justify-between gap-2">
           <span data-testid="resend-result">
@@ -155,90 +249,38 @@ export function DeliveryLog({ webhook }: { webhook: WebhookView }) {
           </button>
         </Alert>
       )}
-      {deliveries.error && <Alert tone="error">Could not load deliveries: {describeError(deliveries.error)}</Alert>}
+    </>
+  );
+}
 
-      <Table aria-label="Deliveries" aria-busy={deliveries.isFetching}>
-        <THead>
-          <tr>
-            <Th className="w-8">
-              <span className="sr-only">Details</span>
-            </Th>
-            <Th>Event</Th>
-            <Th>Status</Th>
-            <Th>Attempts</Th>
-            <Th>Last status code</Th>
-            <Th>Last attempt</Th>
-            <Th>Created</Th>
-            <Th>
-              <span className="sr-only">Actions</span>
-            </Th>
-          </tr>
-        </THead>
-        <TBody>
-          {rows.map((d) => {
-            const expanded = open.has(d.id);
-            const canResend = d.status === "DELIVERED" || d.status === "FAILED";
-            return (
-              <Fragment key={d.id}>
-                <Tr data-testid="delivery-row">
-                  <Td>
-                    <button
-                      type="button"
-                      aria-expanded={expanded}
-                      aria-controls={`delivery-${d.id}`}
-                      aria-label={`Details of ${d.event} ${d.eventId}`}
-                      onClick={() => toggle(d.id)}
-                      className="rounded px-1 text-gray-600 hover:bg-gray-100"
-                    >
-                      {expanded ? "▾" : "▸"}
-                    </button>
-                  </Td>
-                  <Td>
-                    <span className="font-mono text-xs">{d.event}</span>
-                    {d.isTest && (
-                      <Badge tone="gray" className="ml-1.5">
-                        test
-                      </Badge>
-                    )}
-                  </Td>
-                  <Td>
-                    <StatusBadge status={d.status} />
-                  </Td>
-                  <Td className="tabular-nums">{d.attempts}</Td>
-                  <Td className="tabular-nums">{d.lastStatusCode ?? "—"}</Td>
-                  <Td className="whitespace-nowrap text-gray-600">{dateTime(d.lastAttemptAt)}</Td>
-                  <Td className="whitespace-nowrap text-gray-600">{dateTime(d.createdAt)}</Td>
-                  <Td className="text-right">
-                    {canResend && (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`Resend ${d.event} ${d.eventId}`}
-                        disabled={resend.isPending && resend.variables?.id === d.id}
-                        onClick={() => resend.mutate(d)}
-                      >
-                        {resend.isPending && resend.variables?.id === d.id ? "Resending…" : "Resend"}
-                      </Button>
-                    )}
-                  </Td>
-                </Tr>
-                {expanded && (
-                  <tr id={`delivery-${d.id}`} className="bg-gray-50/60">
-                    <td colSpan={COLUMNS} className="px-4 py-3">
-                      <DeliveryDetails d={d} webhook={webhook} />
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
-          <TableStatusRows columns={COLUMNS} empty={!!deliveries.data && rows.length === 0} loading={deliveries.isPending}>
-            {filters.status ? "No deliveries with this status." : "No deliveries yet. Send a test to see one here."}
-          </TableStatusRows>
-        </TBody>
-      </Table>
-
-      <Pager {...paging} total={total} shown={rows.length} sizes={PAGE_SIZES} />
-    </section>
+function LogFilter({
+  statusId,
+  status,
+  onStatus,
+  deliveries,
+}: {
+  statusId: string;
+  status: DeliveryFilters["status"];
+  onStatus: (s: DeliveryFilters["status"]) => void;
+  deliveries: ReturnType<typeof useDeliveries>;
+}) {
+  return (
+    <div className="flex items-end gap-2">
+      <div className="space-y-1">
+        {/* htmlFor rather than wrapping: a wrapping label would add the selected option to the name. */}
+        <label htmlFor={statusId} className="block text-xs font-medium text-gray-600">
+          Status
+        </label>
+        <Select id={statusId} className="w-40" value={status} onChange={(e) => onStatus(e.target.value as DeliveryFilters["status"])}>
+          <option value="">All statuses</option>
+          <option value="PENDING">Pending</option>
+          <option value="DELIVERED">Delivered</option>
+          <option value="FAILED">Failed</option>
+        </Select>
+      </div>
+      <Button variant="secondary" disabled={deliveries.isFetching} onClick={() => deliveries.refetch()}>
+        Refresh
+      </Button>
+    </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { ApiError, describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Notice } from "@/components/ui/notice";
@@ -14,6 +14,7 @@ import { DeliveryLog } from "./delivery-log";
 import { EventChips } from "./event-chips";
 import { seconds } from "./labels";
 import { useWebhook } from "./queries";
+import type { WebhookView } from "./types";
 
 /** /webhooks/<id>: one webhook, its actions and its delivery log. */
 export function WebhookDetail({ id }: { id: string }) {
@@ -30,27 +31,7 @@ export function WebhookDetail({ id }: { id: string }) {
     </Link>
   );
 
-  if (webhook.error) {
-    const missing = webhook.error instanceof ApiError && webhook.error.status === 404;
-    return (
-      <div className="space-y-4">
-        {back}
-        <Alert tone="error">
-          {missing
-            ? "This webhook does not exist (it may have been deleted)."
-            : `Could not load the webhook: ${describeError(webhook.error)}`}
-        </Alert>
-      </div>
-    );
-  }
-  if (!w) {
-    return (
-      <div className="space-y-4">
-        {back}
-        <p className="text-sm text-gray-500">Loading…</p>
-      </div>
-    );
-  }
+  if (webhook.error || !w) return <NotLoaded back={back} error={webhook.error} />;
 
   return (
     <div className="space-y-6">
@@ -70,21 +51,7 @@ export function WebhookDetail({ id }: { id: string }) {
               </span>
             </div>
           </div>
-          <div className="flex flex-wrap gap-2">
-            <Button onClick={() => setAction({ kind: "test", webhook: w })}>Send test</Button>
-            <Button variant="secondary" disabled={setActive.isPending} onClick={() => setActive.mutate(w)}>
-              {w.active ? "Pause" : "Resume"}
-            </Button>
-            <Button variant="secondary" onClick={() => setAction({ kind: "edit", webhook: w })}>
-              Edit
-            </Button>
-            <Button variant="secondary" onClick={() => setAction({ kind: "rotate", webhook: w })}>
-              Rotate secret
-            </Button>
-            <Button variant="secondary" className="text-red-700" onClick={() => setAction({ kind: "delete", webhook: w })}>
-              Delete
-            </Button>
-          </div>
+          <DetailActions w={w} setActive={setActive} onAction={setAction} />
         </div>
         <EventChips events={w.events} />
         {w.previousSecretActiveUntil && (
@@ -109,6 +76,51 @@ export function WebhookDetail({ id }: { id: string }) {
         onNotice={setNotice}
         onDeleted={() => router.push("/webhooks")}
       />
+    </div>
+  );
+}
+
+function DetailActions({
+  w,
+  setActive,
+  onAction,
+}: {
+  w: WebhookView;
+  setActive: ReturnType<typeof useSetActive>;
+  onAction: (a: WebhookAction) => void;
+}) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button onClick={() => onAction({ kind: "test", webhook: w })}>Send test</Button>
+      <Button variant="secondary" disabled={setActive.isPending} onClick={() => setActive.mutate(w)}>
+        {w.active ? "Pause" : "Resume"}
+      </Button>
+      <Button variant="secondary" onClick={() => onAction({ kind: "edit", webhook: w })}>
+        Edit
+      </Button>
+      <Button variant="secondary" onClick={() => onAction({ kind: "rotate", webhook: w })}>
+        Rotate secret
+      </Button>
+      <Button variant="secondary" className="text-red-700" onClick={() => onAction({ kind: "delete", webhook: w })}>
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+/** The page before its webhook is there: loading, gone, or failed to load. */
+function NotLoaded({ back, error }: { back: ReactNode; error: Error | null }) {
+  const missing = error instanceof ApiError && error.status === 404;
+  return (
+    <div className="space-y-4">
+      {back}
+      {error ? (
+        <Alert tone="error">
+          {missing ? "This webhook does not exist (it may have been deleted)." : `Could not load the webhook: ${describeError(error)}`}
+        </Alert>
+      ) : (
+        <p className="text-sm text-gray-500">Loading…</p>
+      )}
     </div>
   );
 }

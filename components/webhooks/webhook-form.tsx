@@ -73,12 +73,7 @@ export function WebhookForm({
   fieldErrors: Record<string, string[]>;
   showActive?: boolean;
 }) {
-  const eventsId = useId();
   const set = (patch: Partial<WebhookFormState>) => onChange({ ...value, ...patch });
-  const all = EVENT_NAMES.every((e) => value.events.includes(e));
-  const none = value.events.length === 0;
-  const toggle = (e: WebhookEvent) =>
-    set({ events: value.events.includes(e) ? value.events.filter((x) => x !== e) : [...value.events, e] });
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -105,62 +100,9 @@ export function WebhookForm({
         />
       </Field>
 
-      <fieldset className="space-y-2" aria-describedby={fieldErrors.events ? `${eventsId}-errors` : undefined}>
-        <legend className="text-sm font-medium text-gray-700">Events</legend>
-        <SelectAll checked={all} mixed={!all && !none} onChange={(v) => set({ events: v ? [...EVENT_NAMES] : [] })} />
-        <div className="grid grid-cols-1 gap-x-4 gap-y-1.5 rounded-md border border-gray-200 p-3 sm:grid-cols-2">
-          {EVENT_NAMES.map((e) => (
-            <label key={e} className="flex items-start gap-1.5 text-sm text-gray-800" title={EVENT_HINTS[e]}>
-              <input type="checkbox" className="mt-1" checked={value.events.includes(e)} onChange={() => toggle(e)} />
-              <span>
-                <span className="font-mono text-xs">{e}</span>
-                <span className="block text-xs text-gray-500">{EVENT_HINTS[e]}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-        <p className="text-xs text-gray-500">
-          {value.events.length === 0 ? "Pick at least one event." : `${value.events.length} of ${EVENT_NAMES.length} selected.`}
-        </p>
-        <div id={`${eventsId}-errors`}>
-          {fieldErrors.events?.map((m) => (
-            <p key={m} className="text-xs text-red-600">
-              {m}
-            </p>
-          ))}
-        </div>
-      </fieldset>
+      <EventsFieldset value={value} set={set} fieldErrors={fieldErrors} />
 
-      <div className="grid grid-cols-2 gap-3">
-        <Field
-          label="Delivery attempts"
-          errors={fieldErrors.retryAttempts}
-          hint={`${RETRY_RANGE.min}–${RETRY_RANGE.max}, the first one included; retried after 30 s, 1 min, 2 min, 4 min …`}
-        >
-          <Input
-            type="number"
-            min={RETRY_RANGE.min}
-            max={RETRY_RANGE.max}
-            step={1}
-            value={value.retryAttempts}
-            onChange={(e) => set({ retryAttempts: e.target.value })}
-          />
-        </Field>
-        <Field
-          label="Timeout (ms)"
-          errors={fieldErrors.timeoutMs}
-          hint={`${TIMEOUT_RANGE.min.toLocaleString()}–${TIMEOUT_RANGE.max.toLocaleString()} ms to answer with a 2xx.`}
-        >
-          <Input
-            type="number"
-            min={TIMEOUT_RANGE.min}
-            max={TIMEOUT_RANGE.max}
-            step={500}
-            value={value.timeoutMs}
-            onChange={(e) => set({ timeoutMs: e.target.value })}
-          />
-        </Field>
-      </div>
+      <DeliveryFields value={value} set={set} fieldErrors={fieldErrors} />
 
       {showActive && (
         <label className="flex items-center gap-2 text-sm text-gray-700">
@@ -174,5 +116,93 @@ export function WebhookForm({
         </p>
       ))}
     </form>
+  );
+}
+
+/** The events to send, with a select-all box and the API's messages for the list. */
+function EventsFieldset({
+  value,
+  set,
+  fieldErrors,
+}: {
+  value: WebhookFormState;
+  set: (patch: Partial<WebhookFormState>) => void;
+  fieldErrors: Record<string, string[]>;
+}) {
+  const eventsId = useId();
+  const all = EVENT_NAMES.every((e) => value.events.includes(e));
+  const none = value.events.length === 0;
+  const toggle = (e: WebhookEvent) =>
+    set({ events: value.events.includes(e) ? value.events.filter((x) => x !== e) : [...value.events, e] });
+  return (
+    <fieldset className="space-y-2" aria-describedby={fieldErrors.events ? `${eventsId}-errors` : undefined}>
+      <legend className="text-sm font-medium text-gray-700">Events</legend>
+      <SelectAll checked={all} mixed={!all && !none} onChange={(v) => set({ events: v ? [...EVENT_NAMES] : [] })} />
+      <div className="grid grid-cols-1 gap-x-4 gap-y-1.5 rounded-md border border-gray-200 p-3 sm:grid-cols-2">
+        {EVENT_NAMES.map((e) => (
+          <label key={e} className="flex items-start gap-1.5 text-sm text-gray-800" title={EVENT_HINTS[e]}>
+            <input type="checkbox" className="mt-1" checked={value.events.includes(e)} onChange={() => toggle(e)} />
+            <span>
+              <span className="font-mono text-xs">{e}</span>
+              <span className="block text-xs text-gray-500">{EVENT_HINTS[e]}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <p className="text-xs text-gray-500">
+        {value.events.length === 0 ? "Pick at least one event." : `${value.events.length} of ${EVENT_NAMES.length} selected.`}
+      </p>
+      <div id={`${eventsId}-errors`}>
+        {fieldErrors.events?.map((m) => (
+          <p key={m} className="text-xs text-red-600">
+            {m}
+          </p>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** How often and how long a delivery is tried. */
+function DeliveryFields({
+  value,
+  set,
+  fieldErrors,
+}: {
+  value: WebhookFormState;
+  set: (patch: Partial<WebhookFormState>) => void;
+  fieldErrors: Record<string, string[]>;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <Field
+        label="Delivery attempts"
+        errors={fieldErrors.retryAttempts}
+        hint={`${RETRY_RANGE.min}–${RETRY_RANGE.max}, the first one included; retried after 30 s, 1 min, 2 min, 4 min …`}
+      >
+        <Input
+          type="number"
+          min={RETRY_RANGE.min}
+          max={RETRY_RANGE.max}
+          step={1}
+          value={value.retryAttempts}
+          onChange={(e) => set({ retryAttempts: e.target.value })}
+        />
+      </Field>
+      <Field
+        label="Timeout (ms)"
+        errors={fieldErrors.timeoutMs}
+        hint={`${TIMEOUT_RANGE.min.toLocaleString()}–${TIMEOUT_RANGE.max.toLocaleString()} ms to answer with a 2xx.`}
+      >
+        <Input
+          type="number"
+          min={TIMEOUT_RANGE.min}
+          max={TIMEOUT_RANGE.max}
+          step={500}
+          value={value.timeoutMs}
+          onChange={(e) => set({ timeoutMs: e.target.value })}
+        />
+      </Field>
+    </div>
   );
 }

@@ -16,6 +16,7 @@ import { CreateWebhookDialog } from "./create-dialog";
 import { EventChips } from "./event-chips";
 import { seconds } from "./labels";
 import { useWebhooks } from "./queries";
+import type { WebhookView } from "./types";
 
 const COLUMNS = 5;
 
@@ -63,80 +64,7 @@ export function WebhooksView() {
         </THead>
         <TBody>
           {rows.map((w) => (
-            <Tr key={w.id}>
-              <Td className="max-w-xs min-w-48">
-                <Link
-                  href={`/webhooks/${encodeURIComponent(w.id)}`}
-                  className="font-mono text-xs break-all text-indigo-700 hover:underline"
-                >
-                  {w.url}
-                </Link>
-                {(!w.active || w.previousSecretActiveUntil) && (
-                  <div className="mt-1 flex flex-wrap gap-1">
-                    {!w.active && <Badge tone="yellow">Paused</Badge>}
-                    {w.previousSecretActiveUntil && (
-                      <Badge tone="blue" className="whitespace-nowrap">
-                        <span title={`The previous secret also signs until ${dateTime(w.previousSecretActiveUntil)}`}>Secret rotating</span>
-                      </Badge>
-                    )}
-                  </div>
-                )}
-              </Td>
-              <Td className="max-w-md min-w-64">
-                <EventChips events={w.events} />
-              </Td>
-              <Td>
-                <Switch
-                  checked={w.active}
-                  aria-label={`Active: ${w.url}`}
-                  title={w.active ? "Active — click to pause" : "Paused — click to resume"}
-                  disabled={setActive.isPending && setActive.variables?.id === w.id}
-                  onClick={() => setActive.mutate(w)}
-                />
-              </Td>
-              <Td className="whitespace-nowrap text-gray-700 tabular-nums">
-                {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)}
-              </Td>
-              <Td className="w-56">
-                <div className="flex flex-wrap justify-end">
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Send a test to ${w.url}`}
-                    onClick={() => setAction({ kind: "test", webhook: w })}
-                  >
-                    Send test
-                  </Button>
-                  <Link
-                    href={`/webhooks/${encodeURIComponent(w.id)}`}
-                    aria-label={`Deliveries of ${w.url}`}
-                    className="inline-flex h-8 items-center rounded-md px-2.5 text-xs font-medium text-gray-700 hover:bg-gray-100"
-                  >
-                    Deliveries
-                  </Link>
-                  <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => setAction({ kind: "edit", webhook: w })}>
-                    Edit
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Rotate the secret of ${w.url}`}
-                    onClick={() => setAction({ kind: "rotate", webhook: w })}
-                  >
-                    Rotate secret
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="text-red-700"
-                    aria-label={`Delete ${w.url}`}
-                    onClick={() => setAction({ kind: "delete", webhook: w })}
-                  >
-                    Delete
-                  </Button>
-                </div>
-              </Td>
-            </Tr>
+            <WebhookRow key={w.id} w={w} setActive={setActive} onAction={setAction} />
           ))}
           <TableStatusRows columns={COLUMNS} empty={!!webhooks.data && rows.length === 0} loading={webhooks.isPending}>
             No webhooks yet. Add one to get events at your own endpoint.
@@ -152,6 +80,91 @@ export function WebhooksView() {
         }}
       />
       <WebhookDialogs action={action} onClose={() => setAction(undefined)} onNotice={setNotice} />
+    </div>
+  );
+}
+
+function WebhookRow({
+  w,
+  setActive,
+  onAction,
+}: {
+  w: WebhookView;
+  setActive: ReturnType<typeof useSetActive>;
+  onAction: (a: WebhookAction) => void;
+}) {
+  return (
+    <Tr>
+      <Td className="max-w-xs min-w-48">
+        <Link href={`/webhooks/${encodeURIComponent(w.id)}`} className="font-mono text-xs break-all text-indigo-700 hover:underline">
+          {w.url}
+        </Link>
+        {(!w.active || w.previousSecretActiveUntil) && (
+          <div className="mt-1 flex flex-wrap gap-1">
+            {!w.active && <Badge tone="yellow">Paused</Badge>}
+            {w.previousSecretActiveUntil && (
+              <Badge tone="blue" className="whitespace-nowrap">
+                <span title={`The previous secret also signs until ${dateTime(w.previousSecretActiveUntil)}`}>Secret rotating</span>
+              </Badge>
+            )}
+          </div>
+        )}
+      </Td>
+      <Td className="max-w-md min-w-64">
+        <EventChips events={w.events} />
+      </Td>
+      <Td>
+        <Switch
+          checked={w.active}
+          aria-label={`Active: ${w.url}`}
+          title={w.active ? "Active — click to pause" : "Paused — click to resume"}
+          disabled={setActive.isPending && setActive.variables?.id === w.id}
+          onClick={() => setActive.mutate(w)}
+        />
+      </Td>
+      <Td className="whitespace-nowrap text-gray-700 tabular-nums">
+        {w.retryAttempts} {w.retryAttempts === 1 ? "attempt" : "attempts"} · {seconds(w.timeoutMs)}
+      </Td>
+      <Td className="w-56">
+        <RowActions w={w} onAction={onAction} />
+      </Td>
+    </Tr>
+  );
+}
+
+function RowActions({ w, onAction }: { w: WebhookView; onAction: (a: WebhookAction) => void }) {
+  return (
+    <div className="flex flex-wrap justify-end">
+      <Button variant="ghost" size="sm" aria-label={`Send a test to ${w.url}`} onClick={() => onAction({ kind: "test", webhook: w })}>
+        Send test
+      </Button>
+      <Link
+        href={`/webhooks/${encodeURIComponent(w.id)}`}
+        aria-label={`Deliveries of ${w.url}`}
+        className="inline-flex h-8 items-center rounded-md px-2.5 text-xs font-medium text-gray-700 hover:bg-gray-100"
+      >
+        Deliveries
+      </Link>
+      <Button variant="ghost" size="sm" aria-label={`Edit ${w.url}`} onClick={() => onAction({ kind: "edit", webhook: w })}>
+        Edit
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Rotate the secret of ${w.url}`}
+        onClick={() => onAction({ kind: "rotate", webhook: w })}
+      >
+        Rotate secret
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-red-700"
+        aria-label={`Delete ${w.url}`}
+        onClick={() => onAction({ kind: "delete", webhook: w })}
+      >
+        Delete
+      </Button>
     </div>
   );
 }
