@@ -176,12 +176,9 @@ function SecuritySelect({ value, onChange, port }: { value: Security; onChange: 
   );
 }
 
-function OwnServerForm({ onConnected }: { onConnected: (message: string) => void }) {
+/** Saving one own-server mailbox (through the bulk import, which tries the logins first when asked). */
+function useOwnServerSave(form: OwnForm, verify: boolean, onConnected: (message: string) => void) {
   const refresh = useInvalidateAfterConnect();
-  const [form, setForm] = useState<OwnForm>(EMPTY_OWN);
-  const [verify, setVerify] = useState(true);
-  const set = (k: keyof OwnForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-
   const save = useMutation({
     mutationFn: () => data(client.POST("/mailboxes/bulk-import", { body: { mailboxes: [itemOf(form)], verify } })),
     onSuccess: async (r) => {
@@ -198,6 +195,15 @@ function OwnServerForm({ onConnected }: { onConnected: (message: string) => void
   if (save.error instanceof ApiError) {
     for (const [k, v] of Object.entries(save.error.fieldErrors)) fieldErrors[k.replace(/^mailboxes\.0\./, "")] = v;
   }
+  return { save, failed, fieldErrors };
+}
+
+function OwnServerForm({ onConnected }: { onConnected: (message: string) => void }) {
+  const [form, setForm] = useState<OwnForm>(EMPTY_OWN);
+  const [verify, setVerify] = useState(true);
+  const set = (k: keyof OwnForm) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+
+  const { save, failed, fieldErrors } = useOwnServerSave(form, verify, onConnected);
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type Dispatch, type FormEvent, type SetStateAction, useState } from "react";
 import { ApiError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Dialog } from "@/components/ui/dialog";
@@ -69,29 +69,7 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
     >
       <form id="mailbox-edit-form" onSubmit={submit} className="space-y-3">
         {save.error && <Alert tone="error">{save.error.message}</Alert>}
-        <div className="grid grid-cols-2 gap-3">
-          <Field label="Sender name" errors={fieldErrors.senderName}>
-            <Input maxLength={200} value={form.senderName} onChange={(e) => setForm((f) => ({ ...f, senderName: e.target.value }))} />
-          </Field>
-          <Field
-            label="Daily send cap"
-            errors={fieldErrors.dailySendCap}
-            hint={
-              m.dailySendCap > PATCH_CAP_MAX
-                ? `Currently ${m.dailySendCap} (set by an import). Here it can be lowered to ${PATCH_CAP_MAX} or less.`
-                : `Emails a day, at most ${PATCH_CAP_MAX}.`
-            }
-          >
-            <Input
-              type="number"
-              min={0}
-              // An unchanged value above the maximum must not block the form: it is not sent.
-              max={Math.max(PATCH_CAP_MAX, m.dailySendCap)}
-              value={form.dailySendCap}
-              onChange={(e) => setForm((f) => ({ ...f, dailySendCap: e.target.value }))}
-            />
-          </Field>
-        </div>
+        <NameAndCap m={m} form={form} setForm={setForm} fieldErrors={fieldErrors} />
         <Field label="Signature (HTML)" errors={fieldErrors.signatureHtml} hint="Added below every email sent from this mailbox.">
           <Textarea
             rows={5}
@@ -121,5 +99,43 @@ export function MailboxEditDialog({ mailbox: m, onClose }: { mailbox: MailboxVie
         )}
       </form>
     </Dialog>
+  );
+}
+
+function NameAndCap({
+  m,
+  form,
+  setForm,
+  fieldErrors,
+}: {
+  m: MailboxView;
+  form: Form;
+  setForm: Dispatch<SetStateAction<Form>>;
+  fieldErrors: Record<string, string[]>;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <Field label="Sender name" errors={fieldErrors.senderName}>
+        <Input maxLength={200} value={form.senderName} onChange={(e) => setForm((f) => ({ ...f, senderName: e.target.value }))} />
+      </Field>
+      <Field
+        label="Daily send cap"
+        errors={fieldErrors.dailySendCap}
+        hint={
+          m.dailySendCap > PATCH_CAP_MAX
+            ? `Currently ${m.dailySendCap} (set by an import). Here it can be lowered to ${PATCH_CAP_MAX} or less.`
+            : `Emails a day, at most ${PATCH_CAP_MAX}.`
+        }
+      >
+        <Input
+          type="number"
+          min={0}
+          // An unchanged value above the maximum must not block the form: it is not sent.
+          max={Math.max(PATCH_CAP_MAX, m.dailySendCap)}
+          value={form.dailySendCap}
+          onChange={(e) => setForm((f) => ({ ...f, dailySendCap: e.target.value }))}
+        />
+      </Field>
+    </div>
   );
 }
