@@ -3,6 +3,7 @@ import { z } from "zod";
 import { exampleOf } from "./openapi-examples";
 import { errorComponents, errorSchema, errorStatuses } from "./openapi-errors";
 import type { RouteDef } from "./route";
+import { readOnlyFieldNames } from "./unknown-fields";
 
 export function jsonSchema(s: z.ZodType, io: "input" | "output") {
   const out = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -57,8 +58,26 @@ function validExample(zod: z.ZodType, js: Record<string, unknown>): { example?: 
   return {};
 }
 
+/**
+ * Request bodies refuse unknown fields (lib/api/unknown-fields.ts): every object schema in them gets
+ * `additionalProperties: false`; a free-form map keeps its own `additionalProperties` schema.
+ */
+function closeObjects(js: unknown): void {
+  if (!js || typeof js !== "object") return;
+  if (Array.isArray(js)) {
+    for (const x of js) closeObjects(x);
+    return;
+  }
+  const o = js as Record<string, unknown>;
+  if (o.type === "object" && o.properties && o.additionalProperties === undefined) o.additionalProperties = false;
+  for (const k of ["properties", "$defs", "definitions"])
+    if (o[k] && typeof o[k] === "object") Object.values(o[k] as object).forEach(closeObjects);
+  for (const k of ["items", "anyOf", "oneOf", "allOf", "prefixItems"]) closeObjects(o[k]);
+}
+
 function requestBody(def: RouteDef, body: z.ZodType) {
   const schema = jsonSchema(body, "input");
+  if (def.method !== "GET" && def.method !== "DELETE") closeObjects(schema);
   return { required: !def.bodyOptional, content: { "application/json": { schema, ...validExample(body, schema) } } };
 }
 
@@ -93,6 +112,9 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string) {
     if (def.credential === "public") notes.push("Public: no credential needed; counted per IP.");
     else notes.push(ROLE_NOTE[routeMinRole(def)]);
     if (def.credential === "session") notes.push("Dashboard session only: an API key gets 403.");
+    const ignored = def.method === "GET" || def.method === "DELETE" ? [] : readOnlyFieldNames(def);
+    if (ignored.length)
+      notes.push(`Unknown body fields are 400; read-only fields sent back are accepted and ignored: ${ignored.join(", ")}.`);
     if (def.extraLimit) notes.push(`Own limit: ${def.extraLimit.points} per ${def.extraLimit.durationSeconds} s.`);
     (paths[def.path] ??= {})[def.method.toLowerCase()] = {
       operationId: operationId(def),

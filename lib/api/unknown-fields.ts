@@ -135,6 +135,14 @@ export function readOnlySchemas(def: RouteDef): z.ZodType[] {
   return [def.response?.schema, get].filter((s): s is z.ZodType => s !== undefined);
 }
 
+/** The top-level read-only fields a write route accepts and ignores (for its OpenAPI description). */
+export function readOnlyFieldNames(def: RouteDef): string[] {
+  if (!def.body) return [];
+  const accepted = new Set(objectsOf(def.body).flatMap((d) => Object.keys(shapeOf(d))));
+  const ro = readOnlySchemas(def).flatMap((s) => objectsOf(s).flatMap((d) => Object.keys(shapeOf(d))));
+  return [...new Set(ro)].filter((k) => !accepted.has(k)).sort();
+}
+
 /** Throws 400 VALIDATION_ERROR naming every unknown field of a write route's body. */
 export function refuseUnknownFields(def: RouteDef, json: unknown): void {
   if (!def.body || def.method === "GET" || def.method === "DELETE") return;
