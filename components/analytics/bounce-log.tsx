@@ -62,22 +62,7 @@ export function BounceLog({ period }: { period: PeriodPick }) {
                 </Tr>
               )}
               {q.data.bounces.map((b) => (
-                <Tr key={b.id}>
-                  <Td className="text-xs whitespace-nowrap text-gray-600">{dateTime(b.at)}</Td>
-                  <Td>
-                    <Badge tone={KIND_TONE[b.kind]}>{b.kind}</Badge>
-                  </Td>
-                  <Td>{b.leadEmail}</Td>
-                  <Td className="text-gray-600">{b.mailboxEmail}</Td>
-                  <Td className="text-gray-600">
-                    {b.campaign?.name ?? "—"}
-                    {b.stepOrder !== null && <span className="text-xs text-gray-500"> · step {b.stepOrder + 1}</span>}
-                  </Td>
-                  <Td className="font-mono text-xs">{b.code ?? "—"}</Td>
-                  <Td className="max-w-md truncate text-xs text-gray-700" title={b.reason ?? "Not recorded before 2 Oct 2026"}>
-                    {b.reason ?? "—"}
-                  </Td>
-                </Tr>
+                <BounceRow key={b.id} b={b} />
               ))}
             </TBody>
           </Table>
@@ -96,5 +81,28 @@ export function BounceLog({ period }: { period: PeriodPick }) {
         </>
       )}
     </div>
+  );
+}
+
+type Bounce = NonNullable<ReturnType<typeof useBounces>["data"]>["bounces"][number];
+
+function BounceRow({ b }: { b: Bounce }) {
+  return (
+    <Tr>
+      <Td className="text-xs whitespace-nowrap text-gray-600">{dateTime(b.at)}</Td>
+      <Td>
+        <Badge tone={KIND_TONE[b.kind]}>{b.kind}</Badge>
+      </Td>
+      <Td>{b.leadEmail}</Td>
+      <Td className="text-gray-600">{b.mailboxEmail}</Td>
+      <Td className="text-gray-600">
+        {b.campaign?.name ?? "—"}
+        {b.stepOrder !== null && <span className="text-xs text-gray-500"> · step {b.stepOrder + 1}</span>}
+      </Td>
+      <Td className="font-mono text-xs">{b.code ?? "—"}</Td>
+      <Td className="max-w-md truncate text-xs text-gray-700" title={b.reason ?? "Not recorded before 2 Oct 2026"}>
+        {b.reason ?? "—"}
+      </Td>
+    </Tr>
   );
 }

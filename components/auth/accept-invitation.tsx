@@ -28,13 +28,12 @@ export function AcceptInvitation({ token, email, workspaceId, mode }: { token: s
     setBusy(true);
     setError(undefined);
     const body = mode === "signed-in" ? {} : { name: form.name.trim() || undefined, password: form.password };
-    try {
-      await data(client.POST("/invitations/{token}/accept", { params: { path: { token } }, body }));
-    } catch (err) {
-      setError(err as Error);
-      setBusy(false);
-      return;
-    }
+    const failed = await data(client.POST("/invitations/{token}/accept", { params: { path: { token } }, body })).then(
+      () => undefined,
+      (err: unknown) => err as Error,
+    );
+    setError(failed);
+    if (failed) return setBusy(false);
     setWorkspaceCookie(workspaceId);
     if (mode !== "signed-in") {
       const res = await signIn("credentials", { email, password: form.password, redirect: false });

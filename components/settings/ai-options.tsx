@@ -127,7 +127,10 @@ function Limits({ settings, canEdit }: { settings: AiSettings; canEdit: boolean 
       <Field
         label="Monthly AI credits"
         errors={fieldErrors.monthlyCredits ?? (valid ? undefined : ["A whole number from 0 to 1,000,000"])}
-        hint="A draft, a reply agent's message, an AI search, a copy rewrite, an embeddings request and a finder enrichment take one each; classification takes none. At the limit they are refused until the credits renew."
+        hint={
+          "A draft, a reply agent's message, an AI search, a copy rewrite, an embeddings request and a finder enrichment " +
+          "take one each; classification takes none. At the limit they are refused until the credits renew."
+        }
       >
         <Input
           type="number"

@@ -84,24 +84,7 @@ export function BrandingPreview({ branding, report, campaignId }: { branding: Br
       data-primary={primary}
       data-accent={accent}
     >
-      <header className="flex min-w-0 items-center gap-3 px-5 py-4" style={{ backgroundColor: primary, color: textOn(primary) }}>
-        {branding.logoUrl && (
-          // biome-ignore lint/performance/noImgElement: a customer's logo from any host; next/image would need each host configured
-          <img
-            src={branding.logoUrl}
-            alt={`${branding.name} logo`}
-            className="h-10 max-w-32 shrink-0 rounded bg-white/90 object-contain p-1"
-          />
-        )}
-        <div className="min-w-0">
-          <p className="truncate text-lg font-semibold" data-testid="branding-preview-name">
-            {branding.name}
-          </p>
-          <p className="text-xs opacity-80">
-            Campaign report · {day(report.period.from)} – {day(report.period.to)}
-          </p>
-        </div>
-      </header>
+      <PreviewHeader branding={branding} report={report} primary={primary} />
       <div className="space-y-4 p-5">
         <h3 className="text-sm font-semibold" style={{ color: primary }}>
           {h.label}
@@ -152,5 +135,29 @@ export function BrandingPreview({ branding, report, campaignId }: { branding: Br
         </footer>
       )}
     </article>
+  );
+}
+
+/** The report's band in the primary colour: the logo, the name and the period. */
+function PreviewHeader({ branding, report, primary }: { branding: BrandingFields; report: BrandedReport; primary: string }) {
+  return (
+    <header className="flex min-w-0 items-center gap-3 px-5 py-4" style={{ backgroundColor: primary, color: textOn(primary) }}>
+      {branding.logoUrl && (
+        // biome-ignore lint/performance/noImgElement: a customer's logo from any host; next/image would need each host configured
+        <img
+          src={branding.logoUrl}
+          alt={`${branding.name} logo`}
+          className="h-10 max-w-32 shrink-0 rounded bg-white/90 object-contain p-1"
+        />
+      )}
+      <div className="min-w-0">
+        <p className="truncate text-lg font-semibold" data-testid="branding-preview-name">
+          {branding.name}
+        </p>
+        <p className="text-xs opacity-80">
+          Campaign report · {day(report.period.from)} – {day(report.period.to)}
+        </p>
+      </div>
+    </header>
   );
 }

@@ -52,23 +52,7 @@ export function InviteDialog({ open, onClose, canInviteOwner }: { open: boolean;
   return (
     <Dialog open={open} onClose={close} title="Invite to this workspace">
       {created ? (
-        <div className="space-y-3 text-sm">
-          {created.url ? (
-            <SecretBox
-              label="Invitation link"
-              value={created.url}
-              warning={`Copy this link for ${created.email} now: it is shown once, works once and expires on ${new Date(created.expiresAt).toLocaleString()}.`}
-            />
-          ) : (
-            <Alert tone="success">Invitation emailed to {created.email}. The link works once, for 7 days.</Alert>
-          )}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setCreated(undefined)}>
-              Invite someone else
-            </Button>
-            <Button onClick={close}>Done</Button>
-          </div>
-        </div>
+        <InviteCreated created={created} onAnother={() => setCreated(undefined)} onDone={close} />
       ) : (
         <form onSubmit={submit} className="space-y-4">
           <Field label="Email" errors={fieldErrors.email}>
@@ -141,5 +125,28 @@ export function RightsTable() {
         </TBody>
       </Table>
     </section>
+  );
+}
+
+/** The invitation just made: its link to copy, or word that it was emailed. */
+function InviteCreated({ created, onAnother, onDone }: { created: Created; onAnother: () => void; onDone: () => void }) {
+  return (
+    <div className="space-y-3 text-sm">
+      {created.url ? (
+        <SecretBox
+          label="Invitation link"
+          value={created.url}
+          warning={`Copy this link for ${created.email} now: it is shown once, works once and expires on ${new Date(created.expiresAt).toLocaleString()}.`}
+        />
+      ) : (
+        <Alert tone="success">Invitation emailed to {created.email}. The link works once, for 7 days.</Alert>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={onAnother}>
+          Invite someone else
+        </Button>
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
   );
 }

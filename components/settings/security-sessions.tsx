@@ -20,7 +20,8 @@ function when(iso: string): string {
 }
 
 /** Where the user is signed in: every open session, with a way to end each one or all the others. */
-export function SessionsSection() {
+/** The open sessions, ending one and ending every other, with what was done. */
+function useSessions() {
   const queryClient = useQueryClient();
   const sessions = useQuery({
     queryKey: SESSIONS_KEY,
@@ -51,6 +52,11 @@ export function SessionsSection() {
       await refresh();
     },
   });
+  return { sessions, notice, end, endOthers };
+}
+
+export function SessionsSection() {
+  const { sessions, notice, end, endOthers } = useSessions();
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
 
   return (

@@ -21,7 +21,8 @@ export function Button({
     <button
       type={type}
       className={cn(
-        "inline-flex items-center justify-center gap-1.5 rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
+        "inline-flex items-center justify-center gap-1.5 rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed " +
+          "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
         VARIANTS[variant],
         SIZES[size],
         className,
