@@ -40,29 +40,10 @@ export function FiltersPanel({
   facets: Facets | undefined;
   onChange: (f: FinderFilters) => void;
 }) {
-  const [sentence, setSentence] = useState("");
   const [title, setTitle] = useState("");
-  const ai = useAiSearch(onChange);
   return (
     <aside className="min-w-0 space-y-4" aria-label="Filters">
-      <form
-        className="space-y-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (sentence.trim()) ai.mutate(sentence);
-        }}
-      >
-        <Field label="Describe who you are looking for">
-          <Input value={sentence} onChange={(e) => setSentence(e.target.value)} placeholder="VP of Sales at SaaS companies in the UK" />
-        </Field>
-        <Button type="submit" disabled={ai.isPending}>
-          {ai.isPending ? "Searching…" : "AI search"}
-        </Button>
-        {ai.data && (
-          <p className="text-xs text-gray-600">Filters read by {ai.data.source === "ai" ? "the AI provider" : "the built-in rules"}.</p>
-        )}
-        {ai.error && <Alert tone="error">{describeError(ai.error)}</Alert>}
-      </form>
+      <AiSearchForm onChange={onChange} />
       <Field label="Keywords">
         <Input
           value={filters.keywords ?? ""}
@@ -114,5 +95,31 @@ export function FiltersPanel({
         </fieldset>
       ))}
     </aside>
+  );
+}
+
+/** A sentence read into filters, by the AI provider or the built-in rules. */
+function AiSearchForm({ onChange }: { onChange: (f: FinderFilters) => void }) {
+  const [sentence, setSentence] = useState("");
+  const ai = useAiSearch(onChange);
+  return (
+    <form
+      className="space-y-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (sentence.trim()) ai.mutate(sentence);
+      }}
+    >
+      <Field label="Describe who you are looking for">
+        <Input value={sentence} onChange={(e) => setSentence(e.target.value)} placeholder="VP of Sales at SaaS companies in the UK" />
+      </Field>
+      <Button type="submit" disabled={ai.isPending}>
+        {ai.isPending ? "Searching…" : "AI search"}
+      </Button>
+      {ai.data && (
+        <p className="text-xs text-gray-600">Filters read by {ai.data.source === "ai" ? "the AI provider" : "the built-in rules"}.</p>
+      )}
+      {ai.error && <Alert tone="error">{describeError(ai.error)}</Alert>}
+    </form>
   );
 }

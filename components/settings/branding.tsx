@@ -111,9 +111,6 @@ function ReportPicker({
 function BrandingEditor({ saved, canEdit }: { saved: BrandingFields; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => formOf(saved));
-  const [days, setDays] = useState<number>(30);
-  const [campaignId, setCampaignId] = useState("");
-  const report = useBrandedReport(days);
   const save = useMutation({
     mutationFn: () => data(client.PUT("/settings/branding", { body: changesOf(form, saved) })),
     onSuccess: (r) => {
@@ -139,49 +136,7 @@ function BrandingEditor({ saved, canEdit }: { saved: BrandingFields; canEdit: bo
       <form onSubmit={submit} className="min-w-0 space-y-4 rounded-lg border border-gray-200 bg-white p-4" noValidate>
         <h2 className="text-sm font-semibold text-gray-900">Report branding</h2>
         {!canEdit && <Alert tone="info">Only owners and admins can change the branding. You can see it and preview the report.</Alert>}
-        <fieldset className="space-y-4" disabled={!canEdit}>
-          <Field label="Company name" errors={fieldErrors.name} hint="Shown at the top of the report. Empty: the workspace's name.">
-            <Input maxLength={100} value={form.name} onChange={(e) => set({ name: e.target.value })} />
-          </Field>
-          <Field
-            label="Logo URL"
-            errors={fieldErrors.logoUrl}
-            hint="An http or https address of an image (PNG, SVG, JPEG), shown in the header."
-          >
-            <Input
-              type="url"
-              inputMode="url"
-              maxLength={2048}
-              placeholder="https://cdn.example.com/logo.png"
-              value={form.logoUrl}
-              aria-invalid={fieldErrors.logoUrl ? true : undefined}
-              onChange={(e) => set({ logoUrl: e.target.value })}
-            />
-          </Field>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <ColorPicker
-              label="Primary colour"
-              allowNone
-              value={form.primaryColor}
-              onChange={(v) => set({ primaryColor: v })}
-              errors={fieldErrors.primaryColor}
-            />
-            <ColorPicker
-              label="Accent colour"
-              allowNone
-              value={form.accentColor}
-              onChange={(v) => set({ accentColor: v })}
-              errors={fieldErrors.accentColor}
-            />
-          </div>
-          <Field
-            label="Footer"
-            errors={fieldErrors.footerText}
-            hint="One line at the bottom: contact details, legal text. At most 500 characters."
-          >
-            <Textarea rows={2} maxLength={500} value={form.footerText} onChange={(e) => set({ footerText: e.target.value })} />
-          </Field>
-        </fieldset>
+        <BrandingFieldset form={form} set={set} fieldErrors={fieldErrors} canEdit={canEdit} />
         {save.error && Object.keys(fieldErrors).length === 0 && <Alert tone="error">{describeError(save.error)}</Alert>}
         {save.isSuccess && !dirty && <Alert tone="success">Branding saved.</Alert>}
         {canEdit && (
@@ -196,16 +151,7 @@ function BrandingEditor({ saved, canEdit }: { saved: BrandingFields; canEdit: bo
           </div>
         )}
       </form>
-      <section className="min-w-0 space-y-3" aria-label="Preview">
-        <h2 className="text-sm font-semibold text-gray-900">Preview</h2>
-        <ReportPicker days={days} onDays={setDays} campaignId={campaignId} onCampaign={setCampaignId} report={report.data} />
-        {report.error && <Alert tone="error">Could not load the report: {describeError(report.error)}</Alert>}
-        {report.isPending && <p className="text-sm text-gray-500">Loading the report…</p>}
-        {report.data && <BrandingPreview branding={previewOf(form, saved)} report={report.data} campaignId={campaignId} />}
-        <p className="text-xs text-gray-500">
-          The same numbers as <code className="font-mono">GET /api/v1/reports/branded</code>, which sends this branding with them.
-        </p>
-      </section>
+      <PreviewSection branding={previewOf(form, saved)} />
     </div>
   );
 }
@@ -230,5 +176,82 @@ export function BrandingSettings() {
       {/* Keyed by the workspace: another workspace's branding starts its own form. */}
       {branding.data && <BrandingEditor key={member?.workspaceId} saved={branding.data} canEdit={canEdit} />}
     </div>
+  );
+}
+
+function BrandingFieldset({
+  form,
+  set,
+  fieldErrors,
+  canEdit,
+}: {
+  form: Form;
+  set: (patch: Partial<Form>) => void;
+  fieldErrors: Record<string, string[]>;
+  canEdit: boolean;
+}) {
+  return (
+    <fieldset className="space-y-4" disabled={!canEdit}>
+      <Field label="Company name" errors={fieldErrors.name} hint="Shown at the top of the report. Empty: the workspace's name.">
+        <Input maxLength={100} value={form.name} onChange={(e) => set({ name: e.target.value })} />
+      </Field>
+      <Field
+        label="Logo URL"
+        errors={fieldErrors.logoUrl}
+        hint="An http or https address of an image (PNG, SVG, JPEG), shown in the header."
+      >
+        <Input
+          type="url"
+          inputMode="url"
+          maxLength={2048}
+          placeholder="https://cdn.example.com/logo.png"
+          value={form.logoUrl}
+          aria-invalid={fieldErrors.logoUrl ? true : undefined}
+          onChange={(e) => set({ logoUrl: e.target.value })}
+        />
+      </Field>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <ColorPicker
+          label="Primary colour"
+          allowNone
+          value={form.primaryColor}
+          onChange={(v) => set({ primaryColor: v })}
+          errors={fieldErrors.primaryColor}
+        />
+        <ColorPicker
+          label="Accent colour"
+          allowNone
+          value={form.accentColor}
+          onChange={(v) => set({ accentColor: v })}
+          errors={fieldErrors.accentColor}
+        />
+      </div>
+      <Field
+        label="Footer"
+        errors={fieldErrors.footerText}
+        hint="One line at the bottom: contact details, legal text. At most 500 characters."
+      >
+        <Textarea rows={2} maxLength={500} value={form.footerText} onChange={(e) => set({ footerText: e.target.value })} />
+      </Field>
+    </fieldset>
+  );
+}
+
+/** The report as it looks with the branding being edited, for a period and a campaign picked here. */
+function PreviewSection({ branding }: { branding: BrandingFields }) {
+  const [days, setDays] = useState<number>(30);
+  const [campaignId, setCampaignId] = useState("");
+  const report = useBrandedReport(days);
+  return (
+    <section className="min-w-0 space-y-3" aria-label="Preview">
+      <h2 className="text-sm font-semibold text-gray-900">Preview</h2>
+      <ReportPicker days={days} onDays={setDays} campaignId={campaignId} onCampaign={setCampaignId} report={report.data} />
+      {report.error && <Alert tone="error">Could not load the report: {describeError(report.error)}</Alert>}
+      {report.isPending && <p className="text-sm text-gray-500">Loading the report…</p>}
+      {report.data && <BrandingPreview branding={branding} report={report.data} campaignId={campaignId} />}
+      <p className="text-xs text-gray-500">
+        The same numbers as <code className="font-mono">GET /api/v1/reports/branded</code>, which sends this branding with them.
+      </p>
+    </section>
   );
 }

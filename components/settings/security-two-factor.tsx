@@ -122,25 +122,7 @@ export function TwoFactorEnrol({ onEnabled, onCancel }: { onEnabled: () => void;
         <li>Enter the 6-digit code the app shows.</li>
       </ol>
       {setup.error && <Alert tone="error">{describeError(setup.error)}</Alert>}
-      {started && (
-        <div className="flex flex-wrap items-center gap-6">
-          <div className="flex h-48 w-48 items-center justify-center rounded-md border border-gray-200 bg-white">
-            {qr ? (
-              // biome-ignore lint/performance/noImgElement: a data: URL drawn in the browser; next/image has nothing to optimise
-              <img src={qr} alt="QR code for your authenticator app" width={192} height={192} />
-            ) : (
-              <span className="text-xs text-gray-500">Drawing…</span>
-            )}
-          </div>
-          <div className="space-y-1 text-sm">
-            <p className="text-gray-600">Key for typing in by hand:</p>
-            <p className="font-mono text-base tracking-wide text-gray-900" data-testid="two-factor-secret">
-              {grouped(started.secret)}
-            </p>
-            <p className="text-xs text-gray-500">Time-based, 6 digits, every 30 seconds.</p>
-          </div>
-        </div>
-      )}
+      {started && <SecretToScan secret={started.secret} qr={qr} />}
       <div className="max-w-xs">
         <Field label="Code from the app" errors={codeErrors}>
           <Input
@@ -259,5 +241,28 @@ export function TwoFactorSection() {
       {enrolling && <TwoFactorEnrol onEnabled={() => setEnrolling(false)} onCancel={() => setEnrolling(false)} />}
       <TurnOffDialog open={turningOff} onClose={() => setTurningOff(false)} />
     </section>
+  );
+}
+
+/** The new secret as a QR code and as a key to type by hand. */
+function SecretToScan({ secret, qr }: { secret: string; qr: string | undefined }) {
+  return (
+    <div className="flex flex-wrap items-center gap-6">
+      <div className="flex h-48 w-48 items-center justify-center rounded-md border border-gray-200 bg-white">
+        {qr ? (
+          // biome-ignore lint/performance/noImgElement: a data: URL drawn in the browser; next/image has nothing to optimise
+          <img src={qr} alt="QR code for your authenticator app" width={192} height={192} />
+        ) : (
+          <span className="text-xs text-gray-500">Drawing…</span>
+        )}
+      </div>
+      <div className="space-y-1 text-sm">
+        <p className="text-gray-600">Key for typing in by hand:</p>
+        <p className="font-mono text-base tracking-wide text-gray-900" data-testid="two-factor-secret">
+          {grouped(secret)}
+        </p>
+        <p className="text-xs text-gray-500">Time-based, 6 digits, every 30 seconds.</p>
+      </div>
+    </div>
   );
 }
