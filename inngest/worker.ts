@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { currentClock } from "../lib/clock";
-import { workerTickMs } from "../lib/env";
+import { jobsEnv, workerTickMs } from "../lib/env";
 import { jobs } from "./functions";
 import { LocalRunner } from "./runner";
 
@@ -10,7 +10,7 @@ import { LocalRunner } from "./runner";
  * the same jobs on their schedule every WORKER_TICK_MS.
  */
 export function startWorker(log: (line: string) => void = console.log): { stop(): Promise<void> } {
-  const inngestDriven = Boolean(process.env.INNGEST_EVENT_KEY || process.env.INNGEST_SIGNING_KEY || process.env.INNGEST_BASE_URL);
+  const inngestDriven = jobsEnv.inngestDriven;
   const runner = new LocalRunner(getDb(), currentClock(), inngestDriven ? [] : jobs, log);
   let stopped = false;
   let current: Promise<void> = Promise.resolve();
@@ -22,14 +22,10 @@ export function startWorker(log: (line: string) => void = console.log): { stop()
     }
   };
   void loop();
-  // "started" is the line operators and tests wait for before they may stop the worker, so it is written
-  // on the next turn of the event loop: by then the caller (the launcher's supervise) has set up its
-  // SIGTERM and SIGINT handling, and a stop sent on seeing the line ends the worker cleanly, never by
-  // the signal's default action.
-  setImmediate(() =>
-    log(
-      `[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`,
-    ),
+  // A stop sent on seeing this line ends the worker cleanly: the launcher holds SIGTERM and SIGINT from
+  // its first step (lib/cli/launch.ts holdStopSignals), before the database and the worker start.
+  log(
+    `[worker] started (${inngestDriven ? "Inngest drives the jobs" : `local runner, tick ${workerTickMs()} ms`}; jobs: ${jobs.map((j) => j.name).join(", ")})`,
   );
   return {
     async stop() {

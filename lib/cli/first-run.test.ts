@@ -19,6 +19,21 @@ import {
 import { freePort } from "@/test/peers/ports";
 
 const cleanup: string[] = [];
+
+/** The pids of PostgreSQL servers started with `-p <port>` (read from /proc). */
+function postgresOnPort(port: number): number[] {
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .filter((n) => {
+      try {
+        const args = readFileSync(`/proc/${n}/cmdline`, "utf8").split("\0");
+        return /postgres$/.test(args[0]) && args.some((a, i) => a === "-p" && args[i + 1] === String(port));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 // Removing the hard-linked checkouts (tens of thousands of links each) can take a while on a busy machine.
 afterAll(() => {
   for (const d of cleanup) removeTree(d);
@@ -152,6 +167,29 @@ describe("first run as an ordinary user in their home folder", () => {
     const suite = await runSmokeSuite(checkout, cleanEnv({ HOME: home }), user);
     expect(suite.code, suite.output).toBe(0);
     expect(suite.output).toMatch(/1 passed/);
+  }, 240_000);
+
+  it("a SIGTERM while the worker is still starting (database being prepared) ends it with 0 and leaves no PostgreSQL running", async () => {
+    const user = unprivilegedUser();
+    const home = privateFolder("outreach-home-", user);
+    cleanup.push(home);
+    mkdirSync(path.join(home, "app"));
+    const checkout = copyCheckout(path.join(home, "app"), user);
+    const port = await freePort();
+    const env = cleanEnv({ HOME: home, EMBEDDED_PG_PORT: String(port), WORKER_TICK_MS: "500" });
+
+    const worker = startCli(["worker"], { checkout, env, as: user });
+    // The first line comes from the database's preparation (migrations applied), long before "[worker] started".
+    await waitForOutput(worker, (o) => o.stderr.length > 0);
+    expect(worker.out().stderr).not.toContain("[worker] started");
+    worker.kill("SIGTERM");
+    const code = await new Promise<number | null>((r) => worker.on("close", r));
+    const { stderr } = worker.out();
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain("stopping (SIGTERM while starting)");
+    expect(stderr).toContain("database stopped");
+    expect(stderr).not.toContain("[worker] started");
+    expect(postgresOnPort(port)).toEqual([]);
   }, 240_000);
 
   it("says in one line that the data folder is not writable", async () => {

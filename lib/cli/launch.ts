@@ -5,14 +5,14 @@ import path from "node:path";
 import { checkDatabase } from "../../db/diagnose";
 import { closeDb, embeddedServer, resolveDatabaseUrl, runMigrations, stopEmbedded } from "../../db/client";
 import { sessionSecret } from "../auth/secrets";
-import { appUrl, cliEnv, ensureDataDir, outreachSecret } from "../env";
+import { appUrl, cliEnv, dbEnv, ensureDataDir, outreachSecret, processEnvWith } from "../env";
 import { StartupError } from "../startup-error";
 import { buildIsCurrent, markBuilt } from "./build";
 import { runNextBuild } from "./build-progress";
 import { stderrProgress } from "./progress";
 import { ensureSecretCheck } from "./secret-check";
 
-export const root = process.env.OUTREACH_ROOT ?? process.cwd();
+export const root = cliEnv.root;
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 export function log(line: string): void {
@@ -20,7 +20,7 @@ export function log(line: string): void {
 }
 
 export function webPort(): number {
-  const raw = process.env.PORT ?? "3000";
+  const raw = cliEnv.portText;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new StartupError(`PORT=${raw} is not a port number — set PORT to a number from 1 to 65535`);
@@ -59,9 +59,9 @@ export async function checkPortFree(port: number): Promise<void> {
  * is one line (StartupError).
  */
 export async function prepareDatabase(): Promise<string> {
-  const external = Boolean(process.env.DATABASE_URL);
+  const external = Boolean(dbEnv.url);
   ensureDataDir();
-  const url = await resolveDatabaseUrl((l) => process.env.OUTREACH_DEBUG && log(`[postgres] ${l}`));
+  const url = await resolveDatabaseUrl((l) => cliEnv.debug && log(`[postgres] ${l}`));
   await printEmbeddedNotes();
   await checkDatabase(url, { variable: external ? "DATABASE_URL" : "the embedded PostgreSQL" });
   const applied = await runMigrations(url);
@@ -78,14 +78,13 @@ export async function printEmbeddedNotes(): Promise<void> {
 
 /** Environment shared by every process of this instance. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
+  return processEnvWith({
     OUTREACH_SECRET: outreachSecret(),
     NEXTAUTH_SECRET: sessionSecret(),
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl(),
+    NEXTAUTH_URL: cliEnv.nextAuthUrl ?? appUrl(),
     NEXT_TELEMETRY_DISABLED: "1",
     ...extra,
-  };
+  });
 }
 
 /**
@@ -95,7 +94,7 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * second time — and the generated client's types (npm run gen:client) are not needed for it either.
  */
 export async function ensureBuild(): Promise<void> {
-  if (process.env.OUTREACH_SKIP_BUILD === "1" || buildIsCurrent(root)) return;
+  if (cliEnv.skipBuild || buildIsCurrent(root)) return;
   await runNextBuild({
     root,
     nextBin,
@@ -131,6 +130,26 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 /** The shutdown budget (spec'd as 10 s in all): web, then the worker, then the embedded database. */
 export const SHUTDOWN_MS = { web: 3000, worker: 3500, database: 2500 };
 
+/** A SIGTERM or SIGINT that came while a long-running command was still starting (holdStopSignals). */
+let held: NodeJS.Signals | undefined;
+const holdSignal = (signal: NodeJS.Signals) => {
+  held ??= signal;
+};
+
+/**
+ * For the long-running commands (start, serve, dev, worker), from their first step: a SIGTERM or SIGINT
+ * while the database is prepared, the build runs or the worker starts is held instead of taking the
+ * signal's default action, which would end the launcher at once (killed, no exit code) and leave the
+ * embedded PostgreSQL it had just started running. supervise then stops what was started, in order.
+ */
+export function holdStopSignals(): void {
+  process.on("SIGTERM", holdSignal);
+  process.on("SIGINT", holdSignal);
+}
+
+/** Whether a stop signal came during start-up (the remaining start steps are skipped). */
+export const stopHeld = (): boolean => held !== undefined;
+
 /**
  * Keeps the launcher up while its parts run. SIGTERM or SIGINT — or one part exiting — stops them all,
  * in order: the web server (no new requests), the worker (its current job finishes or is left to its
@@ -160,6 +179,9 @@ export async function supervise(web: ChildProcess | undefined, worker?: { stop()
   };
   process.on("SIGINT", () => void stop(0, "SIGINT"));
   process.on("SIGTERM", () => void stop(0, "SIGTERM"));
+  process.off("SIGTERM", holdSignal);
+  process.off("SIGINT", holdSignal);
+  if (held) void stop(0, `${held} while starting`);
   web?.on("exit", (code, signal) => void stop(code ?? 1, `the web server exited${signal ? ` on ${signal}` : ` with code ${code}`}`));
   return new Promise<never>(() => {});
 }

@@ -6,12 +6,23 @@ import { issueApiKey } from "../auth/api-keys";
 import { resetPasswordByOperator } from "../auth/profile";
 import { ensureSetupToken, setupWorkspace } from "../auth/users";
 import { currentClock } from "../clock";
-import { appUrl, cliEnv, dataDir } from "../env";
+import { appUrl, checkSettings, cliEnv, dataDir } from "../env";
 import { AppError } from "../errors";
 import { StartupError } from "../startup-error";
 import { runBackup } from "./backup";
 import { runDoctor } from "./doctor";
-import { checkPortFree, cleanUpAfterFailure, ensureBuild, log, prepareDatabase, spawnNext, supervise, webPort } from "./launch";
+import {
+  checkPortFree,
+  cleanUpAfterFailure,
+  ensureBuild,
+  holdStopSignals,
+  log,
+  prepareDatabase,
+  spawnNext,
+  stopHeld,
+  supervise,
+  webPort,
+} from "./launch";
 import { stderrProgress } from "./progress";
 import { runRestore } from "./restore";
 import { secretSourceLabel } from "./secret-check";
@@ -104,14 +115,17 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
     process.stdout.write(HELP + "\n");
     return;
   }
+  // A bad setting stops every command at once, with one line naming the variable.
+  checkSettings();
   switch (command) {
     case "start":
     case "serve":
     case "dev":
       return startApp(command, startWorker);
     case "worker": {
+      holdStopSignals();
       await prepareDatabase();
-      return supervise(undefined, startWorker(log));
+      return supervise(undefined, stopHeld() ? undefined : startWorker(log));
     }
     case "doctor":
       return doctor(values);
@@ -139,9 +153,11 @@ async function main(argv: string[], { startWorker }: CliDeps): Promise<void> {
 async function startApp(command: "start" | "serve" | "dev", startWorker: CliDeps["startWorker"]): Promise<void> {
   // The port first: nothing is announced or started when it is taken.
   const port = webPort();
+  holdStopSignals();
   await checkPortFree(port);
   await prepareDatabase();
-  if (command !== "dev") await ensureBuild();
+  if (command !== "dev" && !stopHeld()) await ensureBuild();
+  if (stopHeld()) return supervise(undefined); // stopped while starting: the database goes down again, nothing else starts
   await checkPortFree(port); // the build takes minutes: check again before announcing
   await printFirstRun();
   const web = spawnNext(command === "dev" ? "dev" : "start", port);
@@ -224,7 +240,7 @@ function oneLine(e: unknown): string {
   if (e instanceof AppError) return `${e.code}: ${e.message}`;
   if (e instanceof StartupError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  return (err?.message ?? String(e)).split("\n")[0] + (process.env.OUTREACH_DEBUG ? "" : " (OUTREACH_DEBUG=1 shows where)");
+  return (err?.message ?? String(e)).split("\n")[0] + (cliEnv.debug ? "" : " (OUTREACH_DEBUG=1 shows where)");
 }
 
 /** Runs one command to its end: exit code 0, or one line on stderr and exit code 1. */
@@ -237,7 +253,7 @@ export function runCli(argv: string[], deps: CliDeps): Promise<void> {
     })
     .catch(async (e) => {
       log(`outreach: ${oneLine(e)}`);
-      if (process.env.OUTREACH_DEBUG) log(String((e as Error)?.stack ?? e));
+      if (cliEnv.debug) log(String((e as Error)?.stack ?? e));
       await cleanUpAfterFailure();
       process.exit(1);
     });
