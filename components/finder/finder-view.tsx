@@ -62,41 +62,7 @@ export function FinderView() {
           {search.error && <Alert tone="error">{describeError(search.error)}</Alert>}
           {enrich.error && <Alert tone="error">The enrichment did not start: {describeError(enrich.error)}</Alert>}
           {jobId && <EnrichPanel jobId={jobId} names={selected} />}
-          <Table>
-            <THead>
-              <Tr>
-                <Th className="w-8" />
-                <Th>Name</Th>
-                <Th>Title</Th>
-                <Th>Company</Th>
-                <Th>Country</Th>
-                <Th>Email</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {people.map((p) => (
-                <Tr key={p.id}>
-                  <Td>
-                    <input type="checkbox" aria-label={`Select ${nameOf(p)}`} checked={selected.has(p.id)} onChange={() => toggle(p)} />
-                  </Td>
-                  <Td>{nameOf(p)}</Td>
-                  <Td>{p.title}</Td>
-                  <Td>{p.companyName ?? p.companyDomain}</Td>
-                  <Td>{p.country}</Td>
-                  <Td>{p.email ? `${p.email} (${p.verificationStatus})` : "—"}</Td>
-                </Tr>
-              ))}
-              {search.data && people.length === 0 && (
-                <Tr>
-                  <Td colSpan={6}>
-                    {Object.values(filters).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)))
-                      ? "No one matches these filters."
-                      : "The directory is empty. Import people from a CSV file (Import people above) or with POST /api/v1/finder/directory/import."}
-                  </Td>
-                </Tr>
-              )}
-            </TBody>
-          </Table>
+          <PeopleTable people={people} loaded={!!search.data} filters={filters} selected={selected} onToggle={toggle} />
           {search.data && (
             <Pager
               page={page}
@@ -112,5 +78,57 @@ export function FinderView() {
       </div>
       <FinderImportDialog open={importing} onClose={() => setImporting(false)} />
     </div>
+  );
+}
+
+function PeopleTable({
+  people,
+  loaded,
+  filters,
+  selected,
+  onToggle,
+}: {
+  people: PersonView[];
+  loaded: boolean;
+  filters: FinderFilters;
+  selected: Map<string, string>;
+  onToggle: (p: PersonView) => void;
+}) {
+  return (
+    <Table>
+      <THead>
+        <Tr>
+          <Th className="w-8" />
+          <Th>Name</Th>
+          <Th>Title</Th>
+          <Th>Company</Th>
+          <Th>Country</Th>
+          <Th>Email</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {people.map((p) => (
+          <Tr key={p.id}>
+            <Td>
+              <input type="checkbox" aria-label={`Select ${nameOf(p)}`} checked={selected.has(p.id)} onChange={() => onToggle(p)} />
+            </Td>
+            <Td>{nameOf(p)}</Td>
+            <Td>{p.title}</Td>
+            <Td>{p.companyName ?? p.companyDomain}</Td>
+            <Td>{p.country}</Td>
+            <Td>{p.email ? `${p.email} (${p.verificationStatus})` : "—"}</Td>
+          </Tr>
+        ))}
+        {loaded && people.length === 0 && (
+          <Tr>
+            <Td colSpan={6}>
+              {Object.values(filters).some((v) => (Array.isArray(v) ? v.length > 0 : Boolean(v)))
+                ? "No one matches these filters."
+                : "The directory is empty. Import people from a CSV file (Import people above) or with POST /api/v1/finder/directory/import."}
+            </Td>
+          </Tr>
+        )}
+      </TBody>
+    </Table>
   );
 }
