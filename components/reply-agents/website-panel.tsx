@@ -19,7 +19,8 @@ const PAGE_TONE: Record<Scan["pages"][number]["status"], BadgeTone> = {
 };
 
 /** Website: start a crawl, watch its progress, pick fetched pages and index them into the knowledge. */
-export function WebsitePanel({ agentId, defaultUrl }: { agentId: string; defaultUrl: string }) {
+/** The scan of an agent's website: its form, the pages picked for indexing, and what the last step did. */
+function useWebsitePanel(agentId: string, defaultUrl: string) {
   const qc = useQueryClient();
   const scan = useScan(agentId);
   const [url, setUrl] = useState(defaultUrl);
@@ -63,6 +64,14 @@ export function WebsitePanel({ agentId, defaultUrl }: { agentId: string; default
       else n.add(u);
       return n;
     });
+  return { url, setUrl, maxPages, setMaxPages, selected, setSelected, message, s, running, fetched, start, index, toggle };
+}
+
+export function WebsitePanel({ agentId, defaultUrl }: { agentId: string; defaultUrl: string }) {
+  const { url, setUrl, maxPages, setMaxPages, selected, setSelected, message, s, running, fetched, start, index, toggle } = useWebsitePanel(
+    agentId,
+    defaultUrl,
+  );
 
   return (
     <section className="space-y-3" aria-label="Website">
