@@ -19,16 +19,14 @@ import { useDomains } from "./queries";
 
 const PAGE_SIZES = [25, 50, 100, 200];
 
-export function DomainsView() {
+type Conflicts = ResponseOf<"/domains/bulk-delete", "post">["conflicts"];
+
+/** Re-checking and deleting the selected domains, with what was done and what could not be deleted. */
+function useBulkDomains(selection: ReturnType<typeof useSelection>) {
   const queryClient = useQueryClient();
-  const paging = usePaging();
-  const domains = useDomains(paging.page, paging.limit);
-  const rows = domains.data?.rows ?? [];
-  const total = domains.data?.total ?? 0;
-  const selection = useSelection(rows, paging.scope);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string>();
-  const [conflicts, setConflicts] = useState<ResponseOf<"/domains/bulk-delete", "post">["conflicts"]>([]);
+  const [conflicts, setConflicts] = useState<Conflicts>([]);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["domains"] });
 
@@ -52,6 +50,16 @@ export function DomainsView() {
       await refresh();
     },
   });
+  return { confirmDelete, setConfirmDelete, notice, setNotice, conflicts, setConflicts, bulkCheck, bulkDelete };
+}
+
+export function DomainsView() {
+  const paging = usePaging();
+  const domains = useDomains(paging.page, paging.limit);
+  const rows = domains.data?.rows ?? [];
+  const total = domains.data?.total ?? 0;
+  const selection = useSelection(rows, paging.scope);
+  const { confirmDelete, setConfirmDelete, notice, setNotice, conflicts, setConflicts, bulkCheck, bulkDelete } = useBulkDomains(selection);
 
   return (
     <div className="space-y-4">
@@ -77,23 +85,7 @@ export function DomainsView() {
           {notice}
         </Notice>
       )}
-      {conflicts.length > 0 && (
-        <Alert tone="warning">
-          <div className="flex justify-between">
-            <p className="font-medium">Not deleted: these domains still have mailboxes. Delete the mailboxes first.</p>
-            <button type="button" onClick={() => setConflicts([])} aria-label="Dismiss">
-              ✕
-            </button>
-          </div>
-          <ul className="mt-1 list-disc pl-5">
-            {conflicts.map((c) => (
-              <li key={c.id}>
-                {c.domain}: {c.reason}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      )}
+      {conflicts.length > 0 && <ConflictsAlert conflicts={conflicts} onDismiss={() => setConflicts([])} />}
       {bulkCheck.error && <Alert tone="error">Re-check failed: {describeError(bulkCheck.error)}</Alert>}
       {domains.error && <Alert tone="error">Could not load domains: {describeError(domains.error)}</Alert>}
 
@@ -139,5 +131,26 @@ export function DomainsView() {
         Domains that still have mailboxes are kept and listed. A domain comes back when a mailbox with its address is connected.
       </ConfirmDeleteDialog>
     </div>
+  );
+}
+
+/** The domains a bulk delete kept because mailboxes still use them. */
+function ConflictsAlert({ conflicts, onDismiss }: { conflicts: Conflicts; onDismiss: () => void }) {
+  return (
+    <Alert tone="warning">
+      <div className="flex justify-between">
+        <p className="font-medium">Not deleted: these domains still have mailboxes. Delete the mailboxes first.</p>
+        <button type="button" onClick={onDismiss} aria-label="Dismiss">
+          ✕
+        </button>
+      </div>
+      <ul className="mt-1 list-disc pl-5">
+        {conflicts.map((c) => (
+          <li key={c.id}>
+            {c.domain}: {c.reason}
+          </li>
+        ))}
+      </ul>
+    </Alert>
   );
 }
