@@ -8,6 +8,34 @@ import { Progress } from "@/components/ui/progress";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { rowsLabel, type CsvImportFlow, type ParsedCsv } from "./use-csv-import";
 
+/** The dialog's buttons for the step it is at: none while a file is picked. */
+function footerOf(flow: CsvImportFlow): ReactNode {
+  const { stage, parsed, done, importError, running } = flow;
+  return stage === "map" ? (
+    <>
+      <Button variant="secondary" onClick={flow.reset}>
+        Choose another file
+      </Button>
+      <Button onClick={flow.start} disabled={flow.problems.length > 0}>
+        Import {rowsLabel(parsed?.rows.length ?? 0)}
+      </Button>
+    </>
+  ) : stage === "import" ? (
+    <>
+      {importError && !running && (
+        <Button variant="secondary" onClick={flow.resume}>
+          Resume from row {(done + 1).toLocaleString()}
+        </Button>
+      )}
+      <Button variant="secondary" onClick={flow.close} disabled={running}>
+        {running ? "Importing…" : "Close"}
+      </Button>
+    </>
+  ) : stage === "done" ? (
+    <Button onClick={flow.close}>Done</Button>
+  ) : undefined;
+}
+
 /**
  * The dialog of a CSV import (see useCsvImport): a file picker under `intro`, the column mapping with
  * the mapping's problems and `afterMapping` below it, then the progress bar above `summary`.
@@ -34,32 +62,9 @@ export function CsvImportDialog({
   afterMapping?: ReactNode;
   summary: ReactNode;
 }) {
-  const { stage, parsed, done, total, importError, running } = flow;
+  const { stage, parsed, done, total, importError } = flow;
 
-  const footer =
-    stage === "map" ? (
-      <>
-        <Button variant="secondary" onClick={flow.reset}>
-          Choose another file
-        </Button>
-        <Button onClick={flow.start} disabled={flow.problems.length > 0}>
-          Import {rowsLabel(parsed?.rows.length ?? 0)}
-        </Button>
-      </>
-    ) : stage === "import" ? (
-      <>
-        {importError && !running && (
-          <Button variant="secondary" onClick={flow.resume}>
-            Resume from row {(done + 1).toLocaleString()}
-          </Button>
-        )}
-        <Button variant="secondary" onClick={flow.close} disabled={running}>
-          {running ? "Importing…" : "Close"}
-        </Button>
-      </>
-    ) : stage === "done" ? (
-      <Button onClick={flow.close}>Done</Button>
-    ) : undefined;
+  const footer = footerOf(flow);
 
   return (
     <Dialog open={open} onClose={flow.close} title={title} wide footer={footer}>

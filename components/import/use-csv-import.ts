@@ -1,7 +1,7 @@
 "use client";
 
 import Papa from "papaparse";
-import { useRef, useState } from "react";
+import { type RefObject, useRef, useState } from "react";
 import { describeError } from "@/components/api-client";
 
 /** A CSV file as read: its header names and one record per data row, keyed by header. */
@@ -60,22 +60,59 @@ export interface CsvImportOptions<Target, Item, Totals> {
   onClose: () => void;
 }
 
+/** Sends the items in batches from an offset, keeping the rows done, the running totals and the error that stopped it. */
+function useBatchRun<Target, Item, Totals>(
+  options: CsvImportOptions<Target, Item, Totals>,
+  itemsRef: RefObject<Item[]>,
+  onDone: () => void,
+) {
+  const { batchSize, emptyTotals } = options;
+  const [done, setDone] = useState(0);
+  const [totals, setTotals] = useState<Totals>(emptyTotals);
+  const [importError, setImportError] = useState<string>();
+  const [running, setRunning] = useState(false);
+
+  function clear() {
+    setDone(0);
+    setTotals(emptyTotals);
+    setImportError(undefined);
+  }
+
+  async function runFrom(offset: number) {
+    const items = itemsRef.current;
+    setRunning(true);
+    setImportError(undefined);
+    try {
+      for (let start = offset; start < items.length; start += batchSize) {
+        const batch = items.slice(start, start + batchSize);
+        const add = await options.sendBatch(batch, start);
+        setTotals(add);
+        setDone(start + batch.length);
+      }
+      onDone();
+      options.refresh();
+    } catch (e) {
+      setImportError(describeError(e));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return { done, totals, importError, running, clear, runFrom };
+}
+
 /**
  * The state of a CSV import dialog: pick a file → map its columns → send the rows in batches with
  * progress → a summary. A failed batch stops the import; it can resume from the first row not sent.
  */
 export function useCsvImport<Target, Item, Totals>(options: CsvImportOptions<Target, Item, Totals>) {
-  const { batchSize, emptyTotals } = options;
   const [stage, setStage] = useState<ImportStage>("pick");
   const [parsed, setParsed] = useState<ParsedCsv>();
   const [parseError, setParseError] = useState<string>();
   const [mapping, setMapping] = useState<Target[]>([]);
-  const [done, setDone] = useState(0);
-  const [totals, setTotals] = useState<Totals>(emptyTotals);
-  const [importError, setImportError] = useState<string>();
-  const [running, setRunning] = useState(false);
   // The items are built once when the import starts, so a resume sends exactly the remaining rows.
   const itemsRef = useRef<Item[]>([]);
+  const { done, totals, importError, running, clear, runFrom } = useBatchRun(options, itemsRef, () => setStage("done"));
 
   function reset() {
     setStage("pick");
@@ -83,9 +120,7 @@ export function useCsvImport<Target, Item, Totals>(options: CsvImportOptions<Tar
     setParseError(undefined);
     setMapping([]);
     options.onReset?.();
-    setDone(0);
-    setTotals(emptyTotals);
-    setImportError(undefined);
+    clear();
     itemsRef.current = [];
   }
 
@@ -110,31 +145,10 @@ export function useCsvImport<Target, Item, Totals>(options: CsvImportOptions<Tar
     );
   }
 
-  async function runFrom(offset: number) {
-    const items = itemsRef.current;
-    setRunning(true);
-    setImportError(undefined);
-    try {
-      for (let start = offset; start < items.length; start += batchSize) {
-        const batch = items.slice(start, start + batchSize);
-        const add = await options.sendBatch(batch, start);
-        setTotals(add);
-        setDone(start + batch.length);
-      }
-      setStage("done");
-      options.refresh();
-    } catch (e) {
-      setImportError(describeError(e));
-    } finally {
-      setRunning(false);
-    }
-  }
-
   function start() {
     if (!parsed) return;
     itemsRef.current = parsed.rows.map((row) => options.toItem(row, parsed.headers, mapping));
-    setDone(0);
-    setTotals(emptyTotals);
+    clear();
     setStage("import");
     void runFrom(0);
   }
