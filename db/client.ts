@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { ensureDataDir } from "../lib/env";
+import { cliEnv, dbEnv, ensureDataDir, setEnv } from "../lib/env";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "./embedded";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
@@ -18,7 +18,7 @@ const g = globalThis as unknown as { __outreachDb?: Db; __outreachEmbedded?: Pro
 export const EMBEDDED_DB_NAME = "outreach";
 
 export function embeddedPort(): number {
-  return Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  return dbEnv.embeddedPort;
 }
 
 /**
@@ -27,12 +27,14 @@ export function embeddedPort(): number {
  * processes use the same one.
  */
 export async function resolveDatabaseUrl(log: (l: string) => void = () => {}): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const configured = dbEnv.url;
+  if (configured) return configured;
   g.__outreachEmbedded ??= startEmbeddedPostgres({ dataDir: ensureDataDir(), port: embeddedPort(), log });
   const server = await g.__outreachEmbedded;
   await ensureDatabase(server.url("postgres"), EMBEDDED_DB_NAME);
-  process.env.DATABASE_URL = server.url(EMBEDDED_DB_NAME);
-  return process.env.DATABASE_URL;
+  const url = server.url(EMBEDDED_DB_NAME);
+  setEnv("DATABASE_URL", url);
+  return url;
 }
 
 /** The embedded server this process started or joined, if any. */
@@ -60,8 +62,7 @@ export async function stopEmbedded(graceMs?: number): Promise<void> {
  * Lists that may be long go as one JSON parameter (db/bulk.ts), which keeps their text fixed.
  */
 export function prepareMaxParams(): number {
-  const v = Number(process.env.DB_PREPARE_MAX_PARAMS ?? 32);
-  return Number.isFinite(v) && v >= 0 ? Math.floor(v) : 32;
+  return dbEnv.prepareMaxParams;
 }
 
 type UnsafeOptions = { prepare?: boolean };
@@ -137,8 +138,7 @@ export function defaultPoolMax(cores = availableParallelism()): number {
 
 /** DB_POOL_MAX when it is a whole number of at least 1, else `defaultPoolMax()`. */
 export function poolMax(): number {
-  const v = Number(process.env.DB_POOL_MAX);
-  return process.env.DB_POOL_MAX && Number.isInteger(v) && v >= 1 ? v : defaultPoolMax();
+  return dbEnv.poolMax ?? defaultPoolMax();
 }
 
 export function createDb(url: string, max = poolMax()): Db {
@@ -152,7 +152,7 @@ export function createDb(url: string, max = poolMax()): Db {
 /** The process-wide database handle. DATABASE_URL must be resolved first (resolveDatabaseUrl). */
 export function getDb(): Db {
   if (g.__outreachDb) return g.__outreachDb;
-  const url = process.env.DATABASE_URL;
+  const url = dbEnv.url;
   if (!url) throw new Error("DATABASE_URL is not set: start through `npm start` / `outreach`, or call resolveDatabaseUrl() first");
   g.__outreachDb = createDb(url);
   return g.__outreachDb;
@@ -165,7 +165,7 @@ export async function closeDb(): Promise<void> {
 }
 
 export function migrationsFolder(): string {
-  return path.join(process.env.OUTREACH_ROOT ?? process.cwd(), "db", "migrations");
+  return path.join(cliEnv.root, "db", "migrations");
 }
 
 /** Applies the committed drizzle-kit migrations (db/migrate.ts: one transaction each, a failure named). */

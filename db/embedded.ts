@@ -5,6 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { StartupError } from "../lib/startup-error";
 import { planLayout, type Layout, type RunAs } from "./embedded-layout";
+import { processEnvWith } from "../lib/env";
 
 export interface EmbeddedOptions {
   /** The instance's data folder. The cluster lives in <dataDir>/pg, or where root had to put it (embedded-layout). */
@@ -81,7 +82,7 @@ function runAsChild(bin: string, args: string[], runAs: RunAs | undefined, cwd: 
     cwd,
     detached: true,
     ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
-    env: { ...process.env, LC_MESSAGES: "C", LC_ALL: "C.UTF-8", PGTZ: "UTC" },
+    env: processEnvWith({ LC_MESSAGES: "C", LC_ALL: "C.UTF-8", PGTZ: "UTC" }),
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

@@ -1,6 +1,6 @@
 import { getDb } from "../db/client";
 import { currentClock } from "../lib/clock";
-import { jobsEnv, workerTickMs } from "../lib/env";
+import { checkSettings, jobsEnv, workerTickMs } from "../lib/env";
 import { jobs } from "./functions";
 import { LocalRunner } from "./runner";
 
@@ -10,6 +10,7 @@ import { LocalRunner } from "./runner";
  * the same jobs on their schedule every WORKER_TICK_MS.
  */
 export function startWorker(log: (line: string) => void = console.log): { stop(): Promise<void> } {
+  checkSettings();
   const inngestDriven = jobsEnv.inngestDriven;
   const runner = new LocalRunner(getDb(), currentClock(), inngestDriven ? [] : jobs, log);
   let stopped = false;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { ENV_VARS, type EnvVar } from "./env-vars";
 import { StartupError } from "./startup-error";
 
 /** Root of the project's runtime data (embedded Postgres, generated secret). */
@@ -71,7 +72,23 @@ export const cliEnv = {
   },
   /** The environment for a tool the CLI runs (pg_dump, pg_restore): this one's, with `extra` on top. */
   forTool(extra: Record<string, string>): NodeJS.ProcessEnv {
-    return { ...process.env, ...extra };
+    return processEnvWith(extra);
+  },
+  /** The project folder (bin/outreach.mjs sets OUTREACH_ROOT), else the current folder. */
+  get root(): string {
+    return process.env.OUTREACH_ROOT ?? process.cwd();
+  },
+  /** PORT as written (the CLI checks it is a port number). */
+  get portText(): string {
+    return process.env.PORT ?? "3000";
+  },
+  /** OUTREACH_SKIP_BUILD=1: serve the existing build without checking it is current. */
+  get skipBuild(): boolean {
+    return flagEnv("OUTREACH_SKIP_BUILD");
+  },
+  /** NEXTAUTH_URL as set, for the server the CLI starts. */
+  get nextAuthUrl(): string | undefined {
+    return process.env.NEXTAUTH_URL || undefined;
   },
 };
 
@@ -98,13 +115,49 @@ export function appUrl(): string {
   return (process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`).replace(/\/$/, "");
 }
 
-function intEnv(name: string, fallback: number): number {
+/** A whole number above 0 from `name`, else `fallback` (checkSettings refuses a bad value at start). */
+export function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   const n = raw === undefined || raw === "" ? NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-/** Section 8 limits. Overridable by env so an operator (or the benchmark) can raise them. */
+/** A whole number from 0 up from `name`, else `fallback`. */
+export function countEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/** The trimmed text of `name`, or undefined when unset or empty. */
+export function textEnv(name: string): string | undefined {
+  return process.env[name]?.trim() || undefined;
+}
+
+/** Whether `name` is `1`. */
+export function flagEnv(name: string): boolean {
+  return process.env[name] === "1";
+}
+
+/** This process's environment with `extra` on top: what a child process (a tool, the server, the worker) is given. */
+export function processEnvWith(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra } as NodeJS.ProcessEnv;
+}
+
+/**
+ * Writes a setting for this process and the ones it starts: the database URL once the embedded server
+ * is up, next-auth's URL from APP_URL, the CLI's folders. The one place that changes process.env.
+ */
+export function setEnv(name: string, value: string): void {
+  process.env[name] = value;
+}
+
+/** Whether the process runs in Next's development mode. */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
+}
+
+/** The API's rate limits. Overridable by env so an operator (or the benchmark) can raise them. */
 export const rateLimits = {
   get apiKeyPerMinute() {
     return intEnv("RATE_LIMIT_API_KEY", 300);
@@ -194,5 +247,141 @@ export const aiEnv = {
   /** AI_TIMEOUT_MS: one request's limit before the caller falls back (default 20 s). */
   get timeoutMs(): number {
     return intEnv("AI_TIMEOUT_MS", 20_000);
+  },
+};
+
+/** Why a value of `kind` is refused, or null when it is valid (unset and empty are always valid). */
+function refusal(v: EnvVar, raw: string): string | null {
+  const n = Number(raw);
+  switch (v.kind) {
+    case "positive":
+      return Number.isInteger(n) && n > 0 ? null : "must be a whole number above 0";
+    case "count":
+      return Number.isInteger(n) && n >= 0 ? null : "must be a whole number (0 or more)";
+    case "port":
+      return Number.isInteger(n) && n >= 1 && n <= 65535 ? null : "must be a port number from 1 to 65535";
+    case "flag":
+      return raw === "1" || raw === "0" ? null : "must be 1 (on) or 0 (off)";
+    case "url":
+    case "smtp-url": {
+      const schemes = v.kind === "url" ? ["http:", "https:"] : ["smtp:", "smtps:"];
+      try {
+        return schemes.includes(new URL(raw).protocol) ? null : `must be a ${schemes.map((p) => p.slice(0, -1)).join(" or ")} URL`;
+      } catch {
+        return `must be a URL (${schemes.map((p) => `${p}//…`).join(" or ")})`;
+      }
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Every declared setting checked at start (web server, worker, CLI): the first bad value stops the
+ * start with one line naming the variable, what it must be and what it was.
+ */
+export function checkSettings(env: Record<string, string | undefined> = process.env): void {
+  for (const v of ENV_VARS) {
+    const raw = env[v.name]?.trim();
+    if (!raw) continue;
+    const why = refusal(v, raw);
+    if (why) throw new StartupError(`${v.name} ${why} (it is "${raw.slice(0, 60)}") — fix or unset it`);
+  }
+}
+
+/** The database settings (db/client.ts, db/embedded*.ts). */
+export const dbEnv = {
+  get url(): string | undefined {
+    return process.env.DATABASE_URL || undefined;
+  },
+  get embeddedPort(): number {
+    return intEnv("EMBEDDED_PG_PORT", 54329);
+  },
+  get runtimeDir(): string {
+    return process.env.OUTREACH_PG_RUNTIME_DIR || "/var/lib/outreach";
+  },
+  /** DB_POOL_MAX when set to a whole number of at least 1. */
+  get poolMax(): number | undefined {
+    const n = intEnv("DB_POOL_MAX", 0);
+    return n >= 1 ? n : undefined;
+  },
+  get prepareMaxParams(): number {
+    return countEnv("DB_PREPARE_MAX_PARAMS", 32);
+  },
+};
+
+/** Intervals and files of the mail, DNS, warmup and placement jobs, in the units their variables name. */
+export const jobsEnv = {
+  get imapPollIntervalS(): number {
+    return intEnv("IMAP_POLL_INTERVAL_S", 60);
+  },
+  get mailboxCheckIntervalS(): number {
+    return intEnv("MAILBOX_CHECK_INTERVAL_S", 300);
+  },
+  get mailProvidersFile(): string | undefined {
+    return textEnv("MAIL_PROVIDERS_FILE");
+  },
+  get warmupSpreadS(): number {
+    return intEnv("WARMUP_SPREAD_S", 36_000);
+  },
+  get seedPoolFile(): string | undefined {
+    return textEnv("SEED_POOL_FILE");
+  },
+  get placementWaitS(): number {
+    return intEnv("PLACEMENT_WAIT_S", 600);
+  },
+  get agentCrawlMaxS(): number {
+    return intEnv("AGENT_CRAWL_MAX_S", 300);
+  },
+  get dnsTimeoutMs(): number {
+    return intEnv("DNS_TIMEOUT_MS", 3000);
+  },
+  /** A blocklist zone list (DNSBL_DOMAIN_ZONES or DNSBL_IP_ZONES) as written, else undefined. */
+  dnsblZones(name: "DNSBL_DOMAIN_ZONES" | "DNSBL_IP_ZONES"): string | undefined {
+    return process.env[name];
+  },
+  /** Inngest drives the jobs when any of its keys or its URL is set. */
+  get inngestDriven(): boolean {
+    return Boolean(process.env.INNGEST_EVENT_KEY || process.env.INNGEST_SIGNING_KEY || process.env.INNGEST_BASE_URL);
+  },
+  /** For tests only: the send-path point where the worker kills itself. */
+  get crashAt(): string | undefined {
+    return process.env.OUTREACH_CRASH_AT || undefined;
+  },
+};
+
+/** Keys and endpoints of the outside services: OAuth apps, Hunter, sign-in. */
+export const serviceEnv = {
+  /** A GOOGLE_* or MICROSOFT_* OAuth setting, trimmed, or undefined. */
+  oauth(name: `GOOGLE_${string}` | `MICROSOFT_${string}`): string | undefined {
+    return textEnv(name);
+  },
+  get hunterApiKey(): string | undefined {
+    return textEnv("HUNTER_API_KEY");
+  },
+  get hunterBaseUrl(): string {
+    return (process.env.HUNTER_BASE_URL ?? "https://api.hunter.io").replace(/\/$/, "");
+  },
+  get bcryptRounds(): number {
+    return intEnv("BCRYPT_ROUNDS", 11);
+  },
+  get nextAuthSecret(): string | undefined {
+    return process.env.NEXTAUTH_SECRET || undefined;
+  },
+};
+
+/** next-auth reads NEXTAUTH_URL itself: set from APP_URL when unset, else it trusts the request's host. */
+export function prepareAuthEnv(): void {
+  if (process.env.NEXTAUTH_URL) return;
+  if (process.env.APP_URL) process.env.NEXTAUTH_URL = process.env.APP_URL;
+  else process.env.AUTH_TRUST_HOST ??= "1";
+}
+
+/** The website agent's crawl (lib/agents/crawl.ts). */
+export const agentEnv = {
+  /** AGENT_CRAWL_MAX_S: how long one scan may crawl from its start, in seconds (default 300; fractions allowed). */
+  get crawlMaxS(): number {
+    const s = Number(process.env.AGENT_CRAWL_MAX_S);
+    return Number.isFinite(s) && s > 0 ? s : 300;
   },
 };

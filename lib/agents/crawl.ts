@@ -3,9 +3,11 @@ import type { DbOrTx } from "../../db/client";
 import { agentWebsitePages, agentWebsiteScans } from "../../db/schema";
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
+import { agentEnv } from "../env";
 import { idSource } from "../ids";
 import { leasedJobs } from "../jobs/leased";
 import { fetchPage, loadRobots, type PageResult, sameSiteUrl } from "./page";
+import { jobsEnv } from "../env";
 
 /**
  * The website-scans job (inngest/functions/agent-website-scans.ts): crawls a queued scan from its start
@@ -19,8 +21,7 @@ const PAGES_PER_RUN = 24;
 const CONCURRENCY = 4;
 
 export function crawlMaxMs(): number {
-  const s = Number(process.env.AGENT_CRAWL_MAX_S);
-  return (Number.isFinite(s) && s > 0 ? s : 300) * 1000;
+  return jobsEnv.agentCrawlMaxS * 1000;
 }
 
 type Scan = typeof agentWebsiteScans.$inferSelect;

@@ -5,6 +5,7 @@ import { sessionSecret } from "./secrets";
 import { revokeSession } from "./sessions";
 import { signIn } from "./sign-in";
 import { currentClock } from "../clock";
+import { prepareAuthEnv } from "../env";
 
 declare module "next-auth" {
   interface Session {
@@ -15,10 +16,7 @@ declare module "next-auth" {
 // next-auth v4 builds its own absolute URLs (redirects, cookie security) from NEXTAUTH_URL. When the
 // operator has not set it, APP_URL is the public base; without either, trust the Host header so that
 // an instance reached as http://my-box:3000 still works.
-if (!process.env.NEXTAUTH_URL) {
-  if (process.env.APP_URL) process.env.NEXTAUTH_URL = process.env.APP_URL;
-  else process.env.AUTH_TRUST_HOST ??= "1";
-}
+prepareAuthEnv();
 
 function ipOf(headers: Record<string, unknown> | undefined): string {
   const fwd = headers?.["x-forwarded-for"];

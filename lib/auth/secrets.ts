@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { outreachSecret } from "../env";
+import { outreachSecret, serviceEnv } from "../env";
 
 /** The key next-auth signs and encrypts session tokens with, derived from OUTREACH_SECRET. */
 export function sessionSecret(): string {
-  return process.env.NEXTAUTH_SECRET ?? createHash("sha256").update(`nextauth:${outreachSecret()}`).digest("hex");
+  return serviceEnv.nextAuthSecret ?? createHash("sha256").update(`nextauth:${outreachSecret()}`).digest("hex");
 }
 
 export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];

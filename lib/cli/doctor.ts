@@ -9,6 +9,7 @@ import { resolveMx } from "../net/dns";
 import { StartupError } from "../startup-error";
 import { type Check, type CheckStatus, dataChecks } from "./doctor-data";
 import { nodeVersionProblem } from "./node-version.mjs";
+import { cliEnv, configuredAppUrl, dbEnv, outboundEnv } from "../env";
 
 export type { Check, CheckStatus };
 
@@ -43,7 +44,7 @@ function dataCheck(): Check[] {
   }
   const checks: Check[] = [{ name: "data folder", status: "ok", detail: `${dir} (writable)` }];
   const file = path.join(dir, "secret");
-  if (process.env.OUTREACH_SECRET) checks.push({ name: "secret", status: "ok", detail: "from OUTREACH_SECRET" });
+  if (cliEnv.secretFromEnv) checks.push({ name: "secret", status: "ok", detail: "from OUTREACH_SECRET" });
   else if (!existsSync(file)) checks.push({ name: "secret", status: "ok", detail: `none yet: generated into ${file} on first start` });
   else if ((statSync(file).mode & 0o077) !== 0) {
     checks.push({ name: "secret", status: "warn", detail: `${file} can be read by other users — chmod 600 ${file}` });
@@ -52,7 +53,7 @@ function dataCheck(): Check[] {
 }
 
 async function databaseCheck(): Promise<Check[]> {
-  const external = Boolean(process.env.DATABASE_URL);
+  const external = Boolean(dbEnv.url);
   try {
     const url = await resolveDatabaseUrl();
     const info = await checkDatabase(url, { variable: external ? "DATABASE_URL" : "the embedded PostgreSQL" });
@@ -78,7 +79,7 @@ async function databaseCheck(): Promise<Check[]> {
 
 async function appUrlCheck(timeoutMs: number): Promise<Check> {
   const base = appUrl();
-  const set = process.env.APP_URL ? "APP_URL" : "APP_URL unset, default";
+  const set = configuredAppUrl() ? "APP_URL" : "APP_URL unset, default";
   try {
     const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
     const body = (await res.json().catch(() => null)) as { ok?: boolean } | null;
@@ -99,7 +100,7 @@ async function appUrlCheck(timeoutMs: number): Promise<Check> {
 }
 
 async function dnsCheck(name: string): Promise<Check> {
-  const servers = process.env.DNS_SERVERS ? `DNS_SERVERS=${process.env.DNS_SERVERS}` : "the system resolver";
+  const servers = outboundEnv.dnsServers ? `DNS_SERVERS=${outboundEnv.dnsServers}` : "the system resolver";
   const r = await resolveMx(name);
   if (r.ok && r.records.length)
     return { name: "DNS", status: "ok", detail: `MX of ${name} resolves through ${servers} (${r.records[0].exchange})` };

@@ -3,6 +3,7 @@ import { flushTracking } from "../analytics/tracking-answer";
 import { serveTracking } from "../analytics/tracking-http";
 import { configuredAppUrl } from "../env";
 import { securityHeaders } from "../security/headers";
+import { checkSettings } from "../env";
 
 /**
  * The production web server's request dispatch: the open pixel and the click redirect are answered
@@ -33,6 +34,7 @@ export function webListener(next: (req: IncomingMessage, res: ServerResponse) =>
  * writing the tracking hits still queued.
  */
 export async function startWebServer(root: string, port: number): Promise<Server> {
+  checkSettings();
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: root, port });
   const handle = app.getRequestHandler();

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { mapLimit } from "../concurrency";
 import { resolveA, resolveMx } from "../net/dns";
+import { jobsEnv } from "../env";
 
 /**
  * DNS blocklist look-ups, one (target, zone) at a time: the one look-up code behind the domain checks
@@ -19,8 +20,8 @@ export interface DnsblAnswer {
   failed: boolean;
 }
 
-function zoneList(envName: string, fallback: string): string[] {
-  return (process.env[envName] ?? fallback)
+function zoneList(envName: "DNSBL_DOMAIN_ZONES" | "DNSBL_IP_ZONES", fallback: string): string[] {
+  return (jobsEnv.dnsblZones(envName) ?? fallback)
     .split(",")
     .map((z) => z.trim().toLowerCase().replace(/\.$/, ""))
     .filter(Boolean);

@@ -1,3 +1,4 @@
+import { serviceEnv } from "../env";
 /**
  * Finder providers: the built-in `directory` (people imported into
  * the workspace, searched in Postgres; emails found by pattern guesses verified over SMTP) and paid
@@ -39,11 +40,11 @@ export const directoryProvider: FinderProvider = {
 export const hunterProvider: FinderProvider = {
   name: "hunter",
   kind: "enrichment",
-  configured: () => Boolean(process.env.HUNTER_API_KEY?.trim()),
+  configured: () => Boolean(serviceEnv.hunterApiKey),
   async findEmail(person, fetchImpl = fetch) {
-    const key = process.env.HUNTER_API_KEY?.trim();
+    const key = serviceEnv.hunterApiKey;
     if (!key || !person.firstName || !person.lastName) return null;
-    const base = (process.env.HUNTER_BASE_URL ?? "https://api.hunter.io").replace(/\/$/, "");
+    const base = serviceEnv.hunterBaseUrl;
     const q = new URLSearchParams({ domain: person.domain, first_name: person.firstName, last_name: person.lastName, api_key: key });
     const res = await fetchImpl(`${base}/v2/email-finder?${q}`, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) return null;

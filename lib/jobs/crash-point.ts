@@ -1,3 +1,4 @@
+import { jobsEnv } from "../env";
 /**
  * Fault injection for the reliability suite: with OUTREACH_CRASH_AT naming a
  * point, the process kills itself (SIGKILL: no clean-up of any kind, as a power cut or the OOM killer)
@@ -6,7 +7,7 @@
  */
 export type CrashPoint = "send:after-claim" | "send:after-sending-commit" | "send:after-accept" | "send:during-record";
 
-const armed = process.env.OUTREACH_CRASH_AT;
+const armed = jobsEnv.crashAt;
 
 export function crashPoint(name: CrashPoint, afterMs?: number): void {
   if (armed !== name) return;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { jobsEnv } from "../env";
 
 export type Security = "SSL" | "STARTTLS" | "NONE";
 
@@ -152,7 +153,7 @@ let overrides: { file: string; map: Record<string, ServerSettings> } | undefined
 
 /** MAIL_PROVIDERS_FILE: `{ "<address domain>": { smtpHost, smtpPort, smtpSecurity, imapHost, imapPort, imapSecurity } }`. */
 export function providerOverride(domain: string): ServerSettings | undefined {
-  const file = process.env.MAIL_PROVIDERS_FILE;
+  const file = jobsEnv.mailProvidersFile;
   if (!file) return undefined;
   if (overrides?.file !== file) overrides = { file, map: JSON.parse(readFileSync(file, "utf8")) };
   return overrides.map[domain.toLowerCase()];

@@ -10,10 +10,10 @@ import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { withLogin } from "./credentials";
 import { READ_FAILING_AFTER_MS, type MailboxRow } from "./view";
 import { raiseAlert, readFailingAlert, reconcileMailboxAlerts, resolveAlert } from "../deliverability/alerts";
+import { jobsEnv } from "../env";
 
 export function checkIntervalMs(): number {
-  const s = Number(process.env.MAILBOX_CHECK_INTERVAL_S ?? 300);
-  return (Number.isFinite(s) && s > 0 ? s : 300) * 1000;
+  return jobsEnv.mailboxCheckIntervalS * 1000;
 }
 
 /**

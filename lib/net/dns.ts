@@ -1,4 +1,5 @@
 import { Resolver } from "node:dns/promises";
+import { jobsEnv, outboundEnv } from "../env";
 
 /** Answers that mean "no such record" rather than "could not ask". */
 const ABSENT = new Set(["ENODATA", "ENOTFOUND", "NXDOMAIN", "ENONAME"]);
@@ -9,9 +10,9 @@ let cached: { key: string; resolver: Resolver } | undefined;
 
 /** A resolver honouring DNS_SERVERS (comma list; `host` or `host:port`), else the system's. */
 export function dnsResolver(): Resolver {
-  const key = process.env.DNS_SERVERS ?? "";
+  const key = outboundEnv.dnsServers ?? "";
   if (cached?.key === key) return cached.resolver;
-  const resolver = new Resolver({ timeout: Number(process.env.DNS_TIMEOUT_MS ?? 3000), tries: 2 });
+  const resolver = new Resolver({ timeout: jobsEnv.dnsTimeoutMs, tries: 2 });
   const servers = key
     .split(",")
     .map((s) => s.trim())

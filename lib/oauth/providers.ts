@@ -1,4 +1,4 @@
-import { appUrl } from "../env";
+import { appUrl, serviceEnv } from "../env";
 import { BadRequestError, NotFoundError } from "../errors";
 
 export type OAuthProviderId = "GOOGLE" | "MICROSOFT";
@@ -40,13 +40,13 @@ export const SCOPES: Record<OAuthProviderId, string[]> = {
 };
 
 /** The environment variables each provider needs (what the routes and the dashboard name when they are missing). */
-export const REQUIRED_ENV: Record<OAuthProviderId, string[]> = {
+export const REQUIRED_ENV: Record<OAuthProviderId, (`GOOGLE_${string}` | `MICROSOFT_${string}`)[]> = {
   GOOGLE: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
   MICROSOFT: ["MICROSOFT_CLIENT_ID", "MICROSOFT_CLIENT_SECRET"],
 };
 
 /** An OAuth setting from the environment; blank counts as unset. */
-export const oauthEnv = (name: string) => process.env[name]?.trim() || undefined;
+export const oauthEnv = (name: `GOOGLE_${string}` | `MICROSOFT_${string}`) => serviceEnv.oauth(name);
 
 /** Where the provider sends the browser back: the callback route under APP_URL (register exactly this in the provider's console). */
 export function redirectUriFor(id: OAuthProviderId): string {

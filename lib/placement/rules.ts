@@ -1,3 +1,4 @@
+import { jobsEnv } from "../env";
 /**
  * The pure rules of placement tests: the wait, which Gmail tab a label means, a test's counts, and when
  * a result is a drop worth an alert (PLACEMENT_DROP). Kept apart from IO so a table of cases tests them.
@@ -5,8 +6,7 @@
 
 /** How long seeds are read before what is not found is MISSING (PLACEMENT_WAIT_S, default 600). */
 export function placementWaitMs(): number {
-  const n = Number(process.env.PLACEMENT_WAIT_S);
-  return (Number.isFinite(n) && n > 0 ? n : 600) * 1000;
+  return jobsEnv.placementWaitS * 1000;
 }
 
 export type Tab = "PRIMARY" | "PROMOTIONS" | "SOCIAL" | "UPDATES" | "FORUMS";

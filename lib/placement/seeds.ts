@@ -5,6 +5,7 @@ import { mailboxes } from "../../db/schema";
 import type { ImapConfig } from "../mail/imap";
 import { espClassOf, PROVIDERS, providerFromAddressDomain } from "../mail/providers";
 import { type LoginEnv, loginFor, withLogin } from "../mailboxes/credentials";
+import { jobsEnv } from "../env";
 
 /**
  * The seeds a placement probe goes to: the workspace's own
@@ -81,7 +82,7 @@ function firstIssue(e: z.ZodError): string {
  * edit takes effect without a restart; none when unset. Throws SeedPoolError for a missing, unparsable
  * or invalid file — the caller records it on the test rather than crash.
  */
-export async function loadSeedPool(file = process.env.SEED_POOL_FILE): Promise<Seed[]> {
+export async function loadSeedPool(file = jobsEnv.seedPoolFile): Promise<Seed[]> {
   if (!file) return [];
   let json: unknown;
   try {

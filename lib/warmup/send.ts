@@ -11,6 +11,7 @@ import type { MailboxRow } from "../mailboxes/view";
 import { loadSeedPool } from "../placement/seeds";
 import { newConversation } from "./content";
 import { todayTarget, utcDate } from "./ramp";
+import { jobsEnv } from "../env";
 
 /**
  * The warmup network's sending side. Each warming mailbox sends
@@ -26,8 +27,7 @@ type MessageRow = typeof warmupMessages.$inferSelect;
 
 /** Seconds one day's volume is spread over (default 10 hours). */
 export function spreadSeconds(): number {
-  const v = Number(process.env.WARMUP_SPREAD_S);
-  return Number.isFinite(v) && v > 0 ? v : 36_000;
+  return jobsEnv.warmupSpreadS;
 }
 
 /** One warmup sender per mailbox at a time; longer than one SMTP conversation can take. */

@@ -46,7 +46,7 @@ export class DeliveryWindow {
   private failure: { error: unknown } | undefined;
   /** Decrypted once per webhook per window, as HMAC key objects. */
   private readonly keys = new Map<string, KeyObject[]>();
-  /** OUTBOUND_ALLOW_HOSTS, read once per window rather than per request (process.env is slow to read). */
+  /** OUTBOUND_ALLOW_HOSTS, read once per window rather than per request (the environment is slow to read). */
   private readonly allow: AllowList = allowList();
   private readonly outcomes: GroupCommit<Outcome[]>;
   // Outcomes go to the group commit RECORD_BATCH at a time, or RECORD_WAIT_MS after the first one

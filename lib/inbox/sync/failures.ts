@@ -6,13 +6,13 @@ import { currentClock } from "../../clock";
 import { raiseReadFailing } from "../../deliverability/alerts";
 import { READ_FAILING_AFTER_MS } from "../../mailboxes/view";
 import { ImapBackoffError } from "../connections";
+import { jobsEnv } from "../../env";
 
 /** A mailbox whose sync keeps failing is tried again after at most this long (or its connection's backoff, if longer). */
 export const MAX_RETRY_MS = 5 * 60_000;
 
 export function pollIntervalMs(): number {
-  const s = Number(process.env.IMAP_POLL_INTERVAL_S ?? 60);
-  return (Number.isFinite(s) && s > 0 ? s : 60) * 1000;
+  return jobsEnv.imapPollIntervalS * 1000;
 }
 
 /** What a failed sync says, for the mailbox's `readError` (the IMAP server's words when there are some). */
