@@ -41,7 +41,7 @@ function Charts({ period }: { period: PeriodPick }) {
 }
 
 function Downloads({ period }: { period: PeriodPick }) {
-  // The leads CSV is for owners and admins only (lib/auth/roles.ts): the others are not offered it.
+  // The leads CSV is for owners and admins only (lib/roles.ts): the others are not offered it.
   const canExportLeads = useCan("admin");
   const link =
     "inline-flex items-center rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-800 hover:bg-gray-50";

@@ -70,7 +70,7 @@ export function CampaignsView() {
     },
   });
 
-  // A client seat reads campaigns only; deleting is for owners and admins (lib/auth/roles.ts).
+  // A client seat reads campaigns only; deleting is for owners and admins (lib/roles.ts).
   const canWrite = useCan("member");
   const canDelete = useCan("admin");
   const filtered = !!filters.q || filters.folder !== undefined || filters.statuses.length > 0;

@@ -9,7 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { SecretBox } from "@/components/ui/secret-box";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { ROLE_LABEL, RIGHTS_TABLE, ROLES, type Role } from "@/lib/auth/roles";
+import { ROLE_LABEL, RIGHTS_TABLE, ROLES, type Role } from "@/lib/roles";
 import type { ResponseOf } from "@/lib/client";
 
 type Created = ResponseOf<"/account/invitations", "post">;
@@ -95,7 +95,7 @@ export function InviteDialog({ open, onClose, canInviteOwner }: { open: boolean;
   );
 }
 
-/** "What each role can do": the rights table of lib/auth/roles.ts. */
+/** "What each role can do": the rights table of lib/roles.ts. */
 export function RightsTable() {
   return (
     <section className="space-y-2">

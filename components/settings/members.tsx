@@ -12,7 +12,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
-import { ROLE_LABEL, ROLES, type Role } from "@/lib/auth/roles";
+import { ROLE_LABEL, ROLES, type Role } from "@/lib/roles";
 import type { ResponseOf } from "@/lib/client";
 import { INVITATION_KEYS, InviteDialog, RightsTable } from "./members-invite";
 import { SettingsNav } from "./settings-nav";

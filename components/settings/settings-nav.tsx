@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
-import { hasRole, type Role } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/roles";
 import { useMember } from "@/components/shell/member-context";
 
-/** Every section of Settings with the least role that sees it (lib/auth/roles.ts has the rights). */
+/** Every section of Settings with the least role that sees it (lib/roles.ts has the rights). */
 export const SETTINGS_SECTIONS = [
   { id: "profile", href: "/settings/profile", label: "Profile", minRole: "client" },
   { id: "security", href: "/settings/security", label: "Security", minRole: "client" },

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useContext } from "react";
-import { hasRole, type Role } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/roles";
 
 /** Who is signed in and with which role in the current workspace, for the dashboard's client components. */
 export interface MemberInfo {
@@ -24,7 +24,7 @@ export function useMember(): MemberInfo | null {
 }
 
 /**
- * Whether the signed-in role has at least `min` (lib/auth/roles.ts): the dashboard hides what a role
+ * Whether the signed-in role has at least `min` (lib/roles.ts): the dashboard hides what a role
  * cannot do; the API refuses it all the same. Outside the dashboard (no member) nothing is hidden.
  */
 export function useCan(min: Role): boolean {

@@ -1,4 +1,4 @@
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/roles";
 
 /** Every area of the dashboard, with the least role that sees it (a client seat sees the read-only areas). */
 export const NAV_ITEMS = [

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
-import { hasRole, ROLE_LABEL } from "@/lib/auth/roles";
+import { hasRole, ROLE_LABEL } from "@/lib/roles";
 import { useMember } from "./member-context";
 import { NAV_ITEMS } from "./nav";
 

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ShowChecklistButton } from "@/components/onboarding/show-checklist";
 import { cn } from "@/components/ui/cn";
-import { hasRole, type Role } from "@/lib/auth/roles";
+import { hasRole, type Role } from "@/lib/roles";
 import { useCan, useMember } from "./member-context";
 import { NAV_ITEMS } from "./nav";
 import { SignOutButton } from "./sign-out-button";

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { NewWorkspaceDialog } from "@/components/settings/workspace";
-import { ROLE_LABEL, type Role } from "@/lib/auth/roles";
+import { ROLE_LABEL, type Role } from "@/lib/roles";
 
 import { setWorkspaceCookie } from "./workspace-cookie";
 

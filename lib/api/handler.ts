@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { getDb } from "../../db/client";
 import { currentClock } from "../clock";
 import { requireAccess, requireRole, type Ctx } from "../ctx";
-import { routeMinRole, usableBeforeEnrolment } from "../auth/roles";
+import { routeMinRole, usableBeforeEnrolment } from "../roles";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
 import { DEFAULT_JSON_LIMIT, readJson } from "../body";

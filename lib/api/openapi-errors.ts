@@ -1,4 +1,4 @@
-import { routeMinRole } from "../auth/roles";
+import { routeMinRole } from "../roles";
 import { STATUS_BY_CODE } from "./errors";
 import type { RouteDef } from "./route";
 

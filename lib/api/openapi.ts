@@ -1,4 +1,4 @@
-import { type Role, routeMinRole } from "../auth/roles";
+import { type Role, routeMinRole } from "../roles";
 import { z } from "zod";
 import { exampleOf } from "./openapi-examples";
 import { errorComponents, errorSchema, errorStatuses } from "./openapi-errors";
@@ -95,7 +95,7 @@ function otherResponse(r: NonNullable<RouteDef["otherResponses"]>[number]) {
   return { description: r.description, content: { "application/json": { schema, ...validExample(r.schema, schema) } } };
 }
 
-/** Who may call a route, by the least role it needs (lib/auth/roles.ts). */
+/** Who may call a route, by the least role it needs (lib/roles.ts). */
 const ROLE_NOTE: Record<Role, string> = {
   owner: "Owner only.",
   admin: "Owner or admin only.",

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Role } from "../auth/roles";
+import type { Role } from "../roles";
 
 export type Access = "read" | "write";
 
@@ -21,7 +21,7 @@ export interface RouteDef<
   /** R (a read-only or full-access key) or F (full access only). */
   access: Access;
   /**
-   * The least role the route needs (lib/auth/roles.ts). Unset: a client may make the reads of the
+   * The least role the route needs (lib/roles.ts). Unset: a client may make the reads of the
    * client areas, a member everything else. `admin` for the owner-or-admin gates.
    */
   role?: Role;

@@ -11,7 +11,7 @@ import { sendSystemMail, systemMailerConfigured } from "../mail/system-mailer";
 import { hashLinkToken, newLinkToken, type PublicCtx } from "./link-tokens";
 import { sessionUser } from "./members";
 import { hashPassword } from "./passwords";
-import { hasRole, type Role } from "./roles";
+import { hasRole, type Role } from "../roles";
 import { invitationMail } from "./system-emails";
 import { findUserByEmail, MIN_PASSWORD } from "./users";
 

@@ -5,7 +5,7 @@ import { apiKeys, memberships, threadAssignments } from "../../db/schema";
 import { audit } from "../audit/record";
 import { requireRole, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
-import type { Role } from "./roles";
+import type { Role } from "../roles";
 import { revokeUserSessions } from "./sessions";
 
 /**

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { selectRows } from "../../db/bulk";
 import { userSessions } from "../../db/schema";
-import type { Role } from "./roles";
+import type { Role } from "../roles";
 import { newId } from "../ids";
 import { decode } from "next-auth/jwt";
 import { SESSION_COOKIE_NAMES, sessionSecret } from "./secrets";

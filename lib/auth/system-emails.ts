@@ -1,5 +1,5 @@
 import type { SystemMail } from "../mail/system-mailer";
-import { ROLE_LABEL, type Role } from "./roles";
+import { ROLE_LABEL, type Role } from "../roles";
 
 /** The texts of the instance's own emails: an invitation, a password reset, an email-address confirmation. */
 

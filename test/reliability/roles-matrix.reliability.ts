@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { hasRole, type Role, routeMinRole } from "../../lib/auth/roles";
+import { hasRole, type Role, routeMinRole } from "../../lib/roles";
 import { addMember, call, makeWorkspace, sessionCookie, type TestWorkspace } from "../helpers";
 import { figure } from "./figures";
 import { absentLike, buildFixture, type Fixture, paramValue, SHARED_PARAMS } from "./fixture";
@@ -7,7 +7,7 @@ import { concrete, type Operation, operations } from "./routes";
 import { changed, tableContents } from "./snapshot";
 
 /**
- * The rights table (lib/auth/roles.ts) over every route, with a dashboard session of each role in one
+ * The rights table (lib/roles.ts) over every route, with a dashboard session of each role in one
  * workspace and of a member of another: a role below a route's least role gets 403 in the 2.1 shape and
  * writes nothing; a role at or above it is never refused (reads with the fixture's ids, writes against
  * ids that do not exist, so that passing the gate shows as 400 or 404 and the fixture stays whole); a

@@ -1,4 +1,4 @@
-import { ROLES } from "../../auth/roles";
+import { ROLES } from "../../roles";
 import { z } from "zod";
 import { checkStatusEnum } from "../../../db/schema";
 import { mailboxSchema } from "../../mailboxes/schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "../../auth/roles";
+import { ROLES } from "../../roles";
 import { defineRoute } from "../route";
 
 const role = z.enum(ROLES).describe("owner, admin, member or client (a read-only seat)");

@@ -5,7 +5,7 @@ import { LinkGone } from "@/components/auth/link-gone";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Alert } from "@/components/ui/alert";
 import { invitationDetails } from "@/lib/auth/invitations";
-import { ROLE_LABEL } from "@/lib/auth/roles";
+import { ROLE_LABEL } from "@/lib/roles";
 import { currentMember, serverDb } from "@/lib/auth/session";
 import { currentClock } from "@/lib/clock";
 
