@@ -10,7 +10,7 @@ import { systemCtx } from "../ctx";
 import { AppError, RateLimitedError } from "../errors";
 import { newText } from "../ai/classify";
 import { sendReply } from "../inbox/send-reply";
-import type { AgentReplyRow, Outcome } from "./claim";
+import type { AgentReplyRow, Outcome } from "./claim-replies";
 import { composeAnswer, followUpText } from "./compose";
 import { ANSWERED_INTENTS } from "../inbox/ingest/agent-queue";
 

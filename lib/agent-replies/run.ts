@@ -1,6 +1,6 @@
 import type { JobCtx } from "../ctx";
 import { answer, followUp } from "./answer";
-import { claimDue, failInterrupted, finish, type Outcome } from "./claim";
+import { claimDue, failInterrupted, finish, type Outcome } from "./claim-replies";
 
 /**
  * The reply agents' job (every few seconds on the local runner): due answers and follow-ups are

@@ -6,7 +6,7 @@ import { domains, mailboxes } from "../../db/schema";
 import { offsetOf, pageQuery } from "../paging";
 import { requireAccess, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError } from "../errors";
-import { claimStale } from "../jobs/claim";
+import { claimStale } from "../jobs/stale-claims";
 import { checkBlacklists, checkDkim, checkDmarc, checkMx, checkSpf } from "./checks";
 import { blacklistAlerts, domainCheckVerdicts, domainDnsAlert, resolveDomainAlerts } from "./domain-alerts";
 

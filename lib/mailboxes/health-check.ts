@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitDisconnected, emitReconnected } from "./events";
-import { claimStale } from "../jobs/claim";
+import { claimStale } from "../jobs/stale-claims";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { withLogin } from "./credentials";

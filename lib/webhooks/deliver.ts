@@ -2,10 +2,10 @@ import type { DbOrTx } from "../../db/client";
 import type { webhookDeliveries, webhooks } from "../../db/schema";
 import type { Clock } from "../clock";
 import { type Logger, stderrLogger } from "../log";
-import { claimDue } from "./claim";
+import { claimDue } from "./claim-deliveries";
 import { afterAttempt, type Attempted, recordAttempts } from "./record";
 import { type AttemptResult, type Sendable, send, signingSecrets, type Target } from "./send";
-import { DeliveryWindow } from "./window";
+import { DeliveryWindow } from "./delivery-window";
 
 export { envelope, dispatchEvents } from "./dispatch";
 export { backoffMs, cleanupDeliveries } from "./record";

@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { events as ev, webhookDeliveries as d, webhooks } from "../../db/schema";
 import type { Clock } from "../clock";
-import { type Claimed, LEASE_MS } from "./claim";
+import { type Claimed, LEASE_MS } from "./claim-deliveries";
 import type { Target } from "./send";
 import { twoStepTransaction } from "../../db/pipelined";
 

@@ -12,7 +12,7 @@ import { startHttpPeer } from "@/test/peers/http";
 import { deliverDue } from "./deliver";
 import { dispatchEvents } from "./dispatch";
 import { runWebhookDeliveries, webhookTurn } from "./turn";
-import { DeliveryWindow } from "./window";
+import { DeliveryWindow } from "./delivery-window";
 
 let ws: TestWorkspace;
 let receiver: Awaited<ReturnType<typeof startHttpPeer>>;

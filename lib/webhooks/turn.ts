@@ -4,7 +4,7 @@ import type { JobCtx } from "../ctx";
 import { type Logger, stderrLogger } from "../log";
 import { claimInto } from "./deliver";
 import { dispatchEvents } from "./dispatch";
-import { DeliveryWindow } from "./window";
+import { DeliveryWindow } from "./delivery-window";
 
 export interface TurnReport {
   events: number;

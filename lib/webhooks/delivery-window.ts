@@ -4,7 +4,7 @@ import type { Clock } from "../clock";
 import { GroupCommit } from "../jobs/group-commit";
 import type { Logger } from "../log";
 import { type AllowList, allowList } from "../net/ssrf";
-import type { Claimed } from "./claim";
+import type { Claimed } from "./claim-deliveries";
 import { afterAttempt, type Outcome, recordAttempts } from "./record";
 import { send, signingSecrets } from "./send";
 import { signingKey } from "./signing";
