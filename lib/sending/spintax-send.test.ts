@@ -68,7 +68,11 @@ describe("spintax in real sends", () => {
       params: { id: campaign.id },
       body: { stepId, leadId: leadIds[0], subject: SUBJECT, bodyTemplate: `${BODY}\nP.S. new line` },
     });
-    const saved = await call(PREVIEW, "POST", "", { key: suite.ws.fullKey, params: { id: campaign.id }, body: { stepId, leadId: leadIds[0] } });
+    const saved = await call(PREVIEW, "POST", "", {
+      key: suite.ws.fullKey,
+      params: { id: campaign.id },
+      body: { stepId, leadId: leadIds[0] },
+    });
     expect(draft.body.subject).toBe(saved.body.subject);
     expect(draft.body.text).toBe(`${saved.body.text.trimEnd()}\nP.S. new line`);
   });
