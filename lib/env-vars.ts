@@ -9,10 +9,10 @@
 export type Group = "server" | "database" | "security" | "mail" | "dns" | "oauth" | "ai" | "finder" | "limits" | "jobs" | "cli" | "tests";
 
 /**
- * What a valid value is: a whole number above 0 (`positive`) or from 0 (`count`), an http(s) URL, a TCP
+ * What a valid value is: a whole number above 0 (`positive`) or from 0 (`count`), a number above 0 (`seconds`), an http(s) URL, a TCP
  * port, `1` or unset (`flag`), or any text. Unset or empty is always valid (the default applies).
  */
-export type Kind = "positive" | "count" | "url" | "smtp-url" | "port" | "flag" | "text";
+export type Kind = "positive" | "seconds" | "count" | "url" | "smtp-url" | "port" | "flag" | "text";
 
 export interface EnvVar {
   name: string;
@@ -172,7 +172,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   v("AI_MODEL", "ai", "text", "`gpt-4o-mini`", "The chat model."),
   v("AI_EMBEDDING_MODEL", "ai", "text", "unset", "An embedding model: reply-agent search uses embeddings only when set."),
   v("AI_TIMEOUT_MS", "ai", "positive", "20000", "One AI request's limit before the caller falls back to the built-in rules."),
-  v("AGENT_CRAWL_MAX_S", "ai", "positive", "300", "How long a reply agent's website scan may run."),
+  v("AGENT_CRAWL_MAX_S", "ai", "seconds", "300", "How long a reply agent's website scan may run."),
   // finder
   v("HUNTER_API_KEY", "finder", "text", "unset", "Enables the Hunter.io finder provider."),
   v("HUNTER_BASE_URL", "finder", "url", "`https://api.hunter.io`", "Hunter's API (set only to point at a test server)."),

@@ -256,6 +256,8 @@ function refusal(v: EnvVar, raw: string): string | null {
   switch (v.kind) {
     case "positive":
       return Number.isInteger(n) && n > 0 ? null : "must be a whole number above 0";
+    case "seconds":
+      return Number.isFinite(n) && n > 0 ? null : "must be a number of seconds above 0";
     case "count":
       return Number.isInteger(n) && n >= 0 ? null : "must be a whole number (0 or more)";
     case "port":
@@ -329,9 +331,6 @@ export const jobsEnv = {
   },
   get placementWaitS(): number {
     return intEnv("PLACEMENT_WAIT_S", 600);
-  },
-  get agentCrawlMaxS(): number {
-    return intEnv("AGENT_CRAWL_MAX_S", 300);
   },
   get dnsTimeoutMs(): number {
     return intEnv("DNS_TIMEOUT_MS", 3000);

@@ -7,7 +7,6 @@ import { agentEnv } from "../env";
 import { idSource } from "../ids";
 import { leasedJobs } from "../jobs/leased";
 import { fetchPage, loadRobots, type PageResult, sameSiteUrl } from "./page";
-import { jobsEnv } from "../env";
 
 /**
  * The website-scans job (inngest/functions/agent-website-scans.ts): crawls a queued scan from its start
@@ -21,7 +20,7 @@ const PAGES_PER_RUN = 24;
 const CONCURRENCY = 4;
 
 export function crawlMaxMs(): number {
-  return jobsEnv.agentCrawlMaxS * 1000;
+  return agentEnv.crawlMaxS * 1000;
 }
 
 type Scan = typeof agentWebsiteScans.$inferSelect;
