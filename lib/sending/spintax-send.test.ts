@@ -17,7 +17,7 @@ describe("spintax in real sends", () => {
     const [mbx] = await connectMailboxes(suite.ws.fullKey, [{ email: "sam@spin.test", appPassword: "pw", senderName: "Sam" }]);
     const leads = Array.from({ length: LEADS }, (_, i) => ({ email: `p${i}@leads.test`, firstName: `P${i}` }));
     const { campaign, leadIds, stepsResponse, launched } = await launchCampaign(suite.ws.fullKey, {
-      campaign: { name: "Spin", ...ANY_TIME, dailySendCap: 100 },
+      campaign: { name: "Spin", ...ANY_TIME },
       steps: [{ stepOrder: 0, subject: SUBJECT, bodyTemplate: BODY }],
       mailboxIds: [mbx.id],
       leads,
