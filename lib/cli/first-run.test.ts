@@ -179,8 +179,9 @@ describe("first run as an ordinary user in their home folder", () => {
     const env = cleanEnv({ HOME: home, EMBEDDED_PG_PORT: String(port), WORKER_TICK_MS: "500" });
 
     const worker = startCli(["worker"], { checkout, env, as: user });
-    // The first line comes from the database's preparation (migrations applied), long before "[worker] started".
-    await waitForOutput(worker, (o) => o.stderr.length > 0);
+    // The line that opens the database's preparation: the embedded server's start and the migrations
+    // (seconds on a fresh folder) still lie between it and "[worker] started".
+    await waitForOutput(worker, (o) => o.stderr.includes("preparing the embedded PostgreSQL"));
     expect(worker.out().stderr).not.toContain("[worker] started");
     worker.kill("SIGTERM");
     const code = await new Promise<number | null>((r) => worker.on("close", r));

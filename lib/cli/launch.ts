@@ -61,6 +61,7 @@ export async function checkPortFree(port: number): Promise<void> {
 export async function prepareDatabase(): Promise<string> {
   const external = Boolean(dbEnv.url);
   ensureDataDir();
+  if (!external) log("[outreach] preparing the embedded PostgreSQL…");
   const url = await resolveDatabaseUrl((l) => cliEnv.debug && log(`[postgres] ${l}`));
   await printEmbeddedNotes();
   await checkDatabase(url, { variable: external ? "DATABASE_URL" : "the embedded PostgreSQL" });
