@@ -44,8 +44,9 @@ describe("spintax in real sends", () => {
       expect(preview.body.text).toMatch(new RegExp(`^(Hi|Hello|Hey) P${i},`));
       greetings.add(preview.body.text.split(" ")[0]);
     }
-    // Twelve leads over three greetings: all three used (a constant pick would use one).
-    expect(greetings.size).toBe(3);
+    // Twelve leads over three greetings: more than one is used (a constant pick would use one). Lead ids
+    // are random, so all three is not certain (a 2 % miss); one for all twelve happens once in 177,000 runs.
+    expect(greetings.size).toBeGreaterThanOrEqual(2);
 
     // One lead's preview at spin indexes 0 … choices − 1 shows every greeting.
     const shown = new Set<string>();
