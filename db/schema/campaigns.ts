@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -16,6 +17,10 @@ import {
 import { workspaces } from "./accounts";
 import { leads } from "./leads";
 import { mailboxes } from "./mailboxes";
+
+/** A branch rule as stored; its shape is checked where it is written (lib/campaigns/branches.ts). */
+type StoredRule = { when: Record<string, unknown>; action: StoredAction };
+type StoredAction = { type: string } & Record<string, unknown>;
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 
@@ -56,6 +61,13 @@ export const campaigns = pgTable(
     textOnly: boolean("text_only").notNull().default(false),
     espMatching: espMatchingEnum("esp_matching").notNull().default("OFF"),
     minGapMinutes: doublePrecision("min_gap_minutes").notNull().default(9),
+    /** Skip public holidays in each lead's country (its `country` custom field, else its timezone's country). */
+    skipHolidays: boolean("skip_holidays").notNull().default(false),
+    /** YYYY-MM-DD days, in each lead's zone, on which the campaign sends nothing. */
+    blackoutDates: text("blackout_dates").array().notNull().default(sql`'{}'::text[]`),
+    /** An out-of-office reply pauses the lead until the return date it names (else oooDefaultPauseDays). */
+    oooResume: boolean("ooo_resume").notNull().default(true),
+    oooDefaultPauseDays: integer("ooo_default_pause_days").notNull().default(7),
     /** Set by the first real send; a DRAFT without it has "never sent". */
     firstSentAt: timestamp("first_sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -82,10 +94,68 @@ export const campaignSteps = pgTable(
     bodyTemplate: text("body_template").notNull().default(""),
     bodyHtmlTemplate: text("body_html_template"),
     delayHoursAfterPrevious: doublePrecision("delay_hours_after_previous"),
+    /** The subsequence this step belongs to; null for the campaign's main sequence. */
+    subsequenceId: text("subsequence_id").references(() => campaignSubsequences.id, { onDelete: "cascade" }),
+    /** Rules read in order once the step is sent: what the lead did decides where it goes (campaigns/branches.ts). */
+    branches: jsonb("branches").$type<StoredRule[]>().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("campaign_steps_order_variant_uq").on(t.campaignId, t.stepOrder, t.variantGroup)],
+  (t) => [
+    // One step per order and variant in each sequence (the main sequence is the null subsequence).
+    uniqueIndex("campaign_steps_order_variant_uq").on(t.campaignId, sql`coalesce(${t.subsequenceId}, '')`, t.stepOrder, t.variantGroup),
+  ],
+);
+
+/**
+ * A named sequence inside a campaign, entered on a branch. `same` threading continues the lead's thread
+ * (Re: + the first subject, In-Reply-To/References); `new` starts a thread with the step's own subject.
+ */
+export const campaignSubsequences = pgTable(
+  "campaign_subsequences",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    threading: text("threading").$type<"same" | "new">().notNull().default("same"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("campaign_subsequences_campaign_idx").on(t.campaignId)],
+);
+
+/**
+ * A branch a lead took after a step: written once (the unique key), in the same transaction as its
+ * effect, so a crash between decision and effect applies neither and a retry applies both once.
+ */
+export const leadBranches = pgTable(
+  "lead_branches",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    leadId: text("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
+    stepId: text("step_id").notNull(),
+    /** The rule's position in the step's list; null when no rule said yes and the default applied. */
+    ruleIndex: integer("rule_index"),
+    rule: text("rule").notNull(),
+    action: jsonb("action").$type<StoredAction>().notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.leadId, t.stepId] }),
+    index("lead_branches_step_idx").on(t.stepId),
+  ],
 );
 
 /** Bytes in Postgres (architecture: Files), so web and worker on different machines see the same files. */
@@ -172,6 +242,13 @@ export const campaignLeads = pgTable(
     lastEmailedAt: timestamp("last_emailed_at", { withTimezone: true }),
     /** Sends refused at send time for the current step (retried with backoff, then the lead stops). */
     failedAttempts: integer("failed_attempts").notNull().default(0),
+    /** Where the lead is: null for the main sequence, else the subsequence it entered on a branch. */
+    subsequenceId: text("subsequence_id").references(() => campaignSubsequences.id, { onDelete: "set null" }),
+    /** The sent step whose branch rules are not decided yet (nextSendAt is when to look again). */
+    branchStepId: text("branch_step_id"),
+    /** Paused (out of office, or a wait branch): nothing is sent before this moment. */
+    pausedUntil: timestamp("paused_until", { withTimezone: true }),
+    pauseReason: text("pause_reason"),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

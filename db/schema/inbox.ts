@@ -50,6 +50,11 @@ export const replies = pgTable(
     remindAt: timestamp("remind_at", { withTimezone: true }),
     folder: text("folder").notNull().default("INBOX"),
     imapUid: integer("imap_uid"),
+    /** The return date an out-of-office reply names (YYYY-MM-DD), and the sentence it was read from. */
+    returnDate: text("return_date"),
+    returnDateText: text("return_date_text"),
+    /** Whom a wrong-person reply points to instead, when it names someone. */
+    referral: jsonb("referral").$type<{ email?: string; name?: string; text: string }>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
