@@ -16,10 +16,10 @@ const settings = (method: "GET" | "PATCH", body?: unknown) =>
 describe("write routes refuse unknown fields (campaign settings)", () => {
   it("PATCH with a field the route does not know is 400 naming it, and changes nothing", async () => {
     const before = (await settings("GET")).body;
-    const r = await settings("PATCH", { skipHolidays: true, trackOpen: false });
+    const r = await settings("PATCH", { skipWeekends: true, trackOpen: false });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("VALIDATION_ERROR");
-    expect(Object.keys(r.body.details.fieldErrors).sort()).toEqual(["skipHolidays", "trackOpen"]);
+    expect(Object.keys(r.body.details.fieldErrors).sort()).toEqual(["skipWeekends", "trackOpen"]);
     expect(r.body.details.fieldErrors.trackOpen[0]).toMatch(/did you mean trackOpens/);
     expect((await settings("GET")).body).toEqual(before);
   });
@@ -33,9 +33,9 @@ describe("write routes refuse unknown fields (campaign settings)", () => {
 
   it("an MCP tool with an unknown argument is an error naming it", async () => {
     const c = await connectMcp(ws.fullKey);
-    const r = await callMcpTool(c, "create_campaign", { name: "Via MCP", skipHolidays: true });
+    const r = await callMcpTool(c, "create_campaign", { name: "Via MCP", skipWeekends: true });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/skipHolidays/);
+    expect(r.text).toMatch(/skipWeekends/);
     const ok = await callMcpTool(c, "create_campaign", { name: "Via MCP" });
     expect(ok.isError).toBe(false);
   });

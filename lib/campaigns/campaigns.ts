@@ -35,6 +35,10 @@ export function settingsView(c: CampaignRow) {
     textOnly: c.textOnly,
     espMatching: c.espMatching,
     minGapMinutes: c.minGapMinutes,
+    skipHolidays: c.skipHolidays,
+    blackoutDates: c.blackoutDates,
+    oooResume: c.oooResume,
+    oooDefaultPauseDays: c.oooDefaultPauseDays,
   };
 }
 

@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../db/client";
 import { campaignLeads, type campaigns } from "../../db/schema";
 import { canSend, isWarming, poolMailboxes } from "./eligibility";
 import { spamClasses, spamFor } from "./placement-spam";
+import { describeSkipped, skippedDays } from "./skipped-days";
 import { campaignLeadsForCheck, checkVariables, stepsOf } from "./variables";
 
 export interface LaunchEntry {
@@ -80,7 +81,20 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
   }
   if (campaign.startAt && campaign.startAt > now)
     warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
+  const skipped = skippedSoon(campaign, checkLeads, now);
+  if (skipped) warnings.push(skipped);
   return { ready: blockers.length === 0, blockers, warnings };
+}
+
+/** Days looked ahead for blackout dates and holidays the launch should know about. */
+const SKIP_HORIZON_DAYS = 14;
+
+/** Blackout dates and the checked leads' countries' public holidays in the next two weeks. */
+function skippedSoon(c: typeof campaigns.$inferSelect, checkLeads: Parameters<typeof skippedDays>[1], now: Date): LaunchEntry | null {
+  const from = (c.startAt && c.startAt > now ? c.startAt : now).toISOString().slice(0, 10);
+  const to = new Date(Date.parse(from) + (SKIP_HORIZON_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const message = describeSkipped(skippedDays(c, checkLeads, from, to), SKIP_HORIZON_DAYS);
+  return message ? { code: "SKIPPED_DAYS", message } : null;
 }
 
 const mailboxList = (ms: unknown[]) => plural(ms.length, "pool mailbox", "pool mailboxes");

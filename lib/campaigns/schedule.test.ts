@@ -91,6 +91,46 @@ describe("GET /campaigns/<id>/schedule", () => {
     }
     const firstSend = rows.map((r) => r.createdAt.toISOString()).sort()[0];
     expect(firstSend).toBe(f.upcoming[0].at);
+    closeAllTransports(); // kept SMTP connections would hold the peer's close for its 30 s idle timeout
     await world.close();
   }, 120_000);
+});
+
+describe("holidays and blackout dates in the forecast and the sends", () => {
+  it("skips Easter Monday for a lead in Germany, sends to a lead in the US, and lists the skipped days per country", async () => {
+    const world = await startMailWorld({ domain: "hol.test", users: { "h@hol.test": "pw" } });
+    const ws = await makeWorkspace();
+    const clock = new ManualClock(new Date("2026-04-06T06:00:00Z")); // Easter Monday
+    useClock(clock);
+    const [mbx] = await connectMailboxes(ws.fullKey, [{ email: "h@hol.test", appPassword: "pw" }]);
+    const { campaign, launched } = await launchCampaign(ws.fullKey, {
+      campaign: { name: "Hol", minGapMinutes: 0, skipHolidays: true, blackoutDates: ["2026-04-08", "2026-05-01"] },
+      steps: [{ stepOrder: 0, subject: "S", bodyTemplate: "B" }],
+      mailboxIds: [mbx.id],
+      leads: [
+        { email: "de@leads.test", timezone: "Europe/Berlin" },
+        { email: "us@leads.test", timezone: "America/New_York" },
+      ],
+    });
+    expect(launched.body.status, JSON.stringify(launched.body)).toBe("ACTIVE");
+    const f = (await call(SCHEDULE, "GET", "/campaigns/x/schedule?days=5", { key: ws.readKey, params: { id: campaign.id } })).body;
+    expect(f.skippedDays).toEqual({
+      blackout: ["2026-04-08"],
+      holidays: [{ country: "DE", leads: 1, days: [{ date: "2026-04-06", name: "Easter Monday" }] }],
+    });
+    // The US lead is the first send (09:00 in New York on the Monday); the German one waits for Tuesday 09:00 in Berlin.
+    expect(f.upcoming.map((u: any) => [u.email, u.at])).toEqual([
+      ["us@leads.test", "2026-04-06T13:00:00.000Z"],
+      ["de@leads.test", "2026-04-07T07:00:00.000Z"],
+    ]);
+
+    clock.set(new Date("2026-04-06T14:00:00Z")); // 16:00 in Berlin, 10:00 in New York
+    for (let i = 0; i < 3; i++) await sendDue(getDb(), clock);
+    expect(world.smtp.received.flatMap((r) => r.to)).toEqual(["us@leads.test"]);
+    clock.set(new Date("2026-04-07T07:05:00Z"));
+    await sendDue(getDb(), clock);
+    expect(world.smtp.received.flatMap((r) => r.to).sort()).toEqual(["de@leads.test", "us@leads.test"]);
+    closeAllTransports(); // kept SMTP connections would hold the peer's close for its 30 s idle timeout
+    await world.close();
+  }, 60_000);
 });

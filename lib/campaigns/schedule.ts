@@ -3,9 +3,11 @@ import { z } from "zod";
 import { anyOf, selectRows } from "../../db/bulk";
 import { campaignLeads, campaignSteps, leads } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
+import { countryOf } from "../sending/holidays";
 import { campaignDay, inWindow, nextWindowOpen, utcDay, zoneFor } from "../sending/window";
 import { findCampaign } from "./campaigns";
 import { canSend, poolMailboxes } from "./eligibility";
+import { skippedDays } from "./skipped-days";
 
 export const scheduleQuery = z.object({
   days: z.coerce.number().int().min(1).max(30, "days can be at most 30").default(7),
@@ -19,13 +21,14 @@ const TICK_MS = 5 * 60_000;
  * lead's zone, startAt, dailyNewLeadCap, mailbox caps, pacing gap, follow-up delays), of how many first
  * emails and follow-ups each pool mailbox sends per day, and when the next leads get their next step.
  * It assumes the average gap (1.25 × minGapMinutes) and no replies or bounces, and counts only this
- * campaign's use of each mailbox.
+ * campaign's use of each mailbox. Blackout dates and (with skipHolidays) each lead's country's public
+ * holidays are shut days in the forecast as in the engine, and `skippedDays` lists them per country.
  */
 export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<typeof scheduleQuery>) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, campaignId);
   const now = ctx.clock.now();
-  const { sendable, steps, state, sentToday } = await forecastInputs(ctx, c, now);
+  const { sendable, steps, state, sentToday, leadRows } = await forecastInputs(ctx, c, now);
   const ids = sendable.map((m) => m.id);
   const orders = [...new Set(steps.map((s) => s.stepOrder))].sort((a, b) => a - b);
   const { perDay, upcoming } = simulate({ c, now, days: q.days, maxUpcoming: q.leads, sendable, steps, orders, state, sentToday });
@@ -47,14 +50,33 @@ export async function forecastSchedule(ctx: Ctx, campaignId: string, q: z.infer<
   );
   const unassigned = state.filter((l) => !l.mailboxId || !ids.includes(l.mailboxId)).length;
   const notes = forecastNotes(c, now, unassigned, orders.length);
-  return { campaignId: c.id, from: now.toISOString(), days: q.days, totals, mailboxes: mailboxesOut, upcoming, notes };
+  const skipped = skippedDays(c, leadRows, dates[0], dates[dates.length - 1]);
+  return {
+    campaignId: c.id,
+    from: now.toISOString(),
+    days: q.days,
+    totals,
+    mailboxes: mailboxesOut,
+    upcoming,
+    skippedDays: skipped,
+    notes,
+  };
 }
 
 type Campaign = Awaited<ReturnType<typeof findCampaign>>;
 type PoolMailbox = Awaited<ReturnType<typeof poolMailboxes>>[number];
 type Step = typeof campaignSteps.$inferSelect;
 /** A lead in the forecast: its next step and when it is due (ms), moved on as the forecast sends. */
-type ForecastLead = { leadId: string; email: string; zone: string | null; mailboxId: string | null; step: number; due: number };
+type ForecastLead = {
+  leadId: string;
+  email: string;
+  zone: string | null;
+  /** The lead's country when the campaign skips holidays (else null: only blackout dates apply). */
+  country: string | null;
+  mailboxId: string | null;
+  step: number;
+  due: number;
+};
 type DayCounts = { firstEmails: number; followUps: number };
 
 /** The pool's sendable mailboxes, the steps, the campaign's active leads and what each mailbox sent today. */
@@ -63,7 +85,7 @@ async function forecastInputs(ctx: Ctx, c: Campaign, now: Date) {
     poolMailboxes(ctx.db, c.id),
     ctx.db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id)),
     ctx.db
-      .select({ cl: campaignLeads, email: leads.email, timezone: leads.timezone })
+      .select({ cl: campaignLeads, email: leads.email, timezone: leads.timezone, customFields: leads.customFields })
       .from(campaignLeads)
       .innerJoin(leads, eq(leads.id, campaignLeads.leadId))
       .where(and(eq(campaignLeads.campaignId, c.id), eq(campaignLeads.status, "ACTIVE"))),
@@ -86,11 +108,12 @@ async function forecastInputs(ctx: Ctx, c: Campaign, now: Date) {
     leadId: r.cl.leadId,
     email: r.email,
     zone: zoneFor(c, r.timezone),
+    country: c.skipHolidays ? countryOf({ timezone: r.timezone, customFields: r.customFields }, zoneFor(c, r.timezone)) : null,
     mailboxId: r.cl.mailboxId,
     step: r.cl.nextStepOrder,
     due: r.cl.nextSendAt?.getTime() ?? 0,
   }));
-  return { sendable, steps, state, sentToday };
+  return { sendable, steps, state, sentToday, leadRows: rows };
 }
 
 interface Simulation {
@@ -138,7 +161,7 @@ function simulate(s: Simulation) {
       if (used >= m.dailySendCap) continue;
       const firstsFull = c.dailyNewLeadCap !== null && (firstsPerCampaignDay.get(campaignDayKey) ?? 0) >= c.dailyNewLeadCap;
       const pick = (byMailbox.get(m.id) ?? []).find(
-        (l) => l.due <= t && orders.includes(l.step) && inWindow(c, l.zone, at) && !(l.step === 0 && firstsFull),
+        (l) => l.due <= t && orders.includes(l.step) && inWindow(c, l.zone, at, l.country) && !(l.step === 0 && firstsFull),
       );
       if (!pick) continue;
       const counts = (perDay.get(m.id) ?? perDay.set(m.id, new Map()).get(m.id)!).get(dayKey) ?? { firstEmails: 0, followUps: 0 };

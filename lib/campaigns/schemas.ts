@@ -34,6 +34,18 @@ export const settingsShape = {
   textOnly: z.boolean().optional(),
   espMatching: z.enum(["OFF", "PREFER", "STRICT"]).optional(),
   minGapMinutes: z.number().min(0).max(1440).optional(),
+  skipHolidays: z
+    .boolean()
+    .optional()
+    .describe("Send nothing on public holidays of each lead's country (its `country` field, else its timezone's)"),
+  blackoutDates: z
+    .array(z.iso.date("blackout dates are YYYY-MM-DD days"))
+    .max(366, "at most 366 blackout dates")
+    .transform((d) => [...new Set(d)].sort())
+    .optional()
+    .describe("YYYY-MM-DD days, in each lead's zone, on which nothing is sent"),
+  oooResume: z.boolean().optional().describe("An out-of-office reply pauses the lead until the return date it names"),
+  oooDefaultPauseDays: z.number().int().min(1).max(90).optional().describe("Days paused when an out-of-office reply names no date"),
 };
 
 const windowOk = (o: { sendWindowStartHour?: number; sendWindowEndHour?: number }) =>

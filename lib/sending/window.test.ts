@@ -67,4 +67,16 @@ describe("send windows in each lead's timezone", () => {
     expect(campaignDay("America/Los_Angeles", new Date("2026-11-03T07:00:00Z")).start.toISOString()).toBe("2026-11-02T08:00:00.000Z");
     expect(campaignDay(null, new Date("2026-11-03T07:00:00Z")).start.toISOString()).toBe("2026-11-03T00:00:00.000Z");
   });
+  it("windowAt tells countries and blackout lists apart (the memo key holds them)", () => {
+    const easterMonday = new Date("2026-04-06T10:00:00Z"); // 12:00 in Berlin
+    const skip = { ...c, skipHolidays: true };
+    expect(windowAt(skip, "Europe/Berlin", easterMonday, "DE").state).toBe("holiday");
+    expect(windowAt(skip, "Europe/Berlin", easterMonday, "US").state).toBe("open");
+    expect(windowAt(skip, "Europe/Berlin", easterMonday, null).state).toBe("open");
+    expect(windowAt({ ...c, blackoutDates: ["2026-04-06"] }, "Europe/Berlin", easterMonday).state).toBe("blackout");
+    expect(windowAt({ ...c, blackoutDates: ["2026-04-07"] }, "Europe/Berlin", easterMonday).state).toBe("open");
+    // Whatever is shut, a year of blackout dates still finds the first open day after them.
+    const year = Array.from({ length: 365 }, (_, i) => new Date(Date.UTC(2026, 3, 6 + i)).toISOString().slice(0, 10));
+    expect(nextWindowOpen({ ...c, blackoutDates: year }, "UTC", easterMonday)?.toISOString()).toBe("2027-04-06T09:00:00.000Z");
+  });
 });

@@ -41,6 +41,18 @@ export const scheduleSchema = z.object({
   totals: z.array(z.object(perDay)),
   mailboxes: z.array(z.object({ mailboxId: z.string(), email: z.string(), dailySendCap: int(), perDay: z.array(z.object(perDay)) })),
   upcoming: z.array(z.object({ leadId: z.string(), email: z.string(), stepOrder: int(), at: z.string(), mailboxEmail: z.string() })),
+  skippedDays: z
+    .object({
+      blackout: z.array(z.string()).describe("The campaign's blackout dates among the forecast's days"),
+      holidays: z.array(
+        z.object({
+          country: z.string().describe("ISO 3166-1 alpha-2"),
+          leads: int().describe("Active leads of that country"),
+          days: z.array(z.object({ date: z.string(), name: z.string() })),
+        }),
+      ),
+    })
+    .describe("Days on which nothing is sent: blackout dates for everyone, public holidays per lead country (with skipHolidays)"),
   notes: z.array(z.string()),
 });
 

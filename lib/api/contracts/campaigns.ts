@@ -182,7 +182,8 @@ export const campaignRoutes = {
     response: {
       description:
         "`{ campaignId, from, days, totals: [{ date, firstEmails, followUps }], " +
-        "mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], notes }`",
+        "mailboxes: [{ mailboxId, email, dailySendCap, perDay }], upcoming: [{ leadId, email, stepOrder, at, mailboxEmail }], " +
+        "skippedDays: { blackout: [date], holidays: [{ country, leads, days: [{ date, name }] }] }, notes }`",
       schema: cr.scheduleSchema,
     },
   }),

@@ -29,6 +29,10 @@ export const campaignSettingsSchema = z.object({
   textOnly: z.boolean(),
   espMatching: z.enum(["OFF", "PREFER", "STRICT"]),
   minGapMinutes: z.number(),
+  skipHolidays: z.boolean(),
+  blackoutDates: z.array(z.string()).describe("YYYY-MM-DD"),
+  oooResume: z.boolean(),
+  oooDefaultPauseDays: z.number().int(),
 });
 
 /** A campaign with its counts. */

@@ -310,3 +310,46 @@ describe("variant choice", () => {
     expect(picks.filter((g) => g === "A").length).toBeGreaterThan(195);
   });
 });
+
+describe("holidays and blackout dates", () => {
+  // Easter Monday 2026: a public holiday in Germany, an ordinary Monday in the United States.
+  // 14:00 UTC is 16:00 in Berlin and 10:00 in New York, inside both windows.
+  const EASTER_MONDAY = T("2026-04-06T14:00:00Z");
+  const run = (over: Partial<Campaign>, due: DueLead[]) => {
+    const c = campaign(over);
+    const byMailbox = new Map<string, DueLead[]>();
+    for (const d of due) byMailbox.set(d.mailboxId, [...(byMailbox.get(d.mailboxId) ?? []), d]);
+    const plan = decide({
+      now: EASTER_MONDAY,
+      mailboxes: [...new Set(due.map((d) => d.mailboxId))].map((id) => mailbox(id)),
+      sentToday: new Map(),
+      due: byMailbox,
+      campaigns: new Map([[c.id, c]]),
+      steps: new Map([[c.id, [step(0)]]]),
+      isSuppressed: () => false,
+      firstToday: new Map(),
+    });
+    return plan.leads.map((d) => `${d.lead.leadId} ${d.kind} ${d.reason}${"until" in d ? ` ${iso(d.until)}` : ""}`);
+  };
+  const de = lead("de", { mailboxId: "mbx_de", timezone: "Europe/Berlin" });
+  const us = lead("us", { mailboxId: "mbx_us", timezone: "America/New_York" });
+
+  it("skips a German public holiday for a lead in Germany and sends to a lead in the US", () => {
+    expect(run({ skipHolidays: true }, [de, us])).toEqual(["de defer holiday 2026-04-07T07:00:00.000Z", "us send due"]);
+  });
+  it("sends on the holiday when the campaign does not skip holidays", () => {
+    expect(run({ skipHolidays: false }, [de, us])).toEqual(["de send due", "us send due"]);
+  });
+  it("reads the country from the lead's `country` field before its timezone", () => {
+    const field = lead("us-in-berlin", { mailboxId: "mbx_de", timezone: "Europe/Berlin", customFields: { country: "us" } });
+    expect(run({ skipHolidays: true }, [field])).toEqual(["us-in-berlin send due"]);
+  });
+  it("a blackout date shuts every lead's day in its own zone, and a holiday after it is skipped too", () => {
+    expect(run({ blackoutDates: ["2026-04-06"] }, [us])).toEqual(["us defer blackout 2026-04-07T13:00:00.000Z"]);
+    // Holiday today, blackout tomorrow: the German lead waits for Wednesday 09:00 in Berlin.
+    expect(run({ skipHolidays: true, blackoutDates: ["2026-04-07"] }, [de])).toEqual(["de defer holiday 2026-04-08T07:00:00.000Z"]);
+  });
+  it("a lead with no country (no zone, no field) has only the blackout dates", () => {
+    expect(run({ skipHolidays: true }, [lead("nowhere", { mailboxId: "mbx_x" })])).toEqual(["nowhere send due"]);
+  });
+});

@@ -1,4 +1,5 @@
-import { campaignDay, utcDay, windowAt, zoneFor } from "../window";
+import { countryOf } from "../holidays";
+import { campaignDay, utcDay, type WindowState, windowAt, zoneFor } from "../window";
 import type { Campaign, CampaignLeadStatus, DueLead, Mailbox, Step } from "./types";
 
 /**
@@ -51,7 +52,7 @@ export type LeadDecision =
   /** No step at this order but a later one (steps renumbered since): on to that one. */
   | { kind: "skip"; lead: DueLead; reason: "step-removed"; toOrder: number }
   /** Not now: due again at `until` (null: the window never opens). */
-  | { kind: "defer"; lead: DueLead; reason: "day-not-allowed" | "outside-hours" | "new-lead-cap"; until: Date | null };
+  | { kind: "defer"; lead: DueLead; reason: Exclude<WindowState, "open"> | "new-lead-cap"; until: Date | null };
 
 export interface PassPlan {
   mailboxes: MailboxDecision[];
@@ -122,7 +123,9 @@ function decideLead(facts: PassFacts, m: Mailbox, c: Campaign, lead: DueLead, pa
     return { kind: "skip", lead, reason: "step-removed", toOrder: Math.min(...later) };
   }
   // Worked out once per (settings, zone) at this moment and shared by the pass's rounds (window.ts).
-  const w = windowAt(c, zoneFor(c, lead.timezone), now);
+  // With skipHolidays, the lead's country's public holidays are shut days too (blackout dates always are).
+  const zone = zoneFor(c, lead.timezone);
+  const w = windowAt(c, zone, now, c.skipHolidays ? countryOf(lead, zone) : null);
   // Not now: come back when this lead's window opens, instead of re-reading it every pass.
   if (w.state !== "open") return { kind: "defer", lead, reason: w.state, until: w.opens };
   if (lead.nextStepOrder === 0 && c.dailyNewLeadCap !== null) {

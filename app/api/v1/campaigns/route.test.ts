@@ -120,6 +120,31 @@ describe("POST /campaigns and settings", () => {
     expect(s.body).toMatchObject({ sendWindowStartHour: 9, trackOpens: true });
     expect((await call(PATCH, "PATCH", "", { key: ws.readKey, ...p(c.id), body: { name: "no" } })).status).toBe(403);
   });
+
+  it("keeps holiday, blackout and out-of-office settings; a blackout date that is not a day is refused by name", async () => {
+    const c = (await create({ name: "H" })).body;
+    expect(c).toMatchObject({ skipHolidays: false, blackoutDates: [], oooResume: true, oooDefaultPauseDays: 7 });
+    const r = await call(PATCH_SETTINGS, "PATCH", "", {
+      key: ws.fullKey,
+      ...p(c.id),
+      body: { skipHolidays: true, blackoutDates: ["2026-12-31", "2026-12-24", "2026-12-31"], oooResume: false, oooDefaultPauseDays: 14 },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const s = await call(GET_SETTINGS, "GET", "", { key: ws.readKey, ...p(c.id) });
+    expect(s.body).toMatchObject({
+      skipHolidays: true,
+      blackoutDates: ["2026-12-24", "2026-12-31"],
+      oooResume: false,
+      oooDefaultPauseDays: 14,
+    });
+    const bad = await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { blackoutDates: ["24.12.2026"] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("VALIDATION_ERROR");
+    expect(JSON.stringify(bad.body.details)).toContain("blackoutDates");
+    const zero = await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { oooDefaultPauseDays: 0 } });
+    expect(zero.status).toBe(400);
+    expect((await call(GET_SETTINGS, "GET", "", { key: ws.readKey, ...p(c.id) })).body.oooDefaultPauseDays).toBe(14);
+  });
 });
 
 describe("GET /campaigns", () => {
@@ -213,6 +238,34 @@ describe("PATCH /campaigns/<id>/status and the launch check", () => {
       "SCHEDULED_START",
     ]);
     expect(r.body.warnings[0].message).toContain("broken@warn.test");
+  });
+
+  it("warns about blackout dates and the leads' countries' public holidays in the two weeks after the start", async () => {
+    const c = (
+      await create({ name: "Skips", startAt: "2027-12-20T00:00:00Z", skipHolidays: true, blackoutDates: ["2027-12-24", "2028-02-01"] })
+    ).body;
+    const leadIds = (
+      await call(CREATE_LEADS, "POST", "/leads", {
+        key: ws.fullKey,
+        body: {
+          leads: [
+            { email: "sk1@x.test", timezone: "Europe/Berlin" },
+            { email: "sk2@x.test", customFields: { country: "FR" } },
+          ],
+        },
+      })
+    ).body.leadIds;
+    await call(ADD_LEADS, "POST", "", { key: ws.fullKey, ...p(c.id), body: { leadIds } });
+    const r = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, ...p(c.id) });
+    const skipped = r.body.warnings.find((x: any) => x.code === "SKIPPED_DAYS");
+    expect(skipped?.message).toMatch(/^In the next 14 days nothing is sent on blackout dates 2027-12-24; /);
+    expect(skipped.message).toContain("DE (1 lead): 2027-12-25");
+    expect(skipped.message).toContain("FR (1 lead): 2027-12-25");
+    expect(skipped.message).toContain("2028-01-01");
+    expect(skipped.message).not.toContain("2028-02-01"); // outside the two weeks
+    await call(PATCH_SETTINGS, "PATCH", "", { key: ws.fullKey, ...p(c.id), body: { skipHolidays: false, blackoutDates: [] } });
+    const none = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, ...p(c.id) });
+    expect(none.body.warnings.map((x: any) => x.code)).not.toContain("SKIPPED_DAYS");
   });
 });
 
