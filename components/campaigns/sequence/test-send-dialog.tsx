@@ -1,14 +1,37 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { ApiError, describeError, smtpCodeOf, data, client } from "@/components/api-client";
+import type { FormEvent } from "react";
+import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Dialog } from "@/components/ui/dialog";
 import { FormFooter } from "@/components/ui/form-footer";
 import { Field, Input } from "@/components/ui/input";
 import type { Step } from "../types";
 import { LeadPicker, MailboxPicker } from "./pickers";
+import { type TestSend, useTestSend } from "./use-test-send";
+
+/** What the server said of the last test: where it went, or why it failed with the SMTP reply code when there is one. */
+function TestSendOutcome({ send, code }: { send: TestSend; code: number | undefined }) {
+  return (
+    <>
+      {send.data && (
+        <Alert tone="success">
+          <p data-testid="step-test-result">
+            Sent to {send.data.to} from {send.data.from}.
+          </p>
+          <p className="mt-1 text-xs break-words">Subject: {send.data.subject}</p>
+          <p className="text-xs break-words">Message-ID: {send.data.messageId}</p>
+        </Alert>
+      )}
+      {send.error && (
+        <Alert tone="error">
+          <p>{describeError(send.error)}</p>
+          {code !== undefined && <p className="mt-1 text-xs">SMTP reply code {code}</p>}
+        </Alert>
+      )}
+    </>
+  );
+}
 
 /** The saved step, rendered for a real lead with its files, through a pool mailbox's SMTP server, to any address. */
 export function TestSendDialog({
@@ -24,20 +47,7 @@ export function TestSendDialog({
   edited: boolean;
   onClose: () => void;
 }) {
-  const [to, setTo] = useState("");
-  const [leadId, setLeadId] = useState("");
-  const [mailboxId, setMailboxId] = useState("");
-  const send = useMutation({
-    mutationFn: () =>
-      data(
-        client.POST("/campaigns/{id}/steps/{stepId}/test-send", {
-          params: { path: { id: campaignId, stepId: step.id } },
-          body: { to: to.trim(), ...(leadId ? { leadId } : {}), ...(mailboxId ? { mailboxId } : {}) },
-        }),
-      ),
-  });
-  const fe = send.error instanceof ApiError ? send.error.fieldErrors : {};
-  const code = smtpCodeOf(send.error);
+  const { to, setTo, leadId, setLeadId, mailboxId, setMailboxId, send, fieldErrors: fe, code } = useTestSend(campaignId, step.id);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -74,21 +84,7 @@ export function TestSendDialog({
           <MailboxPicker campaignId={campaignId} value={mailboxId} onChange={setMailboxId} label="Mailbox to send from" />
         </div>
         <p className="text-xs text-gray-500">A test is not a campaign send: nothing is recorded for the lead. At most 5 per minute.</p>
-        {send.data && (
-          <Alert tone="success">
-            <p data-testid="step-test-result">
-              Sent to {send.data.to} from {send.data.from}.
-            </p>
-            <p className="mt-1 text-xs break-words">Subject: {send.data.subject}</p>
-            <p className="text-xs break-words">Message-ID: {send.data.messageId}</p>
-          </Alert>
-        )}
-        {send.error && (
-          <Alert tone="error">
-            <p>{describeError(send.error)}</p>
-            {code !== undefined && <p className="mt-1 text-xs">SMTP reply code {code}</p>}
-          </Alert>
-        )}
+        <TestSendOutcome send={send} code={code} />
       </form>
     </Dialog>
   );
