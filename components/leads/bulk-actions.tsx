@@ -41,13 +41,9 @@ async function run(action: Action, target: string, leadIds: string[]): Promise<s
   return `${parts.join("; ")}.`;
 }
 
-/**
- * The actions on the checked rows of the leads list: add or remove a tag, add to a campaign, and —
- * for owners and admins — delete. Each answers in `onDone` with what it did.
- */
-export function LeadBulkActions({ selection, onDone }: { selection: Selection; onDone: (message: string) => void }) {
+/** The bulk actions' state and calls: the chosen action and target, applying it, and deleting the checked leads. */
+function useBulkActions(selection: Selection, onDone: (message: string) => void) {
   const queryClient = useQueryClient();
-  const canDelete = useCan("admin");
   const tags = useTags();
   const campaigns = useCampaignChoices(selection.size > 0);
   const [action, setAction] = useState<Action>("tag");
@@ -70,68 +66,91 @@ export function LeadBulkActions({ selection, onDone }: { selection: Selection; o
       await queryClient.invalidateQueries({ queryKey: ["leads"] });
     },
   });
-
-  if (selection.size === 0) return null;
   const choices =
     action === "campaign"
       ? (campaigns.data ?? []).filter((c) => c.status !== "ARCHIVED").map((c) => ({ id: c.id, name: c.name }))
       : (tags.data ?? []).map((t) => ({ id: t.id, name: t.name }));
+  const chooseAction = (next: Action) => {
+    setAction(next);
+    setTarget("");
+    apply.reset();
+  };
+  return { tags, action, chooseAction, target, setTarget, confirmDelete, setConfirmDelete, apply, remove, choices };
+}
+
+/** The action and target pickers, the apply and clear buttons, and delete for those who may. */
+function BulkActionBar({
+  bulk,
+  selection,
+  canDelete,
+}: {
+  bulk: ReturnType<typeof useBulkActions>;
+  selection: Selection;
+  canDelete: boolean;
+}) {
+  const { action, target, apply } = bulk;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <p className="text-sm font-medium text-gray-800">{plural(selection.size, "lead")} selected</p>
+      <Select aria-label="Bulk action" value={action} onChange={(e) => bulk.chooseAction(e.target.value as Action)} className="w-44">
+        <option value="tag">Add a tag</option>
+        <option value="untag">Remove a tag</option>
+        <option value="campaign">Add to a campaign</option>
+      </Select>
+      <Select
+        aria-label={action === "campaign" ? "Campaign" : "Tag to apply"}
+        value={target}
+        onChange={(e) => bulk.setTarget(e.target.value)}
+        className="w-48"
+      >
+        <option value="">{action === "campaign" ? "Choose a campaign…" : "Choose a tag…"}</option>
+        {bulk.choices.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </Select>
+      <Button onClick={() => apply.mutate()} disabled={!target || apply.isPending}>
+        {apply.isPending ? "Applying…" : "Apply"}
+      </Button>
+      <Button variant="ghost" onClick={() => selection.clear()}>
+        Clear selection
+      </Button>
+      {canDelete && (
+        <Button variant="danger" className="sm:ml-auto" onClick={() => bulk.setConfirmDelete(true)}>
+          Delete {selection.size} selected
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The actions on the checked rows of the leads list: add or remove a tag, add to a campaign, and —
+ * for owners and admins — delete. Each answers in `onDone` with what it did.
+ */
+export function LeadBulkActions({ selection, onDone }: { selection: Selection; onDone: (message: string) => void }) {
+  const canDelete = useCan("admin");
+  const bulk = useBulkActions(selection, onDone);
+  const { apply, remove } = bulk;
+
+  if (selection.size === 0) return null;
   return (
     <section aria-label="Bulk actions" className="space-y-2 rounded-lg border border-indigo-200 bg-indigo-50/60 px-3 py-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <p className="text-sm font-medium text-gray-800">{plural(selection.size, "lead")} selected</p>
-        <Select
-          aria-label="Bulk action"
-          value={action}
-          onChange={(e) => {
-            setAction(e.target.value as Action);
-            setTarget("");
-            apply.reset();
-          }}
-          className="w-44"
-        >
-          <option value="tag">Add a tag</option>
-          <option value="untag">Remove a tag</option>
-          <option value="campaign">Add to a campaign</option>
-        </Select>
-        <Select
-          aria-label={action === "campaign" ? "Campaign" : "Tag to apply"}
-          value={target}
-          onChange={(e) => setTarget(e.target.value)}
-          className="w-48"
-        >
-          <option value="">{action === "campaign" ? "Choose a campaign…" : "Choose a tag…"}</option>
-          {choices.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </Select>
-        <Button onClick={() => apply.mutate()} disabled={!target || apply.isPending}>
-          {apply.isPending ? "Applying…" : "Apply"}
-        </Button>
-        <Button variant="ghost" onClick={() => selection.clear()}>
-          Clear selection
-        </Button>
-        {canDelete && (
-          <Button variant="danger" className="sm:ml-auto" onClick={() => setConfirmDelete(true)}>
-            Delete {selection.size} selected
-          </Button>
-        )}
-      </div>
-      {action !== "campaign" && tags.data?.length === 0 && (
+      <BulkActionBar bulk={bulk} selection={selection} canDelete={canDelete} />
+      {bulk.action !== "campaign" && bulk.tags.data?.length === 0 && (
         <p className="text-xs text-gray-600">No tags yet: add one on a lead, or in Settings → Tags.</p>
       )}
       {apply.error && <Alert tone="error">{describeError(apply.error)}</Alert>}
       <ConfirmDeleteDialog
-        open={confirmDelete}
+        open={bulk.confirmDelete}
         title={`Delete ${plural(selection.size, "lead")}?`}
         pending={remove.isPending}
         error={remove.error ? describeError(remove.error) : undefined}
         onConfirm={() => remove.mutate(selection.ids)}
-        onCancel={() => setConfirmDelete(false)}
+        onCancel={() => bulk.setConfirmDelete(false)}
         onClose={() => {
-          setConfirmDelete(false);
+          bulk.setConfirmDelete(false);
           remove.reset();
         }}
       >

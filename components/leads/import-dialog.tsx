@@ -38,6 +38,73 @@ function targetValue(t: ColumnTarget): string {
   return t.kind === "field" ? `field:${t.field}` : t.kind;
 }
 
+/** Sends one batch of leads and says how it adds to the running totals (line numbers count the header as line 1). */
+async function sendBatch(batch: LeadInput[], start: number): Promise<(t: Totals) => Totals> {
+  const r = await data(client.POST("/leads", { body: { leads: batch } }));
+  return (t) => ({
+    created: t.created + r.created,
+    updated: t.updated + r.updated,
+    suppressed: t.suppressed + r.suppressed,
+    invalid: t.invalid + r.invalid,
+    invalidRows: [...t.invalidRows, ...r.invalidEmails.map((x) => ({ line: start + x.index + 2, email: x.email, reason: x.reason }))].slice(
+      0,
+      LIST_MAX,
+    ),
+    warnings: [
+      ...t.warnings,
+      ...r.warnings.map((w) => ({ line: start + w.index + 2, email: w.email, message: `${w.field}: ${w.message}` })),
+    ].slice(0, LIST_MAX),
+  });
+}
+
+/** Where one CSV column goes: a lead field, a custom field (with its name), or nowhere. */
+function ColumnTargetPicker({
+  header: h,
+  target: t,
+  onChange,
+}: {
+  header: string;
+  target: ColumnTarget;
+  onChange: (next: ColumnTarget) => void;
+}) {
+  return (
+    <div className="flex gap-2">
+      <Select
+        aria-label={`Import column ${h} as`}
+        value={targetValue(t)}
+        onChange={(e) => {
+          const v = e.target.value;
+          const next: ColumnTarget =
+            v === "ignore"
+              ? { kind: "ignore" }
+              : v === "custom"
+                ? { kind: "custom", name: customFieldName(h) }
+                : { kind: "field", field: v.slice("field:".length) as LeadFieldKey };
+          onChange(next);
+        }}
+        className="w-44"
+      >
+        {LEAD_FIELDS.map((f) => (
+          <option key={f.key} value={`field:${f.key}`}>
+            {f.label}
+          </option>
+        ))}
+        <option value="custom">Custom field</option>
+        <option value="ignore">Ignore</option>
+      </Select>
+      {t.kind === "custom" && (
+        <Input
+          aria-label={`Custom field name for ${h}`}
+          value={t.name}
+          maxLength={100}
+          onChange={(e) => onChange({ kind: "custom", name: e.target.value.replace(/[{}]/g, "") })}
+          className="w-40"
+        />
+      )}
+    </div>
+  );
+}
+
 export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const imp = useCsvImport<ColumnTarget, LeadInput, Totals>({
@@ -46,23 +113,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     guessMapping,
     mappingProblems,
     toItem: rowToLead,
-    sendBatch: async (batch, start) => {
-      const r = await data(client.POST("/leads", { body: { leads: batch } }));
-      return (t) => ({
-        created: t.created + r.created,
-        updated: t.updated + r.updated,
-        suppressed: t.suppressed + r.suppressed,
-        invalid: t.invalid + r.invalid,
-        invalidRows: [
-          ...t.invalidRows,
-          ...r.invalidEmails.map((x) => ({ line: start + x.index + 2, email: x.email, reason: x.reason })),
-        ].slice(0, LIST_MAX),
-        warnings: [
-          ...t.warnings,
-          ...r.warnings.map((w) => ({ line: start + w.index + 2, email: w.email, message: `${w.field}: ${w.message}` })),
-        ].slice(0, LIST_MAX),
-      });
-    },
+    sendBatch,
     refresh: () => void queryClient.invalidateQueries({ queryKey: ["leads"] }),
     onClose,
   });
@@ -78,45 +129,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
           cells, and suppressed addresses are skipped.
         </>
       }
-      renderTarget={(h, i) => {
-        const t = imp.mapping[i];
-        return (
-          <div className="flex gap-2">
-            <Select
-              aria-label={`Import column ${h} as`}
-              value={targetValue(t)}
-              onChange={(e) => {
-                const v = e.target.value;
-                const next: ColumnTarget =
-                  v === "ignore"
-                    ? { kind: "ignore" }
-                    : v === "custom"
-                      ? { kind: "custom", name: customFieldName(h) }
-                      : { kind: "field", field: v.slice("field:".length) as LeadFieldKey };
-                imp.mapColumn(i, next);
-              }}
-              className="w-44"
-            >
-              {LEAD_FIELDS.map((f) => (
-                <option key={f.key} value={`field:${f.key}`}>
-                  {f.label}
-                </option>
-              ))}
-              <option value="custom">Custom field</option>
-              <option value="ignore">Ignore</option>
-            </Select>
-            {t.kind === "custom" && (
-              <Input
-                aria-label={`Custom field name for ${h}`}
-                value={t.name}
-                maxLength={100}
-                onChange={(e) => imp.mapColumn(i, { kind: "custom", name: e.target.value.replace(/[{}]/g, "") })}
-                className="w-40"
-              />
-            )}
-          </div>
-        );
-      }}
+      renderTarget={(h, i) => <ColumnTargetPicker header={h} target={imp.mapping[i]} onChange={(next) => imp.mapColumn(i, next)} />}
       afterMapping={<p className="text-xs text-gray-500">Custom fields become template variables, e.g. {"{{industry}}"}.</p>}
       summary={<Summary totals={imp.totals} finished={imp.stage === "done"} />}
     />
