@@ -1,18 +1,14 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { describeError, data, client } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Highlight, type Range } from "@/components/ui/highlight";
-import { keys, useAttachments } from "../queries";
 import type { Attachment, Preview } from "../types";
-import { useDebounced } from "../use-debounced";
 import type { Draft } from "./drafts";
 import { LeadPicker, MailboxPicker } from "./pickers";
-
-const DEBOUNCE_MS = 400;
+import { usePreview } from "./use-preview";
 
 const SIGNATURE: Record<Preview["signature"], string> = {
   at_token: "placed where {{signature}} is written",
@@ -73,29 +69,13 @@ export function PreviewPanel({
   stepId?: string;
   draft: Draft;
 }) {
-  const [leadId, setLeadId] = useState("");
-  const [mailboxId, setMailboxId] = useState("");
-  const files = useAttachments(campaignId, stepId ?? "", !!stepId);
-  const input = useDebounced(
-    {
-      subject: stepOrder === 0 ? draft.subject : null,
-      bodyTemplate: draft.bodyTemplate,
-      bodyHtmlTemplate: draft.html ? draft.bodyHtmlTemplate : null,
-      stepOrder,
-      ...(leadId ? { leadId } : {}),
-      ...(mailboxId ? { mailboxId } : {}),
-    },
-    DEBOUNCE_MS,
-  );
-  const preview = useQuery({
-    queryKey: keys.part(campaignId, "preview", input),
-    queryFn: ({ signal }) =>
-      data(client.POST("/campaigns/{id}/steps/preview", { params: { path: { id: campaignId } }, body: input, signal })),
-    // Keep the last rendering on screen while the next one is made.
-    placeholderData: keepPreviousData,
+  const { leadId, setLeadId, mailboxId, setMailboxId, spinIndex, setSpinIndex, files, preview } = usePreview({
+    campaignId,
+    stepOrder,
+    stepId,
+    draft,
   });
   const p = preview.data;
-
   return (
     <section aria-label="Preview" className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
       <div className="flex items-center justify-between">
@@ -107,57 +87,86 @@ export function PreviewPanel({
         <MailboxPicker campaignId={campaignId} value={mailboxId} onChange={setMailboxId} label="Preview from mailbox" />
       </div>
       {preview.error && <Alert tone="error">Could not render the preview: {describeError(preview.error)}</Alert>}
-      {p && (
-        <div className="space-y-3 text-sm">
-          <dl className="grid grid-cols-[4.5rem_1fr] gap-x-2 gap-y-1">
-            <dt className="text-gray-500">From</dt>
-            <dd>{p.mailbox?.email ?? "—"}</dd>
-            <dt className="text-gray-500">To</dt>
-            <dd>{p.lead?.email ?? "a sample lead"}</dd>
-            <dt className="text-gray-500">Subject</dt>
-            <dd className="font-medium" data-testid="preview-subject">
-              <Highlight text={p.subject} ranges={rawRanges(p.subject, p.variables)} markClassName="bg-red-100 text-red-700" />
-            </dd>
-          </dl>
-          <div>
-            <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">Text</p>
-            <Highlight
-              text={p.text}
-              ranges={rawRanges(p.text, p.variables)}
-              markClassName="bg-red-100 text-red-700"
-              className="max-h-80 overflow-y-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900"
-            />
-          </div>
-          {/* Once the step's files are known, so that no cid: link is ever handed to the frame. */}
-          {p.html !== null && (!stepId || !files.isPending) && (
-            <div>
-              <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">HTML</p>
-              {/* sandbox="": no scripts, no forms, no navigation — the body is the user's own template, shown as a mail client would. */}
-              <iframe
-                title="HTML preview"
-                sandbox=""
-                srcDoc={previewDocument(withInlineImages(p.html, files.data))}
-                className="h-72 w-full rounded-md border border-gray-200 bg-white"
-              />
-            </div>
-          )}
-          <p>
-            <span className="text-gray-500">Signature: </span>
-            <span data-testid="preview-signature">{SIGNATURE[p.signature]}</span>
-          </p>
-          <Variables v={p.variables} />
-          {p.notes.length > 0 && (
-            <ul className="list-disc space-y-1 pl-5 text-xs" aria-label="Preview notes">
-              {p.notes.map((n) => (
-                <li key={n} className={noteTone(n, p.variables)}>
-                  {n}
-                </li>
-              ))}
-            </ul>
-          )}
+      {p && p.spintax.groups > 0 && <Variations choices={p.spintax.choices} index={spinIndex} onIndex={setSpinIndex} />}
+      {p && <PreviewBody p={p} files={files.data} filesReady={!stepId || !files.isPending} />}
+    </section>
+  );
+}
+
+/**
+ * Which spintax choices the preview shows: the first variation is the lead's own, as it will be sent; Previous
+ * and Next go round the others, as many as the widest group has choices.
+ */
+function Variations({ choices, index, onIndex }: { choices: number; index: number; onIndex: (i: number) => void }) {
+  const n = Math.max(1, choices);
+  const at = index % n;
+  return (
+    <div className="flex items-center gap-2 text-xs text-gray-700" data-testid="preview-variation">
+      <Button variant="secondary" size="sm" aria-label="Previous variation" onClick={() => onIndex((at + n - 1) % n)}>
+        ‹
+      </Button>
+      <span aria-live="polite">
+        Variation {at + 1} of {n}
+        {at === 0 && <span className="text-gray-500"> · As this lead receives it</span>}
+      </span>
+      <Button variant="secondary" size="sm" aria-label="Next variation" onClick={() => onIndex((at + 1) % n)}>
+        ›
+      </Button>
+    </div>
+  );
+}
+
+/** The rendering itself: headers, text, HTML (once the step's files are known), signature, variables and notes. */
+function PreviewBody({ p, files, filesReady }: { p: Preview; files: Attachment[] | undefined; filesReady: boolean }) {
+  return (
+    <div className="space-y-3 text-sm">
+      <dl className="grid grid-cols-[4.5rem_1fr] gap-x-2 gap-y-1">
+        <dt className="text-gray-500">From</dt>
+        <dd>{p.mailbox?.email ?? "—"}</dd>
+        <dt className="text-gray-500">To</dt>
+        <dd>{p.lead?.email ?? "a sample lead"}</dd>
+        <dt className="text-gray-500">Subject</dt>
+        <dd className="font-medium" data-testid="preview-subject">
+          <Highlight text={p.subject} ranges={rawRanges(p.subject, p.variables)} markClassName="bg-red-100 text-red-700" />
+        </dd>
+      </dl>
+      <div>
+        <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">Text</p>
+        <Highlight
+          text={p.text}
+          ranges={rawRanges(p.text, p.variables)}
+          markClassName="bg-red-100 text-red-700"
+          className="max-h-80 overflow-y-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900"
+        />
+      </div>
+      {/* Once the step's files are known, so that no cid: link is ever handed to the frame. */}
+      {p.html !== null && filesReady && (
+        <div>
+          <p className="mb-1 text-xs font-semibold tracking-wide text-gray-600 uppercase">HTML</p>
+          {/* sandbox="": no scripts, no forms, no navigation — the body is the user's own template, shown as a mail client would. */}
+          <iframe
+            title="HTML preview"
+            sandbox=""
+            srcDoc={previewDocument(withInlineImages(p.html, files))}
+            className="h-72 w-full rounded-md border border-gray-200 bg-white"
+          />
         </div>
       )}
-    </section>
+      <p>
+        <span className="text-gray-500">Signature: </span>
+        <span data-testid="preview-signature">{SIGNATURE[p.signature]}</span>
+      </p>
+      <Variables v={p.variables} />
+      {p.notes.length > 0 && (
+        <ul className="list-disc space-y-1 pl-5 text-xs" aria-label="Preview notes">
+          {p.notes.map((n) => (
+            <li key={n} className={noteTone(n, p.variables)}>
+              {n}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
