@@ -104,10 +104,9 @@ function OutcomeAlert({ outcome }: { outcome: Outcome }) {
   );
 }
 
-export function AddLeadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** The add-lead form's fields, custom fields and picked tags, and the call that adds the lead. */
+function useAddLead() {
   const queryClient = useQueryClient();
-  const tags = useTags();
-  const timezones = useTimezoneNames();
   const [form, setForm] = useState<Form>(EMPTY);
   const [custom, setCustom] = useState<CustomRow[]>([]);
   const [tagIds, setTagIds] = useState<string[]>([]);
@@ -131,8 +130,97 @@ export function AddLeadDialog({ open, onClose }: { open: boolean; onClose: () =>
     setTagIds([]);
     add.reset();
   }
+  return { form, setForm, custom, setCustom, tagIds, setTagIds, add, reset };
+}
+
+type AddLead = ReturnType<typeof useAddLead>;
+
+/** Close and Add another once the lead is saved; Cancel and Add lead before. */
+function AddLeadFooter({ lead, saved, close }: { lead: AddLead; saved: boolean; close: () => void }) {
+  if (saved) {
+    return (
+      <>
+        <Button variant="secondary" onClick={close}>
+          Close
+        </Button>
+        <Button onClick={lead.reset}>Add another</Button>
+      </>
+    );
+  }
+  return (
+    <>
+      <Button variant="secondary" onClick={close}>
+        Cancel
+      </Button>
+      <Button type="submit" form="add-lead-form" disabled={lead.add.isPending || !lead.form.email.trim()}>
+        {lead.add.isPending ? "Adding…" : "Add lead"}
+      </Button>
+    </>
+  );
+}
+
+/** The lead's fields, its custom fields and the tags to attach. */
+function AddLeadForm({
+  lead,
+  saved,
+  fieldErrors,
+  onSubmit,
+}: {
+  lead: AddLead;
+  saved: boolean;
+  fieldErrors: Record<string, string[]>;
+  onSubmit: (e: FormEvent) => void;
+}) {
+  const tags = useTags();
+  const timezones = useTimezoneNames();
+  const { form, setForm } = lead;
+  return (
+    <form id="add-lead-form" onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-2" aria-label="Add lead">
+      {LEAD_FIELDS.map(({ key, label }) => (
+        <Field key={key} label={label} errors={fieldErrors[key]}>
+          <Input
+            name={key}
+            // Text, not type=email: the API's address rules decide, and its message is shown here.
+            inputMode={key === "email" ? "email" : undefined}
+            autoComplete="off"
+            required={key === "email"}
+            disabled={saved}
+            list={key === "timezone" ? "add-lead-timezones" : undefined}
+            value={form[key]}
+            onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
+          />
+        </Field>
+      ))}
+      <datalist id="add-lead-timezones">
+        {timezones.data?.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+      <div className="sm:col-span-2">
+        <CustomFieldsEditor rows={lead.custom} onChange={lead.setCustom} fieldErrors={fieldErrors} />
+      </div>
+      <div className="sm:col-span-2">
+        {tags.data && tags.data.length > 0 ? (
+          <CheckboxGroup
+            legend="Tags"
+            options={tags.data.map((t) => ({ value: t.id, label: t.name }))}
+            value={lead.tagIds}
+            onChange={lead.setTagIds}
+          />
+        ) : (
+          <p className="text-sm text-gray-600">No tags yet: tags made on a lead or in Settings can be picked here.</p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function AddLeadDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const lead = useAddLead();
+  const { add } = lead;
+
   function close() {
-    reset();
+    lead.reset();
     onClose();
   }
   function submit(e: FormEvent) {
@@ -144,74 +232,14 @@ export function AddLeadDialog({ open, onClose }: { open: boolean; onClose: () =>
   const saved = outcome?.status === "created" || outcome?.status === "updated";
   const fieldErrors = outcome?.status === "invalid" ? outcome.fieldErrors : {};
   return (
-    <Dialog
-      open={open}
-      onClose={close}
-      title="Add lead"
-      wide
-      footer={
-        saved ? (
-          <>
-            <Button variant="secondary" onClick={close}>
-              Close
-            </Button>
-            <Button onClick={reset}>Add another</Button>
-          </>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" form="add-lead-form" disabled={add.isPending || !form.email.trim()}>
-              {add.isPending ? "Adding…" : "Add lead"}
-            </Button>
-          </>
-        )
-      }
-    >
+    <Dialog open={open} onClose={close} title="Add lead" wide footer={<AddLeadFooter lead={lead} saved={saved} close={close} />}>
       <div className="space-y-4">
         <p className="text-sm text-gray-600">
           An address that is already a lead is merged into it: only the fields filled in here change. Suppressed addresses are not added.
         </p>
         {outcome && <OutcomeAlert outcome={outcome} />}
         {add.error && <Alert tone="error">{describeError(add.error)}</Alert>}
-        <form id="add-lead-form" onSubmit={submit} className="grid gap-3 sm:grid-cols-2" aria-label="Add lead">
-          {LEAD_FIELDS.map(({ key, label }) => (
-            <Field key={key} label={label} errors={fieldErrors[key]}>
-              <Input
-                name={key}
-                // Text, not type=email: the API's address rules decide, and its message is shown here.
-                inputMode={key === "email" ? "email" : undefined}
-                autoComplete="off"
-                required={key === "email"}
-                disabled={saved}
-                list={key === "timezone" ? "add-lead-timezones" : undefined}
-                value={form[key]}
-                onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
-              />
-            </Field>
-          ))}
-          <datalist id="add-lead-timezones">
-            {timezones.data?.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          <div className="sm:col-span-2">
-            <CustomFieldsEditor rows={custom} onChange={setCustom} fieldErrors={fieldErrors} />
-          </div>
-          <div className="sm:col-span-2">
-            {tags.data && tags.data.length > 0 ? (
-              <CheckboxGroup
-                legend="Tags"
-                options={tags.data.map((t) => ({ value: t.id, label: t.name }))}
-                value={tagIds}
-                onChange={setTagIds}
-              />
-            ) : (
-              <p className="text-sm text-gray-600">No tags yet: tags made on a lead or in Settings can be picked here.</p>
-            )}
-          </div>
-        </form>
+        <AddLeadForm lead={lead} saved={saved} fieldErrors={fieldErrors} onSubmit={submit} />
       </div>
     </Dialog>
   );
