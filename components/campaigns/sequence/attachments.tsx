@@ -1,24 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-import { describeError, data, client } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { keys, useAttachments } from "../queries";
-import type { AddedAttachment, Attachment, Step } from "../types";
-
-/** A file's bytes as base64 (the attachment API takes JSON). */
-function readBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onerror = () => reject(r.error ?? new Error(`Could not read ${file.name}`));
-    // "data:<type>;base64,<data>": the part after the comma is the base64.
-    r.onload = () => resolve(String(r.result).slice(String(r.result).indexOf(",") + 1));
-    r.readAsDataURL(file);
-  });
-}
+import type { Attachment, Step } from "../types";
+import { type StepFiles, useStepFiles } from "./use-step-files";
 
 function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -26,6 +13,73 @@ function size(bytes: number): string {
 
 export function imgTag(a: Pick<Attachment, "cid" | "filename">): string {
   return `<img src="cid:${a.cid}" alt="${a.filename.replace(/"/g, "&quot;")}">`;
+}
+
+/** One file of the step: name, type and size; for an inline image its cid and the button that puts its <img> into the HTML body. */
+function FileRow({
+  a,
+  body,
+  removing,
+  onInsert,
+  onRemove,
+}: {
+  a: Attachment;
+  body: string;
+  removing: boolean;
+  onInsert: (tag: string) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="flex flex-wrap items-center gap-2">
+      <span className="font-medium">{a.filename}</span>
+      <span className="text-xs text-gray-500">
+        {a.contentType}, {size(a.size)}
+      </span>
+      {a.inline && (
+        <>
+          <Badge tone="indigo">inline</Badge>
+          <code className="rounded bg-gray-100 px-1 text-xs" data-testid="attachment-cid">
+            cid:{a.cid}
+          </code>
+          {!body.includes(`cid:${a.cid}`) && (
+            <span className="text-xs text-yellow-800">not in the saved body yet: it is removed when the step is saved without it</span>
+          )}
+          <Button size="sm" variant="secondary" onClick={() => onInsert(imgTag(a))}>
+            Insert into HTML body
+          </Button>
+        </>
+      )}
+      <Button size="sm" variant="ghost" className="text-red-700" aria-label={`Remove ${a.filename}`} disabled={removing} onClick={onRemove}>
+        Remove
+      </Button>
+    </li>
+  );
+}
+
+/** The "Inline image" box and the file input: a chosen file is uploaded at once. */
+function UploadRow({ state, title }: { state: StepFiles; title: string }) {
+  const { input, inline, setInline, upload } = state;
+  return (
+    <div className="flex flex-wrap items-center gap-3 text-sm">
+      <label className="inline-flex items-center gap-2">
+        <input type="checkbox" checked={inline} onChange={(e) => setInline(e.target.checked)} />
+        Inline image
+      </label>
+      <input
+        ref={input}
+        type="file"
+        aria-label={`Attach a file to ${title}`}
+        accept={inline ? "image/png,image/jpeg,image/gif,image/webp" : undefined}
+        disabled={upload.isPending}
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) upload.mutate(f);
+        }}
+        className="min-w-0"
+      />
+      {upload.isPending && <span className="text-xs text-gray-500">Uploading…</span>}
+    </div>
+  );
 }
 
 /**
@@ -44,40 +98,8 @@ export function Attachments({
   title: string;
   onInsert: (tag: string) => void;
 }) {
-  const queryClient = useQueryClient();
-  const files = useAttachments(campaignId, step.id);
-  const input = useRef<HTMLInputElement>(null);
-  const [inline, setInline] = useState(false);
-  const [added, setAdded] = useState<AddedAttachment>();
-  const refreshFiles = () => queryClient.invalidateQueries({ queryKey: keys.part(campaignId, "attachments", step.id) });
-  const path = { id: campaignId, stepId: step.id };
-
-  const upload = useMutation({
-    mutationFn: async (file: File) =>
-      data(
-        client.POST("/campaigns/{id}/steps/{stepId}/attachments", {
-          params: { path },
-          body: {
-            filename: file.name,
-            contentType: file.type || "application/octet-stream",
-            contentBase64: await readBase64(file),
-            inline,
-          },
-        }),
-      ),
-    onSuccess: async (a) => {
-      setAdded(a);
-      if (input.current) input.current.value = "";
-      await refreshFiles();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (a: Attachment) =>
-      data(
-        client.DELETE("/campaigns/{id}/steps/{stepId}/attachments/{attachmentId}", { params: { path: { ...path, attachmentId: a.id } } }),
-      ),
-    onSuccess: () => refreshFiles(),
-  });
+  const state = useStepFiles(campaignId, step.id);
+  const { files, upload, remove, added } = state;
   const body = `${step.bodyTemplate}\n${step.bodyHtmlTemplate ?? ""}`;
 
   return (
@@ -87,60 +109,11 @@ export function Attachments({
       {files.data && files.data.length > 0 && (
         <ul className="space-y-1 text-sm" aria-label={`Files of ${title}`}>
           {files.data.map((a) => (
-            <li key={a.id} className="flex flex-wrap items-center gap-2">
-              <span className="font-medium">{a.filename}</span>
-              <span className="text-xs text-gray-500">
-                {a.contentType}, {size(a.size)}
-              </span>
-              {a.inline && (
-                <>
-                  <Badge tone="indigo">inline</Badge>
-                  <code className="rounded bg-gray-100 px-1 text-xs" data-testid="attachment-cid">
-                    cid:{a.cid}
-                  </code>
-                  {!body.includes(`cid:${a.cid}`) && (
-                    <span className="text-xs text-yellow-800">
-                      not in the saved body yet: it is removed when the step is saved without it
-                    </span>
-                  )}
-                  <Button size="sm" variant="secondary" onClick={() => onInsert(imgTag(a))}>
-                    Insert into HTML body
-                  </Button>
-                </>
-              )}
-              <Button
-                size="sm"
-                variant="ghost"
-                className="text-red-700"
-                aria-label={`Remove ${a.filename}`}
-                disabled={remove.isPending}
-                onClick={() => remove.mutate(a)}
-              >
-                Remove
-              </Button>
-            </li>
+            <FileRow key={a.id} a={a} body={body} removing={remove.isPending} onInsert={onInsert} onRemove={() => remove.mutate(a)} />
           ))}
         </ul>
       )}
-      <div className="flex flex-wrap items-center gap-3 text-sm">
-        <label className="inline-flex items-center gap-2">
-          <input type="checkbox" checked={inline} onChange={(e) => setInline(e.target.checked)} />
-          Inline image
-        </label>
-        <input
-          ref={input}
-          type="file"
-          aria-label={`Attach a file to ${title}`}
-          accept={inline ? "image/png,image/jpeg,image/gif,image/webp" : undefined}
-          disabled={upload.isPending}
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) upload.mutate(f);
-          }}
-          className="min-w-0"
-        />
-        {upload.isPending && <span className="text-xs text-gray-500">Uploading…</span>}
-      </div>
+      <UploadRow state={state} title={title} />
       {added?.cid && (
         <p className="text-xs text-gray-700">
           {added.filename} is inline as <code className="rounded bg-gray-100 px-1">cid:{added.cid}</code>: insert it into the HTML body and
