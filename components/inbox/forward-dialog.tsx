@@ -41,15 +41,9 @@ export function ForwardButton({ source, className }: { source: ForwardSource; cl
   );
 }
 
-/**
- * POST /replies/<id>/forward: the original (text, HTML and files) as "Fwd: …" from the mailbox it
- * arrived in, to one address, with an optional note above it. The mail server's refusal (502) shows
- * with its own words and code.
- */
-export function ForwardDialog({ source, onClose }: { source: ForwardSource; onClose: () => void }) {
+/** The forward form's address and note, the check that it names one address, and the call. */
+function useForwardForm(source: ForwardSource) {
   const forward = useForward();
-  const formId = useId();
-  const noteId = useId();
   const [to, setTo] = useState("");
   const [note, setNote] = useState("");
   const [invalid, setInvalid] = useState<string>();
@@ -69,12 +63,76 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
     if (note.trim()) input.body = note.trim();
     forward.mutate({ replyId: source.id, input });
   }
+  const fieldErrors = [...(invalid ? [invalid] : []), ...toErrors(forward.error)];
+  return { forward, to, setTo, note, setNote, setInvalid, submit, fieldErrors };
+}
+
+/** Why the forward failed, when it is not about the address: the mail server's own words and code, or the API's. */
+function ForwardError({ err }: { err: unknown }) {
+  const code = smtpCodeOf(err);
+  return (
+    <Alert tone="error">
+      <span data-testid="forward-error">
+        {err instanceof ApiError && err.status === 502
+          ? `The mail server refused it${code ? ` (${code})` : ""}: ${err.message}`
+          : `Could not forward: ${describeError(err)}`}
+      </span>
+    </Alert>
+  );
+}
+
+/** The address to forward to and the optional note. */
+function ForwardForm({ formId, form }: { formId: string; form: ReturnType<typeof useForwardForm> }) {
+  const noteId = useId();
+  const { forward, fieldErrors } = form;
+  const err = forward.error;
+  return (
+    <form id={formId} aria-label="Forward" onSubmit={form.submit} className="space-y-3">
+      <Field label="To" errors={fieldErrors.length ? fieldErrors : undefined}>
+        <Input
+          value={form.to}
+          onChange={(e) => {
+            form.setTo(e.target.value);
+            form.setInvalid(undefined);
+          }}
+          placeholder="colleague@example.com"
+          autoComplete="off"
+          autoFocus
+          required
+          disabled={forward.isPending}
+          aria-invalid={fieldErrors.length > 0 || undefined}
+        />
+      </Field>
+      <div className="space-y-1">
+        <label htmlFor={noteId} className="block text-sm font-medium text-gray-700">
+          Note <span className="font-normal text-gray-500">(optional, above the forwarded message)</span>
+        </label>
+        <Textarea
+          id={noteId}
+          value={form.note}
+          onChange={(e) => form.setNote(e.target.value)}
+          rows={3}
+          maxLength={200_000}
+          disabled={forward.isPending}
+        />
+      </div>
+      {err && toErrors(err).length === 0 && <ForwardError err={err} />}
+    </form>
+  );
+}
+
+/**
+ * POST /replies/<id>/forward: the original (text, HTML and files) as "Fwd: …" from the mailbox it
+ * arrived in, to one address, with an optional note above it. The mail server's refusal (502) shows
+ * with its own words and code.
+ */
+export function ForwardDialog({ source, onClose }: { source: ForwardSource; onClose: () => void }) {
+  const form = useForwardForm(source);
+  const { forward } = form;
+  const formId = useId();
 
   const done = forward.data;
-  const err = forward.error;
-  const code = smtpCodeOf(err);
   const files = source.attachments?.length ?? 0;
-  const fieldErrors = [...(invalid ? [invalid] : []), ...toErrors(err)];
   return (
     <Dialog
       open
@@ -87,7 +145,7 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
           <FormFooter
             form={formId}
             pending={forward.isPending}
-            disabled={!to.trim()}
+            disabled={!form.to.trim()}
             onCancel={onClose}
             submitLabel="Forward"
             pendingLabel="Forwarding…"
@@ -107,45 +165,7 @@ export function ForwardDialog({ source, onClose }: { source: ForwardSource; onCl
             <span data-testid="forward-notice">Forwarded to {done.to}.</span>
           </Alert>
         ) : (
-          <form id={formId} aria-label="Forward" onSubmit={submit} className="space-y-3">
-            <Field label="To" errors={fieldErrors.length ? fieldErrors : undefined}>
-              <Input
-                value={to}
-                onChange={(e) => {
-                  setTo(e.target.value);
-                  setInvalid(undefined);
-                }}
-                placeholder="colleague@example.com"
-                autoComplete="off"
-                autoFocus
-                required
-                disabled={forward.isPending}
-                aria-invalid={fieldErrors.length > 0 || undefined}
-              />
-            </Field>
-            <div className="space-y-1">
-              <label htmlFor={noteId} className="block text-sm font-medium text-gray-700">
-                Note <span className="font-normal text-gray-500">(optional, above the forwarded message)</span>
-              </label>
-              <Textarea
-                id={noteId}
-                value={note}
-                onChange={(e) => setNote(e.target.value)}
-                rows={3}
-                maxLength={200_000}
-                disabled={forward.isPending}
-              />
-            </div>
-            {err && toErrors(err).length === 0 && (
-              <Alert tone="error">
-                <span data-testid="forward-error">
-                  {err instanceof ApiError && err.status === 502
-                    ? `The mail server refused it${code ? ` (${code})` : ""}: ${err.message}`
-                    : `Could not forward: ${describeError(err)}`}
-                </span>
-              </Alert>
-            )}
-          </form>
+          <ForwardForm formId={formId} form={form} />
         )}
       </div>
     </Dialog>
