@@ -32,6 +32,8 @@ function replyView(r: ReplyRow) {
     read: !!r.readAt,
     remindAt: r.remindAt?.toISOString() ?? null,
     starred: r.starred,
+    returnDate: r.returnDate,
+    returnDateText: r.returnDateText,
   };
 }
 

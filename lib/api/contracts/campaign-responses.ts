@@ -179,6 +179,9 @@ export const campaignLeadSchema = leadSchema.extend({
   campaignStatus: z.enum(campaignLeadStatusEnum.enumValues),
   nextStepOrder: int(),
   nextSendAt: z.string().nullable(),
+  sequence: z.string().describe("`main`, or the id of the subsequence the lead is in"),
+  pausedUntil: z.string().nullable().describe("Nothing is sent before this moment (an out-of-office reply or a wait branch)"),
+  pauseReason: z.string().nullable().describe("`out_of_office` or `wait`"),
   firstEmailedAt: z.string().nullable(),
   addedAt: z.string(),
 });

@@ -103,4 +103,6 @@ export const replySchema = z.object({
   read: z.boolean(),
   remindAt: z.string().nullable(),
   starred: z.boolean(),
+  returnDate: z.string().nullable().describe("YYYY-MM-DD: the day an out-of-office reply says its sender is back"),
+  returnDateText: z.string().nullable().describe("The sentence the return date was read from"),
 });

@@ -6,10 +6,11 @@ import type { DbOrTx } from "../../../db/client";
 import type { Mailbox, PreparedReply } from "./intent";
 import { type Match, matchReplies } from "./match";
 import { addresses, clean, dateOf } from "./parse";
+import { type OooPlan, planOutOfOffice } from "./ooo";
 import type { EventRow, ReplyPlan, ReplyRow } from "./store";
 
 /** The replies row of a prepared message. */
-function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefined, now: Date): ReplyRow {
+function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefined, now: Date, ooo?: OooPlan): ReplyRow {
   const m = p.parsed;
   return {
     id,
@@ -32,6 +33,8 @@ function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefine
     isAutoReply: p.automatic,
     folder: p.folder,
     imapUid: p.uid,
+    returnDate: ooo?.returnDate?.date ?? null,
+    returnDateText: ooo?.returnDate?.text ?? null,
     createdAt: now,
   };
 }
@@ -52,7 +55,8 @@ function planEffects(plan: ReplyPlan, mb: Mailbox, id: string, p: PreparedReply,
   if (p.intent === "UNSUBSCRIBE_REQUEST") {
     ev("lead.unsubscribed", { replyId: id, leadId: w.leadId, leadEmail: w.leadEmail, source: "reply" });
     plan.unsubscribes.set(id, { leadId: w.leadId, email: w.leadEmail });
-  } else if (w.campaignId) plan.stops.push({ replyId: id, campaignId: w.campaignId, leadId: w.leadId, automatic: p.automatic });
+  } else if (w.campaignId)
+    plan.stops.push({ replyId: id, campaignId: w.campaignId, leadId: w.leadId, automatic: p.automatic, outOfOffice: p.intent === "OUT_OF_OFFICE" });
 }
 
 /**
@@ -65,9 +69,12 @@ export async function planReplies(db: DbOrTx, clock: Clock, mb: Mailbox, items: 
   const ids = items.map(() => newId("rep"));
   const firstOf = new Map<string, number>();
   for (const [i, p] of items.entries()) if (!firstOf.has(p.messageId)) firstOf.set(p.messageId, i);
-  const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], tags: [], unsubscribes: new Map() };
+  const ooo = await planOutOfOffice(db, items, ids, who, (i) => dateOf(items[i].parsed, now));
+  const plan: ReplyPlan = { items, ids, who, rows: [], events: [], stops: [], pauses: [], tags: [], unsubscribes: new Map() };
   for (const i of firstOf.values()) {
-    plan.rows.push(replyRow(mb, ids[i], items[i], who[i], now));
+    plan.rows.push(replyRow(mb, ids[i], items[i], who[i], now, ooo.get(i)));
+    const pause = ooo.get(i)?.pause;
+    if (pause) plan.pauses.push(pause);
     const w = who[i];
     if (w) planEffects(plan, mb, ids[i], items[i], w, now);
   }

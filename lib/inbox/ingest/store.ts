@@ -11,6 +11,7 @@ import { addSuppressions } from "../../suppressions/suppressions";
 import { storeReceivedFiles } from "../files";
 import type { Mailbox, PreparedReply } from "./intent";
 import type { Match } from "./match";
+import type { PauseRow } from "./ooo";
 import { unique } from "./parse";
 
 const REPLY = {
@@ -34,6 +35,8 @@ const REPLY = {
   isAutoReply: replies.isAutoReply,
   folder: replies.folder,
   imapUid: replies.imapUid,
+  returnDate: replies.returnDate,
+  returnDateText: replies.returnDateText,
   createdAt: replies.createdAt,
 } satisfies Shape;
 const EVENT = {
@@ -44,7 +47,15 @@ const EVENT = {
   createdAt: events.createdAt,
   replyId: "text",
 } satisfies Shape;
-const STOP = { replyId: "text", campaignId: campaignLeads.campaignId, leadId: campaignLeads.leadId, automatic: "boolean" } satisfies Shape;
+const STOP = {
+  replyId: "text",
+  campaignId: campaignLeads.campaignId,
+  leadId: campaignLeads.leadId,
+  automatic: "boolean",
+  /** An OUT_OF_OFFICE reply: it pauses the lead instead where the campaign resumes after out-of-office (ooo.ts). */
+  outOfOffice: "boolean",
+} satisfies Shape;
+const PAUSE = { replyId: "text", campaignId: "text", leadId: "text", until: "timestamptz" } satisfies Shape;
 const TAG = { replyId: "text", leadId: leadTags.leadId, name: tags.name, id: tags.id } satisfies Shape;
 
 export type ReplyRow = RowOf<typeof REPLY>;
@@ -64,6 +75,8 @@ export interface ReplyPlan {
   rows: ReplyRow[];
   events: EventRow[];
   stops: StopRow[];
+  /** Sequences paused by out-of-office replies until the lead is back. */
+  pauses: PauseRow[];
   /** The intent tag of each matched, classified reply; applied only when the workspace has autoTagOnReply on. */
   tags: TagRow[];
   unsubscribes: Map<string, { leadId: string; email: string }>;
@@ -136,7 +149,20 @@ function stopSequences(rows: StopRow[]): SQL {
     where ${replyWritten(s.col("replyId"))}
       and ${campaignLeads.campaignId} = ${s.col("campaignId")} and ${campaignLeads.leadId} = ${s.col("leadId")}
       and ${campaignLeads.status} = 'ACTIVE'
+      and not (${s.col("outOfOffice")} and ${campaigns.oooResume} and not ${campaigns.stopOnAutoReply})
       and (case when ${s.col("automatic")} then ${campaigns.stopOnAutoReply} else ${campaigns.stopOnReply} end)`;
+}
+
+/** Out-of-office resume: nothing is sent to the lead before it is back (its next send moves to `until` if earlier). */
+function pauseSequences(rows: PauseRow[]): SQL {
+  const p = recordset("p", PAUSE, rows);
+  return sql`update ${campaignLeads} set ${name(campaignLeads.pausedUntil)} = ${p.col("until")},
+      ${name(campaignLeads.pauseReason)} = 'out_of_office',
+      ${name(campaignLeads.nextSendAt)} = greatest(coalesce(${campaignLeads.nextSendAt}, ${p.col("until")}), ${p.col("until")})
+    from ${p.from}
+    where ${replyWritten(p.col("replyId"))}
+      and ${campaignLeads.campaignId} = ${p.col("campaignId")} and ${campaignLeads.leadId} = ${p.col("leadId")}
+      and ${campaignLeads.status} = 'ACTIVE'`;
 }
 
 /**
@@ -225,6 +251,7 @@ function statements(mb: Mailbox, plan: ReplyPlan, state: FolderState | undefined
   const effects: SQL[] = [];
   if (plan.events.length) effects.push(insertEvents(plan.events));
   if (plan.stops.length) effects.push(stopSequences(plan.stops));
+  if (plan.pauses.length) effects.push(pauseSequences(plan.pauses));
   if (plan.tags.length) effects.push(tagLeads(mb.workspaceId, plan.tags, now));
   const answers = queueAgentAnswers(plan.rows, now); // the reply agents' work (queued here, done by their job in lib/agent-replies)
   if (answers) effects.push(answers);

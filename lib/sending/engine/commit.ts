@@ -123,6 +123,9 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
     [cl.nextSendAt, v.col("nextSendAt")],
     [cl.firstEmailedAt, sql`coalesce(${cl.firstEmailedAt}, ${at(now)})`],
     [cl.lastEmailedAt, at(now)],
+    // Sent again: an out-of-office or wait pause is over.
+    [cl.pausedUntil, sql`null`],
+    [cl.pauseReason, sql`null`],
   ])}
     from picked
     where ${sameLead(v)} and ${cl.mailboxId} = ${v.col("mailboxId")} and ${cl.nextStepOrder} = ${v.col("expected")}
