@@ -152,10 +152,7 @@ export const leadBranches = pgTable(
     action: jsonb("action").$type<StoredAction>().notNull(),
     decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.campaignId, t.leadId, t.stepId] }),
-    index("lead_branches_step_idx").on(t.stepId),
-  ],
+  (t) => [primaryKey({ columns: [t.campaignId, t.leadId, t.stepId] }), index("lead_branches_step_idx").on(t.stepId)],
 );
 
 /** Bytes in Postgres (architecture: Files), so web and worker on different machines see the same files. */

@@ -68,7 +68,13 @@ describe("out-of-office resume through real SMTP and IMAP", () => {
         language: "de",
         body: "Vielen Dank für Ihre Nachricht. Ich bin ab dem 14.12.2026 wieder im Büro.",
       }),
-      reply({ id: "a2", from: "nodate@us.test", inReplyTo: msgId("nodate@us.test"), auto: true, body: "I am out of the office with limited access to email." }),
+      reply({
+        id: "a2",
+        from: "nodate@us.test",
+        inReplyTo: msgId("nodate@us.test"),
+        auto: true,
+        body: "I am out of the office with limited access to email.",
+      }),
       reply({ id: "a3", from: "person@uk.test", inReplyTo: msgId("person@uk.test"), body: "Not for us, thanks." }),
     ]);
     clock.set(new Date("2026-12-07T15:35:00Z"));
@@ -76,11 +82,24 @@ describe("out-of-office resume through real SMTP and IMAP", () => {
     expect((await syncMailbox(systemCtx(undefined, { db: getDb(), clock }), m)).stored).toBe(3);
 
     const row = async (leadId: string) =>
-      (await getDb().select().from(campaignLeads).where(and(eq(campaignLeads.campaignId, campaign.id), eq(campaignLeads.leadId, leadId))))[0];
+      (
+        await getDb()
+          .select()
+          .from(campaignLeads)
+          .where(and(eq(campaignLeads.campaignId, campaign.id), eq(campaignLeads.leadId, leadId)))
+      )[0];
     const [away, nodate, person] = leadIds;
     // Back on Monday 14 December: 09:00 in Berlin. No date: seven days after the reply (10:30 in New York, in its window).
-    expect(await row(away)).toMatchObject({ status: "ACTIVE", pausedUntil: new Date("2026-12-14T08:00:00Z"), pauseReason: "out_of_office" });
-    expect(await row(nodate)).toMatchObject({ status: "ACTIVE", pausedUntil: new Date("2026-12-14T15:30:00Z"), pauseReason: "out_of_office" });
+    expect(await row(away)).toMatchObject({
+      status: "ACTIVE",
+      pausedUntil: new Date("2026-12-14T08:00:00Z"),
+      pauseReason: "out_of_office",
+    });
+    expect(await row(nodate)).toMatchObject({
+      status: "ACTIVE",
+      pausedUntil: new Date("2026-12-14T15:30:00Z"),
+      pauseReason: "out_of_office",
+    });
     expect((await row(person)).status).toBe("REPLIED"); // a person's reply stops the sequence as before
 
     const listed = (await call(LIST_REPLIES, "GET", "/replies", { key: suite.ws.readKey })).body.replies as any[];
@@ -97,7 +116,10 @@ describe("out-of-office resume through real SMTP and IMAP", () => {
 
     // The follow-up is due on Wednesday, but both paused leads get nothing; a settings change does not lift the pause.
     clock.set(new Date("2026-12-09T14:30:00Z"));
-    expect((await call(PATCH_SETTINGS, "PATCH", "", { key: suite.ws.fullKey, params: { id: campaign.id }, body: { sendWindowEndHour: 18 } })).status).toBe(200);
+    expect(
+      (await call(PATCH_SETTINGS, "PATCH", "", { key: suite.ws.fullKey, params: { id: campaign.id }, body: { sendWindowEndHour: 18 } }))
+        .status,
+    ).toBe(200);
     for (let i = 0; i < 3; i++) await sendDue(getDb(), clock);
     expect(await getDb().select().from(emails).where(eq(emails.campaignId, campaign.id))).toHaveLength(3);
 
@@ -109,7 +131,12 @@ describe("out-of-office resume through real SMTP and IMAP", () => {
     clock.set(new Date("2026-12-14T15:35:00Z"));
     await sendDue(getDb(), clock);
     const later = await getDb().select().from(emails).where(eq(emails.campaignId, campaign.id));
-    expect(later.filter((e) => e.stepOrder === 1).map((e) => e.leadEmail).sort()).toEqual(["away@de.test", "nodate@us.test"]);
+    expect(
+      later
+        .filter((e) => e.stepOrder === 1)
+        .map((e) => e.leadEmail)
+        .sort(),
+    ).toEqual(["away@de.test", "nodate@us.test"]);
   }, 60_000);
 });
 

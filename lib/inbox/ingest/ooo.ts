@@ -33,7 +33,9 @@ export function resumeAt(c: OooCampaign, lead: OooLead, returnDate: string | nul
   const zone = zoneFor(c, lead.timezone);
   const country = c.skipHolidays ? countryOf(lead, zone) : null;
   const from = returnDate
-    ? DateTime.fromISO(returnDate, { zone: zone ?? "UTC" }).startOf("day").toJSDate()
+    ? DateTime.fromISO(returnDate, { zone: zone ?? "UTC" })
+        .startOf("day")
+        .toJSDate()
     : new Date(receivedAt.getTime() + c.oooDefaultPauseDays * 86_400_000);
   if (from <= receivedAt) return null;
   return nextWindowOpen(c, zone, from, country) ?? from;

@@ -56,7 +56,13 @@ function planEffects(plan: ReplyPlan, mb: Mailbox, id: string, p: PreparedReply,
     ev("lead.unsubscribed", { replyId: id, leadId: w.leadId, leadEmail: w.leadEmail, source: "reply" });
     plan.unsubscribes.set(id, { leadId: w.leadId, email: w.leadEmail });
   } else if (w.campaignId)
-    plan.stops.push({ replyId: id, campaignId: w.campaignId, leadId: w.leadId, automatic: p.automatic, outOfOffice: p.intent === "OUT_OF_OFFICE" });
+    plan.stops.push({
+      replyId: id,
+      campaignId: w.campaignId,
+      leadId: w.leadId,
+      automatic: p.automatic,
+      outOfOffice: p.intent === "OUT_OF_OFFICE",
+    });
 }
 
 /**
