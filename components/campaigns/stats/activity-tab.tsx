@@ -1,7 +1,5 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -11,10 +9,10 @@ import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
 import { stepLabel, variantLabel } from "../labels";
-import { keys } from "../queries";
 import type { Campaign } from "../types";
-import { LIVE_MS, useActivity } from "./queries";
+import { LIVE_MS } from "./queries";
 import type { ActivityEmail, EmailStatus } from "./types";
+import { type ActivityView, useActivityView } from "./use-activity-view";
 
 const PAGE_SIZES = [25, 50, 100, 200]; // 200 is the API's largest page
 const COLUMNS = 8;
@@ -31,91 +29,91 @@ function isStatus(s: string): s is EmailStatus {
   return s in EMAIL_STATUS;
 }
 
+/** What the log holds (and how often it updates), the status filter and Refresh. */
+function ActivityToolbar({ view }: { view: ActivityView }) {
+  const { live, f, setF, activity } = view;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <p className="text-xs text-gray-500">
+        Every email of the campaign, newest first.{live && ` Updated every ${LIVE_MS / 1000} s while the campaign is active.`}
+      </p>
+      <div className="flex items-center gap-2">
+        <Select
+          aria-label="Status"
+          className="w-40"
+          value={f.status ?? ""}
+          onChange={(e) => setF((p) => ({ ...p, page: 1, status: isStatus(e.target.value) ? e.target.value : undefined }))}
+        >
+          <option value="">Any status</option>
+          {FILTERS.map((s) => (
+            <option key={s} value={s}>
+              {EMAIL_STATUS[s].label}
+            </option>
+          ))}
+        </Select>
+        <Button variant="secondary" disabled={activity.isFetching} onClick={() => void activity.refetch()}>
+          {activity.isFetching ? "Refreshing…" : "Refresh"}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The log's table: a loading or empty row, else one row per email. */
+function ActivityTable({ view, campaign }: { view: ActivityView; campaign: Campaign }) {
+  const { f, activity, current, rows } = view;
+  return (
+    <Table aria-label="Campaign activity" aria-busy={activity.isFetching}>
+      <THead>
+        <tr>
+          <Th>Time</Th>
+          <Th>Lead</Th>
+          <Th>Step</Th>
+          <Th>Mailbox</Th>
+          <Th>Subject</Th>
+          <Th>Status</Th>
+          <Th>Opened</Th>
+          <Th>Clicked</Th>
+        </tr>
+      </THead>
+      <TBody>
+        {!activity.data && !activity.error && (
+          <tr>
+            <Td colSpan={COLUMNS} className="py-6 text-center text-gray-500">
+              Loading…
+            </Td>
+          </tr>
+        )}
+        {current && rows.length === 0 && (
+          <tr>
+            <Td colSpan={COLUMNS} className="py-6 text-center text-gray-500" data-testid="activity-empty">
+              {f.status
+                ? `No ${EMAIL_STATUS[f.status].label.toLowerCase()} emails.`
+                : campaign.status === "ACTIVE"
+                  ? "No emails sent yet: the first ones go out within the send window."
+                  : "No emails sent yet."}
+            </Td>
+          </tr>
+        )}
+        {rows.map((e) => (
+          <Row key={e.id} e={e} opensTracked={campaign.trackOpens} clicksTracked={campaign.trackClicks} />
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
 /** Activity: every email of the campaign, newest first, with its outcome, the server's reason and opens/clicks. */
 export function ActivityTab({ campaign }: { campaign: Campaign }) {
-  const live = campaign.status === "ACTIVE";
-  const [f, setF] = useState<{ page: number; limit: number; status?: EmailStatus }>({ page: 1, limit: 50 });
-  const activity = useActivity(campaign.id, f, live);
-  // While a new filter loads, the previous rows stay on screen (marked busy) but not as this filter's answer.
-  const current = activity.data && !activity.isPlaceholderData ? activity.data : undefined;
-  const rows = activity.data?.emails ?? [];
-  const total = activity.data?.total ?? 0;
-
-  // New emails in the log: the stats (the page header, the Overview) follow at once, not at their next tick.
-  const queryClient = useQueryClient();
-  const seen = useRef<string>(undefined);
-  const signature = current ? `${f.status ?? ""}:${current.total}:${current.emails.map((e) => e.status).join()}` : undefined;
-  useEffect(() => {
-    if (signature === undefined) return;
-    const sameView = seen.current?.split(":")[0] === signature.split(":")[0];
-    if (sameView && seen.current !== signature) void queryClient.invalidateQueries({ queryKey: keys.part(campaign.id, "stats") });
-    seen.current = signature;
-  }, [signature, campaign.id, queryClient]);
+  const view = useActivityView(campaign);
+  const { f, setF, activity, rows, total } = view;
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-xs text-gray-500">
-          Every email of the campaign, newest first.{live && ` Updated every ${LIVE_MS / 1000} s while the campaign is active.`}
-        </p>
-        <div className="flex items-center gap-2">
-          <Select
-            aria-label="Status"
-            className="w-40"
-            value={f.status ?? ""}
-            onChange={(e) => setF((p) => ({ ...p, page: 1, status: isStatus(e.target.value) ? e.target.value : undefined }))}
-          >
-            <option value="">Any status</option>
-            {FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {EMAIL_STATUS[s].label}
-              </option>
-            ))}
-          </Select>
-          <Button variant="secondary" disabled={activity.isFetching} onClick={() => void activity.refetch()}>
-            {activity.isFetching ? "Refreshing…" : "Refresh"}
-          </Button>
-        </div>
-      </div>
+      <ActivityToolbar view={view} />
       {activity.error && <Alert tone="error">Could not load the activity: {describeError(activity.error)}</Alert>}
 
-      <Table aria-label="Campaign activity" aria-busy={activity.isFetching}>
-        <THead>
-          <tr>
-            <Th>Time</Th>
-            <Th>Lead</Th>
-            <Th>Step</Th>
-            <Th>Mailbox</Th>
-            <Th>Subject</Th>
-            <Th>Status</Th>
-            <Th>Opened</Th>
-            <Th>Clicked</Th>
-          </tr>
-        </THead>
-        <TBody>
-          {!activity.data && !activity.error && (
-            <tr>
-              <Td colSpan={COLUMNS} className="py-6 text-center text-gray-500">
-                Loading…
-              </Td>
-            </tr>
-          )}
-          {current && rows.length === 0 && (
-            <tr>
-              <Td colSpan={COLUMNS} className="py-6 text-center text-gray-500" data-testid="activity-empty">
-                {f.status
-                  ? `No ${EMAIL_STATUS[f.status].label.toLowerCase()} emails.`
-                  : campaign.status === "ACTIVE"
-                    ? "No emails sent yet: the first ones go out within the send window."
-                    : "No emails sent yet."}
-              </Td>
-            </tr>
-          )}
-          {rows.map((e) => (
-            <Row key={e.id} e={e} opensTracked={campaign.trackOpens} clicksTracked={campaign.trackClicks} />
-          ))}
-        </TBody>
-      </Table>
+      <ActivityTable view={view} campaign={campaign} />
       {total > 0 && (
         <Pager
           page={f.page}
