@@ -21,12 +21,8 @@ export function addressList(a: Address[] | null | undefined): string {
   return (a ?? []).map(formatAddress).join(", ");
 }
 
-/**
- * The open conversation: who handles it, every message oldest first, then the composer. Opening it
- * marks it read. A client seat reads it only: no composer, star, forward, reminder or assignment.
- */
-export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: () => void }) {
-  const canWrite = useCan("member");
+/** The conversation and its effects: marked read on open and when a new reply arrives, and scrolled to its newest message. */
+function useConversationPane(leadId: string, canWrite: boolean) {
   const convo = useConversation(leadId);
   const markRead = useMarkRead();
   const data = convo.data;
@@ -54,6 +50,65 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
     }
   }, [data, leadId]);
 
+  return { convo, markRead, latest, end };
+}
+
+type Conversation = NonNullable<ReturnType<typeof useConversation>["data"]>;
+
+/** Who the conversation is with, the latest reply's intent, its assignee and reminder. */
+function ConversationHeader({
+  data,
+  leadId,
+  latest,
+  canWrite,
+  onBack,
+}: {
+  data: Conversation;
+  leadId: string;
+  latest: InboundMessage | undefined;
+  canWrite: boolean;
+  onBack?: () => void;
+}) {
+  const lead = data.lead;
+  return (
+    <header className="flex flex-wrap items-start justify-between gap-3 border-b border-gray-200 pb-3">
+      <div className="min-w-0">
+        {onBack && (
+          <Button variant="ghost" size="sm" className="mb-1 -ml-2 lg:hidden" onClick={onBack}>
+            ← Conversations
+          </Button>
+        )}
+        <h2 className="truncate text-lg font-semibold text-gray-900" data-testid="conversation-title">
+          {personName(lead)}
+        </h2>
+        <p className="truncate text-sm text-gray-600">
+          {lead.email}
+          {lead.companyName && ` · ${lead.companyName}`}
+        </p>
+      </div>
+      {latest && (
+        <Badge tone={INTENT_TONE[latest.intentClassification]} className="mt-1">
+          <span data-testid="conversation-intent">{INTENT_LABEL[latest.intentClassification]}</span>
+        </Badge>
+      )}
+      <div className="flex w-full flex-wrap items-center justify-between gap-2">
+        <AssigneeControl leadId={leadId} assignee={data.assignee} />
+        {latest && canWrite && <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />}
+        {latest && !canWrite && latest.remindAt && <ReminderBadge remindAt={latest.remindAt} />}
+      </div>
+    </header>
+  );
+}
+
+/**
+ * The open conversation: who handles it, every message oldest first, then the composer. Opening it
+ * marks it read. A client seat reads it only: no composer, star, forward, reminder or assignment.
+ */
+export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: () => void }) {
+  const canWrite = useCan("member");
+  const { convo, markRead, latest, end } = useConversationPane(leadId, canWrite);
+  const data = convo.data;
+
   if (convo.isPending) return <p className="p-6 text-sm text-gray-500">Loading the conversation…</p>;
   if (convo.error || !data)
     return (
@@ -62,35 +117,9 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
       </Alert>
     );
 
-  const lead = data.lead;
   return (
     <section aria-label="Conversation" className="space-y-4 p-4">
-      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-gray-200 pb-3">
-        <div className="min-w-0">
-          {onBack && (
-            <Button variant="ghost" size="sm" className="mb-1 -ml-2 lg:hidden" onClick={onBack}>
-              ← Conversations
-            </Button>
-          )}
-          <h2 className="truncate text-lg font-semibold text-gray-900" data-testid="conversation-title">
-            {personName(lead)}
-          </h2>
-          <p className="truncate text-sm text-gray-600">
-            {lead.email}
-            {lead.companyName && ` · ${lead.companyName}`}
-          </p>
-        </div>
-        {latest && (
-          <Badge tone={INTENT_TONE[latest.intentClassification]} className="mt-1">
-            <span data-testid="conversation-intent">{INTENT_LABEL[latest.intentClassification]}</span>
-          </Badge>
-        )}
-        <div className="flex w-full flex-wrap items-center justify-between gap-2">
-          <AssigneeControl leadId={leadId} assignee={data.assignee} />
-          {latest && canWrite && <RemindControl key={latest.id} replyId={latest.id} remindAt={latest.remindAt} />}
-          {latest && !canWrite && latest.remindAt && <ReminderBadge remindAt={latest.remindAt} />}
-        </div>
-      </header>
+      <ConversationHeader data={data} leadId={leadId} latest={latest} canWrite={canWrite} onBack={onBack} />
       {markRead.error && <Alert tone="error">Could not mark the conversation read: {describeError(markRead.error)}</Alert>}
 
       <ol aria-label="Messages" className="space-y-3">
@@ -107,7 +136,7 @@ export function ConversationPane({ leadId, onBack }: { leadId: string; onBack?: 
           Your seat is read-only: you can read this conversation but not answer it.
         </p>
       ) : latest ? (
-        <Composer key={leadId} leadId={leadId} replyTo={latest} fallbackTo={lead.email} />
+        <Composer key={leadId} leadId={leadId} replyTo={latest} fallbackTo={data.lead.email} />
       ) : (
         <p className="text-sm text-gray-600">Nothing received from this lead yet, so there is nothing to answer.</p>
       )}

@@ -13,6 +13,120 @@ const DEFAULT_UNMATCHED: UnmatchedPaging = { page: 1, limit: 50 };
 
 export type InboxViewName = "conversations" | "unmatched";
 
+/** What the inbox shows (view, filters, paging, the open conversation or message), kept in the address as it changes. */
+function useInboxState(initialView: InboxViewName, initialLeadId: string | undefined, initialMessageId: string | undefined) {
+  const [view, setView] = useState<InboxViewName>(initialView);
+  const [filters, setFilters] = useState(DEFAULT_FILTERS);
+  const [selected, setSelected] = useState(initialLeadId);
+  const [unmatchedPaging, setUnmatchedPaging] = useState(DEFAULT_UNMATCHED);
+  const [message, setMessage] = useState(initialMessageId);
+
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const set = (k: string, v: string | undefined) => (v ? url.searchParams.set(k, v) : url.searchParams.delete(k));
+    set("view", view === "unmatched" ? "unmatched" : undefined);
+    set("lead", view === "conversations" ? selected : undefined);
+    set("message", view === "unmatched" ? message : undefined);
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  }, [view, selected, message]);
+
+  return { view, setView, filters, setFilters, selected, setSelected, unmatchedPaging, setUnmatchedPaging, message, setMessage };
+}
+
+type InboxState = ReturnType<typeof useInboxState>;
+
+/** The page title with the count of unread replies. */
+function InboxHeader() {
+  const unread = useUnreadCount();
+  const u = unread.data;
+  return (
+    <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-6 py-3">
+      <h1 className="text-xl font-semibold text-gray-900">Inbox</h1>
+      {u && (
+        <Badge tone={u.messages > 0 ? "indigo" : "gray"} className="tabular-nums">
+          <span
+            data-testid="inbox-unread"
+            title={`${u.messages} unread ${u.messages === 1 ? "reply" : "replies"} in ${u.conversations} ${u.conversations === 1 ? "conversation" : "conversations"}`}
+          >
+            {u.messages === 0 ? "All read" : `${u.messages.toLocaleString()} unread`}
+          </span>
+        </Badge>
+      )}
+      {unread.error && <span className="text-xs text-red-700">Could not count unread replies</span>}
+    </header>
+  );
+}
+
+/** The left column: the Conversations / Unmatched tabs and the list of the chosen view. */
+function InboxSidebar({ s, open }: { s: InboxState; open: string | undefined }) {
+  const { view, setView } = s;
+  const unmatchedCount = useUnmatchedCount();
+  const ids = useId();
+
+  // The tabs pattern: arrow keys move between the two views (and focus follows).
+  function onTabKey(e: KeyboardEvent) {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    const next: InboxViewName = view === "conversations" ? "unmatched" : "conversations";
+    setView(next);
+    document.getElementById(`${ids}-${next}`)?.focus();
+  }
+  return (
+    <aside
+      aria-label={view === "conversations" ? "Conversation list" : "Unmatched list"}
+      className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", open ? "hidden lg:flex" : "flex")}
+    >
+      <div role="tablist" aria-label="Inbox views" className="flex gap-1 border-b border-gray-200 px-3 pt-2" onKeyDown={onTabKey}>
+        <ViewTab
+          id={`${ids}-conversations`}
+          panel={`${ids}-panel`}
+          selected={view === "conversations"}
+          onClick={() => setView("conversations")}
+        >
+          Conversations
+        </ViewTab>
+        <ViewTab
+          id={`${ids}-unmatched`}
+          panel={`${ids}-panel`}
+          selected={view === "unmatched"}
+          onClick={() => setView("unmatched")}
+          count={unmatchedCount.data}
+        >
+          Unmatched
+        </ViewTab>
+      </div>
+      <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${view}`} className="flex min-h-0 flex-1 flex-col">
+        {view === "conversations" ? (
+          <>
+            <ThreadFiltersBar filters={s.filters} onChange={s.setFilters} />
+            <ThreadList filters={s.filters} onChange={s.setFilters} selected={s.selected} onSelect={s.setSelected} />
+          </>
+        ) : (
+          <UnmatchedList paging={s.unmatchedPaging} onPaging={s.setUnmatchedPaging} selected={s.message} onSelect={s.setMessage} />
+        )}
+      </div>
+    </aside>
+  );
+}
+
+/** The right column: the open conversation or unmatched message, else a hint to pick one. */
+function InboxDetail({ s, open }: { s: InboxState; open: string | undefined }) {
+  const { view, selected, message } = s;
+  return (
+    <div className={cn("min-h-0 overflow-y-auto bg-gray-50", open ? "block" : "hidden lg:block")}>
+      {view === "conversations" && selected ? (
+        <ConversationPane key={selected} leadId={selected} onBack={() => s.setSelected(undefined)} />
+      ) : view === "unmatched" && message ? (
+        <UnmatchedPane key={message} id={message} onBack={() => s.setMessage(undefined)} />
+      ) : (
+        <div className="flex h-full items-center justify-center p-6 text-sm text-gray-500">
+          {view === "conversations" ? "Pick a conversation to read it and reply." : "Pick a message to read or forward it."}
+        </div>
+      )}
+    </div>
+  );
+}
+
 /**
  * The unibox: every conversation of every mailbox on the left, the open one on the right; the
  * Unmatched view lists instead the mail that matched no lead. What is open is in the address
@@ -27,98 +141,15 @@ export function InboxView({
   initialView?: InboxViewName;
   initialMessageId?: string;
 }) {
-  const [view, setView] = useState<InboxViewName>(initialView);
-  const [filters, setFilters] = useState(DEFAULT_FILTERS);
-  const [selected, setSelected] = useState(initialLeadId);
-  const [unmatchedPaging, setUnmatchedPaging] = useState(DEFAULT_UNMATCHED);
-  const [message, setMessage] = useState(initialMessageId);
-  const unread = useUnreadCount();
-  const unmatchedCount = useUnmatchedCount();
-
-  useEffect(() => {
-    const url = new URL(window.location.href);
-    const set = (k: string, v: string | undefined) => (v ? url.searchParams.set(k, v) : url.searchParams.delete(k));
-    set("view", view === "unmatched" ? "unmatched" : undefined);
-    set("lead", view === "conversations" ? selected : undefined);
-    set("message", view === "unmatched" ? message : undefined);
-    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
-  }, [view, selected, message]);
-
-  const open = view === "conversations" ? selected : message;
-  const ids = useId();
-
-  // The tabs pattern: arrow keys move between the two views (and focus follows).
-  function onTabKey(e: KeyboardEvent) {
-    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-    e.preventDefault();
-    const next: InboxViewName = view === "conversations" ? "unmatched" : "conversations";
-    setView(next);
-    document.getElementById(`${ids}-${next}`)?.focus();
-  }
-  const u = unread.data;
+  const s = useInboxState(initialView, initialLeadId, initialMessageId);
+  const open = s.view === "conversations" ? s.selected : s.message;
   return (
     // The page's padding undone (the layout's px-4 py-4, md:px-8 md:py-6): the inbox fills the screen below the phone's top bar.
     <div className="-mx-4 -my-4 flex h-[calc(100dvh-3.5rem)] min-h-0 flex-col md:-mx-8 md:-my-6 md:h-screen">
-      <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-6 py-3">
-        <h1 className="text-xl font-semibold text-gray-900">Inbox</h1>
-        {u && (
-          <Badge tone={u.messages > 0 ? "indigo" : "gray"} className="tabular-nums">
-            <span
-              data-testid="inbox-unread"
-              title={`${u.messages} unread ${u.messages === 1 ? "reply" : "replies"} in ${u.conversations} ${u.conversations === 1 ? "conversation" : "conversations"}`}
-            >
-              {u.messages === 0 ? "All read" : `${u.messages.toLocaleString()} unread`}
-            </span>
-          </Badge>
-        )}
-        {unread.error && <span className="text-xs text-red-700">Could not count unread replies</span>}
-      </header>
+      <InboxHeader />
       <div className="grid min-h-0 flex-1 lg:grid-cols-[26rem_1fr]">
-        <aside
-          aria-label={view === "conversations" ? "Conversation list" : "Unmatched list"}
-          className={cn("min-h-0 flex-col border-r border-gray-200 bg-white", open ? "hidden lg:flex" : "flex")}
-        >
-          <div role="tablist" aria-label="Inbox views" className="flex gap-1 border-b border-gray-200 px-3 pt-2" onKeyDown={onTabKey}>
-            <ViewTab
-              id={`${ids}-conversations`}
-              panel={`${ids}-panel`}
-              selected={view === "conversations"}
-              onClick={() => setView("conversations")}
-            >
-              Conversations
-            </ViewTab>
-            <ViewTab
-              id={`${ids}-unmatched`}
-              panel={`${ids}-panel`}
-              selected={view === "unmatched"}
-              onClick={() => setView("unmatched")}
-              count={unmatchedCount.data}
-            >
-              Unmatched
-            </ViewTab>
-          </div>
-          <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-${view}`} className="flex min-h-0 flex-1 flex-col">
-            {view === "conversations" ? (
-              <>
-                <ThreadFiltersBar filters={filters} onChange={setFilters} />
-                <ThreadList filters={filters} onChange={setFilters} selected={selected} onSelect={setSelected} />
-              </>
-            ) : (
-              <UnmatchedList paging={unmatchedPaging} onPaging={setUnmatchedPaging} selected={message} onSelect={setMessage} />
-            )}
-          </div>
-        </aside>
-        <div className={cn("min-h-0 overflow-y-auto bg-gray-50", open ? "block" : "hidden lg:block")}>
-          {view === "conversations" && selected ? (
-            <ConversationPane key={selected} leadId={selected} onBack={() => setSelected(undefined)} />
-          ) : view === "unmatched" && message ? (
-            <UnmatchedPane key={message} id={message} onBack={() => setMessage(undefined)} />
-          ) : (
-            <div className="flex h-full items-center justify-center p-6 text-sm text-gray-500">
-              {view === "conversations" ? "Pick a conversation to read it and reply." : "Pick a message to read or forward it."}
-            </div>
-          )}
-        </div>
+        <InboxSidebar s={s} open={open} />
+        <InboxDetail s={s} open={open} />
       </div>
     </div>
   );
