@@ -1,8 +1,6 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { describeError, data, client } from "@/components/api-client";
+import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -10,69 +8,18 @@ import { Input } from "@/components/ui/input";
 import { Pager } from "@/components/ui/pager";
 import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { ADD_RESULTS, plural } from "./labels";
-import { useRefreshCampaign, useWorkspaceLeads } from "./queries";
-import type { AddLeadResultKind, AddLeadsResult } from "./types";
+import type { AddLeadResultKind } from "./types";
+import { type AddLeadsState, type Outcome, useAddLeads } from "./use-add-leads";
 
 const PAGE_SIZES = [25, 50, 100, 200];
-const BATCH = 1000; // POST /campaigns/<id>/leads takes up to 1,000 ids per call
-
-type Outcome = { results: AddLeadsResult["results"]; added: number };
-
-/** Adds the picked leads in batches the API accepts, keeping every per-lead result. */
-async function addInBatches(campaignId: string, ids: string[]): Promise<Outcome> {
-  const out: Outcome = { results: [], added: 0 };
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const r = await data(
-      client.POST("/campaigns/{id}/leads", { params: { path: { id: campaignId } }, body: { leadIds: ids.slice(i, i + BATCH) } }),
-    );
-    out.results.push(...r.results);
-    out.added += r.added;
-  }
-  return out;
-}
 
 /**
  * Pick leads of the workspace (search + checkboxes; the picks survive paging and new searches), add
  * them, and read what happened to each: assigned a mailbox, added without one, or not added.
  */
 export function AddLeadsDialog({ campaignId, onClose }: { campaignId: string; onClose: () => void }) {
-  const refresh = useRefreshCampaign(campaignId);
-  const [search, setSearch] = useState("");
-  const [q, setQ] = useState("");
-  const [paging, setPaging] = useState({ page: 1, limit: 50 });
-  const leads = useWorkspaceLeads(q, paging.page, paging.limit);
-  const [picked, setPicked] = useState<Map<string, string>>(new Map());
-  const add = useMutation({ mutationFn: () => addInBatches(campaignId, [...picked.keys()]), onSuccess: () => refresh() });
-
-  useEffect(() => {
-    const t = setTimeout(() => {
-      setQ(search);
-      setPaging((p) => ({ ...p, page: 1 }));
-    }, 300);
-    return () => clearTimeout(t);
-  }, [search]);
-
-  const rows = leads.data?.leads ?? [];
-  const allPicked = rows.length > 0 && rows.every((r) => picked.has(r.id));
-
-  function toggle(id: string, email: string) {
-    setPicked((m) => {
-      const n = new Map(m);
-      if (n.has(id)) n.delete(id);
-      else n.set(id, email);
-      return n;
-    });
-  }
-  function togglePage() {
-    setPicked((m) => {
-      const n = new Map(m);
-      for (const r of rows) {
-        if (allPicked) n.delete(r.id);
-        else n.set(r.id, r.email);
-      }
-      return n;
-    });
-  }
+  const s = useAddLeads(campaignId);
+  const { picked, add, leads, rows, paging, setPaging } = s;
 
   if (add.data) return <AddLeadsResultDialog outcome={add.data} onClose={onClose} />;
 
@@ -98,42 +45,12 @@ export function AddLeadsDialog({ campaignId, onClose }: { campaignId: string; on
           type="search"
           aria-label="Search leads to add"
           placeholder="Search email, name or company…"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
+          value={s.search}
+          onChange={(e) => s.setSearch(e.target.value)}
         />
         {leads.error && <Alert tone="error">Could not load leads: {describeError(leads.error)}</Alert>}
         {add.error && <Alert tone="error">Could not add the leads: {describeError(add.error)}</Alert>}
-        <Table aria-label="Workspace leads" aria-busy={leads.isFetching}>
-          <THead>
-            <tr>
-              <Th className="w-8">
-                <input type="checkbox" aria-label="Pick all on this page" checked={allPicked} onChange={togglePage} />
-              </Th>
-              <Th>Email</Th>
-              <Th>Name</Th>
-              <Th>Company</Th>
-            </tr>
-          </THead>
-          <TBody>
-            {rows.map((l) => (
-              <Tr key={l.id}>
-                <Td>
-                  <input type="checkbox" aria-label={`Pick ${l.email}`} checked={picked.has(l.id)} onChange={() => toggle(l.id, l.email)} />
-                </Td>
-                <Td>{l.email}</Td>
-                <Td>{[l.firstName, l.lastName].filter(Boolean).join(" ")}</Td>
-                <Td className="text-gray-600">{l.companyName ?? ""}</Td>
-              </Tr>
-            ))}
-            {leads.data && rows.length === 0 && (
-              <tr>
-                <td colSpan={4} className="px-3 py-8 text-center text-sm text-gray-600">
-                  {q ? "No leads match." : "The workspace has no leads yet: import them on the Leads page."}
-                </td>
-              </tr>
-            )}
-          </TBody>
-        </Table>
+        <LeadPickTable s={s} />
         <Pager
           page={paging.page}
           limit={paging.limit}
@@ -148,6 +65,44 @@ export function AddLeadsDialog({ campaignId, onClose }: { campaignId: string; on
         </p>
       </div>
     </Dialog>
+  );
+}
+
+/** The page of workspace leads with a checkbox each, and one in the header for the whole page. */
+function LeadPickTable({ s }: { s: AddLeadsState }) {
+  const { leads, rows, picked } = s;
+  return (
+    <Table aria-label="Workspace leads" aria-busy={leads.isFetching}>
+      <THead>
+        <tr>
+          <Th className="w-8">
+            <input type="checkbox" aria-label="Pick all on this page" checked={s.allPicked} onChange={s.togglePage} />
+          </Th>
+          <Th>Email</Th>
+          <Th>Name</Th>
+          <Th>Company</Th>
+        </tr>
+      </THead>
+      <TBody>
+        {rows.map((l) => (
+          <Tr key={l.id}>
+            <Td>
+              <input type="checkbox" aria-label={`Pick ${l.email}`} checked={picked.has(l.id)} onChange={() => s.toggle(l.id, l.email)} />
+            </Td>
+            <Td>{l.email}</Td>
+            <Td>{[l.firstName, l.lastName].filter(Boolean).join(" ")}</Td>
+            <Td className="text-gray-600">{l.companyName ?? ""}</Td>
+          </Tr>
+        ))}
+        {leads.data && rows.length === 0 && (
+          <tr>
+            <td colSpan={4} className="px-3 py-8 text-center text-sm text-gray-600">
+              {s.q ? "No leads match." : "The workspace has no leads yet: import them on the Leads page."}
+            </td>
+          </tr>
+        )}
+      </TBody>
+    </Table>
   );
 }
 
