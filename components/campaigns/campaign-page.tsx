@@ -28,8 +28,11 @@ const CLIENT_TABS: ReadonlySet<CampaignTab> = new Set(["overview", "schedule", "
 
 export type CampaignTab = "overview" | "sequence" | "leads" | "mailboxes" | "schedule" | "activity" | "settings";
 
-/** `initialTab` comes from ?tab=; without it the page opens on the Overview, or on the Sequence while the campaign has no step. */
-export function CampaignPage({ id, initialTab }: { id: string; initialTab?: CampaignTab }) {
+/**
+ * The page's own state: the open tab (kept in ?tab= without a navigation), the open dialog and the notice.
+ * Without `initialTab` the tab is decided once the steps are known.
+ */
+function useCampaignPage(id: string, initialTab: CampaignTab | undefined) {
   const campaign = useCampaign(id);
   const steps = useSteps(id);
   const canWrite = useCan("member");
@@ -47,12 +50,26 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
     window.history.replaceState(null, "", url);
   }
 
+  return { campaign, canWrite, tab, changeTab, dialog, setDialog, notice, setNotice };
+}
+
+type PageState = ReturnType<typeof useCampaignPage>;
+
+const BACK_LINK = (
+  <Link href="/campaigns" className="text-sm text-indigo-700 hover:underline">
+    ← Campaigns
+  </Link>
+);
+
+/** `initialTab` comes from ?tab=; without it the page opens on the Overview, or on the Sequence while the campaign has no step. */
+export function CampaignPage({ id, initialTab }: { id: string; initialTab?: CampaignTab }) {
+  const s = useCampaignPage(id, initialTab);
+  const { campaign, tab, notice } = s;
+
   if (campaign.error) {
     return (
       <div className="space-y-4">
-        <Link href="/campaigns" className="text-sm text-indigo-700 hover:underline">
-          ← Campaigns
-        </Link>
+        {BACK_LINK}
         <Alert tone="error">Could not load the campaign: {describeError(campaign.error)}</Alert>
       </div>
     );
@@ -62,73 +79,97 @@ export function CampaignPage({ id, initialTab }: { id: string; initialTab?: Camp
 
   return (
     <div className="space-y-5">
-      <div className="space-y-3">
-        <Link href="/campaigns" className="text-sm text-indigo-700 hover:underline">
-          ← Campaigns
-        </Link>
-        <div className="flex flex-wrap items-start justify-between gap-3">
-          <div>
-            <div className="flex items-center gap-2">
-              <h1 className="text-xl font-semibold text-gray-900">{c.name}</h1>
-              <span data-testid="campaign-status">
-                <Badge tone={STATUS[c.status].tone}>{STATUS[c.status].label}</Badge>
-              </span>
-            </div>
-            {c.folder && <p className="text-sm text-gray-600">Folder: {c.folder}</p>}
-          </div>
-          {canWrite && (
-            <StatusActions campaign={c} onLaunch={() => setDialog("launch")} onArchive={() => setDialog("archive")} onNotice={setNotice} />
-          )}
-        </div>
-      </div>
+      <CampaignHeader c={c} s={s} />
 
       {notice && (
         <Alert tone="success" className="flex justify-between">
           <span data-testid="campaign-notice">{notice}</span>
-          <button type="button" onClick={() => setNotice(undefined)} aria-label="Dismiss">
+          <button type="button" onClick={() => s.setNotice(undefined)} aria-label="Dismiss">
             ✕
           </button>
         </Alert>
       )}
 
-      <Tabs
-        label="Campaign"
-        value={tab}
-        onChange={changeTab}
-        tabs={(
-          [
-            { id: "overview", label: "Overview", content: <OverviewTab campaign={c} /> },
-            { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
-            { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
-            { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => changeTab("leads")} /> },
-            { id: "schedule", label: "Schedule", content: <ScheduleTab campaign={c} /> },
-            { id: "activity", label: "Activity", content: <ActivityTab campaign={c} /> },
-            { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
-          ] satisfies { id: CampaignTab; label: string; content: ReactNode }[]
-        ).filter((t) => canWrite || CLIENT_TABS.has(t.id))}
-      />
+      <CampaignTabs c={c} tab={tab} s={s} />
+      <CampaignDialogs c={c} s={s} />
+    </div>
+  );
+}
 
-      {dialog === "launch" && (
+function CampaignHeader({ c, s }: { c: Campaign; s: PageState }) {
+  return (
+    <div className="space-y-3">
+      {BACK_LINK}
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <div className="flex items-center gap-2">
+            <h1 className="text-xl font-semibold text-gray-900">{c.name}</h1>
+            <span data-testid="campaign-status">
+              <Badge tone={STATUS[c.status].tone}>{STATUS[c.status].label}</Badge>
+            </span>
+          </div>
+          {c.folder && <p className="text-sm text-gray-600">Folder: {c.folder}</p>}
+        </div>
+        {s.canWrite && (
+          <StatusActions
+            campaign={c}
+            onLaunch={() => s.setDialog("launch")}
+            onArchive={() => s.setDialog("archive")}
+            onNotice={s.setNotice}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** Every tab for a member; only the read-only ones for a client seat. */
+function CampaignTabs({ c, tab, s }: { c: Campaign; tab: CampaignTab; s: PageState }) {
+  return (
+    <Tabs
+      label="Campaign"
+      value={tab}
+      onChange={s.changeTab}
+      tabs={(
+        [
+          { id: "overview", label: "Overview", content: <OverviewTab campaign={c} /> },
+          { id: "sequence", label: "Sequence", content: <SequenceTab campaign={c} /> },
+          { id: "leads", label: "Leads", content: <LeadsTab campaignId={c.id} /> },
+          { id: "mailboxes", label: "Mailboxes", content: <PoolTab campaignId={c.id} onShowLeads={() => s.changeTab("leads")} /> },
+          { id: "schedule", label: "Schedule", content: <ScheduleTab campaign={c} /> },
+          { id: "activity", label: "Activity", content: <ActivityTab campaign={c} /> },
+          { id: "settings", label: "Settings", content: <SettingsTab campaignId={c.id} /> },
+        ] satisfies { id: CampaignTab; label: string; content: ReactNode }[]
+      ).filter((t) => s.canWrite || CLIENT_TABS.has(t.id))}
+    />
+  );
+}
+
+function CampaignDialogs({ c, s }: { c: Campaign; s: PageState }) {
+  const close = () => s.setDialog(undefined);
+  return (
+    <>
+      {s.dialog === "launch" && (
         <LaunchDialog
           campaign={c}
-          onClose={() => setDialog(undefined)}
+          onClose={close}
           onLaunched={(launched) => {
-            setDialog(undefined);
-            setNotice(`${launched.name} is active: it sends within its window and days.`);
+            close();
+            s.setNotice(`${launched.name} is active: it sends within its window and days.`);
           }}
         />
       )}
-      {dialog === "archive" && (
+      {s.dialog === "archive" && (
         <ArchiveDialog
           campaign={c}
-          onClose={() => setDialog(undefined)}
+          onClose={close}
           onDone={() => {
-            setDialog(undefined);
-            setNotice(`${c.name} is archived.`);
+            close();
+            s.setNotice(`${c.name} is archived.`);
           }}
         />
       )}
-    </div>
+    </>
   );
 }
 
