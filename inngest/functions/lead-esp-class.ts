@@ -1,4 +1,4 @@
-import { runLeadEspClass } from "../../lib/leads/esp-class";
+import { runLeadEspClass } from "../../lib/campaigns/esp-class";
 import type { JobDef } from "../../lib/jobs/registry";
 
 export const leadEspClassJob: JobDef = {

@@ -51,7 +51,7 @@ export interface EspRematchResult {
 }
 
 /**
- * Re-runs ESP matching for leads whose class the lead-esp-class job has just set (lib/leads/esp-class.ts):
+ * Re-runs ESP matching for leads whose class the lead-esp-class job has just set (lib/campaigns/esp-class.ts):
  * a lead added while UNKNOWN was assigned as if matching were off. Takes their campaign leads that are
  * in a PREFER or STRICT campaign, ACTIVE, never emailed by it, and on a mailbox of another class, and
  * picks again exactly as `reassign { leadIds }` does (pickMailbox over the pool mailboxes that can send,

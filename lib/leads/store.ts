@@ -90,7 +90,7 @@ export async function insertLeadRows(db: DbOrTx, workspaceId: string, rows: { id
   if (rows.length === 0) return;
   const at = now.toISOString();
   // Insertion order is the `seq` order: keep the order the leads were sent in. A lead at an address
-  // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (esp-class.ts).
+  // domain already looked up takes its ESP class now; the others stay UNKNOWN for the job (lib/campaigns/esp-class.ts).
   // The text starts with its verb: BENCH_PROFILE=1's statement log names a statement by its first line.
   await db.execute(sql`insert into ${leads} (${INSERT_COLUMNS})
     select ${INSERT_FIELDS}, ${workspaceId}, coalesce(d.esp_class, 'UNKNOWN'), ${at}::timestamptz, ${at}::timestamptz
