@@ -7,7 +7,7 @@ import { suppressionRoutes, tagRoutes } from "../contracts/workspace";
 import { getAiProviderSetting, testAiProvider } from "../../ai/provider-setting";
 import { getAiSettings, patchAiSettings } from "../../ai/settings";
 import { getBranding, putBranding } from "../../analytics/branding";
-import { bulkTagLeads, bulkUntagLeads } from "../../leads/bulk-tags";
+import { bulkTagLeads, bulkUntagLeads } from "../../tags/bulk-tags";
 import { leadCampaigns } from "../../leads/lead-campaigns";
 import { getLead } from "../../leads/read-leads";
 import { leadTimeline } from "../../leads/timeline";

@@ -3,8 +3,8 @@ import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { NotFoundError } from "../errors";
-import { resolveTag } from "../tags/tags";
-import { untagLeads } from "./lead-events";
+import { resolveTag } from "./tags";
+import { untagLeads } from "../leads/lead-events";
 
 /** The ids among `ids` that are leads of the workspace. */
 async function existingLeads(db: DbOrTx, workspaceId: string, ids: string[]): Promise<Set<string>> {
