@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { alerts } from "../../db/schema";
-import { raiseAlert, resolveAlert } from "../deliverability/alerts";
+import { raiseAlert, resolveAlert } from "../alerts/alerts";
 import type { BlacklistTargetVerdict, CheckResult } from "./checks";
 
 type AuthChecks = { spf: CheckResult; dkim: CheckResult; dmarc: CheckResult; mx: CheckResult };

@@ -9,7 +9,8 @@ import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
 import { withLogin } from "./credentials";
 import { READ_FAILING_AFTER_MS, type MailboxRow } from "./view";
-import { raiseAlert, readFailingAlert, reconcileMailboxAlerts, resolveAlert } from "../deliverability/alerts";
+import { raiseAlert, resolveAlert } from "../alerts/alerts";
+import { readFailingAlert, reconcileMailboxAlerts } from "./alerts";
 import { jobsEnv } from "../env";
 
 export function checkIntervalMs(): number {

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes, placementResults, placementTests } from "../../db/schema";
-import { raiseAlert, resolveAlert } from "../deliverability/alerts";
+import { raiseAlert, resolveAlert } from "../alerts/alerts";
 import { emitEvent } from "../events/emit";
 import { inboxPct, isDrop, tally } from "./rules";
 import { rematchForPlacement } from "../campaigns/assign";

@@ -3,7 +3,7 @@ import { selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { alerts, imapState, mailboxes } from "../../../db/schema";
 import { currentClock } from "../../clock";
-import { raiseReadFailing } from "../../deliverability/alerts";
+import { raiseReadFailing } from "../../mailboxes/alerts";
 import { READ_FAILING_AFTER_MS } from "../../mailboxes/view";
 import { ImapBackoffError } from "../connections";
 import { jobsEnv } from "../../env";

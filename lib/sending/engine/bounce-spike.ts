@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { emails, mailboxes } from "../../../db/schema";
-import { raiseAlert } from "../../deliverability/alerts";
+import { raiseAlert } from "../../alerts/alerts";
 import { emitEvent } from "../../events/emit";
 import type { Mailbox } from "./types";
 

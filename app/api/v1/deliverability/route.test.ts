@@ -13,7 +13,7 @@ import {
 } from "@/db/schema";
 import { GET as ANALYTICS } from "@/app/api/v1/analytics/mailboxes/route";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
-import { raiseAlert, resolveAlert } from "@/lib/deliverability/alerts";
+import { raiseAlert, resolveAlert } from "@/lib/alerts/alerts";
 import { ensureDomain } from "@/lib/domains/ensure-domain";
 import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
