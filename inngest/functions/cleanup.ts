@@ -1,4 +1,4 @@
-import { runCleanup } from "../../lib/jobs/cleanup";
+import { runCleanup } from "../../lib/retention/cleanup";
 import type { JobDef } from "../../lib/jobs/registry";
 
 export const cleanupJob: JobDef = {

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { campaigns, idempotencyKeys } from "@/db/schema";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
-import { runCleanup } from "@/lib/jobs/cleanup";
+import { runCleanup } from "@/lib/retention/cleanup";
 import { api } from "@/lib/api/handler";
 import { requestFingerprint } from "@/lib/api/idempotency";
 import { defineRoute } from "@/lib/api/route";

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { ManualClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
-import { runCleanup } from "@/lib/jobs/cleanup";
+import { runCleanup } from "@/lib/retention/cleanup";
 import { makeWorkspace } from "@/test/helpers";
 import { audit, auditAccount } from "./record";
 
