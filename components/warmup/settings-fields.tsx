@@ -1,5 +1,5 @@
 import { Field, Input } from "@/components/ui/input";
-import type { WarmupSettings } from "@/lib/warmup/ramp";
+import type { WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
 import { type FieldErrors, SETTING_FIELDS, SETTING_LABELS, type SettingsForm } from "./settings-form";
 
 /**

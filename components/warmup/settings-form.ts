@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SETTINGS, SETTING_FIELDS, type WarmupSettings } from "@/lib/warmup/ramp";
+import { DEFAULT_SETTINGS, SETTING_FIELDS, type WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
 import { type WarmupSettingsInput, warmupSettingsBody } from "@/lib/warmup/schemas";
 
 /**

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { dateTime } from "@/components/ui/time";
 import type { MailboxView } from "@/lib/mailboxes/schemas";
-import { presetClassOf, type WarmupSettings } from "@/lib/warmup/ramp";
+import { presetClassOf, type WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
 import { PRESET_NAMES, useWarmupAction, useWarmupPresets, useWarmupReport } from "./api";
 import { hasRamp, rampRows } from "./chart-rows";
 import { SettingsFields } from "./settings-fields";

@@ -2,11 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxWarmups, warmupDays } from "../../db/schema";
 import { lastUtcDays, utcDays } from "../analytics/period";
-import { warmupDailyCounts, warmupView } from "../warmup/view";
+import { warmupDailyCounts, warmupView } from "../mailboxes/warmup-view";
 
 /**
  * A mailbox's warmup for GET /deliverability/mailboxes/<id>: the ramp shaped as the `warmup`
- * object (lib/warmup/view.ts), and its last 30 UTC days counted as the row's sentToday and
+ * object (lib/mailboxes/warmup-view.ts), and its last 30 UTC days counted as the row's sentToday and
  * repliedToday are — `sent`, the emails it sent in its own warmup conversations; `replied`, the
  * answers those got — and `target`, the day's ramp target.
  */

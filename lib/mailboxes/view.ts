@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { domains, mailboxTags, mailboxes, tags } from "../../db/schema";
-import { warmupViews } from "../warmup/view";
+import { warmupViews } from "./warmup-view";
 import type { MailboxView, WarmupView } from "./schemas";
 
 export type MailboxRow = typeof mailboxes.$inferSelect;

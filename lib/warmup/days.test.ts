@@ -13,7 +13,7 @@ import { POST as RESUME } from "@/app/api/v1/mailboxes/[id]/resume-warmup/route"
 import { advanceWarmupDays } from "./days";
 import { runWarmup } from "./job";
 import { answerNext, dayRatePct } from "./receive";
-import { rampStatus, resolveSettings, todayTarget } from "./ramp";
+import { rampStatus, resolveSettings, todayTarget } from "../mailboxes/warmup-ramp";
 import { nextDueAt, sendDueAnswers } from "./send";
 
 let ws: TestWorkspace;

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes, mailboxWarmups, warmupDays } from "../../db/schema";
-import { daysBetween, rampStatus, todayTarget, utcDate, WARMING, type WarmupStatus } from "./ramp";
+import { daysBetween, rampStatus, todayTarget, utcDate, WARMING, type WarmupStatus } from "../mailboxes/warmup-ramp";
 import { moveWarmupStatus, type WarmupReason } from "./status";
 
 /**

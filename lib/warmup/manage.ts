@@ -18,7 +18,7 @@ import {
   WARMING,
   type WarmupSettings,
   type WarmupStatus,
-} from "./ramp";
+} from "../mailboxes/warmup-ramp";
 import type { WarmupSettingsInput } from "./schemas";
 import { moveWarmupStatus, type WarmupReason } from "./status";
 

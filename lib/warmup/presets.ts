@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../db/client";
 import { workspaces } from "../../db/schema";
 import { audit } from "../audit/record";
 import { type Ctx, requireAccess, withTransaction } from "../ctx";
-import { type PresetClass, presetClassOf, SETTING_FIELDS, type WarmupSettings } from "./ramp";
+import { type PresetClass, presetClassOf, SETTING_FIELDS, type WarmupSettings } from "../mailboxes/warmup-ramp";
 import type { presetsResponse, WarmupSettingsInput } from "./schemas";
 
 /**

@@ -7,7 +7,7 @@ import { mailboxes, mailboxWarmups, warmupMessages } from "../../db/schema";
 import { newId } from "../ids";
 import { newMessageId } from "../mail/message-id";
 import { answer, replySubject } from "./content";
-import { utcDate } from "./ramp";
+import { utcDate } from "../mailboxes/warmup-ramp";
 
 /**
  * The warmup network's receiving side, run by the inbox sync with the connection it already keeps:

@@ -10,7 +10,7 @@ import { sendSmtpAs } from "../mailboxes/credentials";
 import type { MailboxRow } from "../mailboxes/view";
 import { loadSeedPool } from "../placement/seeds";
 import { newConversation } from "./content";
-import { todayTarget, utcDate } from "./ramp";
+import { todayTarget, utcDate } from "../mailboxes/warmup-ramp";
 import { jobsEnv } from "../env";
 
 /**

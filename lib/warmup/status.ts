@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxes } from "../../db/schema";
 import { emitEvent } from "../events/emit";
-import type { WarmupStatus } from "./ramp";
+import type { WarmupStatus } from "../mailboxes/warmup-ramp";
 
 /** Why a warmup status changed: the `reason` of `warmup.status_changed`. */
 export type WarmupReason =

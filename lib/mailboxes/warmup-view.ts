@@ -1,8 +1,8 @@
 import { and, gte, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { mailboxWarmups, warmupMessages } from "../../db/schema";
-import type { WarmupView } from "../mailboxes/schemas";
-import { todayTarget, utcDate } from "./ramp";
+import type { WarmupView } from "./schemas";
+import { todayTarget, utcDate } from "./warmup-ramp";
 
 export type WarmupRow = typeof mailboxWarmups.$inferSelect;
 
