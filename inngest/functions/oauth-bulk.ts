@@ -1,5 +1,5 @@
 import type { JobDef } from "../../lib/jobs/registry";
-import { runOAuthBulk } from "../../lib/oauth/bulk-run";
+import { runOAuthBulk } from "../../lib/mailboxes/oauth-bulk-run";
 
 /** Connects the addresses of queued OAuth bulk connects (POST /mailboxes/oauth/<provider>/bulk); the lease keeps two workers off one job. */
 export const oauthBulkJob: JobDef = {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { oauthHosts } from "./connect";
+import { oauthHosts } from "../mailboxes/oauth-connect";
 import { OAuthNotConfiguredError, oauthApp, oauthStatus } from "./providers";
 
 const VARS = [

@@ -6,7 +6,7 @@ import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { decryptSecret } from "@/lib/crypto/secretbox";
 import { checkMailbox } from "@/lib/mailboxes/health-check";
-import { runOAuthBulk } from "@/lib/oauth/bulk-run";
+import { runOAuthBulk } from "@/lib/mailboxes/oauth-bulk-run";
 import { accessTokenFor, forgetAccessToken } from "@/lib/oauth/tokens";
 import { closeAllTransports } from "@/lib/sending/transports";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";

@@ -3,8 +3,8 @@ import { errorResponse } from "@/lib/api/errors";
 import { systemCtx } from "@/lib/ctx";
 import { appUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { checkedView } from "@/lib/oauth/connect";
-import { finishConsent } from "@/lib/oauth/flow";
+import { checkedView } from "@/lib/mailboxes/oauth-connect";
+import { finishConsent } from "@/lib/mailboxes/oauth-flow";
 import { requireProvider } from "@/lib/oauth/providers";
 
 /** Back to the dashboard's mailbox list with what happened, which it shows as a notice. */

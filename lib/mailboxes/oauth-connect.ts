@@ -4,14 +4,14 @@ import { mailboxOauth, mailboxOauthAppGrants } from "../../db/schema";
 import { type Ctx, withTransaction } from "../ctx";
 import { encryptSecret } from "../crypto/secretbox";
 import { PROVIDERS, providerOverride } from "../mail/providers";
-import { addMailboxTags, checkTags, upsertMailbox } from "../mailboxes/connect";
-import { checkMailbox } from "../mailboxes/health-check";
-import { findMailbox, type MailboxRow, mailboxViews } from "../mailboxes/view";
-import type { AppGrantKind } from "./app-grants";
-import type { TokenResponse } from "./http";
-import type { OAuthIdentity } from "./identity";
-import type { OAuthApp, OAuthProviderId } from "./providers";
-import { accessExpiry, forgetAccessToken } from "./tokens";
+import { addMailboxTags, checkTags, upsertMailbox } from "./connect";
+import { checkMailbox } from "./health-check";
+import { findMailbox, type MailboxRow, mailboxViews } from "./view";
+import type { AppGrantKind } from "../oauth/app-grants";
+import type { TokenResponse } from "../oauth/http";
+import type { OAuthIdentity } from "../oauth/identity";
+import type { OAuthApp, OAuthProviderId } from "../oauth/providers";
+import { accessExpiry, forgetAccessToken } from "../oauth/tokens";
 
 /** What the user chose for the mailbox when starting the consent (kept on the flow row). */
 export interface ConnectOptions {

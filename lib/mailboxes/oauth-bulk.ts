@@ -5,11 +5,11 @@ import { type Ctx, requireAccess, withTransaction } from "../ctx";
 import { normalizeEmail } from "../emails";
 import { BadRequestError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import { checkTags } from "../mailboxes/connect";
-import { pickTenant } from "./admin-consent";
-import { oauthApp, type OAuthProviderId } from "./providers";
-import type { bulkConnectBody } from "./schemas";
-import { loadServiceAccount } from "./service-account";
+import { checkTags } from "./connect";
+import { pickTenant } from "../oauth/admin-consent";
+import { oauthApp, type OAuthProviderId } from "../oauth/providers";
+import type { bulkConnectBody } from "../oauth/schemas";
+import { loadServiceAccount } from "../oauth/service-account";
 
 type BulkInput = z.infer<typeof bulkConnectBody>;
 
@@ -34,7 +34,7 @@ function addressesOf(raw: string[]): string[] {
 /**
  * POST /mailboxes/oauth/<provider>/bulk: queues a bulk connect (202). What it needs is checked now, so a
  * job is never queued to fail on every address: Google a service account, Microsoft the app configured
- * and a consented tenant. The oauth-bulk job (bulk-run.ts) connects the addresses.
+ * and a consented tenant. The oauth-bulk job (oauth-bulk-run.ts) connects the addresses.
  */
 export async function startBulkConnect(ctx: Ctx, provider: OAuthProviderId, input: BulkInput) {
   requireAccess(ctx, "write");

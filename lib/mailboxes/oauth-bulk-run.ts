@@ -6,11 +6,11 @@ import type { Ctx, JobCtx } from "../ctx";
 import { AppError } from "../errors";
 import { ImapError, verifyImapLogin } from "../mail/imap";
 import { SmtpError, verifySmtpLogin } from "../mail/smtp";
-import { appOnlyToken, EXCHANGE_APP_SCOPE } from "./admin-consent";
-import type { AppGrantKind } from "./app-grants";
-import { type ConnectOptions, oauthHosts, saveOAuthMailbox } from "./connect";
-import { OAuthError, type TokenResponse } from "./http";
-import { delegatedToken, GOOGLE_MAIL_SCOPE } from "./service-account";
+import { appOnlyToken, EXCHANGE_APP_SCOPE } from "../oauth/admin-consent";
+import type { AppGrantKind } from "../oauth/app-grants";
+import { type ConnectOptions, oauthHosts, saveOAuthMailbox } from "./oauth-connect";
+import { OAuthError, type TokenResponse } from "../oauth/http";
+import { delegatedToken, GOOGLE_MAIL_SCOPE } from "../oauth/service-account";
 import { leasedJobs } from "../jobs/leased";
 
 /**

@@ -3,12 +3,12 @@ import { memberships, oauthFlows } from "../../db/schema";
 import { type Ctx, type JobCtx, requireAccess } from "../ctx";
 import { decryptSecret, encryptSecret } from "../crypto/secretbox";
 import { AppError, BadRequestError, ForbiddenError } from "../errors";
-import { finishAdminConsent } from "./admin-consent";
-import { type ConnectOptions, saveOAuthMailbox } from "./connect";
-import { OAuthError, oauthErrorText, tokenRequest } from "./http";
-import { identityOf } from "./identity";
-import { type OAuthApp, type OAuthProviderId, oauthApp } from "./providers";
-import { openFlow, pkcePair, verifyState } from "./state";
+import { finishAdminConsent } from "../oauth/admin-consent";
+import { type ConnectOptions, saveOAuthMailbox } from "./oauth-connect";
+import { OAuthError, oauthErrorText, tokenRequest } from "../oauth/http";
+import { identityOf } from "../oauth/identity";
+import { type OAuthApp, type OAuthProviderId, oauthApp } from "../oauth/providers";
+import { openFlow, pkcePair, verifyState } from "../oauth/state";
 
 export interface StartInput extends ConnectOptions {
   /** The address to pre-fill at the provider's sign-in (a hint only: the address saved is the one in the token). */
