@@ -107,6 +107,8 @@ function OutcomeAlert({ outcome }: { outcome: Outcome }) {
 /** The add-lead form's fields, custom fields and picked tags, and the call that adds the lead. */
 function useAddLead() {
   const queryClient = useQueryClient();
+  const tags = useTags();
+  const timezones = useTimezoneNames();
   const [form, setForm] = useState<Form>(EMPTY);
   const [custom, setCustom] = useState<CustomRow[]>([]);
   const [tagIds, setTagIds] = useState<string[]>([]);
@@ -130,7 +132,7 @@ function useAddLead() {
     setTagIds([]);
     add.reset();
   }
-  return { form, setForm, custom, setCustom, tagIds, setTagIds, add, reset };
+  return { tags, timezones, form, setForm, custom, setCustom, tagIds, setTagIds, add, reset };
 }
 
 type AddLead = ReturnType<typeof useAddLead>;
@@ -171,9 +173,7 @@ function AddLeadForm({
   fieldErrors: Record<string, string[]>;
   onSubmit: (e: FormEvent) => void;
 }) {
-  const tags = useTags();
-  const timezones = useTimezoneNames();
-  const { form, setForm } = lead;
+  const { tags, timezones, form, setForm } = lead;
   return (
     <form id="add-lead-form" onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-2" aria-label="Add lead">
       {LEAD_FIELDS.map(({ key, label }) => (
