@@ -7,6 +7,7 @@ export type IdPrefix =
   | "key"
   | "lead"
   | "tag"
+  | "sub"
   | "sup"
   | "evt"
   | "job"

@@ -39,6 +39,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "oauth",
     "onboarding",
     "placement",
+    "sending",
     "suppressions",
     "tags",
     "warmup",

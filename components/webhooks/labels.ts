@@ -13,6 +13,7 @@ export const EVENT_HINTS: Record<(typeof EVENT_NAMES)[number], string> = {
   "email.replied": "A lead replied",
   "email.positive_reply": "A reply was classified as positive",
   "lead.unsubscribed": "A lead unsubscribed",
+  "lead.branched": "A lead took a branch of a sequence",
   "mailbox.disconnected": "A mailbox's login stopped working",
   "mailbox.reconnected": "A mailbox works again",
   "warmup.status_changed": "A mailbox's warmup status changed",

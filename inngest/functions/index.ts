@@ -13,6 +13,7 @@ import { oauthBulkJob } from "./oauth-bulk";
 import { placementTestsJob } from "./placement-tests";
 import { replySendJob } from "./reply-send";
 import { sendCampaignEmailsJob } from "./send-campaign-emails";
+import { sequenceBranchesJob } from "./sequence-branches";
 import { warmupJob } from "./warmup";
 import { webhookDispatchJob } from "./webhook-deliveries";
 
@@ -24,6 +25,7 @@ import { webhookDispatchJob } from "./webhook-deliveries";
  */
 export const jobs: JobDef[] = [
   sendCampaignEmailsJob,
+  sequenceBranchesJob,
   inboxSyncJob,
   replySendJob,
   cleanupJob,

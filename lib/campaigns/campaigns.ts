@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { selectRows } from "../../db/bulk";
-import type { DbOrTx } from "../../db/client";
-import { campaignSteps, campaigns, emails, replies, stepAttachments } from "../../db/schema";
+import type { DbOrTx, Tx } from "../../db/client";
+import { campaignSteps, campaignSubsequences, campaigns, emails, replies, stepAttachments } from "../../db/schema";
 import { offsetOf } from "../paging";
 import { audit } from "../audit/record";
 import { requireAccess, requireRole, withTransaction, type Ctx } from "../ctx";
@@ -247,6 +247,17 @@ export async function deleteCampaign(ctx: Ctx, id: string, deleteLeads: boolean)
   });
 }
 
+/** The subsequences of `from` copied into `to`: old id → new id (the steps and branch rules are remapped with it). */
+async function copySubsequences(tx: Tx, from: string, to: string, now: Date): Promise<Map<string, string>> {
+  const subs = await tx.select().from(campaignSubsequences).where(eq(campaignSubsequences.campaignId, from));
+  const ids = new Map(subs.map((s) => [s.id, newId("sub")]));
+  if (subs.length)
+    await tx
+      .insert(campaignSubsequences)
+      .values(subs.map((s) => ({ ...s, id: ids.get(s.id)!, campaignId: to, createdAt: now, updatedAt: now })));
+  return ids;
+}
+
 /** POST /campaigns/<id>/duplicate: steps, settings, attachments and (by default) the pool; not leads. */
 export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typeof duplicateBody>) {
   requireAccess(ctx, "write");
@@ -266,10 +277,17 @@ export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typ
         updatedAt: now,
       })
       .returning();
+    const subIds = await copySubsequences(tx, src.id, copy.id, now);
     const steps = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, src.id));
     for (const s of steps) {
       const stepId = newId("stp");
-      await tx.insert(campaignSteps).values({ ...s, id: stepId, campaignId: copy.id, createdAt: now, updatedAt: now });
+      const subsequenceId = s.subsequenceId && (subIds.get(s.subsequenceId) ?? null);
+      const branches = s.branches.map((b) =>
+        b.action.type === "subsequence" ? { ...b, action: { ...b.action, subsequenceId: subIds.get(String(b.action.subsequenceId)) } } : b,
+      );
+      await tx
+        .insert(campaignSteps)
+        .values({ ...s, id: stepId, campaignId: copy.id, subsequenceId, branches, createdAt: now, updatedAt: now });
       const atts = await tx.select().from(stepAttachments).where(eq(stepAttachments.stepId, s.id));
       if (atts.length) await tx.insert(stepAttachments).values(atts.map((a) => ({ ...a, id: newId("att"), stepId, createdAt: now })));
     }

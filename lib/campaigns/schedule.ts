@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { anyOf, selectRows } from "../../db/bulk";
 import { campaignLeads, campaignSteps, leads } from "../../db/schema";
@@ -83,7 +83,11 @@ type DayCounts = { firstEmails: number; followUps: number };
 async function forecastInputs(ctx: Ctx, c: Campaign, now: Date) {
   const [pool, steps, rows] = await Promise.all([
     poolMailboxes(ctx.db, c.id),
-    ctx.db.select().from(campaignSteps).where(eq(campaignSteps.campaignId, c.id)),
+    // The main sequence's steps: where a lead goes after a branch is not known in advance.
+    ctx.db
+      .select()
+      .from(campaignSteps)
+      .where(and(eq(campaignSteps.campaignId, c.id), isNull(campaignSteps.subsequenceId))),
     ctx.db
       .select({ cl: campaignLeads, email: leads.email, timezone: leads.timezone, customFields: leads.customFields })
       .from(campaignLeads)

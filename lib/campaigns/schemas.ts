@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuery } from "../paging";
+import { branchList } from "../sending/branches";
 import { isValidTimezone } from "../timezones";
 
 export const CAMPAIGN_STATUSES = ["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"] as const;
@@ -95,12 +96,36 @@ export const stepFields = {
   bodyTemplate: z.string().max(100_000),
   bodyHtmlTemplate: z.string().max(500_000).nullable().optional(),
   delayHoursAfterPrevious: z.number().min(0).max(8760).nullable().optional().describe("Fractional hours allowed"),
+  branches: branchList
+    .optional()
+    .describe(
+      "Rules read in order once the step is sent: `[{ when, action }]` (docs/sequences.md); none = a reply stops, silence moves on",
+    ),
 };
-export const createStepBody = z.object({ ...stepFields, stepOrder: stepFields.stepOrder.optional() });
+const subsequenceField = z
+  .string()
+  .max(100)
+  .nullable()
+  .optional()
+  .describe("The subsequence the step belongs to (`sub_…`); absent or null = the main sequence");
+export const createStepBody = z.object({ ...stepFields, stepOrder: stepFields.stepOrder.optional(), subsequenceId: subsequenceField });
 export const patchStepBody = z
   .object({ ...stepFields, stepOrder: stepFields.stepOrder.optional(), bodyTemplate: stepFields.bodyTemplate.optional() })
   .refine((o) => Object.keys(o).length > 0, "send at least one field");
-export const putStepsBody = z.object({ steps: z.array(z.object(stepFields)).max(100) });
+export const putStepsBody = z.object({ subsequenceId: subsequenceField, steps: z.array(z.object(stepFields)).max(100) });
+export const listStepsQuery = z.object({
+  subsequenceId: z.string().max(100).optional().describe("A subsequence's steps; absent = the main sequence"),
+});
+export const subsequenceBody = z.object({
+  name: z.string().trim().min(1, "name is required").max(200),
+  threading: z
+    .enum(["same", "new"])
+    .default("same")
+    .describe("`same`: its emails continue the lead's thread (Re: + the first subject); `new`: a thread of its own"),
+});
+export const patchSubsequenceBody = z
+  .object({ name: subsequenceBody.shape.name.optional(), threading: z.enum(["same", "new"]).optional() })
+  .refine((o) => Object.keys(o).length > 0, "send at least one field");
 
 export const attachmentBody = z.union([
   z.object({

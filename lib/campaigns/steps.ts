@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { DbOrTx } from "../../db/client";
 import { campaignSteps, emails, stepAttachments } from "../../db/schema";
@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
 import { findCampaign } from "./campaigns";
 import type { createStepBody, patchStepBody, putStepsBody } from "./schemas";
+import { checkBranches, findSubsequence } from "./subsequences";
 
 export type StepRow = typeof campaignSteps.$inferSelect;
 
@@ -20,14 +21,33 @@ export function stepView(s: StepRow) {
     bodyTemplate: s.bodyTemplate,
     bodyHtmlTemplate: s.bodyHtmlTemplate,
     delayHoursAfterPrevious: s.delayHoursAfterPrevious,
+    subsequenceId: s.subsequenceId,
+    branches: s.branches,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };
 }
 
-/** The subject is required on the first step only; a follow-up's own subject is never used. */
-function checkSubject(stepOrder: number, subject: string | null | undefined, field = "subject") {
-  if (stepOrder === 0 && !subject?.trim()) throw ValidationError.field(field, "the first step (stepOrder 0) needs a subject");
+/**
+ * The subject is required on the first step of the main sequence (and of a subsequence with a thread of
+ * its own); a follow-up's own subject is never used, it answers in the thread.
+ */
+function checkSubject(stepOrder: number, subject: string | null | undefined, field = "subject", ownThread = true) {
+  if (stepOrder === 0 && ownThread && !subject?.trim()) throw ValidationError.field(field, "the first step (stepOrder 0) needs a subject");
+}
+
+/** The steps of one sequence of a campaign: the main one (null) or a subsequence. */
+export const inSequence = (campaignId: string, subsequenceId: string | null | undefined): SQL =>
+  and(
+    eq(campaignSteps.campaignId, campaignId),
+    subsequenceId ? eq(campaignSteps.subsequenceId, subsequenceId) : isNull(campaignSteps.subsequenceId),
+  )!;
+
+/** A subsequence named by a step write exists in the campaign; whether its first step needs a subject. */
+async function sequenceOf(db: DbOrTx, campaignId: string, subsequenceId: string | null | undefined): Promise<{ ownThread: boolean }> {
+  if (!subsequenceId) return { ownThread: true };
+  const s = await findSubsequence(db, campaignId, subsequenceId, "subsequenceId");
+  return { ownThread: s.threading === "new" };
 }
 
 export async function findStep(db: DbOrTx, workspaceId: string, campaignId: string, stepId: string): Promise<StepRow> {
@@ -64,13 +84,14 @@ export async function pruneInlineImages(db: DbOrTx, step: StepRow): Promise<numb
   return gone.length;
 }
 
-export async function listSteps(ctx: Ctx, campaignId: string) {
+export async function listSteps(ctx: Ctx, campaignId: string, subsequenceId?: string) {
   requireAccess(ctx, "read");
   await findCampaign(ctx.db, ctx.workspaceId, campaignId);
+  if (subsequenceId) await findSubsequence(ctx.db, campaignId, subsequenceId, "subsequenceId");
   const rows = await ctx.db
     .select()
     .from(campaignSteps)
-    .where(eq(campaignSteps.campaignId, campaignId))
+    .where(inSequence(campaignId, subsequenceId))
     .orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
   return { steps: rows.map(stepView) };
 }
@@ -79,12 +100,14 @@ export async function createStep(ctx: Ctx, campaignId: string, input: z.infer<ty
   requireAccess(ctx, "write");
   return withTransaction(ctx, async (tx) => {
     await findCampaign(tx, ctx.workspaceId, campaignId, true);
+    const { ownThread } = await sequenceOf(tx, campaignId, input.subsequenceId);
     const [{ max }] = await tx
       .select({ max: sql<number | null>`max(${campaignSteps.stepOrder})` })
       .from(campaignSteps)
-      .where(eq(campaignSteps.campaignId, campaignId));
+      .where(inSequence(campaignId, input.subsequenceId));
     const stepOrder = input.stepOrder ?? (max === null ? 0 : max + 1);
-    checkSubject(stepOrder, input.subject);
+    checkSubject(stepOrder, input.subject, "subject", ownThread);
+    await checkBranches(tx, ctx.workspaceId, campaignId, input.branches ?? [], "branches", input.subsequenceId ?? null);
     const variantGroup = input.variantGroup?.trim() ?? "";
     const now = ctx.clock.now();
     const [row] = await tx
@@ -99,6 +122,8 @@ export async function createStep(ctx: Ctx, campaignId: string, input: z.infer<ty
         bodyTemplate: input.bodyTemplate,
         bodyHtmlTemplate: input.bodyHtmlTemplate ?? null,
         delayHoursAfterPrevious: input.delayHoursAfterPrevious ?? null,
+        subsequenceId: input.subsequenceId ?? null,
+        branches: input.branches ?? [],
         createdAt: now,
         updatedAt: now,
       })
@@ -116,10 +141,12 @@ export async function patchStep(ctx: Ctx, campaignId: string, stepId: string, in
     await findCampaign(tx, ctx.workspaceId, campaignId, true);
     const cur = await findStep(tx, ctx.workspaceId, campaignId, stepId);
     const stepOrder = input.stepOrder ?? cur.stepOrder;
-    checkSubject(stepOrder, input.subject === undefined ? cur.subject : input.subject);
+    const { ownThread } = await sequenceOf(tx, campaignId, cur.subsequenceId);
+    checkSubject(stepOrder, input.subject === undefined ? cur.subject : input.subject, "subject", ownThread);
+    if (input.branches) await checkBranches(tx, ctx.workspaceId, campaignId, input.branches, "branches", cur.subsequenceId);
     const set: Partial<StepRow> = { updatedAt: ctx.clock.now(), stepOrder };
     if (input.variantGroup !== undefined) set.variantGroup = input.variantGroup?.trim() ?? "";
-    for (const f of ["subject", "bodyTemplate", "bodyHtmlTemplate", "delayHoursAfterPrevious"] as const)
+    for (const f of ["subject", "bodyTemplate", "bodyHtmlTemplate", "delayHoursAfterPrevious", "branches"] as const)
       if (input[f] !== undefined) (set as Record<string, unknown>)[f] = input[f];
     const [row] = await tx
       .update(campaignSteps)
@@ -148,24 +175,35 @@ export async function deleteStep(ctx: Ctx, campaignId: string, stepId: string) {
   });
 }
 
+/** The subjects and branch rules of a sequence's new steps, named by their place in the body. */
+async function checkSteps(tx: DbOrTx, workspaceId: string, campaignId: string, steps: z.infer<typeof putStepsBody>["steps"], seq: string | null) {
+  const { ownThread } = await sequenceOf(tx, campaignId, seq);
+  for (const [i, s] of steps.entries()) {
+    checkSubject(s.stepOrder, s.subject, `steps.${i}.subject`, ownThread);
+    await checkBranches(tx, workspaceId, campaignId, s.branches ?? [], `steps.${i}.branches`, seq);
+  }
+}
+
 /**
- * PUT /campaigns/<id>/steps: replaces the sequence. Steps match by (stepOrder, variantGroup): matches
- * are updated, new ones created, missing ones deleted — unless one has sent (409, nothing changes).
+ * PUT /campaigns/<id>/steps: replaces one sequence (the main one, or `subsequenceId`'s). Steps match by
+ * (stepOrder, variantGroup): matches are updated, new ones created, missing ones deleted — unless one
+ * has sent (409, nothing changes).
  */
 export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<typeof putStepsBody>) {
   requireAccess(ctx, "write");
   const key = (o: number, v: string | null | undefined) => `${o}\u0000${v?.trim() ?? ""}`;
   const seen = new Set<string>();
   input.steps.forEach((s, i) => {
-    checkSubject(s.stepOrder, s.subject, `steps.${i}.subject`);
     const k = key(s.stepOrder, s.variantGroup);
     if (seen.has(k))
       throw ValidationError.field(`steps.${i}`, `step ${s.stepOrder}${s.variantGroup ? ` variant ${s.variantGroup}` : ""} is listed twice`);
     seen.add(k);
   });
+  const seq = input.subsequenceId ?? null;
   return withTransaction(ctx, async (tx) => {
     await findCampaign(tx, ctx.workspaceId, campaignId, true);
-    const existing = await tx.select().from(campaignSteps).where(eq(campaignSteps.campaignId, campaignId));
+    await checkSteps(tx, ctx.workspaceId, campaignId, input.steps, seq);
+    const existing = await tx.select().from(campaignSteps).where(inSequence(campaignId, seq));
     const byKey = new Map(existing.map((s) => [key(s.stepOrder, s.variantGroup), s]));
     const missing = existing.filter((s) => !seen.has(key(s.stepOrder, s.variantGroup)));
     const sent = await stepSendCounts(
@@ -198,6 +236,7 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
         bodyTemplate: s.bodyTemplate,
         bodyHtmlTemplate: s.bodyHtmlTemplate ?? null,
         delayHoursAfterPrevious: s.delayHoursAfterPrevious ?? null,
+        branches: s.branches ?? [],
         updatedAt: now,
       };
       const match = byKey.get(key(s.stepOrder, s.variantGroup));
@@ -211,6 +250,7 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
           id: newId("stp"),
           workspaceId: ctx.workspaceId,
           campaignId,
+          subsequenceId: seq,
           stepOrder: s.stepOrder,
           variantGroup: s.variantGroup?.trim() ?? "",
           createdAt: now,
@@ -221,7 +261,7 @@ export async function replaceSteps(ctx: Ctx, campaignId: string, input: z.infer<
     const rows = await tx
       .select()
       .from(campaignSteps)
-      .where(eq(campaignSteps.campaignId, campaignId))
+      .where(inSequence(campaignId, seq))
       .orderBy(asc(campaignSteps.stepOrder), asc(campaignSteps.variantGroup));
     return { created, updated, deleted: missing.length, steps: rows.map(stepView) };
   });

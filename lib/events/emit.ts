@@ -11,6 +11,7 @@ export type EventName =
   | "email.replied"
   | "email.positive_reply"
   | "lead.unsubscribed"
+  | "lead.branched"
   | "mailbox.disconnected"
   | "mailbox.reconnected"
   | "warmup.status_changed"

@@ -11,7 +11,7 @@ import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-set
 import { GET as LIST_REPLIES } from "@/app/api/v1/replies/route";
 import { GET as CAMPAIGN_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { PATCH as PATCH_SETTINGS } from "@/app/api/v1/campaigns/[id]/settings/route";
-import { resumeAt } from "./ingest/ooo";
+import { resumeAt } from "@/lib/sending/resume";
 import { syncMailbox } from "./sync";
 
 const suite = mailSuite({ domain: "ooo.test", users: { "olga@ooo.test": "pw" } });

@@ -10,6 +10,7 @@ export const EVENT_NAMES = [
   "email.replied",
   "email.positive_reply",
   "lead.unsubscribed",
+  "lead.branched",
   "mailbox.disconnected",
   "mailbox.reconnected",
   "warmup.status_changed",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { campaignLeadStatusEnum, warmupStatusEnum } from "../../../db/schema";
 import { leadSchema } from "../../leads/schemas";
 import { HEALTH_STATUSES } from "../../mailboxes/schemas";
+import { branchList } from "../../sending/branches";
 import { campaignSettingsSchema } from "./responses";
 
 /**
@@ -120,9 +121,21 @@ export const stepSchema = z.object({
   bodyTemplate: z.string(),
   bodyHtmlTemplate: z.string().nullable(),
   delayHoursAfterPrevious: z.number().nullable(),
+  subsequenceId: z.string().nullable().describe("null: the main sequence"),
+  branches: branchList,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+export const subsequenceSchema = z.object({
+  id: z.string().describe("`sub_…`"),
+  campaignId: z.string(),
+  name: z.string(),
+  threading: z.enum(["same", "new"]),
+  steps: z.array(z.object({ id: z.string(), stepOrder: int(), variantGroup: z.string().nullable(), subject: z.string().nullable() })),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const subsequencesSchema = z.object({ subsequences: z.array(subsequenceSchema) });
 export const stepsSchema = z.object({ steps: z.array(stepSchema) });
 export const putStepsResultSchema = z.object({ created: int(), updated: int(), deleted: int(), steps: z.array(stepSchema) });
 

@@ -10,6 +10,7 @@ import {
   deleteQuery,
   duplicateBody,
   listCampaignsQuery,
+  listStepsQuery,
   patchSettingsBody,
   patchStepBody,
   previewBody,
@@ -20,6 +21,7 @@ import {
 import { activityQuery, daysQuery } from "../../campaigns/stats-views";
 import { scheduleQuery } from "../../campaigns/schedule";
 import { campaignLeadRoutes } from "./campaign-leads";
+import { subsequenceRoutes } from "./subsequences";
 import * as cr from "./campaign-responses";
 import { pagedListResponse } from "./paged";
 
@@ -229,7 +231,8 @@ export const campaignRoutes = {
     path: "/campaigns/{id}/steps",
     tag: steps,
     access: "read",
-    summary: "Steps in order",
+    query: listStepsQuery,
+    summary: "Steps in order: the main sequence's, or a subsequence's (subsequenceId)",
     response: { description: "`{ steps }`", schema: cr.stepsSchema },
   }),
   createStep: defineRoute({
@@ -249,7 +252,8 @@ export const campaignRoutes = {
     access: "write",
     body: putStepsBody,
     errors: [409],
-    summary: "Replace the sequence, matching steps by stepOrder + variantGroup (a step that sent cannot be deleted: 409)",
+    summary:
+      "Replace a sequence (the main one, or subsequenceId's), matching steps by stepOrder + variantGroup (a step that sent cannot be deleted: 409)",
     response: { description: "`{ created, updated, deleted, steps }`", schema: cr.putStepsResultSchema },
   }),
   patchStep: defineRoute({
@@ -318,4 +322,5 @@ export const campaignRoutes = {
     response: { description: "`{ deleted, id }`", schema: deletedSchema },
   }),
   ...campaignLeadRoutes,
+  ...subsequenceRoutes,
 };

@@ -20,6 +20,7 @@ import type { ToolDef } from "./kit";
 import { AGENT_TOOLS } from "./tools-agents";
 import { DELIVERABILITY_TOOLS } from "./tools-deliverability";
 import { FINDER_TOOLS } from "./tools-finder";
+import { SEQUENCE_TOOLS } from "./tools-sequences";
 import { WORKSPACE_TOOLS } from "./tools-workspace";
 
 /**
@@ -150,4 +151,11 @@ const CORE_TOOLS: ToolDef[] = [
 ];
 
 /** Every tool, by area. */
-export const TOOLS: ToolDef[] = [...CORE_TOOLS, ...AGENT_TOOLS, ...FINDER_TOOLS, ...DELIVERABILITY_TOOLS, ...WORKSPACE_TOOLS];
+export const TOOLS: ToolDef[] = [
+  ...CORE_TOOLS,
+  ...SEQUENCE_TOOLS,
+  ...AGENT_TOOLS,
+  ...FINDER_TOOLS,
+  ...DELIVERABILITY_TOOLS,
+  ...WORKSPACE_TOOLS,
+];

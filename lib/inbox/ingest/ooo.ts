@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
-import { DateTime } from "luxon";
 import { recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
-import { countryOf } from "../../sending/holidays";
-import { nextWindowOpen, type WindowSettings, zoneFor } from "../../sending/window";
+import { type OooCampaign, type OooLead, resumeAt } from "../../sending/resume";
+import { zoneFor } from "../../sending/window";
 import { findReturnDate } from "../return-date";
 import type { PreparedReply } from "./intent";
 import type { Match } from "./match";
@@ -16,30 +15,6 @@ import type { Match } from "./match";
  * that is no holiday or blackout date — or, with no date found, for oooDefaultPauseDays. A return date
  * already past pauses nothing. The date and the sentence it was read from are kept on the reply.
  */
-
-export interface OooCampaign extends WindowSettings {
-  oooResume: boolean;
-  oooDefaultPauseDays: number;
-  stopOnAutoReply: boolean;
-}
-
-export interface OooLead {
-  timezone: string | null;
-  customFields: Record<string, string> | null;
-}
-
-/** When the paused lead is due again, or null when nothing pauses (the return date is past). */
-export function resumeAt(c: OooCampaign, lead: OooLead, returnDate: string | null, receivedAt: Date): Date | null {
-  const zone = zoneFor(c, lead.timezone);
-  const country = c.skipHolidays ? countryOf(lead, zone) : null;
-  const from = returnDate
-    ? DateTime.fromISO(returnDate, { zone: zone ?? "UTC" })
-        .startOf("day")
-        .toJSDate()
-    : new Date(receivedAt.getTime() + c.oooDefaultPauseDays * 86_400_000);
-  if (from <= receivedAt) return null;
-  return nextWindowOpen(c, zone, from, country) ?? from;
-}
 
 /** Whether an OUT_OF_OFFICE reply pauses the lead in this campaign instead of stopping it. */
 export const pausesInstead = (c: Pick<OooCampaign, "oooResume" | "stopOnAutoReply">) => c.oooResume && !c.stopOnAutoReply;

@@ -148,7 +148,7 @@ function stopSequences(rows: StopRow[]): SQL {
     from ${s.from} join ${campaigns} on ${campaigns.id} = ${s.col("campaignId")}
     where ${replyWritten(s.col("replyId"))}
       and ${campaignLeads.campaignId} = ${s.col("campaignId")} and ${campaignLeads.leadId} = ${s.col("leadId")}
-      and ${campaignLeads.status} = 'ACTIVE'
+      and ${campaignLeads.status} = 'ACTIVE' and ${campaignLeads.branchStepId} is null
       and not (${s.col("outOfOffice")} and ${campaigns.oooResume} and not ${campaigns.stopOnAutoReply})
       and (case when ${s.col("automatic")} then ${campaigns.stopOnAutoReply} else ${campaigns.stopOnReply} end)`;
 }
@@ -162,7 +162,20 @@ function pauseSequences(rows: PauseRow[]): SQL {
     from ${p.from}
     where ${replyWritten(p.col("replyId"))}
       and ${campaignLeads.campaignId} = ${p.col("campaignId")} and ${campaignLeads.leadId} = ${p.col("leadId")}
-      and ${campaignLeads.status} = 'ACTIVE'`;
+      and ${campaignLeads.status} = 'ACTIVE' and ${campaignLeads.branchStepId} is null`;
+}
+
+/**
+ * A lead waiting for its step's branch rules is neither stopped nor paused by a reply: the rules read the
+ * reply instead, so the lead is due for its decision now (the branch job: lib/sending/branching.ts).
+ */
+function wakeBranches(rows: StopRow[], now: Date): SQL {
+  const s = recordset("s", STOP, rows);
+  return sql`update ${campaignLeads} set ${name(campaignLeads.nextSendAt)} = ${now.toISOString()}::timestamptz
+    from ${s.from}
+    where ${replyWritten(s.col("replyId"))}
+      and ${campaignLeads.campaignId} = ${s.col("campaignId")} and ${campaignLeads.leadId} = ${s.col("leadId")}
+      and ${campaignLeads.status} = 'ACTIVE' and ${campaignLeads.branchStepId} is not null`;
 }
 
 /**
@@ -250,7 +263,7 @@ function folderState(s: FolderState, now: Date): SQL {
 function statements(mb: Mailbox, plan: ReplyPlan, state: FolderState | undefined, now: Date): { replies: SQL; effects: SQL[] } {
   const effects: SQL[] = [];
   if (plan.events.length) effects.push(insertEvents(plan.events));
-  if (plan.stops.length) effects.push(stopSequences(plan.stops));
+  if (plan.stops.length) effects.push(stopSequences(plan.stops), wakeBranches(plan.stops, now));
   if (plan.pauses.length) effects.push(pauseSequences(plan.pauses));
   if (plan.tags.length) effects.push(tagLeads(mb.workspaceId, plan.tags, now));
   const answers = queueAgentAnswers(plan.rows, now); // the reply agents' work (queued here, done by their job in lib/agent-replies)

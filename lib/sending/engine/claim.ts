@@ -33,7 +33,8 @@ export const COUNTED = ["SENDING", "SENT", "BOUNCED"] as const;
 export const counted = sql`${emails.status} in ${sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`)}`;
 
 /**
- * A campaign lead due now in an ACTIVE campaign that has started. On the partial index (mailbox_id,
+ * A campaign lead due now in an ACTIVE campaign that has started, not waiting for a branch decision
+ * (those are the branch job's: lib/sending/branching.ts). On the partial index (mailbox_id,
  * next_send_at nulls first, seq) where status = 'ACTIVE' (the literal must stay): the time test has no
  * OR, so a mailbox's leads are walked in the index's order and the walk stops at the LIMIT; the
  * campaign is a scalar subquery by its key, so the planner cannot turn it into a join that starts from
@@ -41,6 +42,7 @@ export const counted = sql`${emails.status} in ${sql.raw(`(${COUNTED.map((s) => 
  */
 function leadDue(now: Date): SQL {
   return sql`${campaignLeads.status} = 'ACTIVE' and coalesce(${campaignLeads.nextSendAt}, '-infinity') <= ${at(now)}
+    and ${campaignLeads.branchStepId} is null
     and (select ${campaigns.status} = 'ACTIVE' and (${campaigns.startAt} is null or ${campaigns.startAt} <= ${at(now)})
       from ${campaigns} where ${campaigns.id} = ${campaignLeads.campaignId})`;
 }
@@ -98,7 +100,7 @@ type ClaimRow = { claimedId: string; sentToday: number; dueSeq: number | null } 
 function dueLeads(now: Date, mailboxId: SQL, limit: number, except?: { campaignId: SQL; leadId: SQL }): SQL {
   const cl = campaignLeads;
   return sql`select ${cl.workspaceId} as "workspaceId", ${cl.mailboxId} as "mailboxId", ${cl.campaignId} as "campaignId", ${cl.leadId} as "leadId",
-      ${cl.status} as "status", ${cl.nextStepOrder} as "nextStepOrder", ${cl.nextSendAt} as "nextSendAt",
+      ${cl.status} as "status", ${cl.nextStepOrder} as "nextStepOrder", ${cl.subsequenceId} as "subsequenceId", ${cl.nextSendAt} as "nextSendAt",
       ${cl.failedAttempts} as "failedAttempts", ${cl.firstEmailedAt} as "firstEmailedAt",
       ${cl.lastEmailedAt} as "lastEmailedAt", ${leads.email} as "email", ${leads.timezone} as "timezone",
       ${leads.firstName} as "firstName", ${leads.lastName} as "lastName", ${leads.companyName} as "companyName",

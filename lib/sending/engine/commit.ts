@@ -81,7 +81,7 @@ const EMAIL_FIELDS = [
 /** Move the picked leads on and insert the emails of exactly the leads that moved; returns their email ids. */
 function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL {
   const rows = work.map((w) => {
-    const next = afterSend(w.steps, w.step.stepOrder, now);
+    const next = afterSend(w.steps, w.step, now);
     return {
       campaignId: w.campaign.id,
       leadId: w.lead.id,
@@ -89,6 +89,7 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
       expected: w.step.stepOrder,
       nextStatus: next.status,
       nextSendAt: next.nextSendAt,
+      branchStepId: next.branchStepId,
       id: w.emailId,
       workspaceId: w.mailbox.workspaceId,
       leadEmail: w.lead.email,
@@ -107,6 +108,7 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
       expected: cl.nextStepOrder,
       nextStatus: cl.status,
       nextSendAt: cl.nextSendAt,
+      branchStepId: cl.branchStepId,
       id: emails.id,
       workspaceId: emails.workspaceId,
       leadEmail: emails.leadEmail,
@@ -121,6 +123,7 @@ function sendingStatement(work: Work[], now: Date, steps: [string, SQL][]): SQL 
     [cl.nextStepOrder, sql`${v.col("expected")} + 1`],
     [cl.status, v.col("nextStatus")],
     [cl.nextSendAt, v.col("nextSendAt")],
+    [cl.branchStepId, v.col("branchStepId")],
     [cl.firstEmailedAt, sql`coalesce(${cl.firstEmailedAt}, ${at(now)})`],
     [cl.lastEmailedAt, at(now)],
     // Sent again: an out-of-office or wait pause is over.

@@ -257,7 +257,7 @@ describe("what a send or a refusal does to the lead", () => {
     },
     { rule: "the last step completes the lead", steps: [step(0), step(1)], at: 1, want: ["COMPLETED", "never"] },
   ])("after a send: $rule", ({ steps, at, want }) => {
-    const r = afterSend(steps, at, NOW);
+    const r = afterSend(steps, steps.find((s) => s.stepOrder === at)!, NOW);
     expect([r.status, iso(r.nextSendAt)]).toEqual(want);
   });
 

@@ -1,3 +1,4 @@
+import { type BranchRule, decideAtFor } from "../branches";
 import { countryOf } from "../holidays";
 import { campaignDay, utcDay, type WindowState, windowAt, zoneFor } from "../window";
 import type { Campaign, CampaignLeadStatus, DueLead, Mailbox, Step } from "./types";
@@ -115,7 +116,8 @@ function decideLead(facts: PassFacts, m: Mailbox, c: Campaign, lead: DueLead, pa
   if (c.startAt && c.startAt > now) return { kind: "wait", lead, reason: "not-started" };
   if (lead.nextSendAt && new Date(lead.nextSendAt) > now) return { kind: "wait", lead, reason: "not-due-yet" };
   if (facts.isSuppressed(m.workspaceId, lead.email)) return { kind: "stop", lead, reason: "suppressed" };
-  const steps = facts.steps.get(c.id) ?? [];
+  // The steps of the sequence the lead is in (the main one, or the subsequence it entered).
+  const steps = (facts.steps.get(c.id) ?? []).filter((s) => s.subsequenceId === lead.subsequenceId);
   const variants = steps.filter((s) => s.stepOrder === lead.nextStepOrder);
   if (variants.length === 0) {
     const later = steps.filter((s) => s.stepOrder > lead.nextStepOrder).map((s) => s.stepOrder);
@@ -138,15 +140,31 @@ function decideLead(facts: PassFacts, m: Mailbox, c: Campaign, lead: DueLead, pa
   return { kind: "send", lead, reason: "due", variants };
 }
 
+/** The longest `delayHoursAfterPrevious` of a step's variants (null counts as 0). */
+export const delayOf = (variants: readonly Step[]) => Math.max(0, ...variants.map((s) => s.delayHoursAfterPrevious ?? 0));
+
+export interface AfterSend {
+  status: CampaignLeadStatus;
+  nextSendAt: Date | null;
+  /** The sent step, when its branch rules decide what comes next (the branch job reads it at nextSendAt). */
+  branchStepId: string | null;
+}
+
 /**
- * Where a lead goes once step `stepOrder` is sent: on to the next step, due its
+ * Where a lead goes once step `sent` is sent, in its own sequence: on to the next step, due its
  * `delayHoursAfterPrevious` later (fractions allowed; the longest of its variants), or finished.
+ * A step with branch rules leaves the choice to them: the lead waits for its decision, looked at
+ * when silence becomes final (decideAtFor) or at once when a reply arrives.
  */
-export function afterSend(steps: readonly Step[], stepOrder: number, now: Date): { status: CampaignLeadStatus; nextSendAt: Date | null } {
-  const next = steps.filter((s) => s.stepOrder === stepOrder + 1);
-  if (next.length === 0) return { status: "COMPLETED", nextSendAt: null };
-  const delayH = Math.max(...next.map((s) => s.delayHoursAfterPrevious ?? 0));
-  return { status: "ACTIVE", nextSendAt: new Date(now.getTime() + delayH * 3600_000) };
+export function afterSend(steps: readonly Step[], sent: Step, now: Date): AfterSend {
+  const next = steps.filter((s) => s.subsequenceId === sent.subsequenceId && s.stepOrder === sent.stepOrder + 1);
+  const delayH = next.length ? delayOf(next) : null;
+  if (sent.branches.length > 0) {
+    const decideAt = decideAtFor(now, delayH, sent.branches as BranchRule[]);
+    return { status: "ACTIVE", nextSendAt: decideAt, branchStepId: sent.id };
+  }
+  if (delayH === null) return { status: "COMPLETED", nextSendAt: null, branchStepId: null };
+  return { status: "ACTIVE", nextSendAt: new Date(now.getTime() + delayH * 3600_000), branchStepId: null };
 }
 
 /**

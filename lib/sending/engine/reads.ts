@@ -201,6 +201,17 @@ export async function sendsByVariant(db: DbOrTx, stepIds: string[]): Promise<Map
 export interface EarlierEmail {
   messageId: string;
   subject: string;
+  stepId: string | null;
+}
+
+/** How each subsequence threads: `same` (on in the lead's thread) or `new` (a thread of its own). */
+export async function subsequenceThreading(db: DbOrTx, ids: string[]): Promise<Map<string, "same" | "new">> {
+  if (ids.length === 0) return new Map();
+  const rows = await selectRows<{ id: string; threading: "same" | "new" }>(
+    db,
+    sql`select id, threading from campaign_subsequences where id = ${anyOf(ids)}`,
+  );
+  return new Map(rows.map((r) => [r.id, r.threading]));
 }
 
 /** Threading: the earlier emails of each (campaign, lead), oldest first, keyed `${campaignId}\0${leadId}`. */
@@ -208,14 +219,14 @@ export async function earlierEmails(db: DbOrTx, pairs: { campaignId: string; lea
   const out = new Map<string, EarlierEmail[]>();
   if (pairs.length === 0) return out;
   const v = recordset("v", { campaignId: emails.campaignId, leadId: emails.leadId }, pairs);
-  const rows = await selectRows<{ campaignId: string; leadId: string; messageId: string; subject: string }>(
+  const rows = await selectRows<{ campaignId: string; leadId: string; messageId: string; subject: string; stepId: string | null }>(
     db,
     sql`select ${emails.campaignId} as "campaignId", ${emails.leadId} as "leadId", ${emails.messageId} as "messageId",
-          ${emails.subject} as "subject"
+          ${emails.subject} as "subject", ${emails.stepId} as "stepId"
         from ${emails} join ${v.from} on ${emails.leadId} = ${v.col("leadId")} and ${emails.campaignId} = ${v.col("campaignId")}
         where ${counted}
         order by ${emails.createdAt}, ${emails.id}`,
   );
-  for (const r of rows) push(out, `${r.campaignId}\u0000${r.leadId}`, { messageId: r.messageId, subject: r.subject });
+  for (const r of rows) push(out, `${r.campaignId}\u0000${r.leadId}`, { messageId: r.messageId, subject: r.subject, stepId: r.stepId });
   return out;
 }

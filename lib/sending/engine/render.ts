@@ -12,12 +12,13 @@ import type { Mailbox, SendLead, SentBody, Step, Work } from "./types";
 /** What an email says: its subject at claim time, its body and MIME parts at send time (one renderer). */
 
 /**
- * The subject a lead's email gets: step 0 its own; follow-ups go in the same thread as `Re: ` + the
- * subject of the first email the lead got.
+ * The subject a lead's email gets: the main sequence's step 0 its own; follow-ups go in the same thread
+ * as `Re: ` + the subject of the first email of the thread (`earlier`: for a subsequence with a thread
+ * of its own, only its emails, so its first step has its own subject).
  */
 export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier: EarlierEmail[], knownCustomFields: string[]): string {
   const first = earlier[0];
-  if (step.stepOrder === 0 || !first)
+  if ((step.stepOrder === 0 && step.subsequenceId === null) || !first)
     return renderSubject(step.subject ?? "", lead, mailbox, { knownCustomFields, spin: { leadId: lead.id, stepId: step.id } });
   return /^re:/i.test(first.subject) ? first.subject : `Re: ${first.subject}`;
 }

@@ -6,9 +6,20 @@ import { crashPoint } from "../../jobs/crash-point";
 import { type Claim, claimDue, nextDueLeads, releaseMailboxes } from "./claim";
 import { commitSends } from "./commit";
 import { decide, type MailboxDecision, type PassFacts, type PassPlan } from "./decide";
-import { addDueRows, CampaignReads, earlierEmails, firstEmailsToday, type PassRows, passRows, push, sendsByVariant } from "./reads";
+import {
+  addDueRows,
+  CampaignReads,
+  type EarlierEmail,
+  earlierEmails,
+  firstEmailsToday,
+  type PassRows,
+  passRows,
+  push,
+  sendsByVariant,
+  subsequenceThreading,
+} from "./reads";
 import { knownCustomFields, subjectFor } from "./render";
-import type { DueLead, Release, SendLead, SendOptions, Work } from "./types";
+import type { DueLead, Release, SendLead, SendOptions, Step, Work } from "./types";
 import { pickVariant } from "./variants";
 
 /**
@@ -209,6 +220,13 @@ async function decideRound(db: DbOrTx, first: PassFacts, rows: PassRows, shared:
 
 type Pick = Extract<MailboxDecision, { kind: "send" }>;
 
+/** The emails a send threads on: all the lead's earlier ones, or only its subsequence's when that starts a thread of its own. */
+function threadOf(earlier: EarlierEmail[], subsequenceId: string | null, threading: Map<string, "same" | "new">, steps: Step[] = []) {
+  if (!subsequenceId || threading.get(subsequenceId) !== "new") return earlier;
+  const own = new Set(steps.filter((s) => s.subsequenceId === subsequenceId).map((s) => s.id));
+  return earlier.filter((e) => e.stepId !== null && own.has(e.stepId));
+}
+
 /**
  * The picked sends made whole: each step picks its variant independently (random, or Thompson
  * sampling on replies ÷ sends), follow-ups get their thread, custom-field names known to the campaign
@@ -219,11 +237,15 @@ async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date
   const optimised = picks
     .filter((p) => p.variants.length > 1 && p.campaign.abVariantOptimization)
     .flatMap((p) => p.variants.map((v) => v.id));
-  const followUps = picks.filter((p) => p.lead.nextStepOrder > 0).map((p) => ({ campaignId: p.campaign.id, leadId: p.lead.leadId }));
-  const [stats, earlier, known] = await Promise.all([
+  const followUps = picks
+    .filter((p) => p.lead.nextStepOrder > 0 || p.lead.subsequenceId)
+    .map((p) => ({ campaignId: p.campaign.id, leadId: p.lead.leadId }));
+  const subsequences = [...new Set(picks.flatMap((p) => (p.lead.subsequenceId ? [p.lead.subsequenceId] : [])))];
+  const [stats, earlier, known, threading] = await Promise.all([
     sendsByVariant(db, [...new Set(optimised)]),
     earlierEmails(db, followUps),
     knownCustomFields(db, [...new Set(picks.map((p) => p.campaign.id))], rows.steps, now),
+    subsequenceThreading(db, subsequences),
   ]);
   const work: Work[] = [];
   for (const p of picks) {
@@ -241,7 +263,12 @@ async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date
       customFields: d.customFields,
     };
     const step = pickVariant(p.variants, stats, p.campaign.abVariantOptimization);
-    const before = earlier.get(`${p.campaign.id}\u0000${lead.id}`) ?? [];
+    const before = threadOf(
+      earlier.get(`${p.campaign.id}\u0000${lead.id}`) ?? [],
+      d.subsequenceId,
+      threading,
+      rows.steps.get(p.campaign.id),
+    );
     const knownFields = known.get(p.campaign.id) ?? [];
     const emailId = newId("eml");
     work.push({

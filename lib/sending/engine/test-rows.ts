@@ -88,6 +88,7 @@ export function lead(leadId: string, over: Partial<DueLead> = {}): DueLead {
     leadId,
     status: "ACTIVE",
     nextStepOrder: 0,
+    subsequenceId: null,
     nextSendAt: null,
     failedAttempts: 0,
     firstEmailedAt: null,

@@ -42,6 +42,8 @@ export interface DueLead {
   leadId: string;
   status: CampaignLeadStatus;
   nextStepOrder: number;
+  /** The sequence the lead is in: null for the main sequence, else a subsequence it entered on a branch. */
+  subsequenceId: string | null;
   nextSendAt: string | null;
   failedAttempts: number;
   firstEmailedAt: string | null;
