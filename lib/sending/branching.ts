@@ -162,7 +162,13 @@ async function applyEffect(tx: Tx, r: PendingRow, step: Step, c: { id: string; n
         values (${r.workspaceId}, ${r.campaignId}, ${r.leadId}, ${r.stepId}, ${e.ruleIndex}, ${rule}, ${JSON.stringify(e.action)}::jsonb, ${at}::timestamptz)
         on conflict do nothing returning true as ok`,
   );
-  if (!first) return; // decided before (another worker, or a retry after the effect landed)
+  if (!first) {
+    // Decided before. A second worker finds the lead moved on already (nothing to do); a lead still waiting
+    // on this step came back to it through a loop of subsequences, and a step's branch is taken once: it ends.
+    await tx.execute(sql`update campaign_leads set status = 'COMPLETED', next_send_at = null, branch_step_id = null
+      where campaign_id = ${r.campaignId} and lead_id = ${r.leadId} and branch_step_id = ${r.stepId}`);
+    return;
+  }
   await tx.execute(sql`update campaign_leads set status = ${e.status}, subsequence_id = ${e.subsequenceId},
       next_step_order = ${e.nextStepOrder}, next_send_at = ${e.nextSendAt?.toISOString() ?? null}::timestamptz,
       paused_until = ${e.pausedUntil?.toISOString() ?? null}::timestamptz, pause_reason = ${e.pauseReason}, branch_step_id = null
