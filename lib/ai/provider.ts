@@ -2,8 +2,6 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import { classify, newText, type Intent } from "./classify";
 import { type DraftInput, templateDraft } from "./template-draft";
 
-export type { DraftInput };
-
 /** How a text the product wrote was made: by a language model, or by the built-in rules and templates. */
 export type GeneratedBy = "template" | "ai";
 

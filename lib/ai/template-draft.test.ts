@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proposedTime, questionsAsked, templateDraft } from "./template-draft";
-import type { DraftInput } from "./provider";
+import { type DraftInput, proposedTime, questionsAsked, templateDraft } from "./template-draft";
 
 const draft = (theirMessage: string, over: Partial<DraftInput> = {}) =>
   templateDraft({

@@ -4,8 +4,6 @@ import type { DbOrTx } from "../../db/client";
 import type { Period } from "./period";
 import { campaignLifetimes, type CountRow, type Counts, countsOf, SUMS, workspacePeriodTotals } from "./rollups";
 
-export type { Counts };
-
 /**
  * The one counting of sends, opens, clicks, replies and bounces (see docs/analytics.md). The campaign
  * list, campaign stats and timeseries, the analytics overview, mailbox and domain stats and every

@@ -14,8 +14,8 @@ import { newId } from "@/lib/ids";
 import { insertMailbox } from "@/test/factories";
 import { race as raceOn } from "@/test/race";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
-import { countBy, countTotal, type Counts, ZERO } from "./counts";
-import { campaignLifetimes, workspaceLeadCount, workspacePeriodTotals } from "./rollups";
+import { countBy, countTotal, ZERO } from "./counts";
+import { campaignLifetimes, type Counts, workspaceLeadCount, workspacePeriodTotals } from "./rollups";
 
 /**
  * The trigger-maintained rollups against COUNT / COUNT(DISTINCT) on the raw rows,

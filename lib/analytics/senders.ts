@@ -2,8 +2,9 @@ import { asc, eq, sql } from "drizzle-orm";
 import { domains, mailboxes } from "../../db/schema";
 import { requireAccess, type Ctx } from "../ctx";
 import { healthStatus } from "../mailboxes/view";
-import { type Counts, countBy, ZERO } from "./counts";
+import { countBy, ZERO } from "./counts";
 import { lastUtcDays, type Period, periodView, utcDays } from "./period";
+import type { Counts } from "./rollups";
 import { senderNumbers } from "./views";
 
 const DAY_MS = 86_400_000;

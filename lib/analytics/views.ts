@@ -1,4 +1,5 @@
-import { type Counts, rate } from "./counts";
+import { rate } from "./counts";
+import type { Counts } from "./rollups";
 
 export interface Tracking {
   trackOpens: boolean;

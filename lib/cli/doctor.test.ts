@@ -3,7 +3,8 @@ import { cleanEnv, runCli } from "@/test/checkout";
 import { startDnsPeer } from "@/test/peers/dns";
 import { startHttpPeer } from "@/test/peers/http";
 import { startSmtpPeer } from "@/test/peers/smtp";
-import { runDoctor, type Check } from "./doctor";
+import { runDoctor } from "./doctor";
+import type { Check } from "./doctor-data";
 import { freePort as closedPort } from "@/test/peers/ports";
 
 type Peers = {

@@ -11,8 +11,6 @@ import { type Check, type CheckStatus, dataChecks } from "./doctor-data";
 import { nodeVersionProblem } from "./node-version.mjs";
 import { cliEnv, configuredAppUrl, dbEnv, outboundEnv } from "../env";
 
-export type { Check, CheckStatus };
-
 export interface DoctorOptions {
   json?: boolean;
   /** Host whose SMTP ports are tried (default smtp.gmail.com, which listens on all three). */

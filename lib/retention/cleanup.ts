@@ -4,7 +4,7 @@ import { idempotencyKeys } from "../../db/schema";
 import { selectRows } from "../../db/bulk";
 import { purgeAuditLog } from "../audit/read";
 import { cleanupUploads } from "../inbox/files";
-import { cleanupDeliveries } from "../webhooks/deliver";
+import { cleanupDeliveries } from "../webhooks/record";
 
 /**
  * Retention clean-up: expired rate-limit windows, webhook deliveries older than 30 days, uploads unsent

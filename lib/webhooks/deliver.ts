@@ -7,10 +7,6 @@ import { afterAttempt, type Attempted, recordAttempts } from "./record";
 import { type AttemptResult, type Sendable, send, signingSecrets, type Target } from "./send";
 import { DeliveryWindow } from "./delivery-window";
 
-export { envelope, dispatchEvents } from "./dispatch";
-export { backoffMs, cleanupDeliveries } from "./record";
-export { signingSecrets, type AttemptResult } from "./send";
-
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 

@@ -10,7 +10,8 @@ import { requireAccess, withTransaction, type Ctx } from "../ctx";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { newEventId, newId } from "../ids";
 import { checkOutboundUrl } from "../net/ssrf";
-import { attemptDelivery, envelope, type DeliveryRow, type WebhookRow } from "./deliver";
+import { attemptDelivery, type DeliveryRow, type WebhookRow } from "./deliver";
+import { envelope } from "./dispatch";
 import type { createWebhookBody, listDeliveriesQuery, patchWebhookBody } from "./schemas";
 
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
