@@ -2,9 +2,6 @@ import { z } from "zod";
 import { campaignStatsShape } from "../../analytics/schemas";
 import { INTENTS } from "../../inbox/schemas";
 
-/** The campaign counts, defined with the analytics domain (one counting module). */
-export { campaignStatsShape };
-
 /**
  * Response schemas shared by several contracts. They describe what the serializers return (the
  * OpenAPI document and a generated client read them); responses.test.ts parses real responses with them.
@@ -88,6 +85,16 @@ export const addLeadsResponseSchema = z.object({
   added: z.number().int(),
 });
 
+/** Whom a WRONG_PERSON reply points to instead, read from its text: an address, a name or both, and the sentence. */
+export const referralSchema = z
+  .object({
+    email: z.string().nullable().describe("The address the reply names, if any"),
+    name: z.string().nullable().describe("The person's name the reply names, if any"),
+    text: z.string().describe("The sentence the referral was read from"),
+  })
+  .nullable()
+  .describe("Set on WRONG_PERSON replies that name someone else to write to; POST /replies/{id}/referral/add makes them a lead");
+
 /** A received reply as GET /replies lists it; `from` is null on replies received before 1 Oct 2026 (when senders began to be recorded). */
 export const replySchema = z.object({
   id: z.string().describe("`rep_…`"),
@@ -105,4 +112,5 @@ export const replySchema = z.object({
   starred: z.boolean(),
   returnDate: z.string().nullable().describe("YYYY-MM-DD: the day an out-of-office reply says its sender is back"),
   returnDateText: z.string().nullable().describe("The sentence the return date was read from"),
+  referral: referralSchema,
 });
