@@ -44,6 +44,7 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
     step_id: string;
     step_order: number;
     variant_group: string | null;
+    subsequence_id: string | null;
     sent: number;
     opened: number;
     clicked: number;
@@ -52,7 +53,7 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
   }>(
     db,
     sql`
-      select s.id as step_id, s.step_order, nullif(s.variant_group, '') as variant_group,
+      select s.id as step_id, s.step_order, nullif(s.variant_group, '') as variant_group, s.subsequence_id,
         count(e.id) filter (where e.status in ('SENT', 'BOUNCED'))::int as sent,
         count(distinct e.lead_email) filter (where e.opened_at is not null)::int as opened,
         count(distinct e.lead_email) filter (where e.clicked_at is not null)::int as clicked,
@@ -62,13 +63,14 @@ export async function variantStats(db: DbOrTx, campaignId: string) {
         count(e.id) filter (where e.status = 'BOUNCED')::int as bounced
       from campaign_steps s left join emails e on e.step_id = s.id
       where s.campaign_id = ${campaignId}
-      group by s.id, s.step_order, s.variant_group
-      order by s.step_order, s.variant_group`,
+      group by s.id, s.step_order, s.variant_group, s.subsequence_id
+      order by s.subsequence_id nulls first, s.step_order, s.variant_group`,
   );
   return rows.map((r) => ({
     stepId: r.step_id,
     stepOrder: r.step_order,
     variantGroup: r.variant_group,
+    subsequenceId: r.subsequence_id,
     sent: r.sent,
     opened: r.opened,
     clicked: r.clicked,

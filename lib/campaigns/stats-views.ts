@@ -6,6 +6,7 @@ import { requireAccess, type Ctx } from "../ctx";
 import { findCampaign } from "./campaigns";
 import { countBy } from "../analytics/counts";
 import { lastUtcDays, utcDays } from "../analytics/period";
+import { branchStats, subsequenceStats } from "../analytics/sequences";
 import { campaignStats, dailySeries, variantStats } from "./stats";
 
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
@@ -15,7 +16,12 @@ export async function getCampaignStats(ctx: Ctx, id: string) {
   requireAccess(ctx, "read");
   const c = await findCampaign(ctx.db, ctx.workspaceId, id);
   const stats = (await campaignStats(ctx.db, [c])).get(c.id)!;
-  return { campaignId: c.id, ...stats, variants: await variantStats(ctx.db, c.id) };
+  const [variants, subsequences, branches] = await Promise.all([
+    variantStats(ctx.db, c.id),
+    subsequenceStats(ctx.db, c.id),
+    branchStats(ctx.db, c.id),
+  ]);
+  return { campaignId: c.id, ...stats, variants, subsequences, branches };
 }
 
 export async function getCampaignTimeseries(ctx: Ctx, id: string, days: number) {

@@ -10,6 +10,7 @@ import { appendMessages } from "@/test/mail-messages";
 import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-setup";
 import { POST as CREATE_SUB } from "@/app/api/v1/campaigns/[id]/subsequences/route";
 import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
+import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { decideBranches } from "./branching";
 import { sendDue } from "./engine";
 
@@ -159,6 +160,16 @@ describe("branches through real SMTP and IMAP", () => {
         [quiet, "no reply after 48 h"],
       ].sort(),
     );
+
+    // Stats beside the step stats: the subsequence's leads and sends, and how many leads took each branch.
+    const stats = (await call(STATS, "GET", "", { key: suite.ws.readKey, params: { id: campaignId } })).body;
+    expect(stats.subsequences).toEqual([{ id: subsequenceId, name: "Booking", entered: 1, sent: 1, replied: 0, positive: 0 }]);
+    expect(stats.branches.map((b: any) => [b.ruleIndex, b.action, b.taken])).toEqual([
+      [0, "subsequence", 1],
+      [1, "stop", 1],
+      [2, "continue", 1],
+    ]);
+    expect(stats.variants.find((v: any) => v.subsequenceId === subsequenceId)).toMatchObject({ stepOrder: 0, sent: 1 });
   }, 60_000);
 
   it("applies a decision at most once: a failure between decision and effect applies neither, and two workers apply it once", async () => {

@@ -3,7 +3,7 @@ import { campaignLeadStatusEnum, warmupStatusEnum } from "../../../db/schema";
 import { leadSchema } from "../../leads/schemas";
 import { HEALTH_STATUSES } from "../../mailboxes/schemas";
 import { branchList } from "../../sending/branches";
-import { campaignSettingsSchema } from "./responses";
+import { campaignSettingsSchema, campaignStatsResponseSchema } from "./responses";
 
 /**
  * Response schemas of the campaign routes (campaigns.ts, campaign-leads.ts): what their serializers
@@ -241,4 +241,28 @@ export const poolRemoveSchema = z.object({ removed: int(), notInPool: z.array(z.
 export const campaignSettingsViewSchema = campaignSettingsSchema.extend({
   id: z.string(),
   status: z.enum(["DRAFT", "ACTIVE", "PAUSED", "ARCHIVED"]),
+});
+
+/** GET /campaigns/{id}/stats: the counts, per step × variant (each in its sequence), per subsequence and per branch taken. */
+export const campaignStatsWithSequencesSchema = campaignStatsResponseSchema.extend({
+  variants: z.array(campaignStatsResponseSchema.shape.variants.element.extend({ subsequenceId: z.string().nullable() })),
+  subsequences: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      entered: int().describe("Leads a branch moved into it"),
+      sent: int(),
+      replied: int(),
+      positive: int(),
+    }),
+  ),
+  branches: z.array(
+    z.object({
+      stepId: z.string(),
+      ruleIndex: int().nullable().describe("The rule's place in the step's branches; null: no rule matched (the default)"),
+      rule: z.string(),
+      action: z.string(),
+      taken: int(),
+    }),
+  ),
 });

@@ -147,10 +147,12 @@ export const campaignRoutes = {
     path: "/campaigns/{id}/stats",
     tag,
     access: "read",
-    summary: "Stats plus per step × variant results",
+    summary: "Stats plus per step × variant results, per subsequence and per branch",
     response: {
-      description: "2.4 fields plus `variants: [{ stepId, stepOrder, variantGroup, sent, opened, clicked, replied, bounced, …Rate }]`",
-      schema: campaignStatsResponseSchema,
+      description:
+        "The campaign counts plus `variants: [{ stepId, stepOrder, variantGroup, subsequenceId, sent, opened, clicked, replied, bounced, …Rate }]`, " +
+        "`subsequences: [{ id, name, entered, sent, replied, positive }]`, `branches: [{ stepId, ruleIndex, rule, action, taken }]`",
+      schema: cr.campaignStatsWithSequencesSchema,
     },
   }),
   timeseries: defineRoute({
