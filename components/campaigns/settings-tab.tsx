@@ -9,6 +9,7 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { DAYS } from "./labels";
 import { useSettings } from "./queries";
 import type { CampaignSettings } from "./types";
+import { DaysOffFields } from "./settings-days-off";
 import { FLAGS, type Form, pad, type SettingsFormState, useSettingsForm } from "./use-settings-form";
 
 type S = { s: SettingsFormState };
@@ -52,6 +53,10 @@ function SettingsForm({ campaignId, saved }: { campaignId: string; saved: Campai
 
       <Section title="Sending">
         <SendingFields s={s} />
+      </Section>
+
+      <Section title="Days off and out-of-office">
+        <DaysOffFields s={s} />
       </Section>
 
       <div className="flex gap-2">

@@ -25,9 +25,23 @@ export interface Form {
   textOnly: boolean;
   abVariantOptimization: boolean;
   espMatching: CampaignSettings["espMatching"];
+  skipHolidays: boolean;
+  oooResume: boolean;
+  /** YYYY-MM-DD days, one per line or separated by commas. */
+  blackoutDates: string;
+  oooDefaultPauseDays: string;
 }
 
-type Flag = "trackOpens" | "trackClicks" | "stopOnReply" | "stopOnAutoReply" | "unsubscribeHeader" | "textOnly" | "abVariantOptimization";
+type Flag =
+  | "trackOpens"
+  | "trackClicks"
+  | "stopOnReply"
+  | "stopOnAutoReply"
+  | "unsubscribeHeader"
+  | "textOnly"
+  | "abVariantOptimization"
+  | "skipHolidays"
+  | "oooResume";
 
 export const FLAGS: { key: Flag; label: string; hint: string }[] = [
   { key: "trackOpens", label: "Track opens", hint: "Adds a tracking pixel; plain-text steps then also get an HTML part." },
@@ -46,6 +60,27 @@ export const FLAGS: { key: Flag; label: string; hint: string }[] = [
     hint: "The variant pick leans toward the variant with the better reply rate; off: picked at random.",
   },
 ];
+
+/** The days-off switches, shown with the blackout dates. */
+export const DAY_FLAGS: { key: Flag; label: string; hint: string }[] = [
+  {
+    key: "skipHolidays",
+    label: "Skip public holidays",
+    hint: "Nothing is sent on a public holiday of the lead's country (its country field, else its timezone's country).",
+  },
+  {
+    key: "oooResume",
+    label: "Resume after out-of-office",
+    hint: "An out-of-office reply pauses the lead until the date it says it is back (unless Stop on auto-reply is on).",
+  },
+];
+
+/** Blackout dates as typed: one per line or separated by commas or spaces. */
+export const blackoutList = (v: string) =>
+  v
+    .split(/[\s,]+/)
+    .map((d) => d.trim())
+    .filter(Boolean);
 
 export const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -75,6 +110,10 @@ function formOf(s: CampaignSettings): Form {
     textOnly: s.textOnly,
     abVariantOptimization: s.abVariantOptimization,
     espMatching: s.espMatching,
+    skipHolidays: s.skipHolidays,
+    oooResume: s.oooResume,
+    blackoutDates: s.blackoutDates.join("\n"),
+    oooDefaultPauseDays: String(s.oooDefaultPauseDays),
   };
 }
 
@@ -100,7 +139,10 @@ function changes(before: Form, after: Form): Record<string, unknown> {
   if (after.defaultTimezone !== before.defaultTimezone) body.defaultTimezone = after.defaultTimezone || null;
   if (after.minGapMinutes !== before.minGapMinutes) body.minGapMinutes = numberOrNull(after.minGapMinutes) ?? 0;
   if (after.espMatching !== before.espMatching) body.espMatching = after.espMatching;
-  for (const { key } of FLAGS) if (after[key] !== before[key]) body[key] = after[key];
+  for (const { key } of [...FLAGS, ...DAY_FLAGS]) if (after[key] !== before[key]) body[key] = after[key];
+  if (blackoutList(after.blackoutDates).join() !== blackoutList(before.blackoutDates).join())
+    body.blackoutDates = blackoutList(after.blackoutDates);
+  if (after.oooDefaultPauseDays !== before.oooDefaultPauseDays) body.oooDefaultPauseDays = numberOrNull(after.oooDefaultPauseDays);
   return body;
 }
 
