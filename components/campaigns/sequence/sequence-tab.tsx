@@ -7,8 +7,10 @@ import { stepLabel, variantLabel } from "../labels";
 import type { Campaign } from "../types";
 import type { Slot } from "./drafts";
 import { CopyFatigueBar, FatigueFlag } from "./copy-fatigue";
+import { BranchRules } from "./branch-rules";
 import { PreviewPanel } from "./preview-panel";
 import { StepEditor } from "./step-editor";
+import { SubsequencesPanel } from "./subsequences-panel";
 import { type Sequence, useSequence } from "./use-sequence";
 
 /** How an editor is named on screen and to screen readers: "Step 1", or "Step 1 variant B" when the step has variants. */
@@ -36,6 +38,10 @@ function SlotEditor({ campaignId, seq, slot, hasVariants }: { campaignId: string
         onDiscard={() => (slot.step ? forget(slot.key) : removed(slot))}
         onDeleted={() => removed(slot)}
       />
+      {/* The saved variant's branch rules (a new one gets them once saved); the key renews them when the step reloads. */}
+      {slot.step && (
+        <BranchRules key={slot.step.updatedAt} campaignId={campaignId} step={slot.step} title={slotTitle(slot, hasVariants)} />
+      )}
     </div>
   );
 }
@@ -113,6 +119,7 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
           <StepGroup key={g.stepOrder} campaignId={campaign.id} seq={seq} group={g} />
         ))}
         <Button onClick={seq.addStep}>{groups.length === 0 ? "Write the first email" : "Add step"}</Button>
+        {groups.length > 0 && <SubsequencesPanel campaignId={campaign.id} />}
       </div>
       <PreviewColumn campaignId={campaign.id} seq={seq} />
     </div>
