@@ -7,7 +7,7 @@ import { routeMinRole, usableBeforeEnrolment } from "../roles";
 import { rateLimits } from "../env";
 import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } from "../errors";
 import { DEFAULT_JSON_LIMIT, readJson } from "../body";
-import { clientIp, presentedCredential, rateBucket, resolveCredential, type Credential } from "./credentials";
+import { clientIp, presentedCredential, rateBucket, resolveCredential, type Credential } from "./request-credentials";
 import { errorResponse, validationErrorFromZod } from "./errors";
 import { requireSameOrigin } from "./origin";
 import { hit, rateHeaders, type RateState } from "../rate-limit";

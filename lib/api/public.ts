@@ -7,7 +7,7 @@ import { RateLimitedError } from "../errors";
 import type { PublicCtx } from "../auth/link-tokens";
 import { stderrLogger } from "../log";
 import { hit, rateHeaders, type RateState } from "../rate-limit";
-import { clientIp, ipBucket } from "./credentials";
+import { clientIp, ipBucket } from "./request-credentials";
 import { errorResponse } from "./errors";
 import { checkIds, parseBody } from "./handler";
 import type { RouteDef } from "./route";

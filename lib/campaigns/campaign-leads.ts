@@ -8,7 +8,7 @@ import { NotFoundError } from "../errors";
 import { removeLeadsFromCampaign } from "../leads/lead-events";
 import { getLeadViews } from "../leads/read-leads";
 import { suppressedAmong } from "../suppressions/check";
-import { pickMailbox } from "./assign";
+import { pickMailbox } from "./assign-mailbox";
 import { spamClasses } from "./placement-spam";
 import { findCampaign } from "./campaigns";
 import { canSend, poolMailboxes } from "./eligibility";

@@ -3,14 +3,14 @@ import { recordset, selectRows, valuesOf } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { mapLimit } from "../concurrency";
 import type { JobCtx } from "../ctx";
-import { rematchEspClass } from "./assign";
+import { rematchEspClass } from "./assign-mailbox";
 import { espClassOf, providerFromAddressDomain, providerFromMx, type EspClass } from "../mail/providers";
 import { resolveMx } from "../net/dns";
 
 /**
  * A lead's ESP class: GOOGLE, MICROSOFT, YAHOO, ZOHO or OTHER from its
  * address domain's MX records, UNKNOWN until the domain has been looked up. Campaign ESP matching
- * (assign.ts) reads it when a lead is added to a campaign or reassigned, and each pass
+ * (assign-mailbox.ts) reads it when a lead is added to a campaign or reassigned, and each pass
  * below re-matches the campaign leads of the leads it has just classified (rematchEspClass): a lead added
  * while UNKNOWN was assigned as if matching were off.
  *

@@ -10,7 +10,7 @@ import { PUT as PUT_POOL, GET as GET_POOL } from "@/app/api/v1/campaigns/[id]/ma
 import { POST as ADD_LEADS } from "@/app/api/v1/campaigns/[id]/leads/route";
 import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/route";
 import { finishTest } from "@/lib/placement/finish";
-import { rematchForPlacement } from "./assign";
+import { rematchForPlacement } from "./assign-mailbox";
 
 let ws: TestWorkspace;
 beforeAll(async () => {

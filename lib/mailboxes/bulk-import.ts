@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { espClassOf, providerFromMx, type ProviderId } from "../mail/providers";
 import { addMailboxTags, checkTags, mxProvider, upsertMailbox } from "./connect";
 import type { ImportItem } from "./schemas";
-import { requireImapLogin, requireSmtpLogin } from "./verify";
+import { requireImapLogin, requireSmtpLogin } from "./verify-login";
 import { mailboxViews, type MailboxRow } from "./view";
 
 export interface ImportFailure {

@@ -21,7 +21,7 @@ import {
 import { resolveMx } from "../net/dns";
 import type { connectByEmailBody } from "./schemas";
 import type { z } from "zod";
-import { requireSmtpLogin } from "./verify";
+import { requireSmtpLogin } from "./verify-login";
 import { mailboxViews, type MailboxRow } from "./view";
 
 /** Which hosted provider serves an address: MAIL_PROVIDERS_FILE, the consumer domains, then MX records. */

@@ -13,7 +13,7 @@ import { attachTag } from "../tags/tags";
 import { loginOf, type Protocol } from "./credentials";
 import { mailboxHistory } from "./history";
 import { CREDENTIAL_FIELDS, type listMailboxesQuery, type PatchMailboxInput } from "./schemas";
-import { requireImapLogin, requireSmtpLogin } from "./verify";
+import { requireImapLogin, requireSmtpLogin } from "./verify-login";
 import { findMailbox, type MailboxRow, mailboxViews } from "./view";
 
 type MailboxInsert = typeof mailboxes.$inferInsert;

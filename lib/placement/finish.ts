@@ -4,7 +4,7 @@ import { mailboxes, placementResults, placementTests } from "../../db/schema";
 import { raiseAlert, resolveAlert } from "../alerts/alerts";
 import { emitEvent } from "../events/emit";
 import { inboxPct, isDrop, tally } from "./rules";
-import { rematchForPlacement } from "../campaigns/assign";
+import { rematchForPlacement } from "../campaigns/assign-mailbox";
 
 export type TestRow = typeof placementTests.$inferSelect;
 export type FinalStatus = "COMPLETED" | "FAILED" | "NO_SEED_POOL";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb, resolveDatabaseUrl } from "@/db/client";
 import { readJsonBody } from "@/lib/body";
-import { clientIp } from "@/lib/api/credentials";
+import { clientIp } from "@/lib/api/request-credentials";
 import { errorResponse, validationErrorFromZod } from "@/lib/api/errors";
 import { authAttempt } from "@/lib/auth/options";
 import { firstRunSignup, firstRunState } from "@/lib/auth/users";

@@ -7,7 +7,7 @@ import { rateLimits } from "../../env";
 import { NotFoundError, RateLimitedError } from "../../errors";
 import { errorResponse, toAppError } from "../errors";
 import { edgeContext, extraLimitStep, scopeStep } from "../handler";
-import type { Credential } from "../credentials";
+import type { Credential } from "../request-credentials";
 import { hit, rateHeaders } from "../../rate-limit";
 import { toolArgs, toolInputSchema, type ToolDef } from "./kit";
 import { TOOLS } from "./tools";

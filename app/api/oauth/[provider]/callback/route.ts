@@ -1,4 +1,4 @@
-import { clientIp, sessionUserId } from "@/lib/api/credentials";
+import { clientIp, sessionUserId } from "@/lib/api/request-credentials";
 import { errorResponse } from "@/lib/api/errors";
 import { systemCtx } from "@/lib/ctx";
 import { appUrl } from "@/lib/env";

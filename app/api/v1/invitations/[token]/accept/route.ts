@@ -1,5 +1,5 @@
 import { memberRoutes } from "@/lib/api/contracts/members";
-import { sessionUserId } from "@/lib/api/credentials";
+import { sessionUserId } from "@/lib/api/request-credentials";
 import { requireSameOrigin } from "@/lib/api/origin";
 import { publicApi } from "@/lib/api/public";
 import { acceptInvitation } from "@/lib/auth/invitations";
