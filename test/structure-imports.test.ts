@@ -57,7 +57,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   events: [],
   files: [],
   finder: ["ai", "campaigns", "jobs", "leads", "mail", "net"],
-  inbox: ["ai", "events", "files", "leads", "mail", "mailboxes", "sending", "suppressions", "warmup"],
+  inbox: ["ai", "campaigns", "events", "files", "leads", "mail", "mailboxes", "sending", "suppressions", "warmup"],
   jobs: [],
   leads: ["ai", "audit", "suppressions"],
   mail: [],

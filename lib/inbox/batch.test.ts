@@ -347,6 +347,38 @@ describe("reply sync in batches", () => {
     expect(await getDb().select().from(replies).where(eq(replies.mailboxId, mbx.id))).toHaveLength(2);
   }, 60_000);
 
+  it("keeps whom a WRONG_PERSON reply refers to (address, name and sentence) on the reply, and nothing for other replies", async () => {
+    const { mbx, lead } = await world("bo@batch.test", [
+      { email: "wes@ref-lead.test", campaign: "A" },
+      { email: "ivy@ref-lead.test", campaign: "A" },
+    ]);
+    const mb = { id: mbx.id, workspaceId: mbx.workspaceId, email: mbx.email };
+    const ingest = async (id: string, from: string, body: string) =>
+      (await ingestMessage(getDb(), clock, mb, await simpleParser(mail({ id, from, body, to: "Bo <bo@batch.test>" })), {
+        folder: "INBOX",
+      }))!;
+    const referralOf = async (replyId: string) => (await getDb().select().from(replies).where(eq(replies.id, replyId)))[0].referral;
+
+    const byAddress = await ingest("ref1", "wes@ref-lead.test", "I'm not the right person, please reach out to jane.doe@acme.test");
+    expect(byAddress.intent).toBe("WRONG_PERSON");
+    expect(await referralOf(byAddress.replyId)).toEqual({
+      email: "jane.doe@acme.test",
+      text: "I'm not the right person, please reach out to jane.doe@acme.test",
+    });
+    const byName = await ingest("ref2", "ivy@ref-lead.test", "Wrong person, sorry. Our head of sales is Jane Doe.");
+    expect(byName.intent).toBe("WRONG_PERSON");
+    expect(await referralOf(byName.replyId)).toEqual({ name: "Jane Doe", text: "Our head of sales is Jane Doe." });
+    // The sender's own address is never a referral; a wrong-person reply that names nobody keeps none.
+    const nobody = await ingest("ref3", "wes@ref-lead.test", "I'm not the right person. Write to wes@ref-lead.test if you must.");
+    expect(nobody.intent).toBe("WRONG_PERSON");
+    expect(await referralOf(nobody.replyId)).toBeNull();
+    // Only WRONG_PERSON replies get one.
+    const keen = await ingest("ref4", "ivy@ref-lead.test", "Sounds great, let's talk! Copy my assistant amy@ref-lead.test please.");
+    expect(keen.intent).toBe("INTERESTED");
+    expect(await referralOf(keen.replyId)).toBeNull();
+    expect(lead["wes@ref-lead.test"].id).toBe(byAddress.leadId);
+  }, 60_000);
+
   it(`takes a long backlog in batches of ${BATCH_MESSAGES}: one body FETCH and one write per batch, everything kept`, async () => {
     const { mbx } = await world("cy@batch.test", []);
     const n = BATCH_MESSAGES + 5;

@@ -11,7 +11,7 @@ import { filesOf } from "./files";
 import { INTENTS, type intentCountsQuery, type intentCountsResult, type listRepliesQuery, type threadsQuery } from "./schemas";
 
 export { getThread } from "./thread";
-import { FROM_SINCE } from "./thread";
+import { FROM_SINCE, referralView } from "./thread";
 
 type Intent = (typeof INTENTS)[number];
 
@@ -34,6 +34,7 @@ function replyView(r: ReplyRow) {
     starred: r.starred,
     returnDate: r.returnDate,
     returnDateText: r.returnDateText,
+    referral: referralView(r.referral),
   };
 }
 

@@ -58,6 +58,10 @@ export const sendReplyBody = z.object({
   background: z.boolean().optional(),
 });
 export const forwardBody = z.object({ to: addressInput, body: z.string().max(200_000).optional() });
+/** POST /replies/<id>/referral/add: the campaign to add the referred person to (default: the reply's own). */
+export const addReferralBody = z.object({
+  campaignId: z.string().trim().min(1).max(100).optional().describe("The campaign to add the new lead to; default: the reply's campaign"),
+});
 
 export const unmatchedQuery = pageQuery({ defaultLimit: 50, maxLimit: 200 });
 

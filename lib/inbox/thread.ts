@@ -10,6 +10,11 @@ import { shownStatus } from "./send-reply";
 /** `from` is null on replies received before 1 Oct 2026. */
 export const FROM_SINCE = new Date("2026-10-01T00:00:00Z");
 
+/** Whom a wrong-person reply points to instead (null when it names nobody), with both fields present. */
+export function referralView(v: (typeof replies.$inferSelect)["referral"]) {
+  return v ? { email: v.email ?? null, name: v.name ?? null, text: v.text } : null;
+}
+
 /**
  * The order key of each received reply: a reply comes after the message it answers, even when its
  * Date header (whole seconds, the sender's clock) reads earlier than our send time — the key is pushed
@@ -93,6 +98,7 @@ export async function getThread(ctx: Ctx, leadId: string) {
       intentClassification: r.intent,
       remindAt: r.remindAt?.toISOString() ?? null,
       starred: r.starred,
+      referral: referralView(r.referral),
     })),
     ...outbound.map(({ e, mailboxEmail, campaignName }) => ({
       id: e.id,

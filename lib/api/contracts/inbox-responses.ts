@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { INTENTS } from "../../inbox/schemas";
 import { leadSchema } from "../../leads/schemas";
-import { replySchema } from "./responses";
+import { addLeadsResponseSchema, referralSchema, replySchema } from "./responses";
 
 /** Response schemas of the inbox, AI, CRM and webhook routes (inbox.ts, ai-crm.ts, webhooks.ts). */
 
@@ -60,6 +60,7 @@ const inbound = z.object({
   intentClassification: intent,
   remindAt: z.string().nullable(),
   starred: z.boolean(),
+  referral: referralSchema,
 });
 const campaignSend = z.object({
   id: z.string(),
@@ -96,6 +97,16 @@ const sentReply = z.object({
   error: z.string().nullable(),
 });
 /** A conversation with one lead, oldest first: their messages, the campaign's sends and our replies. */
+/** POST /replies/{id}/referral/add: the lead as POST /leads reports it, plus its add-to-campaign result. */
+export const referralAddResultSchema = z.object({
+  email: z.string(),
+  id: z.string().nullable().describe("The lead created or merged; null when the address is suppressed or malformed (nothing saved)"),
+  status: z.enum(["created", "updated", "suppressed", "invalid"]),
+  reason: z.string().optional().describe("Why a malformed address was refused"),
+  campaign: addLeadsResponseSchema.shape.results.element
+    .nullable()
+    .describe("The POST /campaigns/{id}/leads result of the lead; null without a campaign or when no lead was saved"),
+});
 export const threadSchema = z.object({ lead: leadSchema, assignee, messages: z.array(z.union([inbound, campaignSend, sentReply])) });
 /** PATCH /replies/thread/<leadId>/assign. */
 export const assignResultSchema = z.object({ leadId: z.string(), assignee });

@@ -2,6 +2,7 @@ import { defineRoute } from "../route";
 import { pagedListResponse } from "./paged";
 import { replySchema } from "./responses";
 import {
+  addReferralBody,
   assignBody,
   forwardBody,
   intentCountsQuery,
@@ -155,6 +156,19 @@ export const inboxRoutes = {
     errors: [502],
     summary: "Forward the original message (with its files) to another address, from the conversation's mailbox",
     response: { description: "`{ forwarded, to, messageId, sentAt }`", schema: ir.forwardResultSchema },
+  }),
+  referralAdd: defineRoute({
+    method: "POST",
+    path: "/replies/{id}/referral/add",
+    tag,
+    access: "write",
+    body: addReferralBody,
+    bodyOptional: true,
+    errors: [409],
+    summary:
+      "Make the person a WRONG_PERSON reply refers to a lead (as POST /leads does for one lead, with custom fields referrerName " +
+      "and referrerEmail) and add them to campaignId (default: the reply's campaign). 409 when the reply names no address",
+    response: { description: "`{ email, id, status, campaign }`", schema: ir.referralAddResultSchema },
   }),
   attachment: defineRoute({
     method: "GET",

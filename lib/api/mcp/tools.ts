@@ -9,6 +9,7 @@ import { addLeadsToCampaign } from "../../campaigns/campaign-leads";
 import { createCampaign, getCampaign, listCampaigns, setStatus } from "../../campaigns/campaigns";
 import { getCampaignStats } from "../../campaigns/stats-views";
 import { getThread, listReplies } from "../../inbox/read";
+import { addReferralLead } from "../../inbox/referral-add";
 import { sendReply } from "../../inbox/send-reply";
 import { createLeads } from "../../leads/create-leads";
 import { createLeadsAndVerify } from "../../finder/verify-leads";
@@ -124,6 +125,16 @@ const CORE_TOOLS: ToolDef[] = [
     route: inboxRoutes.send,
     ids: { replyId: "id" },
     run: (ctx, { params, body }) => sendReply(ctx, params.id, body),
+  },
+  {
+    name: "add_referral_lead",
+    description:
+      "A WRONG_PERSON reply (replyId) that names someone else (its referral): make that person a lead, as create_leads does, " +
+      "with custom fields referrerName and referrerEmail, and add them to campaignId (default: the reply's campaign). " +
+      "CONFLICT when the reply names no address.",
+    route: inboxRoutes.referralAdd,
+    ids: { replyId: "id" },
+    run: (ctx, { params, body }) => addReferralLead(ctx, params.id, body ?? {}),
   },
   {
     name: "list_mailboxes",

@@ -7,7 +7,18 @@ import type { Mailbox, PreparedReply } from "./intent";
 import { type Match, matchReplies } from "./match";
 import { addresses, clean, dateOf } from "./parse";
 import { type OooPlan, planOutOfOffice } from "./ooo";
-import type { EventRow, ReplyPlan, ReplyRow } from "./store";
+import { findReferral } from "../referral";
+import type { ReplyPlan, ReplyRow } from "./store";
+
+/**
+ * Whom a wrong-person reply points to instead, read from its own text (findReferral); the sender's and
+ * the mailbox's addresses are never one. Null when it names nobody.
+ */
+function referralOf(mb: Mailbox, p: PreparedReply): ReplyRow["referral"] {
+  const found = findReferral(p.text, [mb.email, ...(p.from?.address ? [p.from.address] : [])]);
+  if (!found) return null;
+  return { ...(found.email ? { email: found.email } : {}), ...(found.name ? { name: found.name } : {}), text: found.text };
+}
 
 /** The replies row of a prepared message. */
 function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefined, now: Date, ooo?: OooPlan): ReplyRow {
@@ -35,6 +46,7 @@ function replyRow(mb: Mailbox, id: string, p: PreparedReply, w: Match | undefine
     imapUid: p.uid,
     returnDate: ooo?.returnDate?.date ?? null,
     returnDateText: ooo?.returnDate?.text ?? null,
+    referral: p.intent === "WRONG_PERSON" ? referralOf(mb, p) : null,
     createdAt: now,
   };
 }

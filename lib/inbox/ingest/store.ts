@@ -37,6 +37,7 @@ const REPLY = {
   imapUid: replies.imapUid,
   returnDate: replies.returnDate,
   returnDateText: replies.returnDateText,
+  referral: replies.referral,
   createdAt: replies.createdAt,
 } satisfies Shape;
 const EVENT = {
