@@ -4,6 +4,9 @@ import { signInAsOwner } from "./support/session";
 
 test.use({ baseURL: process.env.E2E_BASE_URL });
 
+/** The UTC day `n` days from now, as YYYY-MM-DD (the forecast starts today). */
+const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
 test("campaign settings: skip public holidays, blackout dates and the out-of-office pause are saved, and a date that is not a day is named", async ({
   page,
 }) => {
@@ -15,23 +18,30 @@ test("campaign settings: skip public holidays, blackout dates and the out-of-off
   const form = page.getByRole("form", { name: "Campaign settings" });
 
   await form.getByLabel("Skip public holidays").check();
-  await form.getByLabel("Blackout dates").fill("2026-12-31, 2026-12-24");
+  const [soon, later] = [inDays(5), inDays(10)];
+  await form.getByLabel("Blackout dates").fill(`${later}, ${soon}`);
   await form.getByLabel("Out-of-office pause without a date (days)").fill("10");
   await form.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByTestId("settings-saved")).toBeVisible();
   const saved = await ok(api.GET("/campaigns/{id}/settings", { params: { path: { id: campaign.id } } }));
   expect(saved).toMatchObject({
     skipHolidays: true,
-    blackoutDates: ["2026-12-24", "2026-12-31"],
+    blackoutDates: [soon, later],
     oooDefaultPauseDays: 10,
     oooResume: true,
   });
   // The saved dates come back sorted, one per line.
-  await expect(form.getByLabel("Blackout dates")).toHaveValue("2026-12-24\n2026-12-31");
+  await expect(form.getByLabel("Blackout dates")).toHaveValue(`${soon}\n${later}`);
 
   await form.getByLabel("Blackout dates").fill("24.12.2026");
   await form.getByRole("button", { name: "Save settings" }).click();
   await expect(form.getByText("blackout dates are YYYY-MM-DD days")).toBeVisible();
   const unchanged = await ok(api.GET("/campaigns/{id}/settings", { params: { path: { id: campaign.id } } }));
-  expect(unchanged.blackoutDates).toEqual(["2026-12-24", "2026-12-31"]);
+  expect(unchanged.blackoutDates).toEqual([soon, later]);
+
+  // The Schedule tab lists the blackout dates among the skipped days of the forecast.
+  await form.getByRole("button", { name: "Discard changes" }).click();
+  await page.getByRole("tab", { name: "Schedule" }).click();
+  await page.getByLabel("Days forecast").selectOption("14");
+  await expect(page.getByTestId("skipped-days")).toContainText("Blackout dates (every lead)");
 });

@@ -69,12 +69,32 @@ export function ScheduleTab({ campaign }: { campaign: Campaign }) {
               </ul>
             </Alert>
           )}
+          <SkippedDays s={s} />
           <PerDay s={s} />
           <PerMailbox s={s} />
           <Upcoming s={s} leads={leads} onLeads={setLeads} />
         </>
       )}
     </div>
+  );
+}
+
+/** Days on which nothing is sent to some leads: the campaign's blackout dates, and each lead country's public holidays. */
+function SkippedDays({ s }: { s: Schedule }) {
+  const { blackout, holidays } = s.skippedDays;
+  if (blackout.length === 0 && holidays.length === 0) return null;
+  return (
+    <section aria-label="Skipped days" className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+      <h3 className="mb-2 font-semibold text-gray-900">Skipped days</h3>
+      <ul className="space-y-1 text-gray-700" data-testid="skipped-days">
+        {blackout.length > 0 && <li>Blackout dates (every lead): {blackout.map((d) => dayLabel(d, true)).join(", ")}</li>}
+        {holidays.map((h) => (
+          <li key={h.country}>
+            {h.country} ({plural(h.leads, "lead")}): {h.days.map((d) => `${dayLabel(d.date, true)} ${d.name}`).join(", ")}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
