@@ -9,5 +9,3 @@ export function mapLimit<T, R>(items: readonly T[], concurrency: number, fn: (it
   const limit = pLimit(Math.max(1, concurrency));
   return Promise.all(items.map((item, i) => limit(() => fn(item, i))));
 }
-
-export { pLimit };

@@ -33,14 +33,8 @@ const REEXPORT_TODO: Record<string, string> = {
   "lib/auth/options.ts": "authAttempt is defined in lib/auth/sign-in.ts",
   "lib/finder/vocabulary.ts": "the country and industry names are defined in lib/finder/countries.ts and industries.ts",
   "lib/ctx.ts": "Role is defined in lib/roles.ts",
-  "lib/concurrency.ts": "pLimit is the p-limit package's own export",
   "lib/inbox/sync/fetch.ts": "fetchSources, uidSet and unchangedSince are defined in lib/mail/imap-ops.ts",
   "lib/inbox/read.ts": "getThread is defined in lib/inbox/thread.ts",
-  "lib/campaigns/stats.ts": "only re-exports lib/analytics/series.ts and views.ts",
-  "components/mailboxes/api.ts": "only re-exports components/api-client.ts",
-  "components/warmup/settings-form.ts": "DEFAULT_SETTINGS and SETTING_FIELDS are defined in lib/mailboxes/warmup-ramp.ts",
-  "components/finder/queries.ts": "FacetName is defined in lib/finder/schemas.ts",
-  "components/webhooks/labels.ts": "EVENT_NAMES is defined in lib/webhooks/schemas.ts",
 };
 
 interface ExportShape {

@@ -5,7 +5,8 @@ import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/input";
-import { type FacetName, type Facets, type FinderFilters, useAiSearch } from "./queries";
+import type { FacetName } from "@/lib/finder/schemas";
+import { type Facets, type FinderFilters, useAiSearch } from "./queries";
 
 const FACET_LABELS: Record<FacetName, string> = {
   seniorities: "Seniority",

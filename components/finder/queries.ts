@@ -3,7 +3,6 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { client, data, plainPage } from "@/components/api-client";
 import type { BodyOf, ResponseOf } from "@/lib/client";
-import type { FacetName } from "@/lib/finder/schemas";
 
 /** The answers' types, from the client generated from the OpenAPI document: a contract change is a type error here. */
 export type SearchPage = ResponseOf<"/finder/search", "post">;
@@ -13,7 +12,6 @@ export type Facets = ResponseOf<"/finder/facets", "post">["facets"];
 export type AddResult = ResponseOf<"/finder/enrich/jobs/{id}/add-to-leads", "post">;
 /** The filters POST /finder/search and /finder/facets take. */
 export type FinderFilters = NonNullable<BodyOf<"/finder/search", "post">["filters"]>;
-export type { FacetName };
 
 /** A running enrichment job is polled this often for its progress bar. */
 const JOB_POLL_MS = 1_000;

@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { type PresetClass, PRESET_NAMES, type Presets, putPreset, useWarmupPresets, warmupKeys } from "@/components/warmup/api";
 import { SettingsFields } from "@/components/warmup/settings-fields";
-import { DEFAULT_SETTINGS, type FieldErrors, parseSettings, settingsForm } from "@/components/warmup/settings-form";
+import { DEFAULT_SETTINGS } from "@/lib/mailboxes/warmup-ramp";
+import { type FieldErrors, parseSettings, settingsForm } from "@/components/warmup/settings-form";
 import type { WarmupSettingsInput } from "@/lib/warmup/schemas";
 import { SettingsNav } from "./settings-nav";
 

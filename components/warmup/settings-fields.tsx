@@ -1,6 +1,7 @@
 import { Field, Input } from "@/components/ui/input";
 import type { WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
-import { type FieldErrors, SETTING_FIELDS, SETTING_LABELS, type SettingsForm } from "./settings-form";
+import { SETTING_FIELDS } from "@/lib/mailboxes/warmup-ramp";
+import { type FieldErrors, SETTING_LABELS, type SettingsForm } from "./settings-form";
 
 /**
  * The five warmup settings as number fields, each with its range and its errors. `fallback` is what

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SETTINGS, SETTING_FIELDS, type WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
+import { SETTING_FIELDS, type WarmupSettings } from "@/lib/mailboxes/warmup-ramp";
 import { type WarmupSettingsInput, warmupSettingsBody } from "@/lib/warmup/schemas";
 
 /**
@@ -11,8 +11,6 @@ import { type WarmupSettingsInput, warmupSettingsBody } from "@/lib/warmup/schem
 export type SettingField = (typeof SETTING_FIELDS)[number];
 export type SettingsForm = Record<SettingField, string>;
 export type FieldErrors = Partial<Record<string, string[]>>;
-
-export { DEFAULT_SETTINGS, SETTING_FIELDS };
 
 export const SETTING_LABELS: Record<SettingField, { label: string; hint: string; min: number; max: number }> = {
   startingVolume: { label: "Starting volume", hint: "Warmup emails on day 0 (1–50).", min: 1, max: 50 },

@@ -12,7 +12,8 @@ import { presetClassOf, type WarmupSettings } from "@/lib/mailboxes/warmup-ramp"
 import { PRESET_NAMES, useWarmupAction, useWarmupPresets, useWarmupReport } from "./api";
 import { hasRamp, rampRows } from "./chart-rows";
 import { SettingsFields } from "./settings-fields";
-import { changedSettings, DEFAULT_SETTINGS, type FieldErrors, parseSettings, settingsForm } from "./settings-form";
+import { DEFAULT_SETTINGS } from "@/lib/mailboxes/warmup-ramp";
+import { changedSettings, type FieldErrors, parseSettings, settingsForm } from "./settings-form";
 import { WarmupBadge, WarmupToggle } from "./warmup-toggle";
 
 /** Recharts is loaded when a panel opens, not with the mailboxes page. */

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import { EVENT_HINTS, EVENT_NAMES } from "./labels";
+import { EVENT_NAMES } from "@/lib/webhooks/schemas";
+import { EVENT_HINTS } from "./labels";
 
 /** The subscribed events as chips; every event at once is one "All events" chip. */
 export function EventChips({ events }: { events: string[] }) {

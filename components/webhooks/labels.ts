@@ -1,8 +1,6 @@
 import type { BadgeTone } from "@/components/ui/badge";
-import { EVENT_NAMES } from "@/lib/webhooks/schemas";
+import type { EVENT_NAMES } from "@/lib/webhooks/schemas";
 import type { DeliveryStatus } from "./types";
-
-export { EVENT_NAMES };
 
 /** What each webhook event means, for the checkboxes of the form. */
 export const EVENT_HINTS: Record<(typeof EVENT_NAMES)[number], string> = {

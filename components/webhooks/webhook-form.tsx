@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useRef, type FormEvent } from "react";
 import { Field, Input } from "@/components/ui/input";
-import { EVENT_HINTS, EVENT_NAMES, RETRY_RANGE, TIMEOUT_RANGE } from "./labels";
+import { EVENT_NAMES } from "@/lib/webhooks/schemas";
+import { EVENT_HINTS, RETRY_RANGE, TIMEOUT_RANGE } from "./labels";
 import type { WebhookInput, WebhookView } from "./types";
 
 type WebhookEvent = WebhookInput["events"][number];

@@ -12,7 +12,7 @@ import { recordCampaignDeleted } from "../leads/lead-events";
 import { changesScheduling, undoDeferrals } from "../sending/deferrals";
 import { launchReport, needsConfirmation } from "./launch-check";
 import type { duplicateBody, listCampaignsQuery, SettingsInput } from "./schemas";
-import { campaignStats } from "./stats";
+import { campaignStats } from "../analytics/series";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 

@@ -7,7 +7,7 @@ import { findCampaign } from "./campaigns";
 import { countBy } from "../analytics/counts";
 import { lastUtcDays, utcDays } from "../analytics/period";
 import { branchStats, subsequenceStats } from "../analytics/sequences";
-import { campaignStats, dailySeries, variantStats } from "./stats";
+import { campaignStats, dailySeries, variantStats } from "../analytics/series";
 
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(90, "days can be at most 90").default(30) });
 
