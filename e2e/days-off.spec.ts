@@ -35,7 +35,7 @@ test("campaign settings: skip public holidays, blackout dates and the out-of-off
 
   await form.getByLabel("Blackout dates").fill("24.12.2026");
   await form.getByRole("button", { name: "Save settings" }).click();
-  await expect(form.getByText("blackout dates are YYYY-MM-DD days")).toBeVisible();
+  await expect(form.getByText("blackout dates are YYYY-MM-DD days", { exact: true })).toBeVisible();
   const unchanged = await ok(api.GET("/campaigns/{id}/settings", { params: { path: { id: campaign.id } } }));
   expect(unchanged.blackoutDates).toEqual([soon, later]);
 
