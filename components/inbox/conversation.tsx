@@ -1,5 +1,6 @@
 "use client";
 
+import { ReplyNotes } from "./reply-notes";
 import { useEffect, useRef } from "react";
 import { describeError } from "@/components/api-client";
 import { useCan, useMember } from "@/components/shell/member-context";
@@ -214,6 +215,7 @@ function Inbound({ m }: { m: InboundMessage }) {
       <p className="mb-2 text-sm font-semibold text-gray-900">{m.subject || "(no subject)"}</p>
       {star.error && <p className="mb-2 text-xs text-red-700">Could not change the star: {describeError(star.error)}</p>}
       <InboundBody html={m.html} text={m.body} label={`Message from ${who}`} />
+      <ReplyNotes m={m} />
     </article>
   );
 }

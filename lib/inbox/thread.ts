@@ -99,6 +99,8 @@ export async function getThread(ctx: Ctx, leadId: string) {
       remindAt: r.remindAt?.toISOString() ?? null,
       starred: r.starred,
       referral: referralView(r.referral),
+      returnDate: r.returnDate,
+      returnDateText: r.returnDateText,
     })),
     ...outbound.map(({ e, mailboxEmail, campaignName }) => ({
       id: e.id,

@@ -61,6 +61,8 @@ const inbound = z.object({
   remindAt: z.string().nullable(),
   starred: z.boolean(),
   referral: referralSchema,
+  returnDate: z.string().nullable().describe("YYYY-MM-DD: the day an out-of-office reply says its sender is back"),
+  returnDateText: z.string().nullable().describe("The sentence the return date was read from"),
 });
 const campaignSend = z.object({
   id: z.string(),
