@@ -4,7 +4,6 @@ import { ForbiddenError } from "./errors";
 import { type Logger, stderrLogger } from "./log";
 import { hasRole, type Role } from "./roles";
 
-export type { Role } from "./roles";
 export type Scope = "read" | "full";
 
 export type Actor =

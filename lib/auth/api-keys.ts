@@ -3,7 +3,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
 import { apiKeys, memberships } from "../../db/schema";
 import { audit } from "../audit/record";
-import { type Ctx, type Role, type Scope, withTransaction } from "../ctx";
+import { type Ctx, type Scope, withTransaction } from "../ctx";
+import type { Role } from "../roles";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { newId } from "../ids";
 

@@ -26,7 +26,6 @@ function ipOf(headers: Record<string, unknown> | undefined): string {
 }
 
 /** The per-IP sign-in limit lives with the sign-in itself; the first-run sign-up counts against it too. */
-export { authAttempt } from "./sign-in";
 
 function header(headers: Record<string, unknown> | undefined, name: string): string | null {
   const v = headers?.[name];

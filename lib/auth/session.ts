@@ -17,8 +17,6 @@ export async function instanceNeedsSetup(): Promise<boolean> {
   return (await firstRunState(await serverDb())).needsSetup;
 }
 
-export { WORKSPACE_COOKIE } from "./secrets";
-
 /**
  * Who is signed in and in which workspace, for dashboard pages: the same check as the API's (the
  * session row must still be open). Undefined without a session, for an ended one, and when the session

@@ -2,7 +2,8 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { finderPeople as p } from "../../db/schema";
 import { normalizeDomain } from "./person-row";
 import type { FinderFilters } from "./schemas";
-import { normalizeCountry, normalizeIndustry } from "./vocabulary";
+import { normalizeCountry } from "./countries";
+import { normalizeIndustry } from "./industries";
 
 /**
  * Filters → one WHERE clause over finder_people, each filter served by its index (db/schema/finder.ts):

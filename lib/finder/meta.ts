@@ -2,7 +2,8 @@ import { getAiSettings } from "../ai/settings";
 import { requireAccess, type Ctx } from "../ctx";
 import { listProviders } from "./providers";
 import { FILTER_NAMES } from "./schemas";
-import { COMPANY_SIZES, DEPARTMENTS, KNOWN_COUNTRIES, SENIORITIES } from "./vocabulary";
+import { KNOWN_COUNTRIES } from "./countries";
+import { COMPANY_SIZES, DEPARTMENTS, SENIORITIES } from "./vocabulary";
 
 /** GET /finder/meta: every filter, its kind and, for the fixed vocabularies, the allowed values. */
 export function finderMeta(ctx: Ctx) {

@@ -1,13 +1,7 @@
+import { normalizeCountry } from "./countries";
+import { normalizeIndustry } from "./industries";
 import { personInput } from "./schemas";
-import {
-  normalizeCompanySize,
-  normalizeCountry,
-  normalizeDepartment,
-  normalizeIndustry,
-  normalizeSeniority,
-  SENIORITIES,
-  DEPARTMENTS,
-} from "./vocabulary";
+import { normalizeCompanySize, normalizeDepartment, normalizeSeniority, SENIORITIES, DEPARTMENTS } from "./vocabulary";
 
 /** One directory person as stored (finder_people's imported columns). */
 export interface PersonRow {

@@ -115,6 +115,3 @@ function fromList<T extends string>(list: readonly T[], aliases: Record<string, 
 
 export const normalizeSeniority = (raw: string) => fromList(SENIORITIES, SENIORITY_ALIASES, raw);
 export const normalizeDepartment = (raw: string) => fromList(DEPARTMENTS, DEPARTMENT_ALIASES, raw);
-
-export { KNOWN_COUNTRIES, normalizeCountry } from "./countries";
-export { normalizeIndustry } from "./industries";

@@ -9,8 +9,6 @@ import { getLeadViews } from "../leads/read-leads";
 import { assigneeCondition, assigneesOf } from "./assign";
 import { filesOf } from "./files";
 import { INTENTS, type intentCountsQuery, type intentCountsResult, type listRepliesQuery, type threadsQuery } from "./schemas";
-
-export { getThread } from "./thread";
 import { FROM_SINCE, referralView } from "./thread";
 
 type Intent = (typeof INTENTS)[number];

@@ -3,7 +3,7 @@ import { getDb, resolveDatabaseUrl } from "@/db/client";
 import { readJsonBody } from "@/lib/body";
 import { clientIp } from "@/lib/api/request-credentials";
 import { errorResponse, validationErrorFromZod } from "@/lib/api/errors";
-import { authAttempt } from "@/lib/auth/options";
+import { authAttempt } from "@/lib/auth/sign-in";
 import { firstRunSignup, firstRunState } from "@/lib/auth/users";
 import { RateLimitedError } from "@/lib/errors";
 

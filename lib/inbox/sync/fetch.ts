@@ -1,7 +1,5 @@
 import { fetchSince, type ImapClient, junkFolder, listFolders, sentFolder } from "../../mail/imap-ops";
 
-export { fetchSources, uidSet, unchangedSince } from "../../mail/imap-ops";
-
 /** Received files kept: 25 MB per message at most; a larger message is skipped before download. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 /** One UID FETCH and one transaction take at most this many messages / bytes (a first sync of a full INBOX comes in batches). */

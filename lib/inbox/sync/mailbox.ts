@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { imapState, type mailboxes } from "../../../db/schema";
 import { loadAiSettings } from "../../ai/settings";
 import type { ImapConfig } from "../../mail/imap";
-import { connectImap, type ImapClient, logoutImap } from "../../mail/imap-ops";
+import { connectImap, fetchSources, type ImapClient, logoutImap, unchangedSince } from "../../mail/imap-ops";
 import { withLogin } from "../../mailboxes/credentials";
 import { type ImapConnections, noDelay } from "../connections";
 import { parseDsn } from "../dsn";
@@ -10,7 +10,7 @@ import { serviceMailIds } from "../../warmup/known";
 import { receiveWarmup } from "../../warmup/receive";
 import { type AiSwitch, type Mailbox, parseSource, prepareReplies, saveFolderState } from "../ingest";
 import { commitBatch, type Item, type SyncCtx, type Totals } from "./commit";
-import { batches, type Folder, fetchSources, foldersOf, type Listed, listNew, unchangedSince, wanted } from "./fetch";
+import { batches, type Folder, foldersOf, type Listed, listNew, wanted } from "./fetch";
 
 type MailboxRow = typeof mailboxes.$inferSelect;
 type ImapStateRow = typeof imapState.$inferSelect;
