@@ -12,6 +12,7 @@ import { Table, TBody, Td, Th, THead, Tr } from "@/components/ui/table";
 import { dateTime } from "@/components/ui/time";
 import { AddLeadsDialog } from "./add-leads-dialog";
 import { plural, stepLabel } from "./labels";
+import { useSubsequences } from "./sequence/use-branch-rules";
 import { type LeadsTabState, useLeadsTab } from "./use-leads-tab";
 import { reassignSummary } from "./use-reassign";
 
@@ -40,7 +41,7 @@ export function LeadsTab({ campaignId }: { campaignId: string }) {
       {leads.error && <Alert tone="error">Could not load the campaign&apos;s leads: {describeError(leads.error)}</Alert>}
       {reassign.error && <Alert tone="error">Could not reassign: {describeError(reassign.error)}</Alert>}
 
-      <CampaignLeadsTable s={s} />
+      <CampaignLeadsTable s={s} campaignId={campaignId} />
       <Pager {...s.paging} total={s.total} shown={s.rows.length} sizes={PAGE_SIZES} />
       {s.adding && <AddLeadsDialog campaignId={campaignId} onClose={() => s.setAdding(false)} />}
       <RemoveLeadsDialog s={s} />
@@ -74,7 +75,7 @@ function LeadsToolbar({ s }: { s: LeadsTabState }) {
   );
 }
 
-function CampaignLeadsTable({ s }: { s: LeadsTabState }) {
+function CampaignLeadsTable({ s, campaignId }: { s: LeadsTabState; campaignId: string }) {
   const { leads, rows, selection } = s;
   return (
     <Table aria-label="Campaign leads" aria-busy={leads.isFetching}>
@@ -100,8 +101,7 @@ function CampaignLeadsTable({ s }: { s: LeadsTabState }) {
               <Badge tone={l.campaignStatus === "ACTIVE" ? "green" : "gray"}>{l.campaignStatus}</Badge>
             </Td>
             <Td className="text-gray-600">
-              {stepLabel(l.nextStepOrder)}
-              {l.nextSendAt && <span className="block text-xs">{dateTime(l.nextSendAt)}</span>}
+              <LeadPlace campaignId={campaignId} lead={l} />
             </Td>
             <Td className="whitespace-nowrap text-gray-600">{new Date(l.addedAt).toLocaleDateString()}</Td>
           </Tr>
@@ -144,5 +144,32 @@ function RemoveLeadsDialog({ s }: { s: LeadsTabState }) {
         {remove.error && <Alert tone="error">{describeError(remove.error)}</Alert>}
       </div>
     </Dialog>
+  );
+}
+
+const PAUSE_REASON: Record<string, string> = { out_of_office: "out of office", wait: "a wait branch" };
+
+/** Where the lead is: its next step (in a subsequence, named), when it is due, and why it is paused. */
+function LeadPlace({
+  campaignId,
+  lead: l,
+}: {
+  campaignId: string;
+  lead: { nextStepOrder: number; nextSendAt: string | null; sequence: string; pausedUntil: string | null; pauseReason: string | null };
+}) {
+  const subs = useSubsequences(campaignId);
+  const sub = l.sequence === "main" ? null : (subs.data?.find((s) => s.id === l.sequence)?.name ?? "a subsequence");
+  return (
+    <span data-testid="lead-place">
+      {stepLabel(l.nextStepOrder)}
+      {sub && <span className="ml-1 text-xs text-indigo-700">in {sub}</span>}
+      {l.nextSendAt && <span className="block text-xs">{dateTime(l.nextSendAt)}</span>}
+      {l.pausedUntil && (
+        <span className="block text-xs text-amber-700">
+          Paused until {dateTime(l.pausedUntil)}
+          {l.pauseReason ? ` (${PAUSE_REASON[l.pauseReason] ?? l.pauseReason})` : ""}
+        </span>
+      )}
+    </span>
   );
 }
