@@ -75,7 +75,6 @@ const offenders = () => [
   ...longFunctions(),
 ];
 
-
 describe("the shape of components/ and app/", () => {
   it("has no file over 400 lines, no line over 200 characters and no function over 80 lines", () => {
     expect(offenders()).toEqual([]);

@@ -176,7 +176,13 @@ export async function deleteStep(ctx: Ctx, campaignId: string, stepId: string) {
 }
 
 /** The subjects and branch rules of a sequence's new steps, named by their place in the body. */
-async function checkSteps(tx: DbOrTx, workspaceId: string, campaignId: string, steps: z.infer<typeof putStepsBody>["steps"], seq: string | null) {
+async function checkSteps(
+  tx: DbOrTx,
+  workspaceId: string,
+  campaignId: string,
+  steps: z.infer<typeof putStepsBody>["steps"],
+  seq: string | null,
+) {
   const { ownThread } = await sequenceOf(tx, campaignId, seq);
   for (const [i, s] of steps.entries()) {
     checkSubject(s.stepOrder, s.subject, `steps.${i}.subject`, ownThread);
