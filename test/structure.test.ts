@@ -2,6 +2,12 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+// The other rules of the code's shape, each in its own module, all run by this one test file:
+import "./structure/dashboard"; // components/ and app/ under the same size rules as lib/
+import "./structure/imports"; // which lib/ folder may import which (no cycles), db/ and the benchmarks' reach
+import "./structure/naming"; // one name per idea, no re-export modules
+import "./structure/protocol"; // the mail-protocol edge: only lib/mail speaks IMAP and SMTP
+import "./structure/settings"; // one settings module: only lib/env reads process.env, documented settings
 
 /**
  * Rules of the code's shape that no behaviour test would notice breaking: the domain code

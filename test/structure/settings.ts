@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_VARS } from "../lib/env-vars";
-import { configurationDoc, readmeTable } from "../scripts/config-docs";
+import { ENV_VARS } from "../../lib/env-vars";
+import { configurationDoc, readmeTable } from "../../scripts/config-docs";
 
 /**
  * One settings module: lib/env.ts is the only code in lib/, db/, inngest/, app/ and components/ that
@@ -10,7 +10,7 @@ import { configurationDoc, readmeTable } from "../scripts/config-docs";
  * declared variable is read somewhere, and the README's table and docs/configuration.md are what
  * `npm run docs:config` writes from the declarations.
  */
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "..", "..");
 const read = (rel: string) => readFileSync(path.join(root, rel), "utf8");
 
 function sources(dir: string, out: string[] = []): string[] {

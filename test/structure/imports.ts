@@ -121,7 +121,7 @@ const BENCH_MAY_IMPORT = [
   "lib/webhooks/webhooks",
 ];
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "..", "..");
 const lib = path.join(root, "lib");
 const libFolders = readdirSync(lib)
   .filter((n) => statSync(path.join(lib, n)).isDirectory())

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * (nodemailer); inbox, warmup, placement and the rest call lib/mail's functions and use its types.
  * Tests and their protocol peers may use the libraries directly (they play the other side).
  */
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "..", "..");
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
  * it, never through a second path that re-exports it, and two files in neighbouring folders of lib/
  * share a basename only when the name is a role that means the same in every folder.
  */
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(import.meta.dirname, "..", "..");
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
