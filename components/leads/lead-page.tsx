@@ -91,10 +91,38 @@ function Campaigns({ leadId }: { leadId: string }) {
               {c.mailbox ? `From ${c.mailbox.email}` : "No sending mailbox yet"}
               {c.leadStatus === "ACTIVE" ? ` · next step ${c.nextStepOrder + 1}` : ""} · added <RelativeTime iso={c.addedAt} />
             </p>
+            <WhereAndWhy c={c} />
           </li>
         ))}
       </ul>
     </Card>
+  );
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  continue: "continued",
+  stop: "stopped",
+  subsequence: "moved to a subsequence",
+  wait: "waited",
+  waitUntilReturn: "waited until back",
+  tag: "tagged",
+  assign: "assigned",
+};
+
+/** Where the lead is in the campaign (a subsequence, a pause, a branch waiting) and the latest branch that put it there. */
+function WhereAndWhy({ c }: { c: NonNullable<ReturnType<typeof useLeadCampaigns>["data"]>[number] }) {
+  const parts = [
+    c.subsequence && `In subsequence ${c.subsequence.name}`,
+    c.pausedUntil &&
+      `Paused until ${new Date(c.pausedUntil).toLocaleString()}${c.pauseReason === "out_of_office" ? " (out of office)" : ""}`,
+    c.waitingOnBranch && "Waiting for its branch rules (a reply or the step's delay decides)",
+    c.lastBranch && `Last branch: ${c.lastBranch.rule} → ${ACTION_WORDS[c.lastBranch.action.type] ?? c.lastBranch.action.type}`,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <p className="text-xs text-indigo-800" data-testid="lead-where">
+      {parts.join(" · ")}
+    </p>
   );
 }
 

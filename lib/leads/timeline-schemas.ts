@@ -83,6 +83,17 @@ export const leadCampaignSchema = z.object({
   addedAt: z.string(),
   firstEmailedAt: z.string().nullable(),
   lastEmailedAt: z.string().nullable(),
+  subsequence: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .describe("The subsequence the lead is in (null: the main sequence)"),
+  pausedUntil: z.string().nullable().describe("Nothing is sent before this moment"),
+  pauseReason: z.string().nullable().describe("`out_of_office` or `wait`"),
+  waitingOnBranch: z.boolean().describe("Its last step's branch rules are not decided yet (a reply or the step's delay decides)"),
+  lastBranch: z
+    .object({ rule: z.string(), action: z.object({ type: z.string() }).catchall(z.unknown()), at: z.string() })
+    .nullable()
+    .describe("The latest branch the lead took here: the rule in words and the action"),
 });
 export type LeadCampaign = z.infer<typeof leadCampaignSchema>;
 

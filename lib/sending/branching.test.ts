@@ -11,6 +11,7 @@ import { connectMailboxes, launchCampaign, mailSuite } from "@/test/campaign-set
 import { POST as CREATE_SUB } from "@/app/api/v1/campaigns/[id]/subsequences/route";
 import { PUT as PUT_STEPS } from "@/app/api/v1/campaigns/[id]/steps/route";
 import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
+import { GET as LEAD_CAMPAIGNS } from "@/app/api/v1/leads/[id]/campaigns/route";
 import { decideBranches } from "./branching";
 import { sendDue } from "./engine";
 
@@ -133,6 +134,15 @@ describe("branches through real SMTP and IMAP", () => {
       .from(leadEvents)
       .where(and(eq(leadEvents.leadId, keen), eq(leadEvents.kind, "branched")));
     expect(timeline).toHaveLength(1);
+    // The lead's page says where it is and why.
+    const where = (await call(LEAD_CAMPAIGNS, "GET", "", { key: suite.ws.readKey, params: { id: keen } })).body.campaigns[0];
+    expect(where).toMatchObject({
+      subsequence: { id: subsequenceId, name: "Booking" },
+      waitingOnBranch: false,
+      lastBranch: { rule: "replied INTERESTED", action: { type: "subsequence", subsequenceId } },
+    });
+    const waiting = (await call(LEAD_CAMPAIGNS, "GET", "", { key: suite.ws.readKey, params: { id: quiet } })).body.campaigns[0];
+    expect(waiting).toMatchObject({ subsequence: null, waitingOnBranch: true, lastBranch: null });
 
     // The subsequence's step, an hour later, continues the thread.
     clock.set(new Date("2026-12-07T12:10:00Z"));
