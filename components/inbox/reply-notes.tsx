@@ -47,7 +47,12 @@ function Referral({ replyId, referral }: { replyId: string; referral: NonNullabl
         Points to <strong>{who}</strong>
         {referral.text && <span className="mt-1 block text-indigo-800 italic">“{referral.text}”</span>}
       </p>
-      {canWrite && referral.email && !add.data && (
+      {referral.leadId && !add.data && (
+        <p className="mt-1" data-testid="referral-added">
+          Added as a lead.
+        </p>
+      )}
+      {canWrite && referral.email && !referral.leadId && !add.data && (
         <Button size="sm" className="mt-2" disabled={add.isPending} onClick={() => add.mutate()}>
           {add.isPending ? "Adding…" : "Add as a lead to this campaign"}
         </Button>

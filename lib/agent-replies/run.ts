@@ -1,3 +1,4 @@
+import { addReferralsAutonomously } from "./referrals";
 import type { JobCtx } from "../ctx";
 import { answer, followUp } from "./answer";
 import { claimDue, failInterrupted, finish, type Outcome } from "./claim-replies";
@@ -21,5 +22,6 @@ export async function runAgentReplies({ db, clock, log }: JobCtx): Promise<Recor
     await finish(db, row, out, clock.now());
     counts[out.status === "SENT" ? "sent" : out.status === "SKIPPED" ? "skipped" : "failed"]++;
   }
+  counts.referrals = await addReferralsAutonomously(db, clock, log);
   return counts;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { leads, replies } from "../../db/schema";
 import { addLeadsToCampaign } from "../campaigns/campaign-leads";
@@ -67,17 +67,20 @@ export async function addReferralLead(ctx: Ctx, replyId: string, body: z.infer<t
   if (referrerName) customFields.referrerName = referrerName;
   if (referrerEmail) customFields.referrerEmail = referrerEmail;
   const input: LeadInput = { email, ...nameParts(reply.referral?.name), customFields };
-  return withTransaction(ctx, async (_tx, tctx) => {
+  return withTransaction(ctx, async (tx, tctx) => {
     const created = await createLeads(tctx, [input]);
     const lead = created.leads[0];
     if (!lead) {
       const invalid = created.invalidEmails[0];
+      await tx.execute(sql`update replies set referral = referral || '{"handled": true}'::jsonb where id = ${replyId}`);
       return invalid
         ? { email: invalid.email, id: null, status: "invalid", reason: invalid.reason, campaign: null }
         : { email: created.suppressedEmails[0] ?? email, id: null, status: "suppressed", campaign: null };
     }
     const campaignId = body.campaignId ?? reply.campaignId;
     const added = campaignId ? await addLeadsToCampaign(tctx, campaignId, [lead.id]) : null;
+    // The referral remembers the lead it became (the thread shows it; autonomous handling takes each once).
+    await tx.execute(sql`update replies set referral = referral || ${JSON.stringify({ leadId: lead.id })}::jsonb where id = ${replyId}`);
     return { ...lead, campaign: added?.results[0] ?? null };
   });
 }

@@ -10,9 +10,10 @@ import { shownStatus } from "./send-reply";
 /** `from` is null on replies received before 1 Oct 2026. */
 export const FROM_SINCE = new Date("2026-10-01T00:00:00Z");
 
-/** Whom a wrong-person reply points to instead (null when it names nobody), with both fields present. */
+/** Whom a wrong-person reply points to instead (null when it names nobody), with both fields present, and the lead it became. */
 export function referralView(v: (typeof replies.$inferSelect)["referral"]) {
-  return v ? { email: v.email ?? null, name: v.name ?? null, text: v.text } : null;
+  const added = (v as { leadId?: string } | null)?.leadId ?? null;
+  return v ? { email: v.email ?? null, name: v.name ?? null, text: v.text, leadId: added } : null;
 }
 
 /**

@@ -91,6 +91,7 @@ export const referralSchema = z
     email: z.string().nullable().describe("The address the reply names, if any"),
     name: z.string().nullable().describe("The person's name the reply names, if any"),
     text: z.string().describe("The sentence the referral was read from"),
+    leadId: z.string().nullable().describe("The lead the person became (added by hand or by an autonomous reply agent), else null"),
   })
   .nullable()
   .describe("Set on WRONG_PERSON replies that name someone else to write to; POST /replies/{id}/referral/add makes them a lead");
