@@ -376,7 +376,7 @@ export function prepareAuthEnv(): void {
   else process.env.AUTH_TRUST_HOST ??= "1";
 }
 
-/** The website agent's crawl (lib/agents/crawl.ts). */
+/** The website agent's crawl (lib/reply-agents/crawl.ts). */
 export const agentEnv = {
   /** AGENT_CRAWL_MAX_S: how long one scan may crawl from its start, in seconds (default 300; fractions allowed). */
   get crawlMaxS(): number {

@@ -1,4 +1,4 @@
-import { runWebsiteScans } from "../../lib/agents/crawl";
+import { runWebsiteScans } from "../../lib/reply-agents/crawl";
 import type { JobDef } from "../../lib/jobs/registry";
 
 /** Crawls queued reply-agent website scans (POST /reply-agents/<id>/website/scan), a batch of pages per run under a lease. */

@@ -121,13 +121,7 @@ const SHARED_NAMES: Record<string, string> = {
  * Pairs that name two ideas but sit in folders others are changing; each is to be renamed there.
  * The list only shrinks: an entry whose two files no longer both exist fails, so it is removed.
  */
-const TODO_RENAME: { files: [string, string]; reason: string }[] = [
-  {
-    files: ["lib/agents/preview.ts", "lib/campaigns/preview.ts"],
-    reason:
-      "a reply agent's knowledge-search preview vs a campaign step's rendered email; lib/agents/preview.ts is to be named for its search",
-  },
-];
+const TODO_RENAME: { files: [string, string]; reason: string }[] = [];
 
 const libFiles = sources(path.join(root, "lib")).map(rel);
 

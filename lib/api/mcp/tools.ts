@@ -19,7 +19,7 @@ import { mailboxIssues } from "../../mailboxes/issues";
 import { listMailboxes } from "../../mailboxes/manage";
 import { envelope } from "../../paging";
 import type { ToolDef } from "./kit";
-import { AGENT_TOOLS } from "./tools-agents";
+import { AGENT_TOOLS } from "./tools-reply-agents";
 import { DELIVERABILITY_TOOLS } from "./tools-deliverability";
 import { FINDER_TOOLS } from "./tools-finder";
 import { SEQUENCE_TOOLS } from "./tools-sequences";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { agentChunks, agentDocuments, replyAgentCampaigns } from "@/db/schema";
-import { agentForCampaign } from "@/lib/agents/crud";
+import { agentForCampaign } from "@/lib/reply-agents/crud";
 import { DOCX_MIME, minimalDocx, minimalPdf } from "@/test/fixtures/documents";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { POST as CREATE_CAMPAIGN } from "../campaigns/route";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { runWebsiteScans } from "@/lib/agents/crawl";
+import { runWebsiteScans } from "@/lib/reply-agents/crawl";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";

@@ -1,5 +1,5 @@
 import { api } from "@/lib/api/handler";
 import { aiRoutes as r } from "@/lib/api/contracts/ai-crm";
-import { draftReply } from "@/lib/agent-replies/draft-reply";
+import { draftReply } from "@/lib/reply-agents/draft-reply";
 
 export const POST = api(r.draft, async ({ ctx, params }) => draftReply(ctx, params.id));

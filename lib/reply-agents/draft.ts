@@ -1,8 +1,8 @@
 import type { DbOrTx } from "../../db/client";
 import type { replies } from "../../db/schema";
 import { aiProviderFor } from "../ai/resolve";
-import { agentForCampaign } from "../agents/crud";
-import { searchKnowledge } from "../agents/search";
+import { agentForCampaign } from "./crud";
+import { searchKnowledge } from "./search";
 import { newText } from "../ai/classify";
 import { PASSAGES } from "./answer";
 import { composeAnswer } from "./compose";

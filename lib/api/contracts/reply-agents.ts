@@ -14,7 +14,7 @@ import {
   searchBody,
   searchResultSchema,
   uploadDocumentBody,
-} from "../../agents/schemas";
+} from "../../reply-agents/schemas";
 
 const tag = "Reply agents";
 

@@ -1,4 +1,4 @@
-import type { KnowledgeHit } from "../agents/search";
+import type { KnowledgeHit } from "./search";
 import { newText } from "../ai/classify";
 
 export type Tone = "PROFESSIONAL" | "FRIENDLY" | "CASUAL" | "FORMAL";

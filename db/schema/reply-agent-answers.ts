@@ -1,6 +1,6 @@
 import { index, pgEnum, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
-import { replyAgents } from "./agents";
+import { replyAgents } from "./reply-agents";
 import { replies, sentReplies } from "./inbox";
 import { leads } from "./leads";
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agentReplies, leads, replies, sentReplies } from "../../db/schema";
-import { findAgent } from "../agents/crud";
+import { findAgent } from "./crud";
 import { requireAccess, type Ctx } from "../ctx";
 import { offsetOf, pageQuery } from "../paging";
 

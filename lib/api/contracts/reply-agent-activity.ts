@@ -1,5 +1,5 @@
 import { defineRoute } from "../route";
-import { activityListSchema, activityQuery } from "../../agent-replies/activity";
+import { activityListSchema, activityQuery } from "../../reply-agents/activity";
 
 /** A reply agent's autonomous work (the agent's activity). */
 export const agentReplyRoutes = {

@@ -1,8 +1,8 @@
-import { agentRoutes } from "../contracts/agents";
-import { createAgent, getAgent, listAgents, patchAgent } from "../../agents/crud";
-import { deleteDocument, listDocuments, uploadDocument } from "../../agents/documents";
-import { previewSearch } from "../../agents/preview";
-import { getScan, indexPages, startScan } from "../../agents/website";
+import { agentRoutes } from "../contracts/reply-agents";
+import { createAgent, getAgent, listAgents, patchAgent } from "../../reply-agents/crud";
+import { deleteDocument, listDocuments, uploadDocument } from "../../reply-agents/documents";
+import { previewSearch } from "../../reply-agents/knowledge-preview";
+import { getScan, indexPages, startScan } from "../../reply-agents/website";
 import type { ToolDef } from "./kit";
 
 /** Reply agents: the agents themselves, their documents, knowledge search and the website crawl. */

@@ -4,7 +4,7 @@ import { simpleParser } from "mailparser";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { campaignLeads, leads, replies } from "@/db/schema";
-import { createAgent } from "@/lib/agents/crud";
+import { createAgent } from "@/lib/reply-agents/crud";
 import { ManualClock } from "@/lib/clock";
 import { systemCtx } from "@/lib/ctx";
 import { ingestMessage } from "@/lib/inbox/ingest";
