@@ -29,7 +29,7 @@ test("the sequence editor: a subsequence with a step, a reply-intent branch into
   await expect(booking.getByText("Great, here is my calendar.")).toBeVisible();
 
   // Step 1's branches: Interested → Booking; then a no-reply rule, moved above it.
-  const branches = page.getByRole("region", { name: "Branches of Step 1" });
+  const branches = page.locator('[data-testid="branches"][data-step="Step 1"]');
   await branches.getByRole("button", { name: "Add a rule to Step 1" }).click();
   await branches.getByLabel("Step 1 rule 1: then").selectOption("subsequence");
   await branches.getByLabel("Step 1 rule 1: subsequence").selectOption({ label: "Booking" });

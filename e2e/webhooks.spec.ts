@@ -91,7 +91,7 @@ test("create a webhook: a metadata URL is refused inline, the secret is shown on
   // The cloud metadata endpoint: 400 VALIDATION_ERROR, its fieldErrors.url shown under the field.
   await url.fill("http://169.254.169.254/latest/meta-data/");
   await dialog.getByLabel("All events").check();
-  await expect(dialog.getByText("13 of 13 selected.")).toBeVisible();
+  await expect(dialog.getByText("14 of 14 selected.")).toBeVisible();
   await dialog.getByRole("button", { name: "Create webhook" }).click();
   await expect(dialog.getByText(/^The URL points at a private or reserved address \(169\.254\.169\.254 /)).toBeVisible();
   await expect(url).toHaveAttribute("aria-invalid", "true");
@@ -106,7 +106,7 @@ test("create a webhook: a metadata URL is refused inline, the secret is shown on
   await dialog.getByLabel("All events").check();
   await dialog.getByRole("checkbox", { name: /^email\.opened/ }).uncheck();
   await dialog.getByRole("checkbox", { name: /^email\.clicked/ }).uncheck();
-  await expect(dialog.getByText("11 of 13 selected.")).toBeVisible();
+  await expect(dialog.getByText("12 of 14 selected.")).toBeVisible();
   await dialog.getByLabel("Delivery attempts", { exact: true }).fill("2");
   await dialog.getByLabel("Timeout (ms)", { exact: true }).fill("5000");
   await dialog.getByRole("button", { name: "Create webhook" }).click();

@@ -195,7 +195,8 @@ export function BranchRules({ campaignId, step, title }: { campaignId: string; s
   const b = useBranchRules(campaignId, step);
   const [dragged, setDragged] = useState<number | null>(null);
   return (
-    <section aria-label={`Branches of ${title}`} className="space-y-2 rounded-md border border-dashed border-gray-300 p-3">
+    // Not a named region: its name would contain the step's ("Step 1"), and the step's editor is found by that name.
+    <section data-testid="branches" data-step={title} className="space-y-2 rounded-md border border-dashed border-gray-300 p-3">
       <div className="flex items-center justify-between">
         <h3 className="text-xs font-semibold text-gray-700">Branches after {title}</h3>
         <span className="text-xs text-gray-500">No rule matched: {b.takenBy(null)}</span>
