@@ -30,6 +30,8 @@ function answer(o: { from: string; inReplyTo: string; body: string; auto?: boole
 /** A campaign email to `lead`, the lead's answer, and the conversation opened once the answer is in. */
 async function answered(page: import("@playwright/test").Page, lead: { email: string; firstName: string }, body: string, auto = false) {
   const mailboxId = await mail.importMailbox(page);
+  // The spec's mailbox is imported again by each test; the previous test's clean-up turned its sending off.
+  await ok(apiClient(page).PATCH("/mailboxes/{id}", { params: { path: { id: mailboxId } }, body: { sendingEnabled: true } }));
   const c = await mail.oneStepCampaign(page, { mailboxId, lead, name: `Notes ${lead.firstName} ${stamp}`, subject: "Notes", body: "Hi" });
   await c.launch();
   const inReplyTo = await mail.firstEmailTo(lead.email);
