@@ -1,4 +1,5 @@
 import type { BranchAction, BranchDecision, ReplyIntent } from "./branches";
+import { delayOf } from "./engine/decide";
 import type { CampaignLeadStatus, Step } from "./engine/types";
 import { type OooCampaign, type OooLead, resumeAt } from "./resume";
 
@@ -48,7 +49,7 @@ function continued(l: BranchLead, now: Date): Place {
   const next = l.steps.filter((s) => s.subsequenceId === seq && s.stepOrder === l.step.stepOrder + 1);
   const place = { subsequenceId: seq, nextStepOrder: l.step.stepOrder + 1 };
   if (next.length === 0) return { ...place, status: "COMPLETED", nextSendAt: null };
-  const due = l.sentAt.getTime() + Math.max(0, ...next.map((s) => s.delayHoursAfterPrevious ?? 0)) * HOUR;
+  const due = l.sentAt.getTime() + delayOf(next) * HOUR;
   return { ...place, status: "ACTIVE", nextSendAt: new Date(Math.max(due, now.getTime())) };
 }
 
@@ -57,7 +58,7 @@ function entered(l: BranchLead, subsequenceId: string, now: Date): Place {
   const own = l.steps.filter((s) => s.subsequenceId === subsequenceId);
   if (own.length === 0) return { status: "COMPLETED", subsequenceId, nextStepOrder: 0, nextSendAt: null };
   const first = Math.min(...own.map((s) => s.stepOrder));
-  const delay = Math.max(0, ...own.filter((s) => s.stepOrder === first).map((s) => s.delayHoursAfterPrevious ?? 0));
+  const delay = delayOf(own.filter((s) => s.stepOrder === first));
   return { status: "ACTIVE", subsequenceId, nextStepOrder: first, nextSendAt: new Date(now.getTime() + delay * HOUR) };
 }
 

@@ -6,6 +6,7 @@ import type { Clock } from "../clock";
 import { newEventId } from "../ids";
 import { type BranchCampaign, type BranchEffect, type BranchLead, branchEffect } from "./branch-effect";
 import { type BranchRule, decideAtFor, decideBranch, describeRule, type ReplyIntent } from "./branches";
+import { delayOf } from "./engine/decide";
 import type { Step } from "./engine/types";
 
 /**
@@ -139,7 +140,7 @@ async function decideOne(
 ): Promise<"decided" | "pending"> {
   const rules = l.step.branches as BranchRule[];
   const next = l.steps.filter((s) => s.subsequenceId === l.step.subsequenceId && s.stepOrder === l.step.stepOrder + 1);
-  const nextDelay = next.length ? Math.max(0, ...next.map((s) => s.delayHoursAfterPrevious ?? 0)) : null;
+  const nextDelay = next.length ? delayOf(next) : null;
   const decideAt = decideAtFor(l.sentAt, nextDelay, rules);
   const d = decideBranch(rules, { now, sentAt: l.sentAt, decideAt, reply: l.reply, ...hits });
   if (d.kind === "pending") {
