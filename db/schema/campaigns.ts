@@ -17,6 +17,7 @@ import {
 import { workspaces } from "./accounts";
 import { leads } from "./leads";
 import { mailboxes } from "./mailboxes";
+import { trackingDomains } from "./tracking-domains";
 
 /** A branch rule as stored; its shape is checked where it is written (lib/campaigns/branches.ts). */
 type StoredRule = { when: Record<string, unknown>; action: StoredAction };
@@ -68,6 +69,8 @@ export const campaigns = pgTable(
     /** An out-of-office reply pauses the lead until the return date it names (else oooDefaultPauseDays). */
     oooResume: boolean("ooo_resume").notNull().default(true),
     oooDefaultPauseDays: integer("ooo_default_pause_days").notNull().default(7),
+    /** The workspace tracking domain this campaign's links use (null: the workspace default, else APP_URL's host). */
+    trackingDomainId: text("tracking_domain_id").references(() => trackingDomains.id, { onDelete: "set null" }),
     /** Set by the first real send; a DRAFT without it has "never sent". */
     firstSentAt: timestamp("first_sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

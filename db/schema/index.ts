@@ -17,3 +17,4 @@ export * from "./reply-agent-answers";
 export * from "./analytics-rollups";
 export * from "./teams";
 export * from "./lead-events";
+export * from "./tracking-domains";

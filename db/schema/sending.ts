@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 
@@ -37,9 +38,16 @@ export const emails = pgTable(
     smtpResponse: text("smtp_response"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    /** First open and first click (tracking), each once. */
+    /**
+     * First counted open and first counted click (tracking), each once: a person's hit (classes human
+     * and unknown), or any hit when the workspace counts machine engagement. Every count of opens and
+     * clicks (stats, analytics, reports, the optimiser, copy fatigue, branches) reads these.
+     */
     openedAt: timestamp("opened_at", { withTimezone: true }),
     clickedAt: timestamp("clicked_at", { withTimezone: true }),
+    /** First open / click by a machine (privacy prefetch or security scanner), shown beside the counted ones. */
+    machineOpenedAt: timestamp("machine_opened_at", { withTimezone: true }),
+    machineClickedAt: timestamp("machine_clicked_at", { withTimezone: true }),
     /**
      * What was sent, written when the outcome is recorded (SENT or BOUNCED) so the conversation shows
      * it: the text part as sent, and the HTML part (null when none) without the open pixel
@@ -59,6 +67,12 @@ export const emails = pgTable(
 );
 
 export const emailEventKindEnum = pgEnum("email_event_kind", ["OPEN", "CLICK", "UNSUBSCRIBE"]);
+/**
+ * Who made a tracking hit: a person; a privacy prefetch that happens whether or not anyone reads
+ * (Apple Mail Privacy Protection); a security scanner (gateways that fetch every link on arrival);
+ * or unknown (counted as a person). See docs/tracking.md.
+ */
+export const engagementClassEnum = pgEnum("engagement_class", ["human", "proxy", "scanner", "unknown"]);
 
 /** Every open, click and unsubscribe on a campaign email (the first of each also lands on the email row). */
 export const emailEvents = pgTable(
@@ -73,7 +87,27 @@ export const emailEvents = pgTable(
       .references(() => emails.id, { onDelete: "cascade" }),
     kind: emailEventKindEnum("kind").notNull(),
     url: text("url"),
+    /** Opens and clicks: the class the hit was settled as (null until settled; null on rows older than classes). */
+    class: engagementClassEnum("class"),
+    /** What the request showed: its address, user agent and method (GET or HEAD). */
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    method: text("method"),
+    /** The address's network (an IPv4 /24, an IPv6 /48): many leads hit from one network at once is a scanner. */
+    ipRange: text("ip_range"),
+    /** Why the hit got its class (the rule that decided it), for the engagement view and debugging. */
+    reason: text("reason"),
+    /**
+     * Set when the hit was classified and, when it was the email's first counted or machine hit,
+     * written onto the email (with email.opened / email.clicked). Hits wait a few seconds unsettled so
+     * a burst (every link of an email, one address range over many leads) is seen whole.
+     */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("email_events_email_idx").on(t.emailId)],
+  (t) => [
+    index("email_events_email_idx").on(t.emailId),
+    index("email_events_unsettled_idx").on(t.createdAt).where(sql`settled_at is null`),
+    index("email_events_ip_range_idx").on(t.ipRange, t.createdAt),
+  ],
 );

@@ -54,6 +54,7 @@ export function campaign(over: Partial<Campaign> = {}): Campaign {
     blackoutDates: [],
     oooResume: true,
     oooDefaultPauseDays: 7,
+    trackingDomainId: null,
     firstSentAt: null,
     createdAt: T("2026-10-01T00:00:00Z"),
     updatedAt: T("2026-10-01T00:00:00Z"),
