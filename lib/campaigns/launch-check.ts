@@ -3,12 +3,19 @@ import type { DbOrTx } from "../../db/client";
 import { campaignLeads, type campaigns } from "../../db/schema";
 import { canSend, isWarming, poolMailboxes } from "./eligibility";
 import { spamClasses, spamFor } from "./placement-spam";
+import { deliverabilityWarnings } from "./launch-deliverability";
 import { describeSkipped, skippedDays } from "./skipped-days";
 import { campaignLeadsForCheck, checkVariables, stepsOf } from "./variables";
 
 export interface LaunchEntry {
   code: string;
   message: string;
+  /** How many: leads (EMPTY_VARIABLES), mailboxes (DOMAIN_NOT_AUTHENTICATED, MAILBOX_NOT_WARMED), matches (SPAM_WORDS), characters (TRACKED_SHORT_HTML). */
+  count?: number;
+  /** The step the entry is about. */
+  stepId?: string;
+  /** The pool mailboxes the entry is about. */
+  mailboxIds?: string[];
 }
 export interface LaunchReport {
   ready: boolean;
@@ -40,10 +47,9 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
           : "No mailbox in the pool can send (each is paused, auto-paused or failing to log in).",
     });
   }
-  if (steps.length > 0) {
-    const tokens = templateBlocker(checkVariables(steps, checkLeads));
-    if (tokens) blockers.push(tokens);
-  }
+  const vars = steps.length > 0 ? checkVariables(steps, checkLeads) : null;
+  const tokens = vars && templateBlocker(vars);
+  if (tokens) blockers.push(tokens);
   const warming = pool.filter((m) => canSend(m) && isWarming(m));
   if (warming.length)
     warnings.push({ code: "WARMING_MAILBOXES", message: `${mailboxList(warming)} still in early warmup: ${firstFive(warming)}.` });
@@ -83,6 +89,7 @@ export async function launchReport(db: DbOrTx, campaign: typeof campaigns.$infer
     warnings.push({ code: "SCHEDULED_START", message: `Sending starts at ${campaign.startAt.toISOString()}.` });
   const skipped = skippedSoon(campaign, checkLeads, now);
   if (skipped) warnings.push(skipped);
+  warnings.push(...(await deliverabilityWarnings(db, campaign, { steps, pool, vars, checkedLeads: checkLeads.length, leadCount })));
   return { ready: blockers.length === 0, blockers, warnings };
 }
 

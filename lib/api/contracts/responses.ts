@@ -30,6 +30,7 @@ export const campaignSettingsSchema = z.object({
   blackoutDates: z.array(z.string()).describe("YYYY-MM-DD"),
   oooResume: z.boolean(),
   oooDefaultPauseDays: z.number().int(),
+  trackingDomainId: z.string().nullable().describe("The campaign's own tracking domain (used while VERIFIED); null = the workspace's default"),
 });
 
 /** A campaign with its counts. */
@@ -42,7 +43,22 @@ export const campaignSchema = campaignSettingsSchema.extend({
   ...campaignStatsShape,
 });
 
-const launchEntry = z.object({ code: z.string().describe("Launch check code"), message: z.string() });
+const launchEntry = z.object({
+  code: z.string().describe("Launch check code"),
+  message: z.string().describe("The problem and its fix"),
+  count: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      "How many: leads (EMPTY_VARIABLES), mailboxes (DOMAIN_NOT_AUTHENTICATED, MAILBOX_NOT_WARMED), matches (SPAM_WORDS), characters (TRACKED_SHORT_HTML)",
+    ),
+  stepId: z.string().optional().describe("The step the entry is about (EMPTY_VARIABLES, SPAM_WORDS, TRACKED_SHORT_HTML)"),
+  mailboxIds: z
+    .array(z.string())
+    .optional()
+    .describe("The pool mailboxes the entry is about (DOMAIN_NOT_AUTHENTICATED, MAILBOX_NOT_WARMED)"),
+});
 /** A report. */
 export const launchReportSchema = z.object({ ready: z.boolean(), blockers: z.array(launchEntry), warnings: z.array(launchEntry) });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { campaigns, emails, leads } from "@/db/schema";
+import { campaigns, domains, emails, leads } from "@/db/schema";
 import { addMember, call, makeWorkspace, sessionCookie, type TestWorkspace } from "@/test/helpers";
 import { insertMailbox } from "@/test/factories";
 import { POST as CREATE_LEADS } from "../leads/route";
@@ -35,7 +35,12 @@ async function campaignWithEverything(name = "Full") {
     ...p(c.id),
     body: { subject: "Hi {{firstName}}", bodyTemplate: "Hello {{firstName}}" },
   });
-  const m = await insertMailbox(ws.workspaceId, `sender-${c.id.slice(-6)}@pool.test`);
+  // A sender with nothing to warn about: steady warmup on a domain whose SPF, DKIM and DMARC pass.
+  const m = await insertMailbox(ws.workspaceId, `sender-${c.id.slice(-6)}@pool.test`, { warmupStatus: "STEADY" });
+  await getDb()
+    .update(domains)
+    .set({ spfStatus: "PASS", dkimStatus: "PASS", dmarcStatus: "PASS", lastCheckedAt: new Date() })
+    .where(eq(domains.id, m.domainId));
   await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c.id), body: { mailboxIds: [m.id] } });
   const leadIds = (
     await call(CREATE_LEADS, "POST", "/leads", {
@@ -231,7 +236,8 @@ describe("PATCH /campaigns/<id>/status and the launch check", () => {
     await call(PUT_POOL, "PUT", "", { key: ws.fullKey, ...p(c.id), body: { mailboxIds: [good.id, broken.id] } });
     const r = await call(LAUNCH_CHECK, "GET", "", { key: ws.readKey, ...p(c.id) });
     expect(r.body.ready).toBe(true);
-    expect(r.body.warnings.map((x: any) => x.code)).toEqual([
+    const deliverability = ["DOMAIN_NOT_AUTHENTICATED", "MAILBOX_NOT_WARMED"]; // launch-deliverability.test.ts covers those
+    expect(r.body.warnings.map((x: any) => x.code).filter((code: string) => !deliverability.includes(code))).toEqual([
       "MAILBOXES_CANNOT_SEND",
       "LEADS_WITHOUT_MAILBOX",
       "NO_TIMEZONE",
