@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -253,7 +253,15 @@ export async function startMailSystem(o: MailSystemOptions): Promise<MailSystem>
   const dovecotConfFile = path.join(d, "dovecot/dovecot.conf");
   const dovecot: ChildProcess = spawn("/usr/sbin/dovecot", ["-F", "-c", dovecotConfFile], { stdio: "ignore" });
   let postfixStarted = false;
+  // Should the test process end without close() (a crash, an interrupted run), Postfix's master, which
+  // runs detached, is stopped on the way out; Dovecot runs in the foreground as this process's child.
+  const onExit = () => {
+    if (postfixStarted) spawnSync("/usr/sbin/postfix", ["-c", path.join(d, "postfix"), "abort"], { stdio: "ignore" });
+    dovecot.kill("SIGKILL");
+  };
+  process.once("exit", onExit);
   const close = async () => {
+    process.removeListener("exit", onExit);
     if (postfixStarted) {
       try {
         sh("/usr/sbin/postfix", ["-c", path.join(d, "postfix"), "stop"]);
