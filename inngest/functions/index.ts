@@ -5,6 +5,8 @@ import { blacklistCheckJob } from "./blacklist-checks";
 import { cleanupJob } from "./cleanup";
 import { copyFatigueJob } from "./copy-fatigue";
 import { domainCheckJob } from "./domain-checks";
+import { trackingDomainCheckJob } from "./tracking-domain-checks";
+import { trackingSettleJob } from "./tracking-settle";
 import { finderEnrichJob } from "./finder-enrich";
 import { inboxSyncJob } from "./inbox-sync";
 import { leadEspClassJob } from "./lead-esp-class";
@@ -31,6 +33,8 @@ export const jobs: JobDef[] = [
   cleanupJob,
   mailboxHealthJob,
   domainCheckJob,
+  trackingDomainCheckJob,
+  trackingSettleJob,
   leadEspClassJob,
   webhookDispatchJob,
   placementTestsJob,

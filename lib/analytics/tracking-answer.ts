@@ -1,6 +1,9 @@
-import { getDb, resolveDatabaseUrl } from "../../db/client";
+import { sql } from "drizzle-orm";
+import { type Db, getDb, resolveDatabaseUrl } from "../../db/client";
 import { currentClock } from "../clock";
+import { stderrLogger } from "../log";
 import { readToken } from "../sending/tracking";
+import { SETTLE_AFTER_MS, settleAllDue } from "./tracking-settle";
 import { trackingWriter } from "./tracking-writer";
 
 /**
@@ -30,20 +33,55 @@ const BAD_LINK: TrackingAnswer = {
   body: NOT_VALID,
 };
 
-const writer = () =>
-  trackingWriter(async () => {
-    await resolveDatabaseUrl();
-    return getDb();
-  });
+/** What a tracking request showed besides its token: the classifier's request facts. */
+export interface TrackingRequest {
+  method: "GET" | "HEAD";
+  userAgent: string | null;
+  ip: string | null;
+}
+
+const database = async (): Promise<Db> => {
+  await resolveDatabaseUrl();
+  return getDb();
+};
+
+/**
+ * The settling pass runs SETTLE_AFTER_MS after a group of hits is written (one timer at a time), and
+ * again while younger hits wait; the tracking-settle job is the backstop (hits of a process that died).
+ */
+let timer: NodeJS.Timeout | null = null;
+let idleRounds = 0;
+function scheduleSettle(): void {
+  idleRounds = 0;
+  if (timer) return;
+  timer = setTimeout(runSettle, SETTLE_AFTER_MS + 250);
+  timer.unref();
+}
+async function runSettle(): Promise<void> {
+  try {
+    const db = await database();
+    const r = await settleAllDue(db, currentClock().now());
+    const [{ waiting }] = await db.execute<{ waiting: boolean }>(
+      sql`select exists (select 1 from email_events where settled_at is null and kind in ('OPEN', 'CLICK')) as waiting`,
+    );
+    idleRounds = r.settled ? 0 : idleRounds + 1;
+    timer = waiting && idleRounds < 12 ? setTimeout(runSettle, SETTLE_AFTER_MS).unref() : null;
+  } catch (e) {
+    timer = null;
+    stderrLogger.error("[track] could not settle hits", { error: String(e) });
+  }
+}
+
+const writer = () => trackingWriter(database, scheduleSettle);
 
 /**
  * The open pixel: no auth, always the image (a bad token just records nothing). The hit is queued for
  * the tracking writer (lib/analytics/tracking-writer.ts), which writes opens in groups; the first open
  * of an email still fires email.opened exactly once.
  */
-export async function openAnswer(token: string): Promise<TrackingAnswer> {
+export async function openAnswer(token: string, req: TrackingRequest): Promise<TrackingAnswer> {
   const emailId = readToken("open", token);
-  if (emailId) await writer().record({ emailId, kind: "OPEN", url: null, at: currentClock().now() });
+  if (emailId) await writer().record({ emailId, kind: "OPEN", url: null, at: currentClock().now(), ...req });
   return PIXEL_ANSWER;
 }
 
@@ -53,15 +91,26 @@ export async function openAnswer(token: string): Promise<TrackingAnswer> {
  * Anything else — no url, not http(s), a wrong MAC — is a 404 that records nothing. The first click of
  * an email fires email.clicked once.
  */
-export async function clickAnswer(token: string, search: string): Promise<TrackingAnswer> {
+export async function clickAnswer(token: string, search: string, req: TrackingRequest): Promise<TrackingAnswer> {
   const url = new URLSearchParams(search).get("url") ?? "";
   const emailId = /^https?:\/\//i.test(url) ? readToken("click", token, url) : undefined;
   if (!emailId) return BAD_LINK;
-  await writer().record({ emailId, kind: "CLICK", url, at: currentClock().now() });
+  await writer().record({ emailId, kind: "CLICK", url, at: currentClock().now(), ...req });
   return { status: 302, headers: { Location: url, "Cache-Control": "no-store" }, body: null };
 }
 
-/** Writes every hit recorded so far (tests; a server that stops). */
-export function flushTracking(): Promise<void> {
-  return writer().flush();
+/**
+ * Writes every hit recorded so far and settles every unsettled one, however young (tests; a server
+ * that stops).
+ */
+export async function flushTracking(): Promise<void> {
+  await writer().flush();
+  await settleAllDue(await database(), currentClock().now(), { all: true });
+}
+
+/** The request facts of a web Request (the route handlers'). */
+export function requestFacts(req: Request): TrackingRequest {
+  const fwd = req.headers.get("x-forwarded-for");
+  const ip = fwd ? fwd.split(",")[0].trim() : req.headers.get("x-real-ip");
+  return { method: req.method === "HEAD" ? "HEAD" : "GET", userAgent: req.headers.get("user-agent"), ip: ip || null };
 }

@@ -9,9 +9,13 @@ import { oneSentEmail } from "@/test/factories";
 import { workspaceEvents } from "@/test/campaign-setup";
 import { flushTracking } from "./tracking-answer";
 import { memoryLogger } from "@/lib/log";
-import { KnownFirsts, recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
+import { settleHits } from "./tracking-settle";
+import { recordHits, retryDeadlock, TrackingWriter } from "./tracking-writer";
 
-const req = (path: string) => new Request(`http://localhost${path}`);
+/** Outlook on Windows: a person's mail client. */
+const OUTLOOK = "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)";
+const req = (path: string) =>
+  new Request(`http://localhost${path}`, { headers: { "user-agent": OUTLOOK, "x-forwarded-for": "198.51.100.7" } });
 
 describe("tracking writes", () => {
   it("1,000 concurrent opens of one email: every open logged, exactly one email.opened; clicks the same", async () => {
@@ -24,7 +28,13 @@ describe("tracking writes", () => {
     await flushTracking(); // the pixels answered before their hits were written
     const opened = await workspaceEvents(ws.workspaceId, "email.opened");
     expect(opened).toHaveLength(1);
-    expect(opened[0].data).toMatchObject({ sendEventId: id, leadEmail: "lead@x.test", mailboxEmail: mbx.email, campaignId: "cmp_x" });
+    expect(opened[0].data).toMatchObject({
+      sendEventId: id,
+      leadEmail: "lead@x.test",
+      mailboxEmail: mbx.email,
+      campaignId: "cmp_x",
+      class: "human",
+    });
     const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
     expect(opened[0].data.openedAt).toBe(row.openedAt!.toISOString());
     const [{ n }] = await getDb()
@@ -32,6 +42,8 @@ describe("tracking writes", () => {
       .from(emailEvents)
       .where(and(eq(emailEvents.emailId, id), eq(emailEvents.kind, "OPEN")));
     expect(n).toBe(1000);
+    const logged = await getDb().select().from(emailEvents).where(eq(emailEvents.emailId, id)).limit(1);
+    expect(logged[0]).toMatchObject({ userAgent: OUTLOOK, ip: "198.51.100.7", ipRange: "198.51.100.0/24", method: "GET", class: "human" });
 
     const url = "https://example.com/p?a=1";
     const ct = clickToken(id, url);
@@ -47,18 +59,22 @@ describe("tracking writes", () => {
     expect(clicked[0].data).toMatchObject({ sendEventId: id, url, openedAt: row.openedAt!.toISOString(), clickedAt: expect.any(String) });
   });
 
-  it("batches written at once by separate transactions still make one first open and one first click", async () => {
+  it("groups logged at once by separate statements, settled by passes at once, still make one first open and one first click", async () => {
     const { ws, id } = await oneSentEmail();
-    const at = new Date();
-    const batch = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "OPEN" as const, url: null, at }));
-    const clicks = (n: number) => Array.from({ length: n }, () => ({ emailId: id, kind: "CLICK" as const, url: "https://a.test/", at }));
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => recordHits(getDb(), [...batch(20), ...clicks(i)])));
-    expect(results.reduce((a, r) => a + r.opened, 0)).toBe(1);
-    expect(results.reduce((a, r) => a + r.clicked, 0)).toBe(1);
+    const at = new Date(Date.now() - 60_000);
+    const hit = { emailId: id, url: null, at, userAgent: OUTLOOK, ip: "198.51.100.7" };
+    const batch = (n: number) => Array.from({ length: n }, () => ({ ...hit, kind: "OPEN" as const }));
+    const clicks = (n: number) => Array.from({ length: n }, () => ({ ...hit, kind: "CLICK" as const, url: "https://a.test/" }));
+    const logged = await Promise.all(Array.from({ length: 10 }, (_, i) => recordHits(getDb(), [...batch(20), ...clicks(i)])));
+    expect(logged.reduce((a, n) => a + n, 0)).toBe(245);
+    const passes = await Promise.all(Array.from({ length: 4 }, () => settleHits(getDb(), new Date())));
+    expect(passes.reduce((a, r) => a + r.settled, 0)).toBe(245); // each hit settled by one pass
+    expect(passes.reduce((a, r) => a + r.opened, 0)).toBe(1);
+    expect(passes.reduce((a, r) => a + r.clicked, 0)).toBe(1);
     expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(1);
     expect(await workspaceEvents(ws.workspaceId, "email.clicked")).toHaveLength(1);
     // An unknown email records nothing and does not fail the batch.
-    expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toEqual({ opened: 0, clicked: 0 });
+    expect(await recordHits(getDb(), [{ emailId: "eml_nope", kind: "OPEN", url: null, at }])).toBe(0);
   });
 });
 
@@ -71,7 +87,7 @@ describe("the writer's backlog", () => {
     });
     // The database handle is held back until the gate opens: nothing can be written before that.
     const writer = new TrackingWriter(() => gate.then(() => getDb()), memoryLogger(), 3);
-    const hit = () => ({ emailId: id, kind: "OPEN" as const, url: null, at: new Date() });
+    const hit = () => ({ emailId: id, kind: "OPEN" as const, url: null, at: new Date(), userAgent: OUTLOOK });
     const settled: string[] = [];
     const calls = Array.from({ length: 5 }, (_, i) => writer.record(hit()).then(() => settled.push(`hit ${i}`)));
     await Promise.resolve();
@@ -81,32 +97,10 @@ describe("the writer's backlog", () => {
     await Promise.all(calls);
     await writer.flush();
     expect(settled).toHaveLength(5);
+    await settleHits(getDb(), new Date(), { all: true });
     expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(1);
     const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
     expect(n).toBe(5);
-  });
-});
-
-describe("emails whose first hit is known", () => {
-  it("are only logged: no update of the email, no second event; the cache is bounded", async () => {
-    const { ws, id } = await oneSentEmail();
-    const known = new KnownFirsts(2);
-    const open = { emailId: id, kind: "OPEN" as const, url: null, at: new Date() };
-    expect(await recordHits(getDb(), [open, open], known)).toEqual({ opened: 1, clicked: 0 });
-    expect(known.has("OPEN", id)).toBe(true);
-    expect(known.has("CLICK", id)).toBe(false);
-    // Cleared behind the writer's back (nothing in the app clears it): a known email is not updated again…
-    await getDb().update(emails).set({ openedAt: null }).where(eq(emails.id, id));
-    expect(await recordHits(getDb(), [open], known)).toEqual({ opened: 0, clicked: 0 });
-    const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
-    expect(row.openedAt).toBeNull();
-    // …while without the cache it is (the update the cache saves).
-    expect(await recordHits(getDb(), [open])).toEqual({ opened: 1, clicked: 0 });
-    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(2);
-    const [{ n }] = await getDb().select({ n: sql<number>`count(*)::int` }).from(emailEvents).where(eq(emailEvents.emailId, id));
-    expect(n).toBe(4); // every hit logged
-    known.add("OPEN", ["eml_a", "eml_b"]); // past its bound it forgets
-    expect(known.has("OPEN", id)).toBe(false);
   });
 });
 

@@ -1,134 +1,70 @@
 import { sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
-import { idSource, newEventId } from "../ids";
+import { idSource } from "../ids";
+import { ipRangeOf } from "./engagement-facts";
 import { GroupCommit } from "../jobs/group-commit";
 import { type Logger, stderrLogger } from "../log";
 
-/** One open or click as the tracking endpoints see it. */
+/** One open or click as the tracking endpoints see it: the email, and what the request showed. */
 export interface Hit {
   emailId: string;
   kind: "OPEN" | "CLICK";
   url: string | null;
   at: Date;
+  method?: "GET" | "HEAD";
+  userAgent?: string | null;
+  ip?: string | null;
 }
 
-type Row = { eid: string; evt: string; email_id: string; kind: string; url: string | null; at: string; fresh: boolean };
-
-const ISO = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-
-const KINDS = {
-  OPEN: {
-    column: sql.raw("opened_at"),
-    event: "email.opened",
-    data: sql`'openedAt', ${ISO("f.at")}`,
-  },
-  CLICK: {
-    column: sql.raw("clicked_at"),
-    event: "email.clicked",
-    data: sql`'openedAt', case when f.opened_at is null then null else ${ISO("f.opened_at")} end, 'clickedAt', ${ISO("f.at")}, 'url', f.url`,
-  },
-} as const;
+type Row = {
+  eid: string;
+  email_id: string;
+  kind: string;
+  url: string | null;
+  at: string;
+  method: string;
+  ua: string | null;
+  ip: string | null;
+  rng: string | null;
+};
 
 /**
- * One statement: the hits logged in email_events (when `log`), and each email's first hit of `kind`
- * taken. The update only matches rows whose column is still null, and a row is updated by one
- * statement at a time (the others wait, then see it set), so however many hits race — in one group or
- * in many processes — exactly one sets it and writes email.opened / email.clicked, atomically
- * with it. Without an explicit transaction: one statement is one round trip and is atomic on its own.
- * The update returns what the event needs (the first hit's time, url and event id, the mailbox's
- * address) so the event rows need no second join: joining `updated` back to `firsts` (both CTE scans,
- * no index) was a nested loop, quadratic in the group's size (512 first opens: 300 of 450 ms).
+ * Logs many hits in one statement, unsettled: their class, and each email's first counted (and first
+ * machine) open and click with email.opened / email.clicked, are decided a few seconds later by the
+ * settling pass (lib/analytics/tracking-settle.ts), once the hits around each one are in. Hits of
+ * unknown emails are dropped. Returns how many were logged.
  */
-function hitStatement(rows: Row[], kind: Hit["kind"], log: boolean) {
-  const k = KINDS[kind];
-  const logged = log
-    ? sql`, logged as (
-        insert into email_events (id, workspace_id, email_id, kind, url, created_at)
-        select i.eid, e.workspace_id, i.email_id, i.kind::email_event_kind, i.url, i.at from input i join emails e on e.id = i.email_id
-      )`
-    : sql``;
-  return sql`
-    with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(eid text, evt text, email_id text, kind text, url text, at timestamptz, fresh boolean)
-    )${logged}, firsts as (
-      select distinct on (email_id) email_id, at, url, evt from input where kind = ${kind} and fresh order by email_id, at, eid
-    ), updated as (
-      update emails e set ${k.column} = f.at from firsts f, mailboxes m
-      where e.id = f.email_id and e.${k.column} is null and m.id = e.mailbox_id
-      returning e.id, e.workspace_id, e.lead_email, e.campaign_id, e.opened_at, m.email as mailbox_email, f.at, f.url, f.evt
-    ), fired as (
-      insert into events (id, workspace_id, event, data, created_at)
-      select f.evt, f.workspace_id, ${k.event}, jsonb_build_object('sendEventId', f.id, 'leadEmail', f.lead_email,
-        'mailboxEmail', f.mailbox_email, 'campaignId', f.campaign_id, ${k.data}), f.at
-      from updated f
-      returning 1
-    )
-    select (select count(*) from fired)::int as n`;
-}
-
-/** Only the log of the hits: for a group in which no email can have its first hit of the kind. */
-function logStatement(rows: Row[]) {
-  return sql`
-    with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as x(eid text, email_id text, kind text, url text, at timestamptz)
-    ), logged as (
-      insert into email_events (id, workspace_id, email_id, kind, url, created_at)
-      select i.eid, e.workspace_id, i.email_id, i.kind::email_event_kind, i.url, i.at from input i join emails e on e.id = i.email_id
-      returning 1
-    )
-    select 0 as n`;
-}
-
-/**
- * Emails whose first open / first click is already written (a statement that held them committed:
- * it set the column or found it set; an unknown email counts too — there is nothing to set). Those
- * columns are never cleared, so their hits skip the update — and the statement-level triggers on
- * `emails` an update fires even when it matches nothing; a group of such hits is one insert. Bounded:
- * cleared past `max` ids per kind (forgetting only costs an update that matches nothing).
- */
-export class KnownFirsts {
-  private readonly sets = { OPEN: new Set<string>(), CLICK: new Set<string>() };
-  constructor(private readonly max = 200_000) {}
-  has(kind: Hit["kind"], emailId: string): boolean {
-    return this.sets[kind].has(emailId);
-  }
-  add(kind: Hit["kind"], emailIds: Iterable<string>): void {
-    const set = this.sets[kind];
-    for (const id of emailIds) {
-      if (set.size >= this.max) set.clear();
-      set.add(id);
-    }
-  }
-}
-
-/**
- * Records many hits: one statement per kind present (the first also logs every hit), opens first so a
- * click's openedAt sees an open of the same group. Hits of unknown emails are dropped. With `known`,
- * hits of emails whose first hit is known to be written are only logged.
- */
-export async function recordHits(db: DbOrTx, hits: readonly Hit[], known?: KnownFirsts): Promise<{ opened: number; clicked: number }> {
+export async function recordHits(db: DbOrTx, hits: readonly Hit[]): Promise<number> {
   const eid = idSource("eev", hits.length);
-  const rows: Row[] = hits.map((h) => {
-    const fresh = !known?.has(h.kind, h.emailId);
-    return { eid: eid(), evt: fresh ? newEventId() : "", email_id: h.emailId, kind: h.kind, url: h.url, at: h.at.toISOString(), fresh };
-  });
-  const out = { opened: 0, clicked: 0 };
-  const kinds = (["OPEN", "CLICK"] as const).filter((k) => rows.some((r) => r.kind === k));
-  for (const [i, kind] of kinds.entries()) {
-    const fresh = rows.filter((r) => r.kind === kind && r.fresh);
-    if (!fresh.length && i > 0) continue; // logged by the first statement, nothing to set
-    const statement = fresh.length ? hitStatement(rows, kind, i === 0) : logStatement(rows);
-    const [r] = await retryDeadlock(() => selectRows<{ n: number }>(db, statement));
-    out[kind === "OPEN" ? "opened" : "clicked"] = r.n;
-    known?.add(
-      kind,
-      fresh.map((f) => f.email_id),
-    );
-  }
-  return out;
+  const rows: Row[] = hits.map((h) => ({
+    eid: eid(),
+    email_id: h.emailId,
+    kind: h.kind,
+    url: h.url,
+    at: h.at.toISOString(),
+    method: h.method ?? "GET",
+    ua: h.userAgent ?? null,
+    ip: h.ip ?? null,
+    rng: ipRangeOf(h.ip),
+  }));
+  const [r] = await retryDeadlock(() =>
+    selectRows<{ n: number }>(
+      db,
+      sql`
+      with input as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as x(eid text, email_id text, kind text, url text, at timestamptz, method text, ua text, ip text, rng text)
+      ), logged as (
+        insert into email_events (id, workspace_id, email_id, kind, url, method, user_agent, ip, ip_range, created_at)
+        select i.eid, e.workspace_id, i.email_id, i.kind::email_event_kind, i.url, i.method, i.ua, i.ip, i.rng, i.at
+        from input i join emails e on e.id = i.email_id
+        returning 1
+      )
+      select count(*)::int as n from logged`,
+    ),
+  );
+  return r.n;
 }
 
 /** Postgres's deadlock_detected, on the error or the cause Drizzle wraps it in. */
@@ -171,13 +107,14 @@ const CHUNK = 1000;
  */
 export class TrackingWriter {
   private readonly group: GroupCommit<Queued>;
-  private readonly known = new KnownFirsts();
   private waiting = 0;
 
   constructor(
     db: () => DbOrTx | Promise<DbOrTx>,
     log: Logger,
     private readonly backlog = 5000,
+    /** Called after each written group (the settling pass is scheduled from it). */
+    afterWrite: () => void = () => {},
   ) {
     this.group = new GroupCommit<Queued>(
       async (items) => {
@@ -187,9 +124,9 @@ export class TrackingWriter {
             await recordHits(
               conn,
               items.slice(i, i + CHUNK).map((q) => q.hit),
-              this.known,
             );
           }
+          afterWrite();
         } finally {
           this.waiting -= items.length;
           for (const i of items) i.done();
@@ -223,7 +160,7 @@ const g = globalThis as typeof globalThis & { __outreachTrackingWriter?: Trackin
  * Its database: DATABASE_URL, or the embedded server once it is up (resolveDatabaseUrl, awaited by the
  * first group rather than by every request).
  */
-export function trackingWriter(db: () => DbOrTx | Promise<DbOrTx>): TrackingWriter {
-  g.__outreachTrackingWriter ??= new TrackingWriter(db, stderrLogger);
+export function trackingWriter(db: () => DbOrTx | Promise<DbOrTx>, afterWrite?: () => void): TrackingWriter {
+  g.__outreachTrackingWriter ??= new TrackingWriter(db, stderrLogger, 5000, afterWrite);
   return g.__outreachTrackingWriter;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { getDb } from "@/db/client";
-import { emailEvents } from "@/db/schema";
+import { emailEvents, emails } from "@/db/schema";
 import { flushTracking, PIXEL } from "@/lib/analytics/tracking-answer";
 import { clickToken, openToken } from "@/lib/sending/tracking";
 import { oneSentEmail } from "@/test/factories";
@@ -28,10 +28,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+/** Thunderbird: a person's mail client (a request with no user agent is a script's, not counted). */
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0";
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
 function hit(path: string, agent?: Agent, method = "GET"): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { agent, method }, (res) => {
+    const req = request(`${base}${path}`, { agent, method, headers: { "user-agent": BROWSER } }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -55,7 +57,7 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     expect(one.headers["cache-control"]).toBe("no-store, max-age=0");
     expect(one.headers["content-length"]).toBe(String(PIXEL.length));
     // The same as the route handler `next dev` serves.
-    const viaRoute = await OPEN(new Request(`http://localhost/t/o/${token}`), { params: Promise.resolve({ token }) });
+    const viaRoute = await OPEN(new Request(`http://localhost/t/o/${token}`, { headers: { "user-agent": BROWSER } }), { params: Promise.resolve({ token }) });
     expect(Buffer.from(await viaRoute.arrayBuffer()).equals(one.body)).toBe(true);
     expect([viaRoute.status, viaRoute.headers.get("content-type"), viaRoute.headers.get("cache-control")]).toEqual([
       200,
@@ -85,6 +87,25 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     expect(await logged(id)).toBe(0);
   });
 
+  it("answers a HEAD (a scanner's) with the same status and headers, no body, and records it as a scanner's hit", async () => {
+    const { ws, id } = await oneSentEmail();
+    const url = "https://example.com/";
+    const head = await hit(`/t/o/${openToken(id)}`, undefined, "HEAD");
+    expect([head.status, head.headers["content-type"], head.body.length]).toEqual([200, "image/gif", 0]);
+    const link = await hit(`/t/c/${clickToken(id, url)}?url=${encodeURIComponent(url)}`, undefined, "HEAD");
+    expect([link.status, link.headers.location]).toEqual([302, url]);
+    await flushTracking();
+    const rows = await getDb().select().from(emailEvents).where(eq(emailEvents.emailId, id));
+    expect(rows.map((r) => [r.kind, r.method, r.class, r.reason]).sort()).toEqual([
+      ["CLICK", "HEAD", "scanner", "head-request"],
+      ["OPEN", "HEAD", "scanner", "head-request"],
+    ]);
+    expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(0);
+    expect(await workspaceEvents(ws.workspaceId, "email.clicked")).toHaveLength(0);
+    const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
+    expect([row.openedAt, row.clickedAt, row.machineOpenedAt instanceof Date, row.machineClickedAt instanceof Date]).toEqual([null, null, true, true]);
+  });
+
   it("redirects a signed click to its URL (one email.clicked) and answers 404 to a bad token or another URL", async () => {
     const { ws, id } = await oneSentEmail();
     const url = "https://example.com/p?a=1&b=two words";
@@ -94,7 +115,7 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     for (const a of ok) {
       expect([a.status, a.headers.location, a.headers["cache-control"], a.body.length]).toEqual([302, url, "no-store", 0]);
     }
-    const viaRoute = await CLICK(new Request(`http://localhost${path}`), { params: Promise.resolve({ token }) });
+    const viaRoute = await CLICK(new Request(`http://localhost${path}`, { headers: { "user-agent": BROWSER } }), { params: Promise.resolve({ token }) });
     expect([viaRoute.status, viaRoute.headers.get("location")]).toEqual([302, url]);
 
     const bad = [

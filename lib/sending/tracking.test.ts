@@ -47,7 +47,9 @@ async function drain(n = 20) {
   }
 }
 
-const req = (url: string, method = "GET") => new Request(url, { method });
+/** A person reading in Outlook on Windows (a request with no user agent is a script's, not counted). */
+const OUTLOOK = "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)";
+const req = (url: string, method = "GET") => new Request(url, { method, headers: { "user-agent": OUTLOOK } });
 const params = (token: string) => ({ params: Promise.resolve({ token }) });
 
 type EmailRow = typeof emails.$inferSelect;
@@ -68,6 +70,7 @@ function trackingLinks(wire: (typeof suite.world.smtp.received)[number]) {
 
 /** Opens: two fetches, one event; a forged token still gets a pixel and records nothing. */
 async function expectOneOpen(pixelToken: string, olive: EmailRow, campaignId: string) {
+  clock.advance(20 * 60_000); // read twenty minutes after it arrived
   for (let i = 0; i < 2; i++) {
     const res = await OPEN(req("http://localhost/t/o/x"), params(pixelToken));
     expect(res.headers.get("content-type")).toBe("image/gif");
@@ -81,6 +84,7 @@ async function expectOneOpen(pixelToken: string, olive: EmailRow, campaignId: st
     leadEmail: "olive@x.test",
     mailboxEmail: "tia@track.test",
     campaignId,
+    class: "human",
   });
 }
 
