@@ -18,7 +18,10 @@ function mppOnDelivery(): Scenario {
 }
 
 function mppDelayed(): Scenario {
-  const delays = [600, 1400, 3600, 7200, 10800, 18000, 25200, 32400, 43200, 50400, 61000, 72000, 900, 2700, 5400, 300, 1900, 14000];
+  const delays = [
+    600, 1400, 3600, 7200, 10800, 18000, 25200, 32400, 43200, 50400, 61000, 72000, 900, 2700, 5400, 300, 1900, 14000, 450, 2200, 8800,
+    39000,
+  ];
   const emails = delays.map((d, i) => ({
     sentAt: sent(i),
     hits: [mpp(d, apple(i + 3), `prefetch ${d} s after delivery, once the device came online`)],
@@ -27,7 +30,7 @@ function mppDelayed(): Scenario {
 }
 
 function mppRefetch(): Scenario {
-  const emails: PlannedEmail[] = Array.from({ length: 10 }, (_, i) => {
+  const emails: PlannedEmail[] = Array.from({ length: 12 }, (_, i) => {
     const hits = [
       mpp(3 + i * 4, apple(i + 7), "first prefetch on delivery"),
       mpp(21600 + i * 8000, apple(i + 8), "re-fetch hours later (cache refresh)"),
@@ -309,7 +312,7 @@ function bots(): Scenario[] {
 function onPremiseGateway(): Scenario {
   const office = "194.176.105";
   const emails: PlannedEmail[] = [0, 1].map((i) => ({
-    sentAt: sent(i),
+    sentAt: i * 30,
     hits: [
       ...sweep({
         start: 3,
@@ -326,6 +329,28 @@ function onPremiseGateway(): Scenario {
     ],
   }));
   return { name: "On-premise gateway in the recipient company's own network", emails };
+}
+
+function cloudGateways(): Scenario {
+  const plans = [
+    { who: "Trend Micro Email Security", ua: BOT.oldChrome, net: "18.208.22", head: true },
+    { who: "Sophos Email", ua: BOT.goHttp, net: "34.253.17", head: false },
+  ];
+  const emails: PlannedEmail[] = plans.map((p, i) => ({
+    sentAt: sent(i),
+    hits: sweep({
+      start: 4,
+      links: ["link1", "link2"],
+      pixel: !p.head,
+      head: p.head,
+      step: 0.6,
+      userAgent: p.ua,
+      net: p.net,
+      host: 44,
+      who: p.who,
+    }),
+  }));
+  return { name: "Gateway running in a public cloud checks the links", emails };
 }
 
 function scannerUnknownSent(): Scenario {
@@ -354,5 +379,6 @@ export const MACHINES: Scenario[] = [
   ...sweeps(),
   ...bots(),
   onPremiseGateway(),
+  cloudGateways(),
   scannerUnknownSent(),
 ];

@@ -55,4 +55,24 @@ function safeLinksThenPerson(): Scenario {
   return { name: "Microsoft 365 recipient: Defender scan on arrival, the person reads later", emails };
 }
 
-export const MIXED: Scenario[] = [privacyOnThenClick(), safeLinksThenPerson()];
+function workspaceThenGmail(): Scenario {
+  const emails: PlannedEmail[] = [0, 1].map((i) => ({
+    sentAt: sent(i),
+    hits: [
+      ...sweep({
+        start: 1,
+        links: ["link1", "link2"],
+        step: 1.5,
+        userAgent: BROWSER.chromeLinux,
+        net: NET.googleScan,
+        host: 60 + i,
+        who: "Google Workspace link check on arrival",
+      }),
+      open(9 + i * 14, READER.gmailProxy, at(NET.gmail1, 130 + i), "human", "the person, at the inbox, opens in Gmail seconds later"),
+      click(40 + i * 20, "link2", i ? BROWSER.chromeMac : BROWSER.chromeWin, at("77.102.54", 8 + i), "human", "and clicks"),
+    ],
+  }));
+  return { name: "Google Workspace recipient: link check on arrival, the person opens at once", emails };
+}
+
+export const MIXED: Scenario[] = [privacyOnThenClick(), safeLinksThenPerson(), workspaceThenGmail()];

@@ -37,12 +37,18 @@ const CLICKERS = [
   BROWSER.chromeWin,
 ];
 
+function clientOf(ua: string): string {
+  if (ua.startsWith("Microsoft Office/")) return "Outlook desktop";
+  if (ua.includes("ms-office")) return "Outlook desktop (Word engine, IE-style UA)";
+  if (ua.includes("WebView/")) return "Windows Mail";
+  return "Outlook on the web";
+}
+
 function outlookReaders(): Scenario {
   const delays = [1800, 5400, 14400, 43200, 90000, 240, 600, 7200, 20000, 172800, 3300, 950, 61000, 8100, 27000, 400000];
   const emails: PlannedEmail[] = delays.map((d, i) => {
     const ip = home(i);
-    const client = i === 7 || i === 9 || i === 14 ? "Outlook on the web" : "Outlook desktop";
-    const hits = [open(d, OUTLOOKS[i], ip, "human", `${client} open after ${d} s`)];
+    const hits = [open(d, OUTLOOKS[i], ip, "human", `${clientOf(OUTLOOKS[i])} open after ${d} s`)];
     if (i % 3 !== 2)
       hits.push(
         click(
@@ -56,7 +62,7 @@ function outlookReaders(): Scenario {
       );
     return { sentAt: sent(i), hits };
   });
-  return { name: "Person reads in Outlook (desktop or web), sometimes clicks", emails };
+  return { name: "Person reads in Outlook (desktop, web) or Windows Mail, sometimes clicks", emails };
 }
 
 function gmailReaders(): Scenario {
@@ -128,8 +134,12 @@ function clickWithoutOpen(): Scenario {
     BROWSER.edgeWin,
     BROWSER.opera,
     BROWSER.chromeLinux,
+    BROWSER.chromeMac,
+    BROWSER.edgeWin,
+    BROWSER.safariIphone,
+    BROWSER.chromeWin,
   ];
-  const delays = [300, 2400, 7200, 16000, 50000, 130000, 95, 900, 21000];
+  const delays = [300, 2400, 7200, 16000, 50000, 130000, 95, 900, 21000, 4100, 66000, 180, 11000];
   const emails = delays.map((d, i) => ({
     sentAt: sent(i),
     hits: [
@@ -295,10 +305,15 @@ function laterReaders(): Scenario {
     READER.iosMail18,
     READER.gmailProxy,
     READER.samsungEmail,
+    READER.outlook2016,
+    READER.yahooProxy,
+    READER.outlookWordIE,
+    READER.ipadMail,
   ];
   const emails: PlannedEmail[] = readers.map((ua, i) => {
     const d = 3 * 86400 + i * 37000;
-    const ip = ua === READER.gmailProxy ? at(NET.gmail2, 150 + i) : home(i + 1, 200 + i);
+    const ip =
+      ua === READER.gmailProxy ? at(NET.gmail2, 150 + i) : ua === READER.yahooProxy ? at(NET.yahoo1, 150 + i) : home(i + 1, 200 + i);
     const hits = [open(d, ua, ip, "human", `opened ${Math.round(d / 86400)} days later`)];
     if (i % 3 === 0) hits.push(click(d + 200, "link1", BROWSER.chromeWin, home(i + 1, 200 + i), "human", "clicks"));
     return { sentAt: sent(i), hits };
