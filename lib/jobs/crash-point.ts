@@ -5,7 +5,17 @@ import { jobsEnv } from "../env";
  * the first time it reaches that point, `afterMs` later when given (so a statement already sent can
  * be cut off mid-flight). Unset — always, outside that suite — it costs one comparison.
  */
-export type CrashPoint = "send:after-claim" | "send:after-sending-commit" | "send:after-accept" | "send:during-record";
+export type CrashPoint =
+  | "send:after-claim"
+  | "send:after-sending-commit"
+  | "send:after-accept"
+  | "send:during-record"
+  /** A branch decision computed, its transaction not begun. */
+  | "branch:after-decide"
+  /** Inside the branch transaction: the lead_branches row and the lead's move written, not committed. */
+  | "branch:during-effect"
+  /** The branch transaction committed, before the next lead. */
+  | "branch:after-effect";
 
 const armed = jobsEnv.crashAt;
 

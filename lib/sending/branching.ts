@@ -4,6 +4,7 @@ import type { DbOrTx, Tx } from "../../db/client";
 import { campaignSteps, campaigns } from "../../db/schema";
 import type { Clock } from "../clock";
 import { newEventId } from "../ids";
+import { crashPoint } from "../jobs/crash-point";
 import { type BranchCampaign, type BranchEffect, type BranchLead, branchEffect } from "./branch-effect";
 import { type BranchRule, decideAtFor, decideBranch, describeRule, type ReplyIntent } from "./branches";
 import { delayOf } from "./engine/decide";
@@ -150,7 +151,9 @@ async function decideOne(
   }
   const effect = branchEffect(d, l, c, now);
   const rule = d.kind === "matched" ? describeRule(d.rule.when) : l.reply ? "replied (no rule matched)" : "no rule matched";
+  crashPoint("branch:after-decide");
   await db.transaction((tx) => applyEffect(tx, r, l.step, c, effect, rule, now));
+  crashPoint("branch:after-effect");
   return "decided";
 }
 
@@ -174,6 +177,7 @@ async function applyEffect(tx: Tx, r: PendingRow, step: Step, c: { id: string; n
       next_step_order = ${e.nextStepOrder}, next_send_at = ${e.nextSendAt?.toISOString() ?? null}::timestamptz,
       paused_until = ${e.pausedUntil?.toISOString() ?? null}::timestamptz, pause_reason = ${e.pauseReason}, branch_step_id = null
     where campaign_id = ${r.campaignId} and lead_id = ${r.leadId} and branch_step_id = ${r.stepId}`);
+  crashPoint("branch:during-effect");
   if (e.tagId)
     await tx.execute(sql`insert into lead_tags (workspace_id, lead_id, tag_id, created_at)
       select ${r.workspaceId}, ${r.leadId}, id, ${at}::timestamptz from tags where id = ${e.tagId} and workspace_id = ${r.workspaceId}
