@@ -1,6 +1,6 @@
 "use client";
 
-import { CONFIRMABLE_BLOCKERS } from "./launch-rules";
+import { CONFIRMABLE_BLOCKERS, fixLinkOf, splitFix } from "./launch-rules";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,17 +8,49 @@ import { Dialog } from "@/components/ui/dialog";
 import { type LaunchState, useLaunch } from "./launch-state";
 import type { Campaign, LaunchEntry } from "./types";
 
-function Entries({ title, entries, tone }: { title: string; entries: LaunchEntry[]; tone: "red" | "amber" }) {
+/** One entry: its code and problem, then its fix and a link to the page where it is fixed (launch-rules.ts). */
+function EntryItem({ entry, campaignId }: { entry: LaunchEntry; campaignId: string }) {
+  const { problem, fix } = splitFix(entry.message);
+  const link = fixLinkOf(entry, campaignId);
+  return (
+    <li data-code={entry.code} data-step-id={entry.stepId} className="space-y-0.5">
+      <p>
+        <span className="font-mono text-xs">{entry.code}</span> — {problem}
+      </p>
+      {(fix || link) && (
+        <p className="text-xs" data-testid="launch-fix">
+          {fix && <span className="font-medium">Fix: {fix} </span>}
+          {link && (
+            // A full navigation: the campaign page reads its tab from the address only when it loads.
+            <a href={link.href} className="font-medium text-indigo-700 underline hover:text-indigo-900">
+              {link.label}
+            </a>
+          )}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function Entries({
+  title,
+  entries,
+  tone,
+  campaignId,
+}: {
+  title: string;
+  entries: LaunchEntry[];
+  tone: "red" | "amber";
+  campaignId: string;
+}) {
   if (entries.length === 0) return null;
   const box = tone === "red" ? "border-red-200 bg-red-50 text-red-800" : "border-yellow-200 bg-yellow-50 text-yellow-900";
   return (
     <section aria-label={title} className={`rounded-md border px-3 py-2 text-sm ${box}`}>
       <h3 className="font-semibold">{title}</h3>
-      <ul className="mt-1 space-y-1">
+      <ul className="mt-1 space-y-2">
         {entries.map((e) => (
-          <li key={e.code} data-code={e.code}>
-            <span className="font-mono text-xs">{e.code}</span> — {e.message}
-          </li>
+          <EntryItem key={`${e.code}:${e.message}`} entry={e} campaignId={campaignId} />
         ))}
       </ul>
     </section>
@@ -72,7 +104,7 @@ function LaunchFooter({ state, onClose }: { state: LaunchState; onClose: () => v
 }
 
 /** The launch check's outcome: what is still checking or failed, the blockers and warnings, and when sending starts. */
-function LaunchReportBody({ state, startAt }: { state: LaunchState; startAt: Campaign["startAt"] }) {
+function LaunchReportBody({ state, campaign }: { state: LaunchState; campaign: Campaign }) {
   const { check, launch, confirmReport, report, blocked, needsConfirm } = state;
   return (
     <div className="space-y-3 text-sm text-gray-700" data-testid="launch-report">
@@ -89,12 +121,12 @@ function LaunchReportBody({ state, startAt }: { state: LaunchState; startAt: Cam
         <>
           {report.blockers.length === 0 && report.warnings.length === 0 && <Alert tone="success">Ready to launch: nothing to fix.</Alert>}
           {report.blockers.length === 0 && report.warnings.length > 0 && <p>Ready to launch; check the warnings first.</p>}
-          <Entries title="Blockers" entries={report.blockers} tone="red" />
-          <Entries title="Warnings" entries={report.warnings} tone="amber" />
+          <Entries title="Blockers" entries={report.blockers} tone="red" campaignId={campaign.id} />
+          <Entries title="Warnings" entries={report.warnings} tone="amber" campaignId={campaign.id} />
         </>
       )}
       <p className="text-xs text-gray-500">
-        Sending starts within the send window and days{startAt ? `, from ${new Date(startAt).toLocaleString()}` : ""}.
+        Sending starts within the send window and days{campaign.startAt ? `, from ${new Date(campaign.startAt).toLocaleString()}` : ""}.
       </p>
     </div>
   );
@@ -118,7 +150,7 @@ export function LaunchDialog({
   const state = useLaunch(campaign, onLaunched);
   return (
     <Dialog open onClose={onClose} title={`Launch ${campaign.name}`} footer={<LaunchFooter state={state} onClose={onClose} />}>
-      <LaunchReportBody state={state} startAt={campaign.startAt} />
+      <LaunchReportBody state={state} campaign={campaign} />
     </Dialog>
   );
 }
