@@ -68,8 +68,14 @@ function workspaceThenGmail(): Scenario {
         host: 60 + i,
         who: "Google Workspace link check on arrival",
       }),
-      open(9 + i * 14, READER.gmailProxy, at(NET.gmail1, 130 + i), "human", "the person, at the inbox, opens in Gmail seconds later"),
-      click(40 + i * 20, "link2", i ? BROWSER.chromeMac : BROWSER.chromeWin, at("77.102.54", 8 + i), "human", "and clicks"),
+      open(
+        24 + i * 14,
+        READER.gmailProxy,
+        at(NET.gmail1, 130 + i),
+        "human",
+        "the person, at the inbox, opens in Gmail half a minute later",
+      ),
+      click(55 + i * 20, "link2", i ? BROWSER.chromeMac : BROWSER.chromeWin, at("77.102.54", 8 + i), "human", "and clicks"),
     ],
   }));
   return { name: "Google Workspace recipient: link check on arrival, the person opens at once", emails };

@@ -89,6 +89,24 @@ function gmailReaders(): Scenario {
   return { name: "Person reads in Gmail (web or app) through Google's image proxy", emails };
 }
 
+function gmailMorningPeak(): Scenario {
+  const opens = [0, 9, 21, 30, 44, 58, 71, 90];
+  const emails: PlannedEmail[] = opens.map((o, i) => ({
+    sentAt: i * 3,
+    hits: [
+      open(
+        8 * 3600 + o - i * 3,
+        READER.gmailProxy,
+        at(NET.gmail1, 3 + i * 11),
+        "human",
+        `lead ${i + 1} of a batch opens in Gmail as the working day starts`,
+      ),
+    ],
+  }));
+  emails[3].hits.push(click(8 * 3600 + 70, "link1", BROWSER.chromeWin, home(5, 90), "human", "and clicks"));
+  return { name: "Many Gmail leads open around the same minute (through one Google /24)", emails };
+}
+
 function yahooReaders(): Scenario {
   const delays = [600, 5000, 40000, 95, 12000];
   const emails: PlannedEmail[] = delays.map((d, i) => {
@@ -357,6 +375,7 @@ function unknownAcceptance(): Scenario {
 export const PEOPLE: Scenario[] = [
   outlookReaders(),
   gmailReaders(),
+  gmailMorningPeak(),
   yahooReaders(),
   fastReaders(),
   clickWithoutOpen(),
