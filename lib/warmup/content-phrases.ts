@@ -44,7 +44,7 @@ export const SLOTS: Record<string, string[]> = {
     "the summary",
     "the meeting notes",
     "the wiki page",
-    "the team board",
+    "the team notes",
   ],
   first: [
     "Sam",
@@ -88,7 +88,7 @@ export const SLOTS: Record<string, string[]> = {
     "the small room by the [stairs|lifts]",
     "the corner room",
   ],
-  think: ["I think", "I suspect", "my guess is", "it seems to me", "[probably|perhaps]", "I have a feeling"],
+  think: ["I think", "I suspect", "my guess is", "it seems to me", "I reckon", "I have a feeling"],
   soon: ["soon", "shortly", "in a bit", "{when}"],
 };
 
@@ -177,7 +177,7 @@ export const ANSWER_LINES = [
   "[Let us|We can|I would] go with your [suggestion|idea|plan|first option] for now[| and see how it goes| and adjust later].",
   "I [shared|passed] it [on|along] [to|with] {who} so [everyone|we all] [is|are] [on the same page|in the loop].",
   "We [can|could] [pick this up|come back to this|look at it] again [in our next call|on {day}|{when}].",
-  "[I do not see|There are no|I cannot think of] any [blockers|problems|issues] [on my side|from our end|so far][| for now].",
+  "[I do not see any|There are no|I cannot think of any] [blockers|problems|issues] [on my side|from our end|so far][| for now].",
   "That [timeline|plan|date] works for [us|me|{who}].",
   "I added a {small} [comments|notes|questions] [to {notes}|below], nothing major.",
   "{day} works for me, [{time}|in the afternoon] [is best|if that suits you|ideally].",

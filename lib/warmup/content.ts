@@ -101,10 +101,16 @@ function sign(sender: string): string {
 
 /** A sentence after a connector ("Also, the move …"); a question or the paragraph's first sentence stands alone. */
 function connected(sentence: string, first: boolean): string {
-  const c = first || sentence.endsWith("?") ? "" : expand(pick(CONNECTORS));
+  const c = first || sentence.includes("?") ? "" : expand(pick(CONNECTORS));
   if (!c) return sentence;
   const word = sentence.split(/[\s,']/)[0];
   return `${c} ${PROPER.has(word) ? sentence : sentence[0].toLowerCase() + sentence.slice(1)}`;
+}
+
+/** A sentence of `text`, with a capital letter whatever phrase it starts with ("the new starters asked …"). */
+function sentence(text: string, own: Own): string {
+  const s = expand(text, own);
+  return s && s[0].toUpperCase() + s.slice(1);
 }
 
 /** `n` different items of `xs` in random order. */
@@ -128,8 +134,8 @@ function paragraphs(sentences: string[]): string {
 export function newConversation(toEmail: string, senderName: string): { subject: string; body: string } {
   const topic: Topic = pick(TOPICS);
   const own = { topic: topic.topic, name: greetingName(toEmail) };
-  const opener = expand(pick(OPENERS), own);
-  const lines = sample(topic.lines, randomInt(2, 5)).map((l) => expand(l, own));
+  const opener = sentence(pick(OPENERS), own);
+  const lines = sample(topic.lines, randomInt(2, 5)).map((l) => sentence(l, own));
   const text = paragraphs([...(opener ? [opener] : []), ...lines]);
   const body = [greeting(own.name), "", text, "", expand(pick(CLOSERS), own), "", sign(senderName)];
   return { subject: expand(pick(topic.subjects), own), body: body.join("\n") };
@@ -139,7 +145,7 @@ export function newConversation(toEmail: string, senderName: string): { subject:
 export function answer(toEmail: string, senderName: string): string {
   const own = { name: greetingName(toEmail) };
   const lines = [pick(ANSWER_OPENERS), ...sample(ANSWER_LINES, randomInt(1, 3)), pick(ANSWER_CLOSERS)]
-    .map((l) => expand(l, own))
+    .map((l) => sentence(l, own))
     .filter(Boolean);
   return [greeting(own.name), "", lines.join(" "), "", sign(senderName)].join("\n");
 }
