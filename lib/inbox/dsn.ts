@@ -108,6 +108,11 @@ function deliveryReport(m: ParsedMail): DsnReport | undefined {
   };
 }
 
+/** A delivery report naming no recipient: still a report (never a reply), about nothing it can say. */
+function unreadable(m: ParsedMail): DsnReport {
+  return { kind: "delivery", originalMessageId: originalIdOf(m), recipient: null, status: null, diagnostic: null, action: null };
+}
+
 /** An ARF complaint (a feedback loop): who complained about which message. */
 function feedbackReport(m: ParsedMail): DsnReport {
   const part = m.attachments.find((a) => /message\/feedback-report/i.test(a.contentType));
@@ -166,7 +171,7 @@ export function parseDsn(m: ParsedMail): DsnReport | undefined {
   const hasFeedback = m.attachments.some((a) => /message\/feedback-report/i.test(a.contentType));
   if ((isReport && reportType === "feedback-report") || hasFeedback) return feedbackReport(m);
   const hasStatus = m.attachments.some((a) => /message\/(global-)?delivery-status/i.test(a.contentType));
-  if ((isReport && reportType === "delivery-status") || hasStatus) return deliveryReport(m) ?? plainTextBounce(m);
+  if ((isReport && reportType === "delivery-status") || hasStatus) return deliveryReport(m) ?? plainTextBounce(m) ?? unreadable(m);
   return plainTextBounce(m);
 }
 
@@ -257,7 +262,8 @@ async function applyComplaint(tx: DbOrTx, clock: Clock, e: EmailRow): Promise<vo
  * A report about one of our campaign emails (see reportTypeOf for what it means). A bounce: the email
  * becomes BOUNCED (HARD or SOFT, with the status code and the server's reason), email.bounced fires, a
  * hard bounce suppresses the address and stops its sequences, and the mailbox's bounce rate is checked
- * (auto-pause). An email already BOUNCED stays as it is. A complaint: applyComplaint. Returns whether a
+ * (auto-pause). An email already BOUNCED stays as it is, unless a hard bounce follows a soft one: it
+ * then becomes HARD, with all a hard bounce does. A complaint: applyComplaint. Returns whether a
  * bounce was recorded.
  */
 export async function applyDsn(db: DbOrTx, clock: Clock, mailboxId: string, r: DsnReport): Promise<boolean> {
@@ -271,8 +277,9 @@ export async function applyDsn(db: DbOrTx, clock: Clock, mailboxId: string, r: D
       await applyComplaint(tx, clock, e);
       return false;
     }
-    if (e.status === "BOUNCED") return false;
     const bounceType = type === "hard" ? "HARD" : "SOFT";
+    // Reported once already: only a hard bounce after a soft one (a delay, then the failure) changes it.
+    if (e.status === "BOUNCED" && !(e.bounceType === "SOFT" && bounceType === "HARD")) return false;
     await tx
       .update(emails)
       .set({ status: "BOUNCED", bounceType, smtpCode: r.status, smtpResponse: r.diagnostic })
