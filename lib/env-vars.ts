@@ -131,6 +131,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     "Comma list (`host` or `host:port`) for SPF/DKIM/DMARC/MX/DNSBL and provider look-ups.",
   ),
   v("DNS_TIMEOUT_MS", "dns", "positive", "3000", "One DNS query's limit (tried twice)."),
+  v(
+    "TRACKING_CNAME_TARGET",
+    "dns",
+    "text",
+    "APP_URL's host",
+    "The host a workspace's tracking domain must be a CNAME to (docs/tracking.md); set it when tracking traffic enters elsewhere.",
+  ),
   v("DNSBL_DOMAIN_ZONES", "dns", "text", "Spamhaus DBL, URIBL, SURBL", "Comma list of domain blocklists the checks query."),
   v("DNSBL_IP_ZONES", "dns", "text", "Spamhaus ZEN, SpamCop, Barracuda", "Comma list of IP blocklists the checks query."),
   // oauth

@@ -115,6 +115,12 @@ export function appUrl(): string {
   return (process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`).replace(/\/$/, "");
 }
 
+/** TRACKING_CNAME_TARGET: the host tracking domains must be a CNAME to, else APP_URL's host (docs/tracking.md). */
+export function trackingCnameTarget(): string {
+  const set = process.env.TRACKING_CNAME_TARGET?.trim().toLowerCase().replace(/\.$/, "");
+  return set || new URL(appUrl()).hostname;
+}
+
 /** A whole number above 0 from `name`, else `fallback` (checkSettings refuses a bad value at start). */
 export function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -13,6 +13,7 @@ export type IdPrefix =
   | "job"
   | "mbx"
   | "dom"
+  | "tdm"
   | "cmp"
   | "stp"
   | "eml"

@@ -10,6 +10,7 @@ import { DAYS } from "./labels";
 import { useSettings } from "./queries";
 import type { CampaignSettings } from "./types";
 import { DaysOffFields } from "./settings-days-off";
+import { TrackingDomainField } from "./settings-tracking-domain";
 import { FLAGS, type Form, pad, type SettingsFormState, useSettingsForm } from "./use-settings-form";
 
 type S = { s: SettingsFormState };
@@ -53,6 +54,7 @@ function SettingsForm({ campaignId, saved }: { campaignId: string; saved: Campai
 
       <Section title="Sending">
         <SendingFields s={s} />
+        <TrackingDomainField s={s} />
       </Section>
 
       <Section title="Days off and out-of-office">

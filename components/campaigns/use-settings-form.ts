@@ -30,6 +30,8 @@ export interface Form {
   /** YYYY-MM-DD days, one per line or separated by commas. */
   blackoutDates: string;
   oooDefaultPauseDays: string;
+  /** "" = the workspace's default tracking domain (else the shared host). */
+  trackingDomainId: string;
 }
 
 type Flag =
@@ -114,6 +116,7 @@ function formOf(s: CampaignSettings): Form {
     oooResume: s.oooResume,
     blackoutDates: s.blackoutDates.join("\n"),
     oooDefaultPauseDays: String(s.oooDefaultPauseDays),
+    trackingDomainId: s.trackingDomainId ?? "",
   };
 }
 
@@ -143,6 +146,7 @@ function changes(before: Form, after: Form): Record<string, unknown> {
   if (blackoutList(after.blackoutDates).join() !== blackoutList(before.blackoutDates).join())
     body.blackoutDates = blackoutList(after.blackoutDates);
   if (after.oooDefaultPauseDays !== before.oooDefaultPauseDays) body.oooDefaultPauseDays = numberOrNull(after.oooDefaultPauseDays);
+  if (after.trackingDomainId !== before.trackingDomainId) body.trackingDomainId = after.trackingDomainId || null;
   return body;
 }
 

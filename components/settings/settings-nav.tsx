@@ -14,6 +14,7 @@ export const SETTINGS_SECTIONS = [
   { id: "audit-log", href: "/settings/audit-log", label: "Audit log", minRole: "admin" },
   { id: "ai", href: "/settings/ai", label: "AI", minRole: "member" },
   { id: "branding", href: "/settings/branding", label: "Branding", minRole: "member" },
+  { id: "tracking-domains", href: "/settings/tracking-domains", label: "Tracking domains", minRole: "member" },
   { id: "suppressions", href: "/settings/suppressions", label: "Suppressions", minRole: "member" },
   { id: "tags", href: "/settings/tags", label: "Tags", minRole: "member" },
   { id: "api-keys", href: "/settings/api-keys", label: "API keys", minRole: "member" },

@@ -11,6 +11,7 @@ import { newId } from "../ids";
 import { recordCampaignDeleted } from "../leads/lead-events";
 import { changesScheduling, undoDeferrals } from "../sending/deferrals";
 import { launchReport, needsConfirmation } from "./launch-check";
+import { checkTrackingDomainChoice } from "./tracking-domain";
 import type { duplicateBody, listCampaignsQuery, SettingsInput } from "./schemas";
 import { campaignStats } from "../analytics/series";
 
@@ -39,6 +40,7 @@ export function settingsView(c: CampaignRow) {
     blackoutDates: c.blackoutDates,
     oooResume: c.oooResume,
     oooDefaultPauseDays: c.oooDefaultPauseDays,
+    trackingDomainId: c.trackingDomainId,
   };
 }
 
@@ -100,6 +102,7 @@ function settingsColumns(input: SettingsInput): Partial<typeof campaigns.$inferI
 /** POST /campaigns: a new campaign starts as DRAFT. */
 export async function createCampaign(ctx: Ctx, input: SettingsInput & { name: string }) {
   requireAccess(ctx, "write");
+  await checkTrackingDomainChoice(ctx.db, ctx.workspaceId, input.trackingDomainId);
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(campaigns)
@@ -129,6 +132,7 @@ export async function updateSettings(ctx: Ctx, id: string, input: SettingsInput)
     const c = await findCampaign(tx, ctx.workspaceId, id, true);
     const set = settingsColumns(input);
     checkWindow(c, set);
+    await checkTrackingDomainChoice(tx, ctx.workspaceId, input.trackingDomainId);
     const [row] = await tx
       .update(campaigns)
       .set({ ...set, updatedAt: ctx.clock.now() })
@@ -304,6 +308,7 @@ export async function duplicateCampaign(ctx: Ctx, id: string, input: z.infer<typ
 /** PATCH /campaigns/bulk-settings: each campaign on its own; a setting that does not fit one fails only that one. */
 export async function bulkSettings(ctx: Ctx, ids: string[], settings: SettingsInput) {
   requireAccess(ctx, "write");
+  await checkTrackingDomainChoice(ctx.db, ctx.workspaceId, settings.trackingDomainId);
   const unique = [...new Set(ids)];
   const rows = await ctx.db
     .select()

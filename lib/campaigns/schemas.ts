@@ -47,6 +47,14 @@ export const settingsShape = {
     .describe("YYYY-MM-DD days, in each lead's zone, on which nothing is sent"),
   oooResume: z.boolean().optional().describe("An out-of-office reply pauses the lead until the return date it names"),
   oooDefaultPauseDays: z.number().int().min(1).max(90).optional().describe("Days paused when an out-of-office reply names no date"),
+  trackingDomainId: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(
+      "One of the workspace's tracking domains for the open pixel, clicks and unsubscribe links (used while VERIFIED); null = the default",
+    ),
 };
 
 const windowOk = (o: { sendWindowStartHour?: number; sendWindowEndHour?: number }) =>

@@ -44,3 +44,12 @@ export function resolveMx(name: string): Promise<DnsResult<{ exchange: string; p
 export function resolveA(name: string): Promise<DnsResult<string>> {
   return ask(() => dnsResolver().resolve4(name));
 }
+
+/** CNAME targets of `name` (as the server answered, without a trailing dot). */
+export function resolveCname(name: string): Promise<DnsResult<string>> {
+  return ask(async () => (await dnsResolver().resolveCname(name)).map((t) => t.replace(/\.$/, "")));
+}
+
+export function resolveAaaa(name: string): Promise<DnsResult<string>> {
+  return ask(() => dnsResolver().resolve6(name));
+}

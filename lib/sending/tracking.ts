@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { outreachSecret } from "../env";
-import { appUrl } from "../env";
+import { appUrl, outreachSecret } from "../env";
 
 /**
  * Tracking and unsubscribe links carry the email id and an HMAC over what they may do, so they cannot
@@ -34,26 +33,36 @@ export function readToken(purpose: "open" | "unsub" | "click", token: string, ur
   return same(token.slice(i + 1), mac(purpose, emailId, url)) ? emailId : undefined;
 }
 
-export function openPixelUrl(emailId: string): string {
-  return `${appUrl()}/t/o/${openToken(emailId)}`;
-}
-export function unsubscribeUrl(emailId: string): string {
-  return `${appUrl()}/u/${unsubscribeToken(emailId)}`;
-}
-export function clickUrl(emailId: string, url: string): string {
-  return `${appUrl()}/t/c/${clickToken(emailId, url)}?url=${encodeURIComponent(url)}`;
+/**
+ * The base of a campaign's tracking links: a tracking domain with APP_URL's scheme and port (https in
+ * production, so the domain needs a certificate where the traffic enters), or APP_URL itself.
+ */
+export function trackingBaseUrl(domain: string | null | undefined): string {
+  if (!domain) return appUrl();
+  const app = new URL(appUrl());
+  return `${app.protocol}//${domain}${app.port ? `:${app.port}` : ""}`;
 }
 
-/** Rewrites http(s) links of an HTML body through the click redirect. */
-export function rewriteLinks(html: string, emailId: string): string {
+export function openPixelUrl(emailId: string, base = appUrl()): string {
+  return `${base}/t/o/${openToken(emailId)}`;
+}
+export function unsubscribeUrl(emailId: string, base = appUrl()): string {
+  return `${base}/u/${unsubscribeToken(emailId)}`;
+}
+export function clickUrl(emailId: string, url: string, base = appUrl()): string {
+  return `${base}/t/c/${clickToken(emailId, url)}?url=${encodeURIComponent(url)}`;
+}
+
+/** Rewrites http(s) links of an HTML body through the click redirect at `base` (APP_URL, or the campaign's tracking domain). */
+export function rewriteLinks(html: string, emailId: string, base = appUrl()): string {
   return html.replace(/(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi, (_m, pre: string, q: string, url: string) => {
     const decoded = url.replace(/&amp;/g, "&");
-    return `${pre}${q}${clickUrl(emailId, decoded).replace(/&/g, "&amp;")}${q}`;
+    return `${pre}${q}${clickUrl(emailId, decoded, base).replace(/&/g, "&amp;")}${q}`;
   });
 }
 
-export function addOpenPixel(html: string, emailId: string): string {
-  const img = `<img src="${openPixelUrl(emailId)}" width="1" height="1" alt="" style="display:none">`;
+export function addOpenPixel(html: string, emailId: string, base = appUrl()): string {
+  const img = `<img src="${openPixelUrl(emailId, base)}" width="1" height="1" alt="" style="display:none">`;
   const i = html.search(/<\/body>/i);
   return i >= 0 ? html.slice(0, i) + img + html.slice(i) : html + img;
 }

@@ -7,6 +7,8 @@ export interface Zone {
   TXT?: Record<string, string[]>;
   MX?: Record<string, { exchange: string; priority: number }[]>;
   A?: Record<string, string[]>;
+  AAAA?: Record<string, string[]>;
+  CNAME?: Record<string, string>;
 }
 
 /**
@@ -31,8 +33,14 @@ export async function startDnsPeer(zone: Zone) {
       } else if (q.type === Packet.TYPE.A && zone.A?.[name]) {
         for (const a of zone.A[name]) response.answers.push({ ...base, type: Packet.TYPE.A, address: a });
         found = true;
+      } else if (q.type === Packet.TYPE.AAAA && zone.AAAA?.[name]) {
+        for (const a of zone.AAAA[name]) response.answers.push({ ...base, type: Packet.TYPE.AAAA, address: a });
+        found = true;
+      } else if (q.type === Packet.TYPE.CNAME && zone.CNAME?.[name]) {
+        response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: zone.CNAME[name] });
+        found = true;
       }
-      const known = [zone.TXT, zone.MX, zone.A].some((z) => z && name in z);
+      const known = [zone.TXT, zone.MX, zone.A, zone.AAAA, zone.CNAME].some((z) => z && name in z);
       if (!found && !known) response.header.rcode = Packet.RCODE.NXDOMAIN;
       send(response);
     },

@@ -1,5 +1,6 @@
 import { getDb, resolveDatabaseUrl } from "@/db/client";
 import { currentClock } from "@/lib/clock";
+import { requestHost, trackingHostAllowed } from "@/lib/domains/tracking-hosts";
 import { readToken } from "@/lib/sending/tracking";
 import { unsubscribeByEmail } from "@/lib/sending/track";
 
@@ -11,11 +12,15 @@ function page(title: string, body: string, status = 200) {
   return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
+const NOT_FOUND = () => page("Not found", "<h1>Not found</h1>", 404);
+
 /**
  * GET shows a confirmation (link scanners must not unsubscribe people by fetching links); POST — the
- * button, or a mail client's RFC 8058 one-click `List-Unsubscribe=One-Click` — unsubscribes.
+ * button, or a mail client's RFC 8058 one-click `List-Unsubscribe=One-Click` — unsubscribes. Both answer
+ * 404 on a host that is neither APP_URL's nor a verified tracking domain.
  */
-export async function GET(_req: Request, ctx: { params: Promise<{ token: string }> }) {
+export async function GET(req: Request, ctx: { params: Promise<{ token: string }> }) {
+  if (!(await trackingHostAllowed(requestHost(req)))) return NOT_FOUND();
   const { token } = await ctx.params;
   if (!readToken("unsub", token)) return page("Link not valid", "<h1>This link is not valid</h1>", 404);
   return page(
@@ -24,7 +29,8 @@ export async function GET(_req: Request, ctx: { params: Promise<{ token: string 
   );
 }
 
-export async function POST(_req: Request, ctx: { params: Promise<{ token: string }> }) {
+export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
+  if (!(await trackingHostAllowed(requestHost(req)))) return NOT_FOUND();
   const { token } = await ctx.params;
   const emailId = readToken("unsub", token);
   if (!emailId) return page("Link not valid", "<h1>This link is not valid</h1>", 404);

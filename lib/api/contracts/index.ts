@@ -21,6 +21,7 @@ import { securityRoutes } from "./security";
 import { memberRoutes } from "./members";
 import { auditRoutes } from "./audit";
 import { onboardingRoutes } from "./onboarding";
+import { trackingDomainRoutes } from "./tracking-domains";
 
 /** Every /api/v1 route's contract; the OpenAPI document is generated from this list. */
 export const allRoutes: RouteDef[] = [
@@ -33,6 +34,7 @@ export const allRoutes: RouteDef[] = [
   oauthRoutes,
   warmupRoutes,
   domainRoutes,
+  trackingDomainRoutes,
   inboxRoutes,
   aiRoutes,
   aiProviderRoutes,

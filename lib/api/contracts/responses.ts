@@ -30,7 +30,10 @@ export const campaignSettingsSchema = z.object({
   blackoutDates: z.array(z.string()).describe("YYYY-MM-DD"),
   oooResume: z.boolean(),
   oooDefaultPauseDays: z.number().int(),
-  trackingDomainId: z.string().nullable().describe("The campaign's own tracking domain (used while VERIFIED); null = the workspace's default"),
+  trackingDomainId: z
+    .string()
+    .nullable()
+    .describe("The campaign's own tracking domain (used while VERIFIED); null = the workspace's default"),
 });
 
 /** A campaign with its counts. */

@@ -3,6 +3,7 @@ import { aiRoutes } from "../contracts/ai-crm";
 import { analyticsRoutes } from "../contracts/analytics";
 import { leadRoutes } from "../contracts/leads";
 import { onboardingRoutes } from "../contracts/onboarding";
+import { trackingDomainRoutes } from "../contracts/tracking-domains";
 import { suppressionRoutes, tagRoutes } from "../contracts/workspace";
 import { getAiProviderSetting, testAiProvider } from "../../ai/provider-setting";
 import { getAiSettings, patchAiSettings } from "../../ai/settings";
@@ -12,6 +13,7 @@ import { leadCampaigns } from "../../leads/lead-campaigns";
 import { getLead } from "../../leads/read-leads";
 import { leadTimeline } from "../../leads/timeline";
 import { getOnboarding } from "../../onboarding/onboarding";
+import { addTrackingDomain, listTrackingDomains, verifyTrackingDomain } from "../../domains/tracking-domains";
 import { envelope } from "../../paging";
 import { bulkAddSuppressions } from "../../suppressions/bulk";
 import { deleteSuppression, listSuppressions } from "../../suppressions/suppressions";
@@ -146,6 +148,28 @@ export const WORKSPACE_TOOLS: ToolDef[] = [
     description: "Change the branded report's branding (company name, logo URL, primary and accent colour, footer).",
     route: analyticsRoutes.putBranding,
     run: (ctx, { body }) => putBranding(ctx, body),
+  },
+  {
+    name: "list_tracking_domains",
+    description:
+      "The workspace's own tracking domains (hosts of the open pixel, click and unsubscribe links): status PENDING, VERIFIED or FAILING, the CNAME target, the default.",
+    route: trackingDomainRoutes.list,
+    run: (ctx) => listTrackingDomains(ctx),
+  },
+  {
+    name: "add_tracking_domain",
+    description:
+      "Add a tracking domain (domain: a host such as track.example.com; owner or admin). Answers the CNAME record to create (domain → cnameTarget).",
+    route: trackingDomainRoutes.create,
+    run: (ctx, { body }) => addTrackingDomain(ctx, body),
+  },
+  {
+    name: "verify_tracking_domain",
+    description:
+      "Check a tracking domain's DNS now: VERIFIED when its CNAME points at cnameTarget, else FAILING with what the DNS answered (lastError).",
+    route: trackingDomainRoutes.verify,
+    ids: { trackingDomainId: "id" },
+    run: (ctx, { params }) => verifyTrackingDomain(ctx, params.id),
   },
   {
     name: "get_setup_checklist",

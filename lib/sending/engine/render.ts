@@ -4,6 +4,7 @@ import { recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { campaignLeads, leads } from "../../../db/schema";
 import { LEAD_VARIABLES, MAILBOX_VARIABLES, renderStep, renderSubject, tokenNames } from "../../templates/render";
+import { appUrl } from "../../env";
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "../tracking";
 import { push } from "./reads";
 import type { EarlierEmail } from "./reads";
@@ -27,7 +28,8 @@ export function subjectFor(step: Step, lead: SendLead, mailbox: Mailbox, earlier
  * The message as the mail sender takes it, and the body to keep on the email's row: text as sent, HTML
  * without the open pixel and click redirects. HTML only when the step has it (or opens are tracked),
  * never with textOnly; the unsubscribe headers (RFC 8058) when the campaign wants them; files, and
- * inline images only when the body shows their cid.
+ * inline images only when the body shows their cid. Tracking and unsubscribe links point at the
+ * campaign's tracking base, resolved once per campaign per pass (lib/sending/tracking-base.ts).
  */
 export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody } {
   const { mailbox: m, campaign: c, lead, step, emailId } = w;
@@ -38,11 +40,12 @@ export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody
     { knownCustomFields: w.knownCustomFields, htmlFromText: c.trackOpens && !c.textOnly, spin: { leadId: lead.id, stepId: step.id } },
   );
   let html = rendered.html ?? undefined;
-  if (html && c.trackClicks) html = rewriteLinks(html, emailId);
-  if (html && c.trackOpens) html = addOpenPixel(html, emailId);
+  const base = w.trackingBase ?? appUrl();
+  if (html && c.trackClicks) html = rewriteLinks(html, emailId, base);
+  if (html && c.trackOpens) html = addOpenPixel(html, emailId, base);
   const headers: Record<string, string> = {};
   if (c.unsubscribeHeader) {
-    headers["List-Unsubscribe"] = `<${unsubscribeUrl(emailId)}>`;
+    headers["List-Unsubscribe"] = `<${unsubscribeUrl(emailId, base)}>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
   const shown = `${rendered.text}\n${html ?? ""}`;

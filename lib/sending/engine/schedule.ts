@@ -19,6 +19,7 @@ import {
   subsequenceThreading,
 } from "./reads";
 import { knownCustomFields, subjectFor } from "./render";
+import { trackingBases } from "../tracking-base";
 import type { DueLead, Release, SendLead, SendOptions, Step, Work } from "./types";
 import { pickVariant } from "./variants";
 
@@ -241,11 +242,15 @@ async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date
     .filter((p) => p.lead.nextStepOrder > 0 || p.lead.subsequenceId)
     .map((p) => ({ campaignId: p.campaign.id, leadId: p.lead.leadId }));
   const subsequences = [...new Set(picks.flatMap((p) => (p.lead.subsequenceId ? [p.lead.subsequenceId] : [])))];
-  const [stats, earlier, known, threading] = await Promise.all([
+  const [stats, earlier, known, threading, bases] = await Promise.all([
     sendsByVariant(db, [...new Set(optimised)]),
     earlierEmails(db, followUps),
     knownCustomFields(db, [...new Set(picks.map((p) => p.campaign.id))], rows.steps, now),
     subsequenceThreading(db, subsequences),
+    trackingBases(
+      db,
+      picks.map((p) => p.campaign),
+    ),
   ]);
   const work: Work[] = [];
   for (const p of picks) {
@@ -284,6 +289,7 @@ async function prepareWork(db: DbOrTx, plan: PassPlan, rows: PassRows, now: Date
       references: before.map((e) => e.messageId),
       knownCustomFields: knownFields,
       files: rows.files.get(step.id) ?? [],
+      trackingBase: bases.get(p.campaign.id),
     });
   }
   return work;

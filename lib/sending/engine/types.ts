@@ -97,6 +97,8 @@ export interface Work {
   knownCustomFields: string[];
   /** The step's files (read with the scheduler's other reads). */
   files: StepFile[];
+  /** Where the email's tracking and unsubscribe links point: the campaign's tracking domain, or APP_URL when absent. */
+  trackingBase?: string;
 }
 
 export interface SendReport {
