@@ -8,6 +8,7 @@ import { GET as STATS } from "@/app/api/v1/campaigns/[id]/stats/route";
 import { systemCtx } from "@/lib/ctx";
 import { ManualClock, systemClock, useClock } from "@/lib/clock";
 import { sendDue } from "@/lib/sending/engine";
+import { imapClient } from "@/lib/mail/imap";
 import { closeAllTransports } from "@/lib/sending/transports";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
 import { connectMailboxes, launchCampaign, workspaceEvents } from "@/test/campaign-setup";
@@ -96,6 +97,15 @@ describe("campaign email through Postfix and Dovecot", () => {
     const jay = await ms.waitFor("jay@lead.test", "Junk", (m) => m.raw.includes(MARKER), WAIT);
     expect(await subjectOf(jay.raw)).toBe(`Idea for Jay ${MARKER}`);
     expect(ms.messages("jay@lead.test", "INBOX")).toEqual([]);
+    // As an IMAP client sees it: Junk holds it, INBOX nothing.
+    const imap = imapClient({ host: ms.imap.host, port: ms.imap.port, security: "NONE", username: "jay@lead.test", password: "pw-jay" });
+    await imap.connect();
+    try {
+      expect(await imap.status("Junk", { messages: true })).toMatchObject({ messages: 1 });
+      expect(await imap.status("INBOX", { messages: true })).toMatchObject({ messages: 0 });
+    } finally {
+      await imap.logout();
+    }
 
     // (b), (c): Postfix's own reports, in Sam's INBOX.
     await ms.waitFor(SAM.email, "INBOX", (m) => /^Subject: Undelivered Mail Returned to Sender/m.test(m.raw), WAIT);
