@@ -5,7 +5,6 @@ import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/ro
 import { PATCH as STATUS } from "@/app/api/v1/campaigns/[id]/status/route";
 import { getDb } from "@/db/client";
 import { campaigns, domains, leads, mailboxes, trackingDomains } from "@/db/schema";
-import { newId } from "@/lib/ids";
 import { prepareCampaign } from "@/test/campaign-setup";
 import { insertEmail, insertMailbox } from "@/test/factories";
 import { call, makeWorkspace, type TestWorkspace } from "@/test/helpers";
@@ -153,7 +152,7 @@ describe("launch check: what hurts deliverability", () => {
     await getDb()
       .insert(trackingDomains)
       .values({
-        id: newId("tdm"),
+        id: `tdm_${tag()}`,
         workspaceId: ws.workspaceId,
         domain: `track.${tag()}.test`,
         cnameTarget: "x.test",
@@ -174,9 +173,9 @@ describe("launch check: what hurts deliverability", () => {
   it("tracking: a campaign's own verified domain is enough, a pending one is named, no tracking means no warning", async () => {
     const other = await makeWorkspace();
     const { c } = await riskyCampaign(other);
-    const pending = { id: newId("tdm"), workspaceId: other.workspaceId, domain: `t.${tag()}.test`, cnameTarget: "x.test" };
+    const pending = { id: `tdm_${tag()}`, workspaceId: other.workspaceId, domain: `t.${tag()}.test`, cnameTarget: "x.test" };
     const verified = {
-      id: newId("tdm"),
+      id: `tdm_${tag()}`,
       workspaceId: other.workspaceId,
       domain: `v.${tag()}.test`,
       cnameTarget: "x.test",
