@@ -99,6 +99,13 @@ export const ENV_VARS: readonly EnvVar[] = [
   v("BCRYPT_ROUNDS", "security", "positive", "11", "bcrypt cost of stored passwords."),
   // mail
   v(
+    "RSPAMD_URL",
+    "mail",
+    "url",
+    "unset (off)",
+    "An rspamd's normal worker (e.g. `http://127.0.0.1:11333`): the sequence check scores each step with it (docs/deliverability.md).",
+  ),
+  v(
     "SYSTEM_SMTP_URL",
     "mail",
     "smtp-url",

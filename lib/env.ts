@@ -140,6 +140,11 @@ export function textEnv(name: string): string | undefined {
   return process.env[name]?.trim() || undefined;
 }
 
+/** RSPAMD_URL: the operator's rspamd (normal worker) that scores a sequence's steps in its check; unset = off. */
+export function rspamdUrl(): string | undefined {
+  return process.env.RSPAMD_URL?.trim().replace(/\/+$/, "") || undefined;
+}
+
 /** Whether `name` is `1`. */
 export function flagEnv(name: string): boolean {
   return process.env[name] === "1";

@@ -13,6 +13,7 @@ export type Step = ResponseOf<"/campaigns/{id}/steps/{stepId}", "patch">;
 export type Preview = ResponseOf<"/campaigns/{id}/steps/preview", "post">;
 export type SpamReport = ResponseOf<"/campaigns/{id}/check-spam-words", "post">;
 export type SpamMatch = Item<SpamReport["steps"]>["matches"][number];
+export type RspamdStep = NonNullable<SpamReport["rspamd"]>["steps"][number];
 export type LaunchReport = ResponseOf<"/campaigns/{id}/launch-check", "get">;
 export type LaunchEntry = LaunchReport["blockers"][number];
 export type Attachment = ResponseOf<"/campaigns/{id}/steps/{stepId}/attachments", "get">["attachments"][number];

@@ -90,8 +90,8 @@ async function waitFor(what: string, ready: () => Promise<boolean>, child: Child
   throw new Error(`${what} did not start within ${timeoutMs / 1000} s`);
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+function stop(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
     child.once("exit", () => {
@@ -139,8 +139,8 @@ export interface SpamFilters {
   close(): Promise<void>;
 }
 
-/** Starts rspamd and spamd (a minute or two the first time, while rspamd compiles its rules). */
-export async function startSpamFilters(): Promise<SpamFilters> {
+/** Starts rspamd and spamd (a minute or two the first time, while rspamd compiles its rules); `spamassassin: false` leaves spamd out. */
+export async function startSpamFilters(opts: { spamassassin?: boolean } = {}): Promise<SpamFilters> {
   ensureSpamFilters();
   const dir = mkdtempSync(path.join(tmpdir(), "outreach-spam-filters-"));
   const [normal, controller, saPort] = [await freePort(), await freePort(), await freePort()];
@@ -153,22 +153,25 @@ export async function startSpamFilters(): Promise<SpamFilters> {
     { stdio: "ignore" },
   );
   mkdirSync(path.join(dir, "sa"), { recursive: true });
-  const spamd = spawn(
-    "spamd",
-    [
-      "--local",
-      "--nouser-config",
-      `--listen=127.0.0.1:${saPort}`,
-      "--allowed-ips=127.0.0.1",
-      "--min-children=1",
-      "--max-children=2",
-      "--syslog=stderr",
-      `--helper-home-dir=${path.join(dir, "sa")}`,
-      `--pidfile=${path.join(dir, "sa/spamd.pid")}`,
-      ...(root ? ["--username=nobody"] : []),
-    ],
-    { stdio: "ignore" },
-  );
+  const spamd =
+    opts.spamassassin === false
+      ? null
+      : spawn(
+          "spamd",
+          [
+            "--local",
+            "--nouser-config",
+            `--listen=127.0.0.1:${saPort}`,
+            "--allowed-ips=127.0.0.1",
+            "--min-children=1",
+            "--max-children=2",
+            "--syslog=stderr",
+            `--helper-home-dir=${path.join(dir, "sa")}`,
+            `--pidfile=${path.join(dir, "sa/spamd.pid")}`,
+            ...(root ? ["--username=nobody"] : []),
+          ],
+          { stdio: "ignore" },
+        );
   const rspamdUrl = `http://127.0.0.1:${normal}`;
   const close = async () => {
     await Promise.all([stop(rspamd), stop(spamd)]);
@@ -177,7 +180,7 @@ export async function startSpamFilters(): Promise<SpamFilters> {
   try {
     const ping = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
     await waitFor("rspamd", async () => (await ping(`${rspamdUrl}/ping`)) && ping(`http://127.0.0.1:${controller}/ping`), rspamd, 300_000);
-    await waitFor("spamd", () => spamc(saPort, "Subject: ping\r\n\r\nping\r\n").then(() => true), spamd, 120_000);
+    if (spamd) await waitFor("spamd", () => spamc(saPort, "Subject: ping\r\n\r\nping\r\n").then(() => true), spamd, 120_000);
   } catch (e) {
     await close();
     throw e;

@@ -32,6 +32,7 @@ function SlotEditor({ campaignId, seq, slot, hasVariants }: { campaignId: string
         draft={draftFor(slot)}
         active={slot.key === active?.key}
         spam={spam.data?.steps.find((s) => s.stepId === slot.step?.id)?.matches}
+        rspamd={spam.data?.rspamd?.steps.find((s) => s.stepId === slot.step?.id)}
         onChange={(d) => setDraft(slot.key, d)}
         onActivate={() => setActiveKey(slot.key)}
         onSaved={(stepId) => saved(slot, stepId)}
@@ -107,6 +108,7 @@ export function SequenceTab({ campaign }: { campaign: Campaign }) {
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
       <div className="space-y-6">
         {spam.error && <Alert tone="error">Could not check spam words: {describeError(spam.error)}</Alert>}
+        {spam.data?.rspamd?.error && <Alert tone="warning">rspamd could not score the steps: {spam.data.rspamd.error}</Alert>}
         {groups.length > 0 && <CopyFatigueBar campaignId={campaign.id} list={fatigue.data} />}
         {groups.length === 0 && (
           <div className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-8 text-center text-sm text-gray-600">

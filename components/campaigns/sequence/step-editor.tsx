@@ -8,9 +8,10 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/components/ui/cn";
-import type { SpamMatch } from "../types";
+import type { RspamdStep, SpamMatch } from "../types";
 import { Attachments } from "./attachments";
 import type { Draft, Slot } from "./drafts";
+import { RspamdScore } from "./rspamd-score";
 import { SpamWords } from "./spam-words";
 import { TestSendDialog } from "./test-send-dialog";
 import { type StepEditorState, useStepEditor } from "./use-step-editor";
@@ -159,6 +160,7 @@ export function StepEditor({
   draft,
   active,
   spam,
+  rspamd,
   onChange,
   onActivate,
   onSaved,
@@ -171,6 +173,8 @@ export function StepEditor({
   draft: Draft;
   active: boolean;
   spam?: SpamMatch[];
+  /** The saved step scored by the installation's rspamd (only with RSPAMD_URL). */
+  rspamd?: RspamdStep;
   onChange: (d: Draft) => void;
   onActivate: () => void;
   onSaved: (stepId: string) => void;
@@ -207,6 +211,7 @@ export function StepEditor({
       </div>
 
       {step && spam && <SpamWords step={step} matches={spam} edited={dirty} />}
+      {step && rspamd && <RspamdScore result={rspamd} edited={dirty} />}
       {step ? (
         <Attachments campaignId={campaignId} step={step} title={title} onInsert={state.insertImage} />
       ) : (

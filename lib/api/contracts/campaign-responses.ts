@@ -93,6 +93,24 @@ export const spamWordsSchema = z.object({
       ),
     }),
   ),
+  rspamd: z
+    .object({
+      error: z
+        .string()
+        .nullable()
+        .describe("Why rspamd could not score (unreachable, timed out, refused); null when every step was scored"),
+      steps: z.array(
+        z.object({
+          ...stepRef,
+          score: z.number(),
+          action: z.string().describe("rspamd's action at that score: no action, add header, rewrite subject, reject …"),
+          symbols: z.array(z.object({ name: z.string(), score: z.number(), description: z.string().nullable() })),
+        }),
+      ),
+    })
+    .nullable()
+    .optional()
+    .describe("Each step rendered for the sample lead and scored by the installation's rspamd (RSPAMD_URL); null when it has none"),
 });
 const tokenLeads = z.object({ token: z.string(), leads: int() });
 export const variablesCheckSchema = z.object({

@@ -213,9 +213,11 @@ export const campaignRoutes = {
     path: "/campaigns/{id}/check-spam-words",
     tag: steps,
     access: "read",
-    summary: "Scan every step for spam-trigger words, with positions",
+    summary: "Scan every step for spam-trigger words, with positions, and score it with rspamd when the installation has one",
     response: {
-      description: "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }] }`",
+      description:
+        "`{ ok, total, steps: [{ stepId, matches: [{ field, word, category, index, length }] }], rspamd }`; " +
+        "`rspamd` (with RSPAMD_URL set) is `{ error, steps: [{ stepId, score, action, symbols: [{ name, score, description }] }] }`",
       schema: cr.spamWordsSchema,
     },
   }),
