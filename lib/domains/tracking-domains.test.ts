@@ -201,4 +201,26 @@ describe("the periodic re-check", () => {
     await runTrackingDomainChecks({ ...systemCtx(undefined, { clock: muchLater }) });
     expect((await getDb().select().from(trackingDomains).where(eq(trackingDomains.id, r.body.id)))[0].status).toBe("VERIFIED");
   });
+
+  it("keeps a VERIFIED domain in use when the DNS does not answer at all, noting the error", async () => {
+    const ws = await makeWorkspace();
+    zone.CNAME!["quiet.one.test"] = APP;
+    const r = await add(ws.fullKey, "quiet.one.test");
+    expect((await verify(ws.fullKey, r.body.id)).body.status).toBe("VERIFIED");
+    const before = { servers: process.env.DNS_SERVERS, timeout: process.env.DNS_TIMEOUT_MS };
+    // A port nobody answers on: every look-up fails without an answer.
+    process.env.DNS_SERVERS = "127.0.0.1:9";
+    process.env.DNS_TIMEOUT_MS = "200";
+    try {
+      const later = new ManualClock(new Date(Date.now() + 10 * TRACKING_RECHECK_MS));
+      await runTrackingDomainChecks({ ...systemCtx(undefined, { clock: later }) });
+    } finally {
+      process.env.DNS_SERVERS = before.servers;
+      if (before.timeout === undefined) delete process.env.DNS_TIMEOUT_MS;
+      else process.env.DNS_TIMEOUT_MS = before.timeout;
+    }
+    const [row] = await getDb().select().from(trackingDomains).where(eq(trackingDomains.id, r.body.id));
+    expect(row.status).toBe("VERIFIED");
+    expect(row.lastError).toContain("look-up failed");
+  });
 });

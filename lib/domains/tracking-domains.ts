@@ -122,15 +122,18 @@ export async function addTrackingDomain(ctx: Ctx, input: { domain: string }): Pr
 
 /**
  * Checks one domain's DNS now and stores the outcome: VERIFIED (verifiedAt set the first time), else
- * FAILING with what the DNS answered. No audit entry: the caller writes it (the API) or none (the
+ * FAILING with what the DNS answered — except that a VERIFIED domain stays so when no look-up got an
+ * answer (the error is noted in lastError), so a resolver's hiccup does not break its links. No audit entry: the caller writes it (the API) or none (the
  * periodic re-check). A domain another workspace holds is a 409 and keeps its state.
  */
 export async function checkTrackingDomain(db: DbOrTx, row: TrackingDomainRow, now: Date): Promise<TrackingDomainRow> {
   if (await heldElsewhere(db, row.workspaceId, row.domain)) throw HELD(row.domain);
   const dns = await checkTrackingDns(row.domain, row.cnameTarget);
+  // A DNS that did not answer at all (timeouts) leaves a VERIFIED domain in use, with the error noted.
+  const keep = !dns.ok && dns.unanswered && row.status === "VERIFIED";
   const set = dns.ok
     ? { status: "VERIFIED" as const, verifiedAt: row.verifiedAt ?? now, lastCheckedAt: now, lastError: null }
-    : { status: "FAILING" as const, lastCheckedAt: now, lastError: dns.error };
+    : { status: keep ? ("VERIFIED" as const) : ("FAILING" as const), lastCheckedAt: now, lastError: dns.error };
   try {
     const [next = row] = await db.update(trackingDomains).set(set).where(eq(trackingDomains.id, row.id)).returning();
     if (next.status !== row.status) forgetTrackingHosts();

@@ -1,7 +1,8 @@
 import { isIP } from "node:net";
 import { resolveA, resolveAaaa, resolveCname, type DnsResult } from "../net/dns";
 
-export type TrackingDnsAnswer = { ok: true; via: "CNAME" | "ADDRESS"; detail: string } | { ok: false; error: string };
+/** `unanswered`: no look-up got an answer (timeouts, SERVFAIL), so the DNS said nothing either way. */
+export type TrackingDnsAnswer = { ok: true; via: "CNAME" | "ADDRESS"; detail: string } | { ok: false; error: string; unanswered: boolean };
 
 const bare = (h: string) => h.toLowerCase().replace(/\.$/, "");
 
@@ -36,5 +37,9 @@ export async function checkTrackingDns(domain: string, target: string): Promise<
     parts.push(`its addresses ${own.records.join(", ")} are not ${of}`);
   } else if (own.ok) parts.push("and no A or AAAA record");
   else parts.push(`the address look-up failed (${own.error})`);
-  return { ok: false, error: `DNS for ${domain}: ${parts.join("; ")}. Create a CNAME record ${domain} → ${want}.` };
+  return {
+    ok: false,
+    error: `DNS for ${domain}: ${parts.join("; ")}. Create a CNAME record ${domain} → ${want}.`,
+    unanswered: !cname.ok && !own.ok,
+  };
 }
