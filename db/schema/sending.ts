@@ -63,6 +63,9 @@ export const emails = pgTable(
     index("emails_campaign_idx").on(t.campaignId, t.createdAt),
     index("emails_step_idx").on(t.stepId),
     index("emails_message_id_idx").on(t.workspaceId, t.messageId),
+    index("emails_machine_hits_idx")
+      .on(t.workspaceId, t.campaignId)
+      .where(sql`machine_opened_at is not null or machine_clicked_at is not null`),
   ],
 );
 

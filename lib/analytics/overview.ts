@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import { requireAccess, type Ctx } from "../ctx";
 import { countTotal } from "./counts";
+import { machineCounts } from "./machine-counts";
 import { workspaceLeadCount } from "./rollups";
 import { type Period, periodView } from "./period";
 import { dailySeries } from "./series";
@@ -30,8 +31,12 @@ export async function workspaceFacts(ctx: Ctx) {
 /** GET /analytics/overview: the period's totals, counted as everywhere else. */
 export async function analyticsOverview(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
-  const [counts, facts] = await Promise.all([countTotal(ctx.db, { workspaceId: ctx.workspaceId, period }), workspaceFacts(ctx)]);
-  return { ...periodView(period), ...overviewView(counts, facts) };
+  const [counts, facts, machines] = await Promise.all([
+    countTotal(ctx.db, { workspaceId: ctx.workspaceId, period }),
+    workspaceFacts(ctx),
+    machineCounts(ctx.db, { workspaceId: ctx.workspaceId, period }, "all"),
+  ]);
+  return { ...periodView(period), ...overviewView(counts, facts, machines.get("all")) };
 }
 
 /** GET /analytics/timeseries: workspace totals per UTC day. */

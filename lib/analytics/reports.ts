@@ -7,6 +7,7 @@ import { type Cell, csvResponse, csvText } from "./csv";
 import { workspaceFacts } from "./overview";
 import { type Period, periodView, utcDays } from "./period";
 import { campaignStats } from "./series";
+import { machineCounts, NO_MACHINES } from "./machine-counts";
 import { type CampaignStats, overviewView } from "./views";
 
 const STAT_COLUMNS = [
@@ -49,9 +50,15 @@ export async function campaignsCsv(ctx: Ctx): Promise<Response> {
 export async function analyticsCsv(ctx: Ctx, period: Period): Promise<Response> {
   requireAccess(ctx, "read");
   const scope = { workspaceId: ctx.workspaceId, period };
-  const [byDay, total, facts] = await Promise.all([countBy(ctx.db, "day", scope), countTotal(ctx.db, scope), workspaceFacts(ctx)]);
+  const [byDay, total, facts, machineDays, machineTotal] = await Promise.all([
+    countBy(ctx.db, "day", scope),
+    countTotal(ctx.db, scope),
+    workspaceFacts(ctx),
+    machineCounts(ctx.db, scope, "day"),
+    machineCounts(ctx.db, scope, "all"),
+  ]);
   const line = (label: string, c = ZERO) => {
-    const o = overviewView(c, facts);
+    const o = overviewView(c, facts, (label === "total" ? machineTotal.get("all") : machineDays.get(label)) ?? NO_MACHINES);
     return [label, ...Object.values(o)] as Cell[];
   };
   const header = ["date", ...Object.keys(overviewView(ZERO, facts))];
@@ -62,11 +69,12 @@ export async function analyticsCsv(ctx: Ctx, period: Period): Promise<Response> 
 /** GET /reports/branded: the overview and the campaigns' numbers as JSON with the workspace's branding. */
 export async function brandedReport(ctx: Ctx, period: Period) {
   requireAccess(ctx, "read");
-  const [branding, total, facts, list] = await Promise.all([
+  const [branding, total, facts, list, machines] = await Promise.all([
     getBranding(ctx),
     countTotal(ctx.db, { workspaceId: ctx.workspaceId, period }),
     workspaceFacts(ctx),
     campaignsWithStats(ctx),
+    machineCounts(ctx.db, { workspaceId: ctx.workspaceId, period }, "all"),
   ]);
-  return { branding, period: periodView(period), overview: overviewView(total, facts), campaigns: list };
+  return { branding, period: periodView(period), overview: overviewView(total, facts, machines.get("all")), campaigns: list };
 }

@@ -9,6 +9,11 @@ export const campaignStatsShape = {
   openedRate: z.number().describe("Over leadsContacted"),
   clickedCount: z.number().int(),
   clickedRate: z.number().describe("Over leadsContacted"),
+  machineOpenedCount: z
+    .number()
+    .int()
+    .describe("Leads whose email only machines opened (Apple's privacy prefetch, security scanners): not in openedCount"),
+  machineClickedCount: z.number().int().describe("Leads whose links only security scanners followed: not in clickedCount"),
   repliedCount: z.number().int(),
   repliedRate: z.number().describe("Over leadsContacted"),
   positiveCount: z.number().int(),
@@ -34,6 +39,8 @@ export const overviewSchema = z.object({
   leadsContacted: z.number().int(),
   totalOpened: z.number().int(),
   totalClicked: z.number().int(),
+  machineOpenedCount: z.number().int().describe("Leads whose email only machines opened in the period: not in totalOpened"),
+  machineClickedCount: z.number().int().describe("Leads whose links only security scanners followed in the period: not in totalClicked"),
   totalReplied: z.number().int(),
   totalPositive: z.number().int(),
   totalBounced: z.number().int(),

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { type CountScope, countBy, PERSON_REPLY, rate, ZERO } from "./counts";
+import { machineCounts } from "./machine-counts";
 import { type Period, utcDays } from "./period";
 import { type CampaignStats, campaignStatsView, dayView, type Tracking } from "./views";
 
@@ -14,12 +15,14 @@ export async function campaignStats(
   if (campaigns.length === 0) return out;
   const byWorkspace = new Map<string, string[]>();
   for (const c of campaigns) byWorkspace.set(c.workspaceId, [...(byWorkspace.get(c.workspaceId) ?? []), c.id]);
-  const counted = await Promise.all(
-    [...byWorkspace].map(([workspaceId, campaignIds]) => countBy(db, "campaign", { workspaceId, campaignIds })),
-  );
+  const [counted, machines] = await Promise.all([
+    Promise.all([...byWorkspace].map(([workspaceId, campaignIds]) => countBy(db, "campaign", { workspaceId, campaignIds }))),
+    Promise.all([...byWorkspace].map(([workspaceId, campaignIds]) => machineCounts(db, { workspaceId, campaignIds }, "campaign"))),
+  ]);
   for (const c of campaigns) {
     const n = counted.find((m) => m.has(c.id))?.get(c.id) ?? ZERO;
-    out.set(c.id, campaignStatsView(n, c));
+    const m = machines.find((x) => x.has(c.id))?.get(c.id);
+    out.set(c.id, campaignStatsView(n, c, m));
   }
   return out;
 }

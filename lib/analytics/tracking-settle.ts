@@ -121,19 +121,15 @@ const input = (rows: Settled[]) => sql`input as (
 )`;
 
 /**
- * Each email's first counted hit of `kind` onto the email, with its event, and its first machine hit.
- * The updates match only rows whose column is still null, so of hits settled by many passes at once
- * exactly one sets it and writes email.opened / email.clicked, atomically with it.
+ * Each email's first counted hit of `kind` onto the email, with its event. The update matches only
+ * rows whose column is still null, so of hits settled by many passes at once exactly one sets it and
+ * writes email.opened / email.clicked, atomically with it.
  */
 function firstsStatement(rows: Settled[], kind: "OPEN" | "CLICK") {
   const k = KINDS[kind];
   return sql`
     with ${input(rows)}, firsts as (
       select distinct on (email_id) email_id, at, url, evt, cls from input where kind = ${kind} and counted order by email_id, at, id
-    ), machine as (
-      select distinct on (email_id) email_id, at from input where kind = ${kind} and cls in ('proxy', 'scanner') order by email_id, at, id
-    ), machine_set as (
-      update emails e set ${k.machine} = m.at from machine m where e.id = m.email_id and e.${k.machine} is null returning 1
     ), updated as (
       update emails e set ${k.column} = f.at from firsts f, mailboxes m
       where e.id = f.email_id and e.${k.column} is null and m.id = e.mailbox_id
@@ -145,7 +141,17 @@ function firstsStatement(rows: Settled[], kind: "OPEN" | "CLICK") {
       from updated f
       returning 1
     )
-    select (select count(*) from fired)::int as n, (select count(*) from machine_set)::int as m`;
+    select (select count(*) from fired)::int as n`;
+}
+
+/** Each email's first machine hit of `kind` (a statement of its own: one statement updates a row once). */
+function machineStatement(rows: Settled[], kind: "OPEN" | "CLICK") {
+  const k = KINDS[kind];
+  return sql`
+    with ${input(rows)}, machine as (
+      select distinct on (email_id) email_id, at from input where kind = ${kind} and cls in ('proxy', 'scanner') order by email_id, at, id
+    )
+    update emails e set ${k.machine} = m.at from machine m where e.id = m.email_id and e.${k.machine} is null`;
 }
 
 export interface SettleResult {
@@ -192,6 +198,7 @@ export async function settleHits(db: DbOrTx, now: Date, opts: { all?: boolean } 
         if (!rows.some((r) => r.kind === kind)) continue;
         const [r] = await selectRows<{ n: number }>(tx, firstsStatement(rows, kind));
         out[kind === "OPEN" ? "opened" : "clicked"] = r.n;
+        if (rows.some((x) => x.kind === kind && (x.cls === "proxy" || x.cls === "scanner"))) await tx.execute(machineStatement(rows, kind));
       }
       return out;
     }),

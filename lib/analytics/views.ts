@@ -1,4 +1,5 @@
 import { rate } from "./counts";
+import { type MachineCounts, NO_MACHINES } from "./machine-counts";
 import type { Counts } from "./rollups";
 
 export interface Tracking {
@@ -7,7 +8,7 @@ export interface Tracking {
 }
 
 /** A campaign's numbers (the list, GET /stats, campaigns.csv, the branded report). */
-export function campaignStatsView(c: Counts, t: Tracking) {
+export function campaignStatsView(c: Counts, t: Tracking, m: MachineCounts = NO_MACHINES) {
   return {
     sentCount: c.sent,
     leadsContacted: c.leadsContacted,
@@ -15,6 +16,8 @@ export function campaignStatsView(c: Counts, t: Tracking) {
     openedRate: rate(c.opened, c.leadsContacted),
     clickedCount: c.clicked,
     clickedRate: rate(c.clicked, c.leadsContacted),
+    machineOpenedCount: m.machineOpened,
+    machineClickedCount: m.machineClicked,
     repliedCount: c.replied,
     repliedRate: rate(c.replied, c.leadsContacted),
     positiveCount: c.positive,
@@ -28,12 +31,14 @@ export function campaignStatsView(c: Counts, t: Tracking) {
 export type CampaignStats = ReturnType<typeof campaignStatsView>;
 
 /** Rule 1: the overview's numbers (GET /analytics/overview, analytics.csv, the branded report). */
-export function overviewView(c: Counts, extra: { totalLeads: number; totalMailboxes: number } & Tracking) {
+export function overviewView(c: Counts, extra: { totalLeads: number; totalMailboxes: number } & Tracking, m: MachineCounts = NO_MACHINES) {
   return {
     totalSent: c.sent,
     leadsContacted: c.leadsContacted,
     totalOpened: c.opened,
     totalClicked: c.clicked,
+    machineOpenedCount: m.machineOpened,
+    machineClickedCount: m.machineClicked,
     totalReplied: c.replied,
     totalPositive: c.positive,
     totalBounced: c.bounced,

@@ -12,6 +12,7 @@ import {
   seriesSchema,
 } from "../../analytics/schemas";
 import { brandingBody } from "../../analytics/branding";
+import { engagementSettingsSchema } from "../../analytics/engagement-settings";
 import { leadsCsvQuery } from "../../analytics/leads-csv";
 import { defineRoute } from "../route";
 import { csvText } from "./paged";
@@ -128,5 +129,25 @@ export const analyticsRoutes = {
       "Set the report branding: name, logoUrl (http/https), primaryColor and accentColor (#rrggbb), footerText (≤ 500); " +
       "only sent fields change, null clears one",
     response: { description: "`{ branding }`", schema: brandingResponseSchema },
+  }),
+  getEngagement: defineRoute({
+    method: "GET",
+    path: "/settings/engagement",
+    tag: "Analytics",
+    access: "read",
+    summary: "How opens and clicks are counted: people only (default), or every hit with countMachineEngagement",
+    response: { description: "`{ countMachineEngagement }`", schema: engagementSettingsSchema },
+  }),
+  putEngagement: defineRoute({
+    method: "PUT",
+    path: "/settings/engagement",
+    tag: "Analytics",
+    access: "write",
+    role: "admin",
+    body: engagementSettingsSchema,
+    summary:
+      "Count every tracking hit (true) or people's only (false, the default; Apple's privacy prefetch and security scanners are then " +
+      "shown as machineOpenedCount / machineClickedCount). Owner or admin; applies to hits from then on",
+    response: { description: "`{ countMachineEngagement }`", schema: engagementSettingsSchema },
   }),
 };

@@ -1,0 +1,1 @@
+CREATE INDEX "emails_machine_hits_idx" ON "emails" USING btree ("workspace_id","campaign_id") WHERE machine_opened_at is not null or machine_clicked_at is not null;
