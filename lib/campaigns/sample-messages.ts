@@ -1,6 +1,7 @@
 import { requireAccess, type Ctx } from "../ctx";
 import { composeRaw } from "../mail/compose-raw";
 import { newMessageId } from "../mail/message-id";
+import { signatureText } from "../templates/render";
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "../sending/tracking";
 import { findCampaign } from "./campaigns";
 import { renderForLead } from "./preview";
@@ -42,7 +43,8 @@ export async function sampleMessages(ctx: Ctx, campaignId: string): Promise<Samp
       from: r.mailboxRow?.senderName ? { name: r.mailboxRow.senderName, address: from } : from,
       to: r.lead?.email ?? "lead@example.com",
       subject: r.subject,
-      text: r.text,
+      // As the engine does: a step written in HTML alone gets a text part made from it.
+      text: r.text.trim() || !r.html ? r.text : signatureText(r.html),
       html,
       messageId,
       inReplyTo: s.stepOrder > 0 ? first : undefined,

@@ -173,6 +173,12 @@ const CAMPAIGNS: (CampaignCase & { followUp?: string })[] = [
     lead: lead(4),
   },
   {
+    name: "HTML only written, untracked",
+    settings: UNTRACKED,
+    steps: [{ stepOrder: 0, subject: SUBJECT, bodyTemplate: "", bodyHtmlTemplate: HTML_BODY }],
+    lead: lead(6),
+  },
+  {
     name: "short, tracked",
     settings: TRACKED,
     steps: [{ stepOrder: 0, subject: "Invoice audits", bodyTemplate: SHORT_BODY }],
@@ -301,6 +307,6 @@ describe("spam-filter scores of the messages Outreach writes", () => {
     });
     expect(broken.rspamd.rules.filter((r) => isStructural(r.name)).length).toBeGreaterThan(0);
     expect(broken.spamassassin.rules.filter((r) => isStructural(r.name)).length).toBeGreaterThan(0);
-    expect(messages.map((m) => m.name)).toHaveLength(10);
+    expect(messages.map((m) => m.name)).toHaveLength(11);
   });
 });

@@ -3,7 +3,7 @@ import type { OutgoingMessage } from "../../mail/sender";
 import { recordset, selectRows } from "../../../db/bulk";
 import type { DbOrTx } from "../../../db/client";
 import { campaignLeads, leads } from "../../../db/schema";
-import { LEAD_VARIABLES, MAILBOX_VARIABLES, renderStep, renderSubject, tokenNames } from "../../templates/render";
+import { LEAD_VARIABLES, MAILBOX_VARIABLES, renderStep, renderSubject, signatureText, tokenNames } from "../../templates/render";
 import { appUrl } from "../../env";
 import { addOpenPixel, rewriteLinks, unsubscribeUrl } from "../tracking";
 import { push } from "./reads";
@@ -39,6 +39,8 @@ export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody
     m,
     { knownCustomFields: w.knownCustomFields, htmlFromText: c.trackOpens && !c.textOnly, spin: { leadId: lead.id, stepId: step.id } },
   );
+  // A step written in HTML alone still gets a text part (spam filters mark HTML-only mail down).
+  const text = rendered.text.trim() || !rendered.html ? rendered.text : signatureText(rendered.html);
   let html = rendered.html ?? undefined;
   const base = w.trackingBase ?? appUrl();
   if (html && c.trackClicks) html = rewriteLinks(html, emailId, base);
@@ -48,13 +50,13 @@ export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody
     headers["List-Unsubscribe"] = `<${unsubscribeUrl(emailId, base)}>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   }
-  const shown = `${rendered.text}\n${html ?? ""}`;
+  const shown = `${text}\n${html ?? ""}`;
   const attached = w.files.filter((f) => !f.cid || shown.includes(`cid:${f.cid}`));
   const mail: OutgoingMessage = {
     from: m.senderName ? { name: m.senderName, address: m.email } : m.email,
     to: lead.email,
     subject: w.subject,
-    text: rendered.text,
+    text,
     html,
     messageId: w.messageId,
     inReplyTo: w.references.at(-1),
@@ -62,7 +64,7 @@ export function composeMessage(w: Work): { mail: OutgoingMessage; body: SentBody
     headers,
     attachments: attached.map((f) => ({ filename: f.filename, contentType: f.contentType, content: f.data, cid: f.cid ?? undefined })),
   };
-  return { mail, body: { text: rendered.text, html: rendered.html } };
+  return { mail, body: { text, html: rendered.html } };
 }
 
 const BUILTIN_VARIABLES = new Set<string>([...LEAD_VARIABLES, ...MAILBOX_VARIABLES]);
