@@ -10,6 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
+import { EngagementCounting } from "./engagement-counting";
 import { SettingsNav } from "./settings-nav";
 
 /** Creates a workspace owned by the signed-in user, then opens it (the cookie names it, the page loads afresh). */
@@ -123,7 +124,7 @@ function LeaveWorkspace({ workspaceName }: { workspaceName: string }) {
   );
 }
 
-/** Settings → Workspace: rename the current workspace (owner or admin), create another one, or leave this one. */
+/** Settings → Workspace: rename the current workspace (owner or admin), how opens and clicks count, create another one, or leave this one. */
 export function WorkspaceSettings({ workspaceName }: { workspaceName: string }) {
   const member = useMember();
   const canRename = useCan("admin");
@@ -138,6 +139,7 @@ export function WorkspaceSettings({ workspaceName }: { workspaceName: string }) 
       </div>
       {/* Keyed by the name: after a rename, the form starts from the new one. */}
       {canRename && <RenameWorkspace key={`${member?.workspaceId}:${workspaceName}`} currentName={workspaceName} />}
+      <EngagementCounting />
       <section className="space-y-3 rounded-lg border border-gray-200 bg-white p-4">
         <div>
           <h2 className="text-sm font-semibold text-gray-900">Create another workspace</h2>

@@ -56,6 +56,15 @@ function Card({ id, label, value, detail, muted }: { id: string; label: string; 
   );
 }
 
+/**
+ * "12 leads opened", and beside it the leads only machines reached (Apple's privacy prefetch, security
+ * scanners): never in the rate, shown so a user sees what a tracker that counts every hit would claim.
+ */
+function withMachines(people: number, verb: string, machines: number): string {
+  const own = `${plural(people, "lead")} ${verb}`;
+  return machines > 0 ? `${own} · ${machines.toLocaleString()} more by machines only` : own;
+}
+
 function StatCards({ s }: { s: CampaignStatsView }) {
   const over = s.leadsContacted;
   return (
@@ -68,12 +77,22 @@ function StatCards({ s }: { s: CampaignStatsView }) {
       />
       <Card id="contacted" label="Leads contacted" value={s.leadsContacted.toLocaleString()} detail="got at least one email" />
       {s.opensTracked ? (
-        <Card id="opened" label="Open rate" value={rateOf(s.openedRate, over)} detail={`${plural(s.openedCount, "lead")} opened`} />
+        <Card
+          id="opened"
+          label="Open rate"
+          value={rateOf(s.openedRate, over)}
+          detail={withMachines(s.openedCount, "opened", s.machineOpenedCount)}
+        />
       ) : (
         <Card id="opened" label="Open rate" value="Not tracked" detail="open tracking is off (Settings)" muted />
       )}
       {s.clicksTracked ? (
-        <Card id="clicked" label="Click rate" value={rateOf(s.clickedRate, over)} detail={`${plural(s.clickedCount, "lead")} clicked`} />
+        <Card
+          id="clicked"
+          label="Click rate"
+          value={rateOf(s.clickedRate, over)}
+          detail={withMachines(s.clickedCount, "clicked", s.machineClickedCount)}
+        />
       ) : (
         <Card id="clicked" label="Click rate" value="Not tracked" detail="click tracking is off (Settings)" muted />
       )}
