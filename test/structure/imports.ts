@@ -50,7 +50,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "copy-fatigue": ["ai", "campaigns"],
   crypto: [],
   deliverability: ["analytics", "domains", "jobs", "mailboxes", "placement", "sending"],
-  domains: ["alerts", "jobs", "net"],
+  domains: ["alerts", "audit", "jobs", "net"],
   events: [],
   files: [],
   finder: ["ai", "campaigns", "jobs", "leads", "mail", "net"],
