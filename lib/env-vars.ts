@@ -199,6 +199,20 @@ export const ENV_VARS: readonly EnvVar[] = [
   // jobs
   v("WORKER_TICK_MS", "jobs", "positive", "5000", "How often the worker's local runner looks for due work."),
   v(
+    "RETAIN_EMAIL_BODIES_DAYS",
+    "jobs",
+    "positive",
+    "180",
+    "Days a sent email's text and HTML are kept (the clean-up job then clears them; the email, its counts and its conversation row stay).",
+  ),
+  v(
+    "RETAIN_TRACKING_HITS_DAYS",
+    "jobs",
+    "positive",
+    "90",
+    "Days each open and click hit is kept (the email keeps its first counted and machine open and click; stats do not change).",
+  ),
+  v(
     "INNGEST_EVENT_KEY",
     "jobs",
     "text",
@@ -235,7 +249,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     "Set by `start` for its build: Next skips its own type check (CI runs `npm run typecheck`).",
   ),
   // tests
-  v("OUTREACH_CRASH_AT", "tests", "text", "unset", "For tests only: the send-path point where the worker kills itself (the crash test)."),
+  v(
+    "OUTREACH_CRASH_AT",
+    "tests",
+    "text",
+    "unset",
+    "For tests only: the point of the send path or of a branch decision where the worker kills itself (the crash tests).",
+  ),
   v(
     "SMTP_VERIFY_PORT",
     "tests",

@@ -324,6 +324,18 @@ export const dbEnv = {
 };
 
 /** Intervals and files of the mail, DNS, warmup and placement jobs, in the units their variables name. */
+/** How long what people sent and did is kept (docs/operations.md, "Retention"). */
+export const retentionEnv = {
+  /** Sent emails' bodies: the row and its counts stay, the text and HTML go. */
+  get emailBodiesDays(): number {
+    return intEnv("RETAIN_EMAIL_BODIES_DAYS", 180);
+  },
+  /** Tracking hits (email_events opens and clicks): the email's first counted and machine hits stay on it. */
+  get trackingHitsDays(): number {
+    return intEnv("RETAIN_TRACKING_HITS_DAYS", 90);
+  },
+};
+
 export const jobsEnv = {
   get imapPollIntervalS(): number {
     return intEnv("IMAP_POLL_INTERVAL_S", 60);

@@ -63,6 +63,8 @@ export const emails = pgTable(
     index("emails_campaign_idx").on(t.campaignId, t.createdAt),
     index("emails_step_idx").on(t.stepId),
     index("emails_message_id_idx").on(t.workspaceId, t.messageId),
+    /** The retention clean-up finds bodies past their days by this (a row loses it once cleared). */
+    index("emails_body_age_idx").on(t.createdAt).where(sql`body_text is not null or body_html is not null`),
     index("emails_machine_hits_idx")
       .on(t.workspaceId, t.campaignId)
       .where(sql`machine_opened_at is not null or machine_clicked_at is not null`),
@@ -110,6 +112,8 @@ export const emailEvents = pgTable(
   },
   (t) => [
     index("email_events_email_idx").on(t.emailId),
+    /** The retention clean-up's order (oldest hits first). */
+    index("email_events_age_idx").on(t.createdAt),
     index("email_events_unsettled_idx").on(t.createdAt).where(sql`settled_at is null`),
     index("email_events_ip_range_idx").on(t.ipRange, t.createdAt),
   ],

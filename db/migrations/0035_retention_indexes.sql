@@ -1,0 +1,2 @@
+CREATE INDEX "email_events_age_idx" ON "email_events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "emails_body_age_idx" ON "emails" USING btree ("created_at") WHERE body_text is not null or body_html is not null;
