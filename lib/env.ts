@@ -9,26 +9,6 @@ export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.OUTREACH_DATA_DIR ?? path.join(process.cwd(), ".data"));
 }
 
-/**
- * The data folder, created when missing and checked writable by writing a probe file: the secret,
- * the embedded server's password and (for an ordinary user) its cluster live there.
- */
-export function ensureDataDir(): string {
-  const dir = dataDir();
-  const probe = path.join(dir, `.write-probe-${process.pid}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-    writeFileSync(probe, "");
-    rmSync(probe, { force: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "error";
-    const who = process.getuid ? `user ${process.getuid()}` : "this user";
-    throw new StartupError(`data folder ${dir} is not writable by ${who} (${code}) — set OUTREACH_DATA_DIR to a folder you can write`);
-  }
-  return dir;
-}
-
 let cachedSecret: string | undefined;
 
 /**
@@ -323,7 +303,6 @@ export const dbEnv = {
   },
 };
 
-/** Intervals and files of the mail, DNS, warmup and placement jobs, in the units their variables name. */
 /** How long what people sent and did is kept (docs/operations.md, "Retention"). */
 export const retentionEnv = {
   /** Sent emails' bodies: the row and its counts stay, the text and HTML go. */
@@ -336,6 +315,7 @@ export const retentionEnv = {
   },
 };
 
+/** Intervals and files of the mail, DNS, warmup and placement jobs, in the units their variables name. */
 export const jobsEnv = {
   get imapPollIntervalS(): number {
     return intEnv("IMAP_POLL_INTERVAL_S", 60);

@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { trackingHostAllowed } from "../domains/tracking-hosts";
 import { clickAnswer, openAnswer, type TrackingAnswer, type TrackingRequest } from "./tracking-answer";
+
+/** What the route handlers answer on a host that is not the installation's or a verified tracking domain. */
+const UNKNOWN_HOST: TrackingAnswer = { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: Buffer.from("Not found") };
 
 /** `/t/o/<token>` or `/t/c/<token>`, with an optional query; a token is one path segment. */
 const TRACKING_PATH = /^\/t\/([oc])\/([^/?#]+)(?:\?(.*))?$/s;
@@ -36,7 +40,11 @@ export function serveTracking(req: IncomingMessage, res: ServerResponse): boolea
     return false;
   }
   const facts = requestFacts(req);
-  const answer = m[1] === "o" ? openAnswer(token, facts) : clickAnswer(token, m[3] ?? "", facts);
+  const search = m[3] ?? "";
+  // A host that is neither APP_URL's nor a verified tracking domain serves no workspace's links.
+  const answer = trackingHostAllowed(req.headers.host).then((ok) =>
+    !ok ? UNKNOWN_HOST : m[1] === "o" ? openAnswer(token, facts) : clickAnswer(token, search, facts),
+  );
   answer.then(
     (a) => write(res, a),
     () => {

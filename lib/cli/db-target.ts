@@ -3,7 +3,8 @@ import { createInterface } from "node:readline";
 import { embeddedServer, resolveDatabaseUrl } from "../../db/client";
 import { checkDatabase, describeUrl } from "../../db/diagnose";
 import type { EmbeddedServer } from "../../db/embedded";
-import { cliEnv, ensureDataDir } from "../env";
+import { ensureDataDir } from "../data-dir";
+import { cliEnv } from "../env";
 
 /** The database a backup is read from or a restore written to. */
 export interface DbTarget {
