@@ -3,7 +3,11 @@ import { trackingHostAllowed } from "../domains/tracking-hosts";
 import { clickAnswer, openAnswer, type TrackingAnswer, type TrackingRequest } from "./tracking-answer";
 
 /** What the route handlers answer on a host that is not the installation's or a verified tracking domain. */
-const UNKNOWN_HOST: TrackingAnswer = { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: Buffer.from("Not found") };
+const UNKNOWN_HOST: TrackingAnswer = {
+  status: 404,
+  headers: { "Content-Type": "text/plain; charset=utf-8" },
+  body: Buffer.from("Not found"),
+};
 
 /** `/t/o/<token>` or `/t/c/<token>`, with an optional query; a token is one path segment. */
 const TRACKING_PATH = /^\/t\/([oc])\/([^/?#]+)(?:\?(.*))?$/s;

@@ -57,7 +57,9 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     expect(one.headers["cache-control"]).toBe("no-store, max-age=0");
     expect(one.headers["content-length"]).toBe(String(PIXEL.length));
     // The same as the route handler `next dev` serves.
-    const viaRoute = await OPEN(new Request(`http://localhost/t/o/${token}`, { headers: { "user-agent": BROWSER } }), { params: Promise.resolve({ token }) });
+    const viaRoute = await OPEN(new Request(`http://localhost/t/o/${token}`, { headers: { "user-agent": BROWSER } }), {
+      params: Promise.resolve({ token }),
+    });
     expect(Buffer.from(await viaRoute.arrayBuffer()).equals(one.body)).toBe(true);
     expect([viaRoute.status, viaRoute.headers.get("content-type"), viaRoute.headers.get("cache-control")]).toEqual([
       200,
@@ -103,7 +105,30 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     expect(await workspaceEvents(ws.workspaceId, "email.opened")).toHaveLength(0);
     expect(await workspaceEvents(ws.workspaceId, "email.clicked")).toHaveLength(0);
     const [row] = await getDb().select().from(emails).where(eq(emails.id, id));
-    expect([row.openedAt, row.clickedAt, row.machineOpenedAt instanceof Date, row.machineClickedAt instanceof Date]).toEqual([null, null, true, true]);
+    expect([row.openedAt, row.clickedAt, row.machineOpenedAt instanceof Date, row.machineClickedAt instanceof Date]).toEqual([
+      null,
+      null,
+      true,
+      true,
+    ]);
+  });
+
+  it("answers 404 on a host that is neither the installation's nor a verified tracking domain, and records nothing", async () => {
+    const { id } = await oneSentEmail();
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/t/o/${openToken(id)}`, { headers: { host: "unknown-host.example", "user-agent": BROWSER } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => {
+          body += c.toString();
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer).toEqual({ status: 404, body: "Not found" });
+    await flushTracking();
+    expect(await logged(id)).toBe(0);
   });
 
   it("redirects a signed click to its URL (one email.clicked) and answers 404 to a bad token or another URL", async () => {
@@ -115,7 +140,9 @@ describe("the production server's tracking fast path (real HTTP)", () => {
     for (const a of ok) {
       expect([a.status, a.headers.location, a.headers["cache-control"], a.body.length]).toEqual([302, url, "no-store", 0]);
     }
-    const viaRoute = await CLICK(new Request(`http://localhost${path}`, { headers: { "user-agent": BROWSER } }), { params: Promise.resolve({ token }) });
+    const viaRoute = await CLICK(new Request(`http://localhost${path}`, { headers: { "user-agent": BROWSER } }), {
+      params: Promise.resolve({ token }),
+    });
     expect([viaRoute.status, viaRoute.headers.get("location")]).toEqual([302, url]);
 
     const bad = [

@@ -23,7 +23,9 @@ export async function unsubscribeByEmail(db: DbOrTx, clock: Clock, emailId: stri
         .set({ status: "UNSUBSCRIBED", nextSendAt: null })
         .where(and(eq(campaignLeads.leadId, e.leadId), eq(campaignLeads.status, "ACTIVE")));
     if (added.added > 0) {
-      await tx.insert(emailEvents).values({ id: newId("eev"), workspaceId: e.workspaceId, emailId, kind: "UNSUBSCRIBE", createdAt: now, settledAt: now });
+      await tx
+        .insert(emailEvents)
+        .values({ id: newId("eev"), workspaceId: e.workspaceId, emailId, kind: "UNSUBSCRIBE", createdAt: now, settledAt: now });
       await emitEvent(
         tx,
         e.workspaceId,

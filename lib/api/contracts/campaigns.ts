@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
-import { campaignSchema, campaignStatsResponseSchema, deletedSchema, launchReportSchema } from "./responses";
+import { campaignSchema, deletedSchema, launchReportSchema } from "./responses";
 import {
   attachmentBody,
   bulkSettingsBody,
