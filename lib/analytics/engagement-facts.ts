@@ -1,3 +1,5 @@
+import ipaddr from "ipaddr.js";
+
 /**
  * What one tracking hit shows, as the classifier sees it (lib/analytics/engagement.ts): the request
  * itself and its context among the other hits — of the same email, and from the same network — in a
@@ -20,7 +22,11 @@ export interface HitFacts {
   otherLinksNearby: number;
   /** Other hits (opens or clicks, any link) of this email within BURST_SECONDS either side. */
   otherHitsNearby: number;
-  /** Distinct other emails hit from the same network (IPv4 /24, IPv6 /48) within RANGE_SECONDS either side. */
+  /**
+   * Distinct other emails hit from the same network (IPv4 /24, IPv6 /48) around this hit: within
+   * RANGE_SECONDS either side (the settling pass counts by clock minute: this hit's, the one before and
+   * the one after).
+   */
   rangeEmailsNearby: number;
 }
 
@@ -31,9 +37,18 @@ export const RANGE_SECONDS = 60;
 
 export type EngagementClass = "human" | "proxy" | "scanner" | "unknown";
 
-/** The network an address belongs to: an IPv4 /24 or an IPv6 /48, as text (null when not an address). */
+/** Address ranges that are not a client's own network on the internet. */
+const NOT_PUBLIC = new Set(["loopback", "private", "linkLocal", "uniqueLocal", "unspecified", "carrierGradeNat"]);
+
+/**
+ * The network an address belongs to: an IPv4 /24 or an IPv6 /48, as text. Null when not an address,
+ * and for loopback, private and link-local ones: behind a reverse proxy that sends no X-Forwarded-For,
+ * every hit comes from the proxy's address, which says nothing about who made it.
+ */
 export function ipRangeOf(ip: string | null | undefined): string | null {
-  if (!ip) return null;
+  if (!ip || !ipaddr.isValid(ip)) return null;
+  const parsed = ipaddr.process(ip);
+  if (NOT_PUBLIC.has(parsed.range())) return null;
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip);
   if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
   if (!ip.includes(":")) return null;

@@ -118,6 +118,17 @@ describe("machine opens and scanner clicks are told from people", () => {
     expect(await workspaceEvents(ws.workspaceId, "email.clicked")).toHaveLength(0);
   });
 
+  it("one network over six leads within a minute is a scanner; over two, people", async () => {
+    const six = await Promise.all(Array.from({ length: 6 }, () => sentEmail()));
+    const two = await Promise.all(Array.from({ length: 2 }, () => sentEmail()));
+    clock.advance(2 * 3_600_000);
+    for (const [i, e] of six.entries()) await pixel(e.id, CHROME, `45.33.77.${10 + i}`);
+    for (const [i, e] of two.entries()) await pixel(e.id, CHROME, `45.33.78.${10 + i}`);
+    await flushTracking();
+    for (const e of six) expect(await classes(e.id)).toEqual(["OPEN GET scanner network-over-many-leads"]);
+    for (const e of two) expect(await classes(e.id)).toEqual(["OPEN GET human mail-client-or-browser"]);
+  });
+
   it("a hit stays unsettled until the hits that could follow it are in", async () => {
     const { id } = await sentEmail();
     clock.advance(3_600_000);

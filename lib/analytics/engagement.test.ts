@@ -68,6 +68,8 @@ describe("the engagement classifier, rule by rule (the first rule that matches d
     expect(ipRangeOf("2001:db8:abcd:12::1")).toBe("2001:db8:abcd::/48");
     expect(ipRangeOf("2001:0db8:00ab::")).toBe("2001:db8:ab::/48");
     expect([ipRangeOf(null), ipRangeOf("local"), ipRangeOf("1::2::3")]).toEqual([null, null, null]);
+    // A reverse proxy's own address (no X-Forwarded-For) is no client's network: no range rule for it.
+    expect(["127.0.0.1", "::1", "10.1.2.3", "192.168.0.9", "172.16.5.5", "fd00::1", "fe80::1"].map(ipRangeOf)).toEqual(Array(7).fill(null));
   });
 });
 

@@ -3,7 +3,7 @@ import { selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { newEventId } from "../ids";
 import { classifyHit, countsAsPerson } from "./engagement";
-import { BURST_SECONDS, type EngagementClass, type HitFacts, RANGE_SECONDS } from "./engagement-facts";
+import { BURST_SECONDS, type EngagementClass, type HitFacts } from "./engagement-facts";
 import { retryDeadlock } from "./tracking-writer";
 
 /** A hit waits this long unsettled, so the hits of its burst (up to BURST_SECONDS later) are in. */
@@ -35,16 +35,16 @@ type Due = {
  */
 function dueStatement(cutoff: Date | null) {
   const burst = sql.raw(`interval '${BURST_SECONDS} seconds'`);
-  const range = sql.raw(`interval '${RANGE_SECONDS} seconds'`);
-  // Context by window functions over the due emails' hits, and over each network's (email, second)
-  // pairs and each email's (link, second) pairs: linear in the hits, where a subquery per hit was quadratic in a burst (1,000 opens of one email).
+  // Context by window functions over the due emails' hits, each email's (link, second) pairs, and each
+  // network's distinct emails per minute: linear in the hits, where a subquery per hit was quadratic in a
+  // burst (1,000 opens of one email; a network such as Gmail's proxies over thousands of leads).
   return sql`
     with due as (
       select id, email_id, created_at, ip_range from email_events
       where settled_at is null and kind in ('OPEN', 'CLICK') ${cutoff ? sql`and created_at <= ${cutoff.toISOString()}::timestamptz` : sql``}
       order by created_at limit ${BATCH} for update skip locked
     ), span as (
-      select min(created_at) - ${range} as lo, max(created_at) + ${range} as hi from due
+      select date_trunc('minute', min(created_at)) - interval '1 minute' as lo, date_trunc('minute', max(created_at)) + interval '2 minutes' as hi from due
     ), around as materialized (
       select o.id, o.email_id, o.kind, o.url, o.method, o.user_agent, o.ip, o.ip_range, o.created_at, o.id in (select id from due) as is_due,
         count(*) filter (where o.kind = 'OPEN') over (partition by o.email_id order by o.created_at
@@ -54,22 +54,29 @@ function dueStatement(cutoff: Date | null) {
     ), links as materialized (
       select o.email_id, o.url, date_trunc('second', o.created_at) as s from email_events o
       where o.email_id in (select email_id from due) and o.kind = 'CLICK' group by 1, 2, 3
+    ), other_links as materialized (
+      -- a join on the email (hashed), not a scan of every link per hit
+      select h.id, count(distinct l.url) as n from around h join links l on l.email_id = h.email_id
+      where h.is_due and l.url is distinct from h.url and l.s between h.created_at - ${burst} - interval '1 second' and h.created_at + ${burst}
+      group by h.id
+    ), pairs as materialized (
+      select distinct o.ip_range, o.email_id, date_trunc('minute', o.created_at) as m from email_events o, span
+      where o.ip_range in (select ip_range from due) and o.created_at between span.lo and span.hi
     ), nets as materialized (
-      select o.ip_range, o.email_id, date_trunc('second', o.created_at) as s from email_events o, span
-      where o.ip_range in (select ip_range from due) and o.created_at between span.lo and span.hi group by 1, 2, 3
+      -- per network and minute of the due hits: the distinct emails it hit in that minute and the ones either side
+      select k.ip_range, k.m, (select count(distinct p.email_id) from pairs p
+        where p.ip_range = k.ip_range and p.m between k.m - interval '1 minute' and k.m + interval '1 minute')::int as emails
+      from (select distinct ip_range, date_trunc('minute', created_at) as m from due where ip_range is not null) k
     )
     select h.id, h.email_id, h.kind, h.url, h.method, h.user_agent, h.ip,
       to_char(h.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
       extract(epoch from h.created_at - e.sent_at)::float8 as seconds_since_sent,
       coalesce((w.settings->>'countMachineEngagement')::boolean, false) as count_all,
       h.opens_before::int as opens_before, h.other_hits::int as other_hits,
-      (select count(distinct l.url)::int from links l
-        where l.email_id = h.email_id and l.url is distinct from h.url
-          and l.s between h.created_at - ${burst} - interval '1 second' and h.created_at + ${burst}) as other_links,
-      (select count(distinct n.email_id)::int from nets n
-        where n.ip_range = h.ip_range and n.email_id <> h.email_id
-          and n.s between h.created_at - ${range} - interval '1 second' and h.created_at + ${range}) as range_emails
+      coalesce(ol.n, 0)::int as other_links,
+      coalesce((select n.emails - 1 from nets n where n.ip_range = h.ip_range and n.m = date_trunc('minute', h.created_at)), 0) as range_emails
     from around h join emails e on e.id = h.email_id join workspaces w on w.id = e.workspace_id
+      left join other_links ol on ol.id = h.id
     where h.is_due`;
 }
 
