@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { selectRows } from "../../db/bulk";
+import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { newEventId } from "../ids";
 import { classifyHit, countsAsPerson } from "./engagement";
@@ -23,7 +23,7 @@ type Due = {
   seconds_since_sent: number | null;
   count_all: boolean;
   opens_before: number;
-  other_links: number;
+  at_ms: number;
   other_hits: number;
   range_emails: number;
 };
@@ -35,9 +35,10 @@ type Due = {
  */
 function dueStatement(cutoff: Date | null) {
   const burst = sql.raw(`interval '${BURST_SECONDS} seconds'`);
-  // Context by window functions over the due emails' hits, each email's (link, second) pairs, and each
-  // network's distinct emails per minute: linear in the hits, where a subquery per hit was quadratic in a
-  // burst (1,000 opens of one email; a network such as Gmail's proxies over thousands of leads).
+  // Context by window functions over the due emails' hits and each network's distinct emails per minute:
+  // linear in the hits, where a subquery per hit was quadratic in a burst (1,000 opens of one email; a
+  // network such as Gmail's proxies over thousands of leads). The other links are counted in code
+  // (otherLinks): the planner, with no row counts for CTEs, joined them as a nested loop.
   return sql`
     with due as (
       select id, email_id, created_at, ip_range from email_events
@@ -51,14 +52,6 @@ function dueStatement(cutoff: Date | null) {
           range between unbounded preceding and interval '1 microsecond' preceding) as opens_before,
         count(*) over (partition by o.email_id order by o.created_at range between ${burst} preceding and ${burst} following) - 1 as other_hits
       from email_events o where o.email_id in (select email_id from due) and o.kind in ('OPEN', 'CLICK')
-    ), links as materialized (
-      select o.email_id, o.url, date_trunc('second', o.created_at) as s from email_events o
-      where o.email_id in (select email_id from due) and o.kind = 'CLICK' group by 1, 2, 3
-    ), other_links as materialized (
-      -- a join on the email (hashed), not a scan of every link per hit
-      select h.id, count(distinct l.url) as n from around h join links l on l.email_id = h.email_id
-      where h.is_due and l.url is distinct from h.url and l.s between h.created_at - ${burst} - interval '1 second' and h.created_at + ${burst}
-      group by h.id
     ), pairs as materialized (
       select distinct o.ip_range, o.email_id, date_trunc('minute', o.created_at) as m from email_events o, span
       where o.ip_range in (select ip_range from due) and o.created_at between span.lo and span.hi
@@ -73,14 +66,35 @@ function dueStatement(cutoff: Date | null) {
       extract(epoch from h.created_at - e.sent_at)::float8 as seconds_since_sent,
       coalesce((w.settings->>'countMachineEngagement')::boolean, false) as count_all,
       h.opens_before::int as opens_before, h.other_hits::int as other_hits,
-      coalesce(ol.n, 0)::int as other_links,
+      (extract(epoch from h.created_at) * 1000)::float8 as at_ms,
       coalesce((select n.emails - 1 from nets n where n.ip_range = h.ip_range and n.m = date_trunc('minute', h.created_at)), 0) as range_emails
     from around h join emails e on e.id = h.email_id join workspaces w on w.id = e.workspace_id
-      left join other_links ol on ol.id = h.id
     where h.is_due`;
 }
 
-function factsOf(d: Due): HitFacts {
+/**
+ * For each due hit, the distinct other links of its email clicked within BURST_SECONDS either side:
+ * one read of the due emails' clicks (by the email index), then a pass per email in code.
+ */
+async function otherLinks(tx: DbOrTx, due: Due[]): Promise<Map<string, number>> {
+  const emailIds = [...new Set(due.map((d) => d.email_id))];
+  const clicks = await selectRows<{ email_id: string; url: string | null; ms: number }>(
+    tx,
+    sql`select email_id, url, (extract(epoch from created_at) * 1000)::float8 as ms from email_events
+      where email_id = ${anyOf(emailIds)} and kind = 'CLICK'`,
+  );
+  const byEmail = new Map<string, { url: string | null; ms: number }[]>();
+  for (const c of clicks) byEmail.set(c.email_id, [...(byEmail.get(c.email_id) ?? []), c]);
+  const out = new Map<string, number>();
+  const window = BURST_SECONDS * 1000;
+  for (const d of due) {
+    const near = (byEmail.get(d.email_id) ?? []).filter((c) => c.url !== d.url && Math.abs(c.ms - d.at_ms) <= window);
+    out.set(d.id, new Set(near.map((c) => c.url)).size);
+  }
+  return out;
+}
+
+function factsOf(d: Due, otherLinksNearby: number): HitFacts {
   return {
     kind: d.kind,
     method: d.method === "HEAD" ? "HEAD" : "GET",
@@ -88,7 +102,7 @@ function factsOf(d: Due): HitFacts {
     ip: d.ip,
     secondsSinceSent: d.seconds_since_sent,
     opensBefore: d.opens_before,
-    otherLinksNearby: d.other_links,
+    otherLinksNearby,
     otherHitsNearby: d.other_hits,
     rangeEmailsNearby: d.range_emails,
   };
@@ -181,8 +195,9 @@ export async function settleHits(db: DbOrTx, now: Date, opts: { all?: boolean } 
       const due = await selectRows<Due>(tx, dueStatement(cutoff));
       const out: SettleResult = { settled: due.length, opened: 0, clicked: 0, byClass: { human: 0, proxy: 0, scanner: 0, unknown: 0 } };
       if (!due.length) return out;
+      const links = await otherLinks(tx, due);
       const rows: Settled[] = due.map((d) => {
-        const v = classifyHit(factsOf(d));
+        const v = classifyHit(factsOf(d, links.get(d.id) ?? 0));
         out.byClass[v.class]++;
         const counted = d.count_all || countsAsPerson(v.class);
         return {
