@@ -23,7 +23,14 @@ describe("the worker's local runner", () => {
     const [run] = (await db.execute(sql`select last_result from job_runs where name = 'maintenance-cleanup'`)) as unknown as {
       last_result: any;
     }[];
-    expect(run.last_result).toEqual({ rateLimitCountersDeleted: 1, webhookDeliveriesDeleted: 0, uploadsDeleted: 0, auditRowsDeleted: 0 });
+    expect(run.last_result).toEqual({
+      rateLimitCountersDeleted: 1,
+      webhookDeliveriesDeleted: 0,
+      uploadsDeleted: 0,
+      auditRowsDeleted: 0,
+      trackingHitsDeleted: 0,
+      emailBodiesCleared: 0,
+    });
     expect((await health()).worker.lastTickAt).toBe("2026-11-02T10:00:00.000Z");
 
     // Not due again until its interval has passed.
