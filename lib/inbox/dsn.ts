@@ -1,14 +1,14 @@
 import { systemCtx } from "../ctx";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
-import { campaignLeads, emailEvents, emails, mailboxes } from "../../db/schema";
+import { campaignLeads, emails, mailboxes } from "../../db/schema";
 import type { Clock } from "../clock";
 import { emitEvent } from "../events/emit";
 import type { ParsedMail } from "mailparser";
 import { classifySendError } from "../sending/bounce";
-import { newId } from "../ids";
 import { checkBounceSpike } from "../sending/engine";
 import { addSuppressions } from "../suppressions/suppressions";
+import { unsubscribeLeadOf } from "../sending/track";
 
 /**
  * A report a mail system sent back about one of our messages: a delivery status notification
@@ -237,25 +237,8 @@ async function reportedEmail(tx: DbOrTx, mailboxId: string, r: DsnReport): Promi
  * sequences stop (UNSUBSCRIBED), the email records an UNSUBSCRIBE event and lead.unsubscribed fires
  * with source `complaint`. Idempotent: a second report for the same address changes nothing.
  */
-async function applyComplaint(tx: DbOrTx, clock: Clock, e: EmailRow): Promise<void> {
-  const now = clock.now();
-  const added = await addSuppressions(systemCtx(e.workspaceId, { db: tx, clock }), { emails: [e.leadEmail] }, "complaint");
-  if (e.leadId)
-    await tx
-      .update(campaignLeads)
-      .set({ status: "UNSUBSCRIBED", nextSendAt: null })
-      .where(and(eq(campaignLeads.leadId, e.leadId), eq(campaignLeads.status, "ACTIVE")));
-  if (added.added === 0) return;
-  await tx
-    .insert(emailEvents)
-    .values({ id: newId("eev"), workspaceId: e.workspaceId, emailId: e.id, kind: "UNSUBSCRIBE", createdAt: now, settledAt: now });
-  await emitEvent(
-    tx,
-    e.workspaceId,
-    "lead.unsubscribed",
-    { replyId: null, leadId: e.leadId, leadEmail: e.leadEmail, source: "complaint" },
-    now,
-  );
+function applyComplaint(tx: DbOrTx, clock: Clock, e: EmailRow): Promise<void> {
+  return unsubscribeLeadOf(tx, clock, e, "complaint", "complaint");
 }
 
 /**
