@@ -6,6 +6,7 @@ import { makeWorkspace } from "@/test/helpers";
 import { GET as OPEN } from "@/app/t/o/[token]/route";
 import { GET as CLICK } from "@/app/t/c/[token]/route";
 import { GET as UNSUB_PAGE, POST as UNSUB } from "@/app/u/[token]/route";
+import { GET as TLS_ASK } from "@/app/api/tls-ask/route";
 import { clickToken, openToken, unsubscribeToken } from "@/lib/sending/tracking";
 import { forgetTrackingHosts, hostName, trackingHostAllowed } from "./tracking-hosts";
 
@@ -75,5 +76,12 @@ describe("hosts the tracking paths answer on", () => {
       expect(redirect.headers.get("location")).toBe(target);
       expect((await UNSUB_PAGE(req(unsub, host), params(unsubscribeToken(emailId)))).status, String(host)).toBe(200);
     }
+  });
+
+  it("answers a TLS proxy's on-demand question: 200 for APP_URL's host and VERIFIED domains, 404 for the rest, 400 without a name", async () => {
+    const ask = (q: string) => TLS_ASK(new Request(`http://internal/api/tls-ask${q}`));
+    for (const d of ["app.hosts.test", "track.hosts.test", "TRACK.hosts.test."]) expect((await ask(`?domain=${d}`)).status, d).toBe(200);
+    for (const d of ["pending.hosts.test", "failing.hosts.test", "evil.test"]) expect((await ask(`?domain=${d}`)).status, d).toBe(404);
+    for (const q of ["", "?domain=", "?domain=a%20b", `?domain=${"a".repeat(300)}`]) expect((await ask(q)).status, q).toBe(400);
   });
 });
