@@ -79,18 +79,26 @@ test("the launch dialog lists what hurts deliverability, each with its fix and a
   );
   await expect(entry("TRACKED_SHORT_HTML")).toHaveCount(1);
   await expect(entry("TRACKED_SHORT_HTML")).toContainText("step 2 has 31 characters of text beside the open-tracking pixel");
-  for (const code of ["EMPTY_VARIABLES", "SPAM_WORDS", "TRACKED_SHORT_HTML"])
+  // Each step warning links to its own step's editor.
+  const stepOf = (order: number) => steps.steps.find((s) => s.stepOrder === order)?.id ?? "";
+  for (const [code, order] of [
+    ["EMPTY_VARIABLES", 0],
+    ["SPAM_WORDS", 2],
+    ["TRACKED_SHORT_HTML", 1],
+  ] as const)
     await expect(entry(code).getByRole("link", { name: "Edit the step in the sequence" })).toHaveAttribute(
       "href",
-      `/campaigns/${campaign.id}?tab=sequence`,
+      `/campaigns/${campaign.id}?tab=sequence#step-${stepOf(order)}`,
     );
 
   // Warnings never block: Launch is offered as is.
   await expect(dialog.getByRole("region", { name: "Blockers" })).toHaveCount(0);
   await expect(dialog.getByRole("button", { name: "Launch", exact: true })).toBeEnabled();
 
-  // The step's link opens the sequence editor.
+  // The step's link opens the sequence editor at that step, scrolled to and previewed.
   await entry("SPAM_WORDS").getByRole("link", { name: "Edit the step in the sequence" }).click();
-  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaign.id}\\?tab=sequence$`));
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaign.id}\\?tab=sequence#step-${stepOf(2)}$`));
   await expect(page.getByRole("tab", { name: "Sequence" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("region", { name: "Step 3", exact: true })).toBeInViewport();
+  await expect(page.getByRole("heading", { name: "Preview · Step 3" })).toBeVisible();
 });

@@ -9,6 +9,10 @@ describe("where the launch dialog sends each warning to be fixed", () => {
     for (const code of ["EMPTY_VARIABLES", "SPAM_WORDS", "TRACKED_SHORT_HTML"]) expect(link(code)).toBe("/campaigns/cmp_1?tab=sequence");
     expect(link("TRACKING_SHARED_DOMAIN")).toBe("/settings/tracking-domains");
     expect(link("NO_TIMEZONE")).toBeUndefined();
+    // A warning that names its step opens the sequence editor at that step.
+    expect(fixLinkOf({ code: "EMPTY_VARIABLES", message: "", stepId: "stp_a b" }, "cmp_1")?.href).toBe(
+      "/campaigns/cmp_1?tab=sequence#step-stp_a%20b",
+    );
   });
   it("splits a message into its problem and its fix", () => {
     expect(splitFix("step 2 is short. Fix: lengthen it.")).toEqual({ problem: "step 2 is short.", fix: "lengthen it." });

@@ -24,7 +24,7 @@ export interface FixLink {
 
 /**
  * The page that fixes a deliverability warning: the Domains page for SPF, DKIM and DMARC, the Mailboxes
- * page for warmup, the campaign's sequence editor for a step, Settings → Tracking domains for the
+ * page for warmup, the campaign's sequence editor at the step a warning names, Settings → Tracking domains for the
  * tracking host. Other entries have no link (their message says what to do).
  */
 export function fixLinkOf(entry: LaunchEntryLike & { stepId?: string }, campaignId: string): FixLink | null {
@@ -38,7 +38,11 @@ export function fixLinkOf(entry: LaunchEntryLike & { stepId?: string }, campaign
     case "EMPTY_VARIABLES":
     case "SPAM_WORDS":
     case "TRACKED_SHORT_HTML":
-      return { href: sequence, label: "Edit the step in the sequence" };
+      // A warning about one step opens the sequence at that step's editor.
+      return {
+        href: entry.stepId ? `${sequence}#step-${encodeURIComponent(entry.stepId)}` : sequence,
+        label: "Edit the step in the sequence",
+      };
     case "TRACKING_SHARED_DOMAIN":
       return { href: "/settings/tracking-domains", label: "Settings → Tracking domains" };
     default:

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { describeError } from "@/components/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -18,12 +19,34 @@ export function slotTitle(slot: Pick<Slot, "stepOrder" | "variantGroup">, hasVar
   return hasVariants ? `${stepLabel(slot.stepOrder)} variant ${variantLabel(slot.variantGroup)}` : stepLabel(slot.stepOrder);
 }
 
+/** The element id of a saved step's editor: `#step-<id>` in the address opens the sequence there (the launch dialog's fix links). */
+export const stepAnchor = (stepId: string) => `step-${stepId}`;
+
+/**
+ * Once the steps are shown, a `#step-<id>` in the address scrolls to that step's editor and makes it the
+ * previewed one (the browser's own jump happens before the steps have loaded, so it finds nothing).
+ */
+function useStepFromAddress(seq: Sequence) {
+  // Once: later edits re-render the groups, and the page must not jump back while someone types.
+  const done = useRef(false);
+  const { groups, setActiveKey } = seq;
+  useEffect(() => {
+    if (done.current || groups.length === 0) return;
+    done.current = true;
+    const id = window.location.hash.startsWith("#step-") ? decodeURIComponent(window.location.hash.slice("#step-".length)) : "";
+    const slot = id ? groups.flatMap((g) => g.slots).find((s) => s.step?.id === id) : undefined;
+    if (!slot) return;
+    setActiveKey(slot.key);
+    document.getElementById(stepAnchor(id))?.scrollIntoView({ block: "start" });
+  }, [groups, setActiveKey]);
+}
+
 /** One variant's editor, under its copy-fatigue flag when the step is flagged. */
 function SlotEditor({ campaignId, seq, slot, hasVariants }: { campaignId: string; seq: Sequence; slot: Slot; hasVariants: boolean }) {
   const { fatigue, spam, active, draftFor, setDraft, forget, setActiveKey, saved, removed, rewrite } = seq;
   const flag = fatigue.data?.steps.find((f) => f.stepId === slot.step?.id && f.status === "FATIGUED");
   return (
-    <div className="space-y-2">
+    <div id={slot.step ? stepAnchor(slot.step.id) : undefined} className="scroll-mt-4 space-y-2">
       {flag && <FatigueFlag campaignId={campaignId} title={slotTitle(slot, hasVariants)} row={flag} onRewrite={(r) => rewrite(slot, r)} />}
       <StepEditor
         campaignId={campaignId}
@@ -100,6 +123,7 @@ function PreviewColumn({ campaignId, seq }: { campaignId: string; seq: Sequence 
 export function SequenceTab({ campaign }: { campaign: Campaign }) {
   const seq = useSequence(campaign.id);
   const { steps, spam, fatigue, groups } = seq;
+  useStepFromAddress(seq);
 
   if (steps.error) return <Alert tone="error">Could not load the steps: {describeError(steps.error)}</Alert>;
   if (!steps.data) return <p className="text-sm text-gray-500">Loading…</p>;
