@@ -9,3 +9,9 @@ export function mapLimit<T, R>(items: readonly T[], concurrency: number, fn: (it
   const limit = pLimit(Math.max(1, concurrency));
   return Promise.all(items.map((item, i) => limit(() => fn(item, i))));
 }
+
+/** A shared gate: at most `concurrency` of the calls it wraps run at once, the rest wait their turn (p-limit). */
+export function limiter(concurrency: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  const limit = pLimit(Math.max(1, concurrency));
+  return (fn) => limit(fn);
+}

@@ -320,6 +320,12 @@ export const jobsEnv = {
   get imapPollIntervalS(): number {
     return intEnv("IMAP_POLL_INTERVAL_S", 60);
   },
+  /** The reply sync on one worker: mailboxes read at once, IMAP connections kept, Junk and Sent read every N polls. */
+  imapSync: () => ({
+    concurrency: intEnv("IMAP_SYNC_CONCURRENCY", 50),
+    maxConnections: intEnv("IMAP_MAX_CONNECTIONS", 3000),
+    otherFoldersEvery: intEnv("IMAP_OTHER_FOLDERS_EVERY", 4),
+  }),
   get mailboxCheckIntervalS(): number {
     return intEnv("MAILBOX_CHECK_INTERVAL_S", 300);
   },

@@ -3,6 +3,8 @@ import type { Socket } from "node:net";
 import { closeImap, connectImap, type ImapClient, logoutImap } from "../mail/imap-ops";
 import { type Clock, currentClock, systemClock } from "../clock";
 import type { ImapConfig } from "../mail/imap";
+import { limiter } from "../concurrency";
+import { jobsEnv } from "../env";
 
 /**
  * Long-lived IMAP connections of the worker sidecar (architecture: the sidecar keeps what a serverless
@@ -44,6 +46,8 @@ const IDLE_CLOSE_MS = 10 * 60_000;
 
 export class ImapConnections {
   private entries = new Map<string, Entry>();
+  /** Connects are staggered: at most half the sync's reads in flight log in at once (the server sees no burst of logins). */
+  private connectGate = limiter(Math.ceil(jobsEnv.imapSync().concurrency / 2));
 
   /** Time from the injected clock: this one, or the process's current clock when none is given (read at each use). */
   constructor(private readonly clock?: Clock) {}
@@ -83,7 +87,7 @@ export class ImapConnections {
     // every next cycle would first spend a round trip ending it (DONE); a poll cycle keeps the
     // connection alive well within imapflow's 5-minute socket timeout (a longer interval: reconnects).
     try {
-      client = await connectImap(cfg, { autoIdle: false });
+      client = await this.connectGate(() => connectImap(cfg, { autoIdle: false }));
       noDelay(client);
     } catch (err) {
       const failures = (e?.failures ?? 0) + 1;
@@ -111,6 +115,20 @@ export class ImapConnections {
     const e = this.entries.get(mailboxId);
     if (e?.client) closeImap(e.client);
     if (e) e.client = undefined;
+  }
+
+  /** Whether this mailbox holds a usable kept connection. */
+  holds(mailboxId: string): boolean {
+    return !!this.entries.get(mailboxId)?.client?.usable;
+  }
+
+  /** A rotating mailbox's read is over: its connection is logged out, its backoff record kept. */
+  async release(mailboxId: string): Promise<void> {
+    const e = this.entries.get(mailboxId);
+    if (!e?.client) return;
+    const client = e.client;
+    e.client = undefined;
+    await logoutImap(client);
   }
 
   closeIdle(): number {

@@ -127,6 +127,8 @@ type SyncOpts = {
   pool?: ImapConnections;
   /** The mailbox's imap_state rows, when the caller read them with others. */
   states?: ImapStateRow[];
+  /** "inbox": INBOX only, and any folder never read yet (the worker's cadence for Junk and Sent); default every folder. */
+  folders?: "all" | "inbox";
 };
 
 /**
@@ -155,6 +157,7 @@ export async function readMailbox(ctx: SyncCtx, m: MailboxRow, opts: SyncOpts = 
   try {
     for (const folder of await foldersOf(client)) {
       const state = states.get(folder.path);
+      if (state && opts.folders === "inbox" && folder.path !== "INBOX") continue;
       if (state && (await unchangedSince(client, folder.path, state))) {
         queue.add(() => markSynced(ctx, mb, folder));
         continue;
