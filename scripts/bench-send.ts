@@ -87,7 +87,6 @@
  * BENCH_CPU_PROFILE=1 (V8 profile of the timed delivery phases and the judged ticks), BENCH_EXPLAIN=1.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import type { Transporter } from "nodemailer";
 import postgres from "postgres";
@@ -114,6 +113,20 @@ import {
   startIpcHelper,
   table,
 } from "./bench-util";
+import {
+  addCpu,
+  afterMidDayTick,
+  cpuPer,
+  cpuSince,
+  insertTodayEmails,
+  type ProcessCpu,
+  processCpu,
+  resetTickWorld,
+  STEP,
+  seedTickWorld,
+  TICK_AT,
+  ZONES,
+} from "./bench-tick-world";
 
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === "1";
 const EXPLAIN = process.env.BENCH_EXPLAIN === "1";
@@ -149,8 +162,6 @@ const T_GAP_MIN = 9;
 const T_HISTORY_PER_MAILBOX = intEnv("BENCH_TICK_HISTORY", 40, true);
 /** The mid-day tick's emails already sent today per mailbox: 5 of the day's 8 by 14:00 UTC, sent 9:00–13:00 (BENCH_TICK_TODAY). */
 const T_TODAY_PER_MAILBOX = intEnv("BENCH_TICK_TODAY", 5, true);
-/** The tick's UTC day (its clock is a Tuesday 14:00). */
-const TICK_DAY = "2026-11-03T00:00:00Z";
 const C_MAILBOXES = 50;
 const C_LEADS = 4000;
 const C_DAYS = intEnv("BENCH_CAP_DAYS", 7);
@@ -163,34 +174,6 @@ const SINK_PASSWORD = "sink-password-1";
 const TARGET_DELIVERY = 0.5;
 const TARGET_TICK_S = 1;
 const TARGET_FIDELITY = 0.98;
-
-/** 24 zones, one per UTC offset (November): at 14:00 UTC, New York … Athens (8 of them) are in 9–17. */
-const ZONES = [
-  "Pacific/Pago_Pago",
-  "Pacific/Honolulu",
-  "America/Anchorage",
-  "America/Los_Angeles",
-  "America/Denver",
-  "America/Chicago",
-  "America/New_York",
-  "America/Halifax",
-  "America/Sao_Paulo",
-  "Atlantic/South_Georgia",
-  "Atlantic/Azores",
-  "Europe/London",
-  "Europe/Berlin",
-  "Europe/Athens",
-  "Europe/Moscow",
-  "Asia/Dubai",
-  "Asia/Karachi",
-  "Asia/Dhaka",
-  "Asia/Bangkok",
-  "Asia/Singapore",
-  "Asia/Tokyo",
-  "Australia/Brisbane",
-  "Pacific/Noumea",
-  "Pacific/Auckland",
-];
 
 // ---------------------------------------------------------------------------------------------
 // SMTP sink: smtp-server in a child process (plain JS for startIpcHelper).
@@ -615,13 +598,6 @@ const leadInputs = (n: number, local: string, domain: string) =>
     companyName: `Company ${i % 211}`,
   }));
 
-const STEP = {
-  subject: "Quick question, {{firstName}}",
-  bodyTemplate:
-    "Hi {{firstName}},\n\nI noticed {{companyName}} has been growing its team, and wondered how you handle outbound today. " +
-    "We help teams like yours book more meetings without hiring more reps.\n\nWould a 15-minute call next week make sense?\n\nBest,\n{{senderName}}",
-};
-
 // ---------------------------------------------------------------------------------------------
 // 1. Delivery efficiency
 
@@ -649,74 +625,6 @@ interface DeliveryResult {
   /** CPU per email (µs) over the timed phases: this process, the bench's Postgres, the sink (NaN where /proc is not readable). */
   cpuPerEmail: Record<"pipe" | "raw", ProcessCpu>;
 }
-
-/** CPU time (ms) of this process, of the Postgres processes it started and of its other children (the sink). */
-interface ProcessCpu {
-  self: number;
-  postgres: number;
-  sink: number;
-}
-
-const CLOCK_TICK_MS = 10; // USER_HZ = 100 on Linux
-
-/**
- * CPU so far of this process and its descendants, by kind, from /proc (Linux): on 2 cores the
- * pipeline's Postgres and the sink compete with this process, so their CPU per email is part of the
- * picture (the raw side has no Postgres). NaN where /proc cannot be read.
- */
-function processCpu(): ProcessCpu {
-  const u = process.cpuUsage();
-  const self = (u.user + u.system) / 1000;
-  try {
-    const children = new Map<number, number[]>();
-    const stat = new Map<number, { name: string; ticks: number }>();
-    for (const d of readdirSync("/proc")) {
-      if (!/^\d+$/.test(d)) continue;
-      let text: string;
-      try {
-        text = readFileSync(`/proc/${d}/stat`, "utf8");
-      } catch {
-        continue; // gone since the listing
-      }
-      const close = text.lastIndexOf(")");
-      const f = text.slice(close + 2).split(" "); // state, ppid, … utime (12th), stime (13th) after the name
-      const pid = Number(d);
-      const ppid = Number(f[1]);
-      stat.set(pid, { name: text.slice(text.indexOf("(") + 1, close), ticks: Number(f[11]) + Number(f[12]) });
-      const list = children.get(ppid) ?? [];
-      list.push(pid);
-      children.set(ppid, list);
-    }
-    const out: ProcessCpu = { self, postgres: 0, sink: 0 };
-    const walk = (pid: number) => {
-      for (const c of children.get(pid) ?? []) {
-        const p = stat.get(c);
-        if (p) out[p.name.startsWith("postgres") ? "postgres" : "sink"] += p.ticks * CLOCK_TICK_MS;
-        walk(c);
-      }
-    };
-    walk(process.pid);
-    return out;
-  } catch {
-    return { self, postgres: NaN, sink: NaN };
-  }
-}
-
-const cpuSince = (a: ProcessCpu, b: ProcessCpu): ProcessCpu => ({
-  self: b.self - a.self,
-  postgres: b.postgres - a.postgres,
-  sink: b.sink - a.sink,
-});
-const addCpu = (a: ProcessCpu, b: ProcessCpu): ProcessCpu => ({
-  self: a.self + b.self,
-  postgres: a.postgres + b.postgres,
-  sink: a.sink + b.sink,
-});
-const cpuPer = (c: ProcessCpu, n: number): ProcessCpu => ({
-  self: (c.self * 1000) / n,
-  postgres: (c.postgres * 1000) / n,
-  sink: (c.sink * 1000) / n,
-});
 
 /** Part 1's campaign settings: every day, no window, no gap (pacing never holds a pass back). */
 const DELIVERY_SETTINGS = { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], minGapMinutes: 0 };
@@ -1207,55 +1115,23 @@ interface TickResult {
 async function seedTick(app: App, pg: postgres.Sql, db: Db, sink: Sink): Promise<string> {
   const { workspaceId: ws } = await benchWorkspace(db, "Tick", { email: "tick@example.com", name: "Tick" });
   const domainId = await app.ensureDomain(db, ws, "tick.bench.test");
-  const pwd = app.encryptSecret(SINK_PASSWORD);
-  const [M, L, C] = [T_MAILBOXES, T_LEADS, T_CAMPAIGNS];
-  await pg.begin(async (tx) => {
-    await tx`insert into campaigns (id, workspace_id, name, status, min_gap_minutes)
-      select 'cmp_tick_' || c, ${ws}, 'Tick ' || c, 'ACTIVE', ${T_GAP_MIN} from generate_series(0, ${C - 1}) c`;
-    await tx`insert into campaign_steps (id, workspace_id, campaign_id, step_order, variant_group, subject, body_template)
-      select 'stp_tick_' || c, ${ws}, 'cmp_tick_' || c, 0, '', ${STEP.subject}, ${STEP.bodyTemplate} from generate_series(0, ${C - 1}) c`;
-    await tx`insert into mailboxes (id, workspace_id, domain_id, email, sender_name, provider, esp_class, smtp_host, smtp_port, smtp_security, smtp_username,
-        smtp_password_enc, imap_host, imap_port, imap_security, imap_username, imap_password_enc, daily_send_cap, last_checked_at)
-      select 'mbx_tick_' || i, ${ws}, ${domainId}, 'sender' || i || '@tick.bench.test', 'Sender ' || i, 'CUSTOM', 'OTHER', ${sink.host}, ${sink.port}, 'NONE',
-        'sender' || i || '@tick.bench.test', ${pwd}, ${sink.host}, 1, 'NONE', 'sender' || i || '@tick.bench.test', ${pwd}, 50, now()
-      from generate_series(0, ${M - 1}) i`;
-    await tx`insert into campaign_mailboxes (workspace_id, campaign_id, mailbox_id)
-      select ${ws}, 'cmp_tick_' || (i % ${C}), 'mbx_tick_' || i from generate_series(0, ${M - 1}) i`;
-    // Lead i belongs to mailbox i % M; its zone walks the 24 zones so each mailbox has 20 consecutive ones.
-    await tx`insert into leads (id, workspace_id, email, first_name, last_name, company_name, timezone)
-      select 'lead_tick_' || i, ${ws}, 'lead' || i || '@co' || (i % 997) || '.tick.test', 'First' || i, 'Last' || i, 'Company ' || (i % 997),
-        (${ZONES}::text[])[1 + (((i % ${M}) * 7 + i / ${M}) % 24)]
-      from generate_series(0, ${L - 1}) i`;
-    await tx`insert into campaign_leads (workspace_id, campaign_id, lead_id, mailbox_id)
-      select ${ws}, 'cmp_tick_' || ((i % ${M}) % ${C}), 'lead_tick_' || i, 'mbx_tick_' || (i % ${M})
-      from generate_series(0, ${L - 1}) i order by i`;
-    // History: a steady state has sent before. Each mailbox's campaign emails of the 5 days before the tick,
-    // 8 a day (9:00–16:00 UTC), to earlier leads (deleted since: lead_id null). The tick reads today's count
-    // through emails' (mailbox, created) index, with statistics of a table that has rows.
-    await tx`insert into emails (id, workspace_id, mailbox_id, lead_email, campaign_id, step_id, step_order, message_id, subject, status, created_at, sent_at)
-      select 'eml_hist_' || i, ${ws}, 'mbx_tick_' || (i % ${M}), 'past' || i || '@co' || (i % 997) || '.tick.test',
-        'cmp_tick_' || ((i % ${M}) % ${C}), 'stp_tick_' || ((i % ${M}) % ${C}), 0, '<hist' || i || '@tick.bench.test>', 'Earlier', 'SENT', h.t, h.t
-      from generate_series(0, ${M * T_HISTORY_PER_MAILBOX - 1}) i
-      cross join lateral (select ${TICK_DAY}::timestamptz + interval '9 hours' - (1 + (i / ${M}) / 8) * interval '1 day'
-        + ((i / ${M}) % 8) * interval '1 hour' as t) h`;
+  const passwordEnc = app.encryptSecret(SINK_PASSWORD);
+  await seedTickWorld(pg, {
+    workspaceId: ws,
+    domainId,
+    passwordEnc,
+    host: sink.host,
+    port: sink.port,
+    mailboxes: T_MAILBOXES,
+    leads: T_LEADS,
+    campaigns: T_CAMPAIGNS,
+    gapMinutes: T_GAP_MIN,
+    historyPerMailbox: T_HISTORY_PER_MAILBOX,
   });
   return ws;
 }
 
-/**
- * Puts the tick's world back where a judged tick starts: no emails today (the history stays), mailboxes free and paced long ago,
- * every lead on its first step and due at `opens[zone]` (null: due now). Then VACUUM ANALYZE, so each
- * run starts from the same tables.
- */
-async function resetTick(pg: postgres.Sql, ws: string, opens: { zone: string; at: string | null }[]): Promise<void> {
-  await pg`delete from emails where workspace_id = ${ws} and created_at >= ${TICK_DAY}::timestamptz`;
-  await pg`update mailboxes set send_lease_until = null, next_send_at = null where workspace_id = ${ws}`;
-  await pg`update campaign_leads cl set status = 'ACTIVE', next_step_order = 0, failed_attempts = 0, first_emailed_at = null,
-      last_emailed_at = null, next_send_at = o.at
-    from leads l, jsonb_to_recordset(${JSON.stringify(opens)}::text::jsonb) as o(zone text, at timestamptz)
-    where cl.workspace_id = ${ws} and l.id = cl.lead_id and o.zone = l.timezone`;
-  await pg`vacuum analyze emails, mailboxes, campaign_leads`;
-}
+const resetTick = resetTickWorld;
 
 async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Promise<TickResult> {
   const { dbm, transports } = app;
@@ -1268,7 +1144,7 @@ async function partTick(app: App, sink: Sink, adminUrl: string, url: string): Pr
   const pg = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const t0 = process.hrtime.bigint();
-    const clock = new app.ManualClock(new Date(new Date(TICK_DAY).getTime() + 14 * 3_600_000)); // a Tuesday, 14:00 UTC
+    const clock = new app.ManualClock(TICK_AT); // a Tuesday, 14:00 UTC
     const ws = await seedTick(app, pg, db, sink);
     const seedMs = elapsedMs(t0);
     const now = clock.now();
@@ -1388,18 +1264,12 @@ async function midDayCase(
   const label = `mid-day (${T_TODAY_PER_MAILBOX} sent today per mailbox, no VACUUM/ANALYZE between ticks)`;
   const start = clock.now();
   await resetTick(pg, ws, steady);
-  await pg`insert into emails (id, workspace_id, mailbox_id, lead_email, campaign_id, step_id, step_order, message_id, subject, status, created_at, sent_at)
-    select 'eml_today_' || i, ${ws}, 'mbx_tick_' || (i % ${T_MAILBOXES}), 'today' || i || '@co' || (i % 997) || '.tick.test',
-      'cmp_tick_' || ((i % ${T_MAILBOXES}) % ${T_CAMPAIGNS}), 'stp_tick_' || ((i % ${T_MAILBOXES}) % ${T_CAMPAIGNS}), 0,
-      '<today' || i || '@tick.bench.test>', 'Earlier today', 'SENT', h.t, h.t
-    from generate_series(0, ${T_MAILBOXES * T_TODAY_PER_MAILBOX - 1}) i
-    cross join lateral (select ${TICK_DAY}::timestamptz + interval '9 hours' + (i / ${T_MAILBOXES}) * interval '1 hour' as t) h`;
+  await insertTodayEmails(pg, { workspaceId: ws, mailboxes: T_MAILBOXES, campaigns: T_CAMPAIGNS }, T_TODAY_PER_MAILBOX);
   const [{ due }] = await pg<
     { due: number }[]
   >`select count(*)::int as due from campaign_leads where workspace_id = ${ws} and next_send_at is null`;
   const between = async () => {
-    await pg`update emails set status = 'SENT', sent_at = created_at where workspace_id = ${ws} and status = 'SENDING'`;
-    await pg`update mailboxes set send_lease_until = null where workspace_id = ${ws}`;
+    await afterMidDayTick(pg, ws);
     clock.advance((T_GAP_MIN + 1) * 60_000);
   };
   const { run: cold } = await tick();
