@@ -21,7 +21,7 @@
  * final JSON line; exits 0 either way. Knobs (env): BENCH_EMAILS, BENCH_LEADS, BENCH_CSV_LEADS
  * (default 50,000), BENCH_RUNS, BENCH_HOLD (keep the seeded database for EXPLAIN after the runs). Do not run the full size on a machine others are measuring on.
  */
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type postgres from "postgres";
 import {
@@ -39,13 +39,20 @@ import {
   startBenchEnvironment,
   type CopyLead,
 } from "./bench-util";
+import {
+  CAMPAIGNS,
+  checkCampaignList,
+  checkOverview,
+  copyTaggedLeadsMs,
+  csvVsCopyRun,
+  MAILBOXES,
+  rawCounts,
+  seedSenders,
+} from "./bench-analytics-shared";
 
 const EMAILS = intEnv("BENCH_EMAILS", 5_000_000);
 const LEADS = intEnv("BENCH_LEADS", 500_000);
 const CSV_LEADS = Math.min(intEnv("BENCH_CSV_LEADS", 50_000), LEADS);
-const CAMPAIGNS = 20;
-const MAILBOXES = 40;
-const DOMAINS = 8;
 const DAYS = 90;
 const NOW = new Date("2026-11-20T12:00:00Z");
 const DAY_MS = 86_400_000;
@@ -59,43 +66,6 @@ function rng(seed: number) {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
-}
-
-async function seedSenders(sql: postgres.Sql, ws: string, tag: string) {
-  const { newId } = await import("../lib/ids");
-  const { encryptSecret } = await import("../lib/crypto/secretbox");
-  const domains = Array.from({ length: DOMAINS }, (_, i) => ({ id: newId("dom"), workspace_id: ws, domain: `d${i}-${tag}.bench` }));
-  await sql`insert into domains ${sql(domains)}`;
-  const sealed = encryptSecret("unused");
-  const mailboxes = Array.from({ length: MAILBOXES }, (_, i) => ({
-    id: newId("mbx"),
-    workspace_id: ws,
-    domain_id: domains[i % DOMAINS].id,
-    email: `m${i}@${domains[i % DOMAINS].domain}`,
-    provider: "CUSTOM",
-    smtp_host: "127.0.0.1",
-    smtp_port: 1,
-    smtp_security: "NONE",
-    smtp_username: "u",
-    smtp_password_enc: sealed,
-    imap_host: "127.0.0.1",
-    imap_port: 1,
-    imap_security: "NONE",
-    imap_username: "u",
-    imap_password_enc: sealed,
-    daily_send_cap: 50,
-  }));
-  await sql`insert into mailboxes ${sql(mailboxes)}`;
-  const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => ({
-    id: newId("cmp"),
-    workspace_id: ws,
-    name: `Campaign ${i}`,
-    status: "ACTIVE",
-    track_opens: true,
-    track_clicks: i % 2 === 0,
-  }));
-  await sql`insert into campaigns ${sql(campaigns)}`;
-  return { mailboxes: mailboxes.map((m) => m.id), campaigns: campaigns.map((c) => c.id) };
 }
 
 /** COPY text: one value, \N for null (the generated values hold no tab, newline or backslash). */
@@ -195,32 +165,6 @@ async function seedWorkspace(env: Awaited<ReturnType<typeof startBenchEnvironmen
   return { ws, replies };
 }
 
-/** The counts and rates of every campaign and the 30-day overview, counted plainly on the raw rows. */
-async function rawCounts(sql: postgres.Sql, ws: string, from: Date) {
-  const perCampaign = await sql`
-    select e.campaign_id as id, count(*) filter (where status in ('SENT','BOUNCED'))::int as sent,
-      count(distinct lead_email) filter (where status in ('SENT','BOUNCED'))::int as contacted,
-      count(*) filter (where status = 'BOUNCED')::int as bounced,
-      count(distinct lead_email) filter (where opened_at is not null)::int as opened,
-      count(distinct lead_email) filter (where clicked_at is not null)::int as clicked,
-      (select count(distinct r.lead_id) from replies r where r.campaign_id = e.campaign_id and not r.is_auto_reply and r.lead_id is not null)::int as replied
-    from emails e where e.workspace_id = ${ws} and e.campaign_id is not null group by e.campaign_id`;
-  const [o] = await sql`
-    select
-      (select count(*) from emails where workspace_id = ${ws} and campaign_id is not null and status in ('SENT','BOUNCED') and created_at >= ${from} and created_at < ${NOW})::int as sent,
-      (select count(distinct lead_email) from emails where workspace_id = ${ws} and campaign_id is not null and status in ('SENT','BOUNCED') and created_at >= ${from} and created_at < ${NOW})::int as contacted,
-      (select count(distinct lead_email) from emails where workspace_id = ${ws} and campaign_id is not null and opened_at >= ${from} and opened_at < ${NOW})::int as opened,
-      (select count(distinct lead_id) from replies where workspace_id = ${ws} and campaign_id is not null and lead_id is not null and not is_auto_reply and received_at >= ${from} and received_at < ${NOW})::int as replied,
-      (select count(*) from emails where workspace_id = ${ws} and campaign_id is not null and status = 'BOUNCED' and created_at >= ${from} and created_at < ${NOW})::int as bounced`;
-  return { perCampaign, overview: o };
-}
-
-function check(what: string, got: Record<string, number>, want: Record<string, number>) {
-  for (const [k, w] of Object.entries(want)) {
-    if (got[k] !== w) throw new Error(`${what}: ${k} is ${got[k]}, the raw rows say ${w}`);
-  }
-}
-
 async function seqScanMs(sql: postgres.Sql) {
   return sql.begin(async (tx) => {
     await tx`set local enable_indexscan = off`;
@@ -262,7 +206,7 @@ async function main() {
       return { ms, text };
     };
     const from = new Date(NOW.getTime() - 30 * DAY_MS);
-    const raw = await rawCounts(env.sql, ws, from);
+    const raw = await rawCounts(env.sql, ws, from, NOW);
     // Warm-up: the first call pays for module compilation and the pool's connections, not counting.
     await get(list.GET, "/campaigns");
     await get(overview.GET, "/analytics/overview?days=30");
@@ -274,11 +218,7 @@ async function main() {
         const scan = await seqScanMs(env.sql);
         const { ms, text } = await get(list.GET, "/campaigns");
         const rows = JSON.parse(text) as Record<string, number & string>[];
-        for (const w of raw.perCampaign) {
-          const c = rows.find((r) => r.id === w.id)!;
-          check(`campaign ${w.id}`, c, { sentCount: w.sent, leadsContacted: w.contacted, bouncedCount: w.bounced, openedCount: w.opened });
-          check(`campaign ${w.id}`, c, { clickedCount: w.clicked, repliedCount: w.replied });
-        }
+        checkCampaignList(rows, raw.perCampaign);
         say(`    scan ${fmt(scan, 1)} ms, route ${fmt(ms, 1)} ms`);
         return scan / ms;
       },
@@ -290,39 +230,13 @@ async function main() {
         const scan = await seqScanMs(env.sql);
         const { ms, text } = await get(overview.GET, "/analytics/overview?days=30");
         const o = JSON.parse(text);
-        const w = raw.overview;
-        check("overview", o, {
-          totalSent: w.sent,
-          leadsContacted: w.contacted,
-          totalOpened: w.opened,
-          totalReplied: w.replied,
-          totalBounced: w.bounced,
-        });
+        checkOverview(o, raw.overview);
         say(`    scan ${fmt(scan, 1)} ms, route ${fmt(ms, 1)} ms`);
         return scan / ms;
       },
       { digits: 2 },
     );
-    const copyMs = async () => {
-      const start = process.hrtime.bigint();
-      let bytes = 0;
-      const out = await env.sql
-        .unsafe(`copy (select l.id, l.email, l.first_name, l.last_name, l.company_name, l.company_domain, l.phone_number, l.job_title,
-          l.timezone, l.verification_status, l.esp_class, l.created_at, l.custom_fields from leads l
-          where l.workspace_id = '${ws}' and exists (select 1 from lead_tags t where t.lead_id = l.id and t.tag_id = 'tag_bench') order by l.seq)
-          to stdout with (format csv)`)
-        .readable();
-      await pipeline(
-        out,
-        new Writable({
-          write(c, _e, cb) {
-            bytes += c.length;
-            cb();
-          },
-        }),
-      );
-      return { ms: elapsedMs(start), bytes };
-    };
+    const copyMs = () => copyTaggedLeadsMs(env.sql, ws, "tag_bench");
     const csvMs = async () => {
       const { ms, text } = await get(leadsCsv.GET, "/reports/leads.csv?tagId=tag_bench");
       const lines = text.split("\r\n").length - 2;
@@ -334,14 +248,11 @@ async function main() {
     const csvJ = await judge(
       "leads.csv ÷ COPY TO STDOUT (throughput)",
       async () => {
-        const a1 = await copyMs();
-        const b1 = await csvMs();
-        const b2 = await csvMs();
-        const a2 = await copyMs();
+        const r = await csvVsCopyRun(copyMs, csvMs);
         say(
-          `    COPY ${fmt(a1.ms, 1)} + ${fmt(a2.ms, 1)} ms (${fmt(a1.bytes)} bytes), leads.csv ${fmt(b1.ms, 1)} + ${fmt(b2.ms, 1)} ms (${fmt(b1.chars)} chars)`,
+          `    COPY ${r.copyMs.map((ms) => fmt(ms, 1)).join(" + ")} ms (${fmt(r.bytes)} bytes), leads.csv ${r.csvMs.map((ms) => fmt(ms, 1)).join(" + ")} ms (${fmt(r.chars)} chars)`,
         );
-        return (a1.ms + a2.ms) / (b1.ms + b2.ms);
+        return r.ratio;
       },
       { digits: 3 },
     );

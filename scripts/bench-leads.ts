@@ -50,14 +50,11 @@ import {
   startBenchEnvironment,
   StatementLog,
   table,
-  type CopyLead,
 } from "./bench-util";
+import { BATCH, batch, EXISTING_PER_BATCH, leadInput, type LeadInputLike, seedEmail, toCopy as toCopyRow } from "./bench-leads-rows";
 
 const ROUNDS = intEnv("BENCH_ROUNDS", 4);
 const WARM_ROUNDS = intEnv("BENCH_WARM_ROUNDS", 4, true);
-const BATCH = 1000;
-const EXISTING_EVERY = 10; // 1 lead in 10 (10%) is already in the workspace
-const EXISTING_PER_BATCH = BATCH / EXISTING_EVERY;
 const GET_LEADS = intEnv("BENCH_GET_LEADS", 10_000);
 const GET_LIMIT = 50;
 const GET_PAGES = 5; // requests cycle through pages 1..5
@@ -80,45 +77,6 @@ const cpuProfile = new CpuProfiler(CPU_PROFILE, ["POST", "GET on", "GET off"] as
 
 // ---------------------------------------------------------------------------------------------
 
-interface LeadInputLike {
-  email: string;
-  firstName: string;
-  lastName: string;
-  companyName: string;
-  companyDomain: string;
-  phoneNumber: string;
-  jobTitle: string;
-  timezone: string;
-  customFields: Record<string, string>;
-}
-
-function leadInput(email: string, j: number, jobTitle: string): LeadInputLike {
-  const co = j % 97;
-  return {
-    email,
-    firstName: `First${j}`,
-    lastName: `Last${j}`,
-    companyName: `Company ${co}`,
-    companyDomain: `co${co}.example.com`,
-    phoneNumber: `+1555${String(j).padStart(7, "0")}`,
-    jobTitle,
-    timezone: j % 3 === 0 ? "America/New_York" : "Europe/Berlin",
-    customFields: { source: "bench", plan: j % 2 ? "pro" : "free" },
-  };
-}
-
-const seedEmail = (k: number) => `seed-${k}@co${k % 97}.example.com`;
-
-/** Batch `round`: 900 new addresses and, at every 10th position, one seeded address (a merge that changes jobTitle). */
-function batch(round: number): LeadInputLike[] {
-  const out: LeadInputLike[] = [];
-  for (let j = 0; j < BATCH; j++) {
-    if (j % EXISTING_EVERY === 0) out.push(leadInput(seedEmail(round * EXISTING_PER_BATCH + j / EXISTING_EVERY), j, "Engineer"));
-    else out.push(leadInput(`r${round}-${j}@co${j % 97}.example.com`, j, "Engineer"));
-  }
-  return out;
-}
-
 async function main() {
   const bench = await startBenchEnvironment("bench:leads", {
     onServerLog: statements.onServerLog,
@@ -138,22 +96,7 @@ async function main() {
     const keyApi = await fullApiKey(db, wsApi);
     const keyGet = await fullApiKey(db, wsGet);
 
-    const toCopy = (workspaceId: string, l: LeadInputLike, now: Date): CopyLead => ({
-      id: newId("lead"),
-      workspaceId,
-      email: l.email,
-      firstName: l.firstName,
-      lastName: l.lastName,
-      companyName: l.companyName,
-      companyDomain: l.companyDomain,
-      phoneNumber: l.phoneNumber,
-      jobTitle: l.jobTitle,
-      timezone: l.timezone,
-      customFields: l.customFields,
-      verificationStatus: "UNVERIFIED",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const toCopy = (workspaceId: string, l: LeadInputLike, now: Date) => toCopyRow(newId, workspaceId, l, now);
 
     // --- Seed: the API workspace gets the addresses the batches will merge into; the COPY workspace
     // gets as many other rows, so both workspaces are the same size all along. ---
