@@ -75,8 +75,8 @@ service imap-login {
   vsz_limit = 1G
 }
 service imap {
-  process_limit = 1000
-  client_limit = 8
+  process_limit = 5000
+  client_limit = 1
 }
 service anvil {
   client_limit = 20000
