@@ -89,6 +89,7 @@ const BENCH_MAY_IMPORT = [
   "lib/analytics/tracking-answer",
   "lib/auth/api-keys",
   "lib/auth/users",
+  "lib/campaigns/campaigns", // bench:scale:delete deletes a campaign the way the route does
   "lib/cli/web-server",
   "lib/clock",
   "lib/crypto/secretbox",
@@ -103,6 +104,7 @@ const BENCH_MAY_IMPORT = [
   "lib/inbox/connections",
   "lib/inbox/sync",
   "lib/leads/merge",
+  "lib/leads/update-leads", // bench:scale:delete deletes leads the way the bulk route does
   "lib/mail/imap",
   "lib/mail/sender",
   "lib/mail/smtp",
