@@ -143,3 +143,15 @@ export async function csvVsCopyRun(
   const a2 = await copy();
   return { ratio: (a1.ms + a2.ms) / (b1.ms + b2.ms), copyMs: [a1.ms, a2.ms], csvMs: [b1.ms, b2.ms], bytes: a1.bytes, chars: b1.chars };
 }
+
+/** A GET through a route handler with the API key, timed from the call to the last byte; anything but 200 throws. */
+export function timedGetter(key: string) {
+  return async (handler: (r: Request) => Promise<Response>, path: string) => {
+    const start = process.hrtime.bigint();
+    const res = await handler(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } }));
+    const text = await res.text();
+    const ms = elapsedMs(start);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return { ms, text };
+  };
+}

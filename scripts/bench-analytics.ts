@@ -48,6 +48,7 @@ import {
   MAILBOXES,
   rawCounts,
   seedSenders,
+  timedGetter,
 } from "./bench-analytics-shared";
 
 const EMAILS = intEnv("BENCH_EMAILS", 5_000_000);
@@ -197,14 +198,7 @@ async function main() {
     const list = await import("../app/api/v1/campaigns/route");
     const overview = await import("../app/api/v1/analytics/overview/route");
     const leadsCsv = await import("../app/api/v1/reports/leads.csv/route");
-    const get = async (handler: (r: Request) => Promise<Response>, path: string) => {
-      const start = process.hrtime.bigint();
-      const res = await handler(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } }));
-      const text = await res.text();
-      const ms = elapsedMs(start);
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
-      return { ms, text };
-    };
+    const get = timedGetter(key);
     const from = new Date(NOW.getTime() - 30 * DAY_MS);
     const raw = await rawCounts(env.sql, ws, from, NOW);
     // Warm-up: the first call pays for module compilation and the pool's connections, not counting.

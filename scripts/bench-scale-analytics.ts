@@ -14,7 +14,7 @@
  * replies and the rollups, indexes included, between the two sizes) and the seeding time.
  * `npm run bench:scale:analytics` runs it on its own.
  */
-import { checkCampaignList, checkOverview, rawCounts, seedSenders } from "./bench-analytics-shared";
+import { checkCampaignList, checkOverview, rawCounts, seedSenders, timedGetter } from "./bench-analytics-shared";
 import { isMain, runPartStandalone } from "./bench-scale-standalone";
 import { type Check, type Part, scaled, type Target, target } from "./bench-scale-types";
 import { benchWorkspace, elapsedMs, fullApiKey, median, percentile, startBenchEnvironment } from "./bench-util";
@@ -106,14 +106,7 @@ export const analyticsScalePart: Part = async ({ scale, runs, log }) => {
     const key = await fullApiKey(db, main);
     const list = await import("../app/api/v1/campaigns/route");
     const overview = await import("../app/api/v1/analytics/overview/route");
-    const get = async (handler: (r: Request) => Promise<Response>, path: string) => {
-      const start = process.hrtime.bigint();
-      const res = await handler(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } }));
-      const text = await res.text();
-      const ms = elapsedMs(start);
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
-      return { ms, text };
-    };
+    const get = timedGetter(key);
     let seeded = 0;
     let seedTotalS = 0;
     const from = new Date(NOW.getTime() - 30 * DAY_MS);
