@@ -19,13 +19,13 @@ const suite = mailSuite({ domain: "branch.test", users: { "bo@branch.test": "pw"
 const ANY_TIME = { sendDaysOfWeek: [0, 1, 2, 3, 4, 5, 6], sendWindowStartHour: 0, sendWindowEndHour: 24, minGapMinutes: 0 };
 const HOUR = 3_600_000;
 
-function reply(o: { id: string; from: string; inReplyTo: string; body: string }): string {
+function reply(o: { id: string; from: string; inReplyTo: string; body: string; date?: string }): string {
   return [
     `From: ${o.from}`,
     "To: Bo <bo@branch.test>",
     "Subject: Re: Idea",
     `Message-ID: <${o.id}@lead.test>`,
-    "Date: Mon, 07 Dec 2026 11:00:00 +0000",
+    `Date: ${o.date ?? "Mon, 07 Dec 2026 11:00:00 +0000"}`,
     `In-Reply-To: ${o.inReplyTo}`,
     `References: ${o.inReplyTo}`,
     "Content-Type: text/plain; charset=utf-8",
@@ -102,7 +102,14 @@ describe("branches through real SMTP and IMAP", () => {
 
     await appendMessages(suite.world.imap, { username: "bo@branch.test", password: "pw" }, [
       reply({ id: "k1", from: "keen@lead.test", inReplyTo: msgId("keen@lead.test"), body: "Sounds interesting, can we book a call?" }),
-      reply({ id: "n1", from: "nope@lead.test", inReplyTo: msgId("nope@lead.test"), body: "We are not interested, thanks." }),
+      // This lead's clock runs slow: its Date header is before the send, and the threaded reply still counts.
+      reply({
+        id: "n1",
+        from: "nope@lead.test",
+        inReplyTo: msgId("nope@lead.test"),
+        body: "We are not interested, thanks.",
+        date: "Mon, 07 Dec 2026 09:58:00 +0000",
+      }),
     ]);
     clock.set(new Date("2026-12-07T11:05:00Z"));
     const [m] = await getDb().select().from(mailboxes).where(eq(mailboxes.id, mbx.id));

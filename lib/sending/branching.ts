@@ -57,7 +57,11 @@ async function duePending(db: DbOrTx, now: Date, limit: number): Promise<Pending
 
 type Reply = { leadId: string; campaignId: string; intent: ReplyIntent; at: string; returnDate: string | null };
 
-/** Each pending lead's first reply since its step was sent, and whether a person opened or clicked that email. */
+/**
+ * Each pending lead's first reply to its step, and whether a person opened or clicked that email. A reply
+ * threaded to the step's email counts whatever its Date header says (a lead's clock may run slow); another
+ * counts when received since the step was sent, read to the second because a Date header has whole seconds.
+ */
 async function factsOf(db: DbOrTx, rows: PendingRow[]) {
   const v = recordset(
     "v",
@@ -70,7 +74,7 @@ async function factsOf(db: DbOrTx, rows: PendingRow[]) {
       sql`select distinct on (r.lead_id, r.campaign_id) r.lead_id as "leadId", r.campaign_id as "campaignId", r.intent,
             r.received_at as "at", r.return_date as "returnDate"
           from ${v.from} join replies r on r.lead_id = ${v.col("leadId")} and r.campaign_id = ${v.col("campaignId")}
-            and r.received_at >= coalesce(${v.col("sentAt")}, '-infinity')
+            and (r.email_id = ${v.col("emailId")} or r.received_at >= coalesce(date_trunc('second', ${v.col("sentAt")}), '-infinity'))
           order by r.lead_id, r.campaign_id, r.received_at`,
     ),
     selectRows<{ emailId: string; kind: "OPEN" | "CLICK" }>(
