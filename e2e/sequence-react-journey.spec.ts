@@ -98,6 +98,7 @@ async function branchIntoSubsequence(page: Page, campaignId: string) {
   await branches.getByLabel("Step 1 rule 1: then").selectOption("subsequence");
   await branches.getByLabel("Step 1 rule 1: subsequence").selectOption({ label: SUB });
   await branches.getByRole("button", { name: "Save the branches of Step 1" }).click();
+  await expect(branches.getByRole("status")).toHaveText("Branches saved");
   // Saved once the step's own answer carries the rule (a disabled button may still be saving).
   const api = apiClient(page);
   const path = { params: { path: { id: campaignId } } };

@@ -234,6 +234,11 @@ export function BranchRules({ campaignId, step, title }: { campaignId: string; s
         >
           {b.save.isPending ? "Saving…" : "Save branches"}
         </Button>
+        {b.justSaved && (
+          <span role="status" className="self-center text-xs text-green-700">
+            Branches saved
+          </span>
+        )}
         {b.dirty && (
           <Button size="sm" variant="secondary" onClick={b.reset}>
             Discard

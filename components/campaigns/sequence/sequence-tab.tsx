@@ -63,7 +63,7 @@ function SlotEditor({ campaignId, seq, slot, hasVariants }: { campaignId: string
         onDeleted={() => removed(slot)}
       />
       {/* The saved variant's branch rules (a new one gets them once saved); the key renews them when the step reloads. */}
-      {slot.step && <BranchRules key={slot.step.updatedAt} campaignId={campaignId} step={slot.step} title={slotTitle(slot, hasVariants)} />}
+      {slot.step && <BranchRules key={slot.step.id} campaignId={campaignId} step={slot.step} title={slotTitle(slot, hasVariants)} />}
     </div>
   );
 }

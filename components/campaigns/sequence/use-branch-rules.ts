@@ -43,6 +43,10 @@ function useTaken(campaignId: string) {
 export function useBranchRules(campaignId: string, step: Step) {
   const queryClient = useQueryClient();
   const [rules, setRules] = useState<Rule[]>(step.branches);
+  // The rules as last read from or written to the server: the draft is compared with them, and a newer server
+  // copy (another tab, the step's own editor saving) replaces the draft only while the draft has no edits.
+  const [saved, setSaved] = useState<Rule[]>(step.branches);
+  const dirty = JSON.stringify(rules) !== JSON.stringify(saved);
   const subsequences = useSubsequences(campaignId);
   const tags = useTags();
   const members = useAssignable();
@@ -55,12 +59,16 @@ export function useBranchRules(campaignId: string, step: Step) {
           body: { branches: rules },
         }),
       ),
-    onSuccess: async (saved) => {
-      setRules(saved.branches);
+    onSuccess: async (written) => {
+      setSaved(written.branches);
+      setRules(written.branches);
       await queryClient.invalidateQueries({ queryKey: keys.campaign(campaignId) });
     },
   });
-  const dirty = JSON.stringify(rules) !== JSON.stringify(step.branches);
+  if (JSON.stringify(step.branches) !== JSON.stringify(saved) && !dirty && !save.isPending) {
+    setSaved(step.branches);
+    setRules(step.branches);
+  }
   const fe = save.error instanceof ApiError ? save.error.fieldErrors : {};
   const takenBy = (ruleIndex: number | null) => taken.data?.find((b) => b.stepId === step.id && b.ruleIndex === ruleIndex)?.taken ?? 0;
   const firsts = {
@@ -73,6 +81,8 @@ export function useBranchRules(campaignId: string, step: Step) {
     setRules,
     save,
     dirty,
+    /** Saved just now and not edited since: the dashboard says so, and the e2e spec waits for it. */
+    justSaved: save.isSuccess && !dirty,
     fe,
     takenBy,
     firsts,
@@ -80,7 +90,7 @@ export function useBranchRules(campaignId: string, step: Step) {
     tags: tags.data ?? [],
     members: members.data ?? [],
     reset: () => {
-      setRules(step.branches);
+      setRules(saved);
       save.reset();
     },
   };
