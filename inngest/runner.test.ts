@@ -27,6 +27,7 @@ describe("the worker's local runner", () => {
       rateLimitCountersDeleted: 1,
       webhookDeliveriesDeleted: 0,
       uploadsDeleted: 0,
+      idempotencyKeysDeleted: 0,
       auditRowsDeleted: 0,
       trackingHitsDeleted: 0,
       emailBodiesCleared: 0,

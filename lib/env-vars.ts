@@ -228,6 +228,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     "Days each open and click hit is kept (the email keeps its first counted and machine open and click; stats do not change).",
   ),
   v(
+    "RETAIN_WEBHOOK_DELIVERIES_DAYS",
+    "jobs",
+    "positive",
+    "30",
+    "Days a finished webhook delivery (its body and outcome) stays in the delivery log; pending ones stay.",
+  ),
+  v(
     "INNGEST_EVENT_KEY",
     "jobs",
     "text",

@@ -313,6 +313,10 @@ export const retentionEnv = {
   get trackingHitsDays(): number {
     return intEnv("RETAIN_TRACKING_HITS_DAYS", 90);
   },
+  /** The webhook delivery log (finished deliveries; pending ones stay until they finish). */
+  get webhookDeliveriesDays(): number {
+    return intEnv("RETAIN_WEBHOOK_DELIVERIES_DAYS", 30);
+  },
 };
 
 /** Intervals and files of the mail, DNS, warmup and placement jobs, in the units their variables name. */

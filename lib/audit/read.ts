@@ -100,12 +100,13 @@ export async function listAuditLog(ctx: Ctx, q: AuditLogQuery) {
   return { entries: rows.map(entryView), page: q.page, limit: q.limit, total: n };
 }
 
-/** Deletes audit rows older than the retention period (365 days) before `now`; the clean-up job calls it. */
-export async function purgeAuditLog(db: DbOrTx, now: Date): Promise<number> {
+/** Deletes audit rows older than the retention period (365 days) before `now`, at most `limit` a call; the clean-up job calls it. */
+export async function purgeAuditLog(db: DbOrTx, now: Date, limit = 20_000): Promise<number> {
   const cutoff = new Date(now.getTime() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
   const [{ n }] = await selectRows<{ n: number }>(
     db,
-    sql`with d as (delete from audit_log where at < ${cutoff}::timestamptz returning 1) select count(*)::int as n from d`,
+    sql`with d as (delete from audit_log where id = any(array(select id from audit_log where at < ${cutoff}::timestamptz limit ${limit})) returning 1)
+    select count(*)::int as n from d`,
   );
   return n;
 }

@@ -115,9 +115,10 @@ export async function uploadFile(ctx: Ctx, req: Request) {
  * Uploads never sent are removed after a day, with their bytes — unless something else
  * holds the same file (a step attachment made from the upload before such copies were refused).
  */
-export async function cleanupUploads(db: DbOrTx, now: Date): Promise<number> {
-  const rows = await db
-    .delete(messageFiles)
+export async function cleanupUploads(db: DbOrTx, now: Date, limit = 20_000): Promise<number> {
+  const old = db
+    .select({ id: messageFiles.id })
+    .from(messageFiles)
     .where(
       and(
         eq(messageFiles.upload, true),
@@ -125,7 +126,8 @@ export async function cleanupUploads(db: DbOrTx, now: Date): Promise<number> {
         lt(messageFiles.createdAt, new Date(now.getTime() - UPLOAD_LIFETIME_MS)),
       ),
     )
-    .returning({ fileId: messageFiles.fileId });
+    .limit(limit);
+  const rows = await db.delete(messageFiles).where(inArray(messageFiles.id, old)).returning({ fileId: messageFiles.fileId });
   if (rows.length) {
     await db.delete(files).where(
       and(

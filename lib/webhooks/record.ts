@@ -1,5 +1,5 @@
-import { and, inArray, lt, ne, sql } from "drizzle-orm";
-import { anyOf } from "../../db/bulk";
+import { sql } from "drizzle-orm";
+import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { deliveryStatusEnum, webhookDeliveries, webhooks } from "../../db/schema";
 import type { SendResult, Target } from "./send";
@@ -68,21 +68,23 @@ export async function recordAttempts(db: DbOrTx, rows: Outcome[]): Promise<void>
 }
 
 /**
- * The delivery log is kept for 30 days. Webhook by webhook, so the range is read from
- * the log's (webhook, created) index: the log has no index on its creation time alone (one index entry
- * fewer per delivery, written and rewritten at every attempt).
+ * Finished deliveries older than `days` (RETAIN_WEBHOOK_DELIVERIES_DAYS), at most `limit` per call: the
+ * ids are read webhook by webhook from the log's (webhook, created) index, which serves the range (the
+ * log has no index on its creation time alone: one index entry fewer per delivery, written and
+ * rewritten at every attempt), and deleted through the primary key. Pending deliveries stay until they
+ * finish, however old.
  */
-export async function cleanupDeliveries(db: DbOrTx, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - 30 * 24 * 3600_000);
-  const rows = await db
-    .delete(webhookDeliveries)
-    .where(
-      and(
-        inArray(webhookDeliveries.webhookId, db.select({ id: webhooks.id }).from(webhooks)),
-        lt(webhookDeliveries.createdAt, cutoff),
-        ne(webhookDeliveries.status, "PENDING"),
-      ),
-    )
-    .returning({ id: webhookDeliveries.id });
-  return rows.length;
+export async function cleanupDeliveries(db: DbOrTx, now: Date, days = 30, limit = 20_000): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 24 * 3600_000).toISOString();
+  const [{ n }] = await selectRows<{ n: number }>(
+    db,
+    sql`with gone as (
+      delete from ${d} where ${d.id} = any(array(
+        select ${d.id} from ${d} where ${d.webhookId} in (select ${webhooks.id} from ${webhooks})
+          and ${d.createdAt} < ${cutoff}::timestamptz and ${d.status} <> 'PENDING'
+        limit ${limit}))
+      returning 1)
+    select count(*)::int as n from gone`,
+  );
+  return n;
 }
