@@ -66,7 +66,11 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("api_keys_hash_uq").on(t.hash), index("api_keys_workspace_idx").on(t.workspaceId)],
+  (t) => [
+    uniqueIndex("api_keys_hash_uq").on(t.hash),
+    index("api_keys_workspace_idx").on(t.workspaceId),
+    index("api_keys_created_by_idx").on(t.createdBy),
+  ],
 );
 
 /** Instance-wide key/value settings (the one-time setup token, for one). */

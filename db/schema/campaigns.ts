@@ -107,6 +107,8 @@ export const campaignSteps = pgTable(
   (t) => [
     // One step per order and variant in each sequence (the main sequence is the null subsequence).
     uniqueIndex("campaign_steps_order_variant_uq").on(t.campaignId, sql`coalesce(${t.subsequenceId}, '')`, t.stepOrder, t.variantGroup),
+    /** Deleting a subsequence cascades to its steps. */
+    index("campaign_steps_subsequence_idx").on(t.subsequenceId).where(sql`subsequence_id is not null`),
   ],
 );
 
@@ -155,7 +157,12 @@ export const leadBranches = pgTable(
     action: jsonb("action").$type<StoredAction>().notNull(),
     decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.campaignId, t.leadId, t.stepId] }), index("lead_branches_step_idx").on(t.stepId)],
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.leadId, t.stepId] }),
+    index("lead_branches_step_idx").on(t.stepId),
+    /** Deleting a lead cascades here row by row (the primary key leads with the campaign). */
+    index("lead_branches_lead_idx").on(t.leadId),
+  ],
 );
 
 /** Bytes in Postgres (architecture: Files), so web and worker on different machines see the same files. */
@@ -195,7 +202,7 @@ export const stepAttachments = pgTable(
     cid: text("cid"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("step_attachments_step_idx").on(t.stepId)],
+  (t) => [index("step_attachments_step_idx").on(t.stepId), index("step_attachments_file_idx").on(t.fileId)],
 );
 
 /** The campaign's mailbox pool. */
@@ -257,5 +264,7 @@ export const campaignLeads = pgTable(
     index("campaign_leads_mailbox_idx").on(t.mailboxId),
     /** The scheduler's read: a mailbox's due leads in order (engine.ts scheduleDue). */
     index("campaign_leads_mailbox_due_idx").on(t.mailboxId, t.nextSendAt.asc().nullsFirst(), t.seq).where(sql`status = 'ACTIVE'`),
+    /** Deleting a subsequence sets its leads back to null, row by row. */
+    index("campaign_leads_subsequence_idx").on(t.subsequenceId).where(sql`subsequence_id is not null`),
   ],
 );

@@ -141,6 +141,7 @@ export const placementTests = pgTable(
   (t) => [
     index("placement_tests_workspace_idx").on(t.workspaceId, t.seq),
     index("placement_tests_running_idx").on(t.createdAt).where(sql`status = 'RUNNING'`),
+    index("placement_tests_mailbox_idx").on(t.mailboxId),
   ],
 );
 
@@ -164,7 +165,11 @@ export const placementResults = pgTable(
     sendError: text("send_error"),
     receivedAt: timestamp("received_at", { withTimezone: true }),
   },
-  (t) => [index("placement_results_test_idx").on(t.testId), uniqueIndex("placement_results_message_id_uq").on(t.messageId)],
+  (t) => [
+    index("placement_results_test_idx").on(t.testId),
+    uniqueIndex("placement_results_message_id_uq").on(t.messageId),
+    index("placement_results_seed_mailbox_idx").on(t.seedMailboxId).where(sql`seed_mailbox_id is not null`),
+  ],
 );
 
 export const jobStatusEnum = pgEnum("job_status", ["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]);
@@ -244,5 +249,6 @@ export const alerts = pgTable(
   (t) => [
     uniqueIndex("alerts_open_uq").on(t.workspaceId, t.kind, t.subject).where(sql`resolved_at IS NULL`),
     index("alerts_workspace_idx").on(t.workspaceId, t.seq),
+    index("alerts_mailbox_idx").on(t.mailboxId),
   ],
 );

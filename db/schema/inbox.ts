@@ -119,7 +119,11 @@ export const sentReplies = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sent_replies_lead_idx").on(t.leadId), index("sent_replies_sending_idx").on(t.status, t.queuedAt)],
+  (t) => [
+    index("sent_replies_lead_idx").on(t.leadId),
+    index("sent_replies_sending_idx").on(t.status, t.queuedAt),
+    index("sent_replies_mailbox_idx").on(t.mailboxId),
+  ],
 );
 
 /** AI credits used per workspace per calendar month (UTC). */

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { users, workspaces } from "./accounts";
 import { jobStatusEnum } from "./deliverability";
@@ -91,5 +92,8 @@ export const oauthBulkResults = pgTable(
     error: text("error"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.email] })],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.email] }),
+    index("oauth_bulk_results_mailbox_idx").on(t.mailboxId).where(sql`mailbox_id is not null`),
+  ],
 );

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgEnum, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { workspaces } from "./accounts";
 import { replyAgents } from "./reply-agents";
@@ -44,5 +45,8 @@ export const agentReplies = pgTable(
     primaryKey({ columns: [t.replyId, t.kind] }),
     index("agent_replies_due_idx").on(t.status, t.dueAt),
     index("agent_replies_agent_idx").on(t.agentId, t.createdAt),
+    // Deleting a lead or a sent reply cascades here row by row; without these each parent deleted scans the table.
+    index("agent_replies_lead_idx").on(t.leadId),
+    index("agent_replies_sent_reply_idx").on(t.sentReplyId).where(sql`sent_reply_id is not null`),
   ],
 );

@@ -103,7 +103,11 @@ export const agentChunks = pgTable(
     embedding: jsonb("embedding").$type<number[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("agent_chunks_agent_idx").on(t.agentId, t.sourceKind, t.source), index("agent_chunks_tsv_idx").using("gin", t.tsv)],
+  (t) => [
+    index("agent_chunks_agent_idx").on(t.agentId, t.sourceKind, t.source),
+    index("agent_chunks_tsv_idx").using("gin", t.tsv),
+    index("agent_chunks_document_idx").on(t.documentId),
+  ],
 );
 
 /** Crawl job statuses: the same names as every other job's status. */
@@ -160,5 +164,9 @@ export const agentWebsitePages = pgTable(
     error: text("error"),
     fetchedAt: timestamp("fetched_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("agent_website_pages_scan_url_uq").on(t.scanId, t.url), index("agent_website_pages_scan_idx").on(t.scanId, t.seq)],
+  (t) => [
+    uniqueIndex("agent_website_pages_scan_url_uq").on(t.scanId, t.url),
+    index("agent_website_pages_scan_idx").on(t.scanId, t.seq),
+    index("agent_website_pages_agent_idx").on(t.agentId),
+  ],
 );

@@ -68,6 +68,8 @@ export const emails = pgTable(
     index("emails_machine_hits_idx")
       .on(t.workspaceId, t.campaignId)
       .where(sql`machine_opened_at is not null or machine_clicked_at is not null`),
+    /** The analytics triggers read a lead's campaign emails again when one is removed or changed (its latest activity). */
+    index("emails_lead_email_idx").on(t.workspaceId, t.leadEmail).where(sql`campaign_id is not null`),
   ],
 );
 

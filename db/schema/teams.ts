@@ -125,5 +125,11 @@ export const threadAssignments = pgTable(
     assignedBy: text("assigned_by"),
     assignedAt: timestamp("assigned_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.leadId] }), index("thread_assignments_user_idx").on(t.workspaceId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.leadId] }),
+    index("thread_assignments_user_idx").on(t.workspaceId, t.userId),
+    // Deleting a lead or a user cascades here row by row (the keys above lead with the workspace).
+    index("thread_assignments_lead_idx").on(t.leadId),
+    index("thread_assignments_assignee_idx").on(t.userId),
+  ],
 );
