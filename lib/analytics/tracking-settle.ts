@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { anyOf, selectRows } from "../../db/bulk";
 import type { DbOrTx } from "../../db/client";
 import { newEventId } from "../ids";
-import { classifyHit, countsAsPerson } from "./engagement";
+import { classifyHit, countsAsPerson, RANGE_LEADS } from "./engagement";
 import { BURST_SECONDS, type EngagementClass, type HitFacts } from "./engagement-facts";
 import { retryDeadlock } from "./tracking-writer";
 
@@ -10,6 +10,10 @@ import { retryDeadlock } from "./tracking-writer";
 export const SETTLE_AFTER_MS = BURST_SECONDS * 1000;
 /** Hits per settling statement group. */
 const BATCH = 2000;
+/** A network's distinct emails are counted up to this (RANGE_LEADS others plus the hit's own email). */
+const RANGE_CAP = sql.raw(String(RANGE_LEADS + 1));
+/** Hits of a network's window read before deciding whether the whole window must be counted. */
+const RANGE_SAMPLE = sql.raw("500");
 
 type Due = {
   id: string;
@@ -44,22 +48,30 @@ function dueStatement(cutoff: Date | null) {
       select id, email_id, created_at, ip_range from email_events
       where settled_at is null and kind in ('OPEN', 'CLICK') ${cutoff ? sql`and created_at <= ${cutoff.toISOString()}::timestamptz` : sql``}
       order by created_at limit ${BATCH} for update skip locked
-    ), span as (
-      select date_trunc('minute', min(created_at)) - interval '1 minute' as lo, date_trunc('minute', max(created_at)) + interval '2 minutes' as hi from due
     ), around as materialized (
       select o.id, o.email_id, o.kind, o.url, o.method, o.user_agent, o.ip, o.ip_range, o.created_at, o.id in (select id from due) as is_due,
         count(*) filter (where o.kind = 'OPEN') over (partition by o.email_id order by o.created_at
           range between unbounded preceding and interval '1 microsecond' preceding) as opens_before,
         count(*) over (partition by o.email_id order by o.created_at range between ${burst} preceding and ${burst} following) - 1 as other_hits
       from email_events o where o.email_id in (select email_id from due) and o.kind in ('OPEN', 'CLICK')
-    ), pairs as materialized (
-      select distinct o.ip_range, o.email_id, date_trunc('minute', o.created_at) as m from email_events o, span
-      where o.ip_range in (select ip_range from due) and o.created_at between span.lo and span.hi
+    ), keys as (
+      select distinct ip_range, date_trunc('minute', created_at) as m from due where ip_range is not null
     ), nets as materialized (
-      -- per network and minute of the due hits: the distinct emails it hit in that minute and the ones either side
-      select k.ip_range, k.m, (select count(distinct p.email_id) from pairs p
-        where p.ip_range = k.ip_range and p.m between k.m - interval '1 minute' and k.m + interval '1 minute')::int as emails
-      from (select distinct ip_range, date_trunc('minute', created_at) as m from due where ip_range is not null) k
+      -- per network and minute of the due hits: the distinct emails it hit in that minute and the ones either side,
+      -- counted up to ${RANGE_CAP} (the classifier asks only whether it reached RANGE_LEADS others). The first
+      -- ${RANGE_SAMPLE} hits of the window (by the ip_range index) answer a busy network at once; only a window with more
+      -- hits than that and too few emails among them is counted in full.
+      select k.ip_range, k.m, (
+        select case when s.n >= ${RANGE_CAP} or s.rows < ${RANGE_SAMPLE} then s.n else (
+          select count(distinct o.email_id) from email_events o
+          where o.ip_range = k.ip_range and o.created_at >= k.m - interval '1 minute' and o.created_at < k.m + interval '2 minutes'
+        ) end
+        from (select count(distinct x.email_id) as n, count(*) as rows from (
+          select o.email_id from email_events o
+          where o.ip_range = k.ip_range and o.created_at >= k.m - interval '1 minute' and o.created_at < k.m + interval '2 minutes'
+          limit ${RANGE_SAMPLE}) x) s
+      )::int as emails
+      from keys k
     )
     select h.id, h.email_id, h.kind, h.url, h.method, h.user_agent, h.ip,
       to_char(h.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
