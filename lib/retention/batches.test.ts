@@ -37,7 +37,7 @@ async function seed(): Promise<{ webhookId: string }> {
   for (const [i, days] of ages(181, 179).entries())
     mails.push(await insertEmail(w, mbx.id, { id: `eml_${w}_${i}`, createdAt: ago(days), bodyText: "b" }));
   const db = getDb();
-  const delivery = (i: number, days: number) => ({
+  const delivery = (i: number) => ({
     id: `dlv_${w}_${i}`,
     workspaceId: w,
     webhookId: hook.id,
@@ -45,21 +45,19 @@ async function seed(): Promise<{ webhookId: string }> {
     event: "email.sent",
   });
   await db.insert(webhookDeliveries).values([
-    ...ages(31, 29).map((days, i) => ({ ...delivery(i, days), body: "{}", status: "DELIVERED" as const, createdAt: ago(days) })),
-    { ...delivery(99, 400), body: "{}", status: "PENDING" as const, createdAt: ago(400) }, // still retrying: stays
+    ...ages(31, 29).map((days, i) => ({ ...delivery(i), body: "{}", status: "DELIVERED" as const, createdAt: ago(days) })),
+    { ...delivery(99), body: "{}", status: "PENDING" as const, createdAt: ago(400) }, // still retrying: stays
   ]);
-  await db
-    .insert(emailEvents)
-    .values(
-      ages(91, 89).map((days, i) => ({
-        id: `eev_${w}_${i}`,
-        workspaceId: w,
-        emailId: mails[0],
-        kind: "OPEN" as const,
-        createdAt: ago(days),
-        settledAt: ago(days),
-      })),
-    );
+  await db.insert(emailEvents).values(
+    ages(91, 89).map((days, i) => ({
+      id: `eev_${w}_${i}`,
+      workspaceId: w,
+      emailId: mails[0],
+      kind: "OPEN" as const,
+      createdAt: ago(days),
+      settledAt: ago(days),
+    })),
+  );
   await db
     .insert(auditLog)
     .values(
