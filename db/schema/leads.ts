@@ -41,6 +41,11 @@ export const leads = pgTable(
     index("leads_workspace_seq_idx").on(t.workspaceId, t.seq),
     // ESP classification (lib/leads/esp-class.ts): the UNKNOWN leads by domain, and a domain's leads of one class.
     index("leads_esp_class_domain_idx").on(t.espClass, sql`lower(split_part(${t.email}, '@', 2))`),
+    // GET /leads?q=: trigrams of the searched text (lib/leads/read-leads.ts SEARCH_TEXT, the same expression), for ilike '%…%'.
+    index("leads_search_trgm_idx").using(
+      "gin",
+      sql`(${t.email} || ' ' || coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '') || ' ' || coalesce(${t.companyName}, '')) gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -55,25 +55,50 @@ function leadViewFromRow(r: LeadRow): LeadView {
   };
 }
 
+/**
+ * What a search looks in, one text: the address, first and last name and company, with spaces between.
+ * leads_search_trgm_idx (a pg_trgm GIN index) is over this same expression, so an ilike on it is read by
+ * index; any one field matching means this text matches, so it only narrows the rows first.
+ */
+const SEARCH_TEXT = sql.raw(
+  `(l.email || ' ' || coalesce(l.first_name, '') || ' ' || coalesce(l.last_name, '') || ' ' || coalesce(l.company_name, ''))`,
+);
+
+/**
+ * Above this many matches, the page is read newest first through the workspace's seq index, stopping at
+ * the page's end (matches are dense, so that is quick); below it, the matches are found by the search
+ * index and sorted (a rare address would otherwise cost a walk of the whole workspace).
+ */
+const DENSE_MATCHES = 5000;
+
 /** GET /leads: newest first by insertion order, so paging returns each lead exactly once. */
 export async function listLeads(ctx: Ctx, q: ListLeadsQuery): Promise<{ rows: LeadView[]; total: number }> {
   requireAccess(ctx, "read");
   const where: SQL[] = [sql`l.workspace_id = ${ctx.workspaceId}`];
+  let search: SQL | undefined;
   if (q.q?.trim()) {
     const like = `%${q.q.trim().replace(/[\\%_]/g, (c) => "\\" + c)}%`;
     const fullName = sql`(coalesce(l.first_name,'') || ' ' || coalesce(l.last_name,''))`;
     where.push(sql`(l.email ilike ${like} or l.first_name ilike ${like} or l.last_name ilike ${like}
       or l.company_name ilike ${like} or ${fullName} ilike ${like})`);
+    search = sql`${SEARCH_TEXT} ilike ${like}`;
   }
   if (q.verificationStatus) where.push(sql`l.verification_status = ${q.verificationStatus}`);
   if (q.espClass) where.push(sql`l.esp_class = ${q.espClass}`);
   if (q.tagId) where.push(sql`exists (select 1 from lead_tags lt where lt.lead_id = l.id and lt.tag_id = ${q.tagId})`);
   const cond = sql.join(where, sql` and `);
-  const page = sql`select ${VIEW_COLS} from leads l where ${cond} order by l.seq desc limit ${q.limit} offset ${offsetOf(q)}`;
-  const [rows, [{ n }]] = await Promise.all([
-    selectRows<LeadRow>(ctx.db, page),
-    selectRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from leads l where ${cond}`),
-  ]);
+  const pageOf = (c: SQL) => sql`select ${VIEW_COLS} from leads l where ${c} order by l.seq desc limit ${q.limit} offset ${offsetOf(q)}`;
+  if (!search) {
+    const [rows, [{ n }]] = await Promise.all([
+      selectRows<LeadRow>(ctx.db, pageOf(cond)),
+      selectRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from leads l where ${cond}`),
+    ]);
+    return { rows: rows.map(leadViewFromRow), total: n };
+  }
+  // A search: counted by the index first, then the page read the way that many matches is cheapest.
+  const [{ n }] = await selectRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from leads l where ${search} and ${cond}`);
+  if (n <= offsetOf(q)) return { rows: [], total: n };
+  const rows = await selectRows<LeadRow>(ctx.db, pageOf(n > DENSE_MATCHES ? cond : sql`${search} and ${cond}`));
   return { rows: rows.map(leadViewFromRow), total: n };
 }
 
