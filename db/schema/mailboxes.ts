@@ -87,6 +87,10 @@ export const mailboxes = pgTable(
     uniqueIndex("mailboxes_workspace_email_uq").on(t.workspaceId, sql`lower(${t.email})`),
     index("mailboxes_domain_idx").on(t.domainId),
     index("mailboxes_check_due_idx").on(t.lastCheckedAt),
+    // The send claim's walk: sendable mailboxes in pacing order (lib/sending/engine/claim.ts).
+    index("mailboxes_send_due_idx")
+      .on(sql`coalesce(${t.nextSendAt}, '-infinity'::timestamptz)`)
+      .where(sql`sending_enabled and not is_seed and login_failing_since is null and auto_paused_at is null`),
   ],
 );
 

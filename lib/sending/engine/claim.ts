@@ -47,10 +47,17 @@ function leadDue(now: Date): SQL {
       from ${campaigns} where ${campaigns.id} = ${campaignLeads.campaignId})`;
 }
 
+/**
+ * When a mailbox may send next, never-sent ones first: the key of the partial index mailboxes_send_due_idx
+ * (whose predicate is the sendable tests below), so the claim walks the sendable mailboxes in pacing order
+ * and stops at its limit instead of sorting all of them in every round of a pass.
+ */
+const MAILBOX_DUE_AT = sql`coalesce(${mailboxes.nextSendAt}, '-infinity'::timestamptz)`;
+
 /** A mailbox that may send now: on, not a seed, login working, not paused, its gap passed (cheap column tests). */
 function mailboxSendable(now: Date): SQL {
   return sql`${mailboxes.sendingEnabled} and not ${mailboxes.isSeed} and ${mailboxes.loginFailingSince} is null and ${mailboxes.autoPausedAt} is null
-    and (${mailboxes.nextSendAt} is null or ${mailboxes.nextSendAt} <= ${at(now)})`;
+    and ${MAILBOX_DUE_AT} <= ${at(now)}`;
 }
 
 /**
@@ -75,7 +82,7 @@ export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000):
     .select({ id: mailboxes.id })
     .from(mailboxes)
     .where(mailboxDue(now))
-    .orderBy(sql`${mailboxes.nextSendAt} nulls first`)
+    .orderBy(MAILBOX_DUE_AT)
     .limit(limit);
   return rows.map((r) => r.id);
 }
@@ -133,7 +140,7 @@ export async function claimDue(db: DbOrTx, now: Date, limit: number, only?: stri
             select ${mailboxes.id} from ${mailboxes}
             where ${only ? sql`${mailboxes.id} = ${anyOf(only)} and` : sql``} ${mailboxSendable(now)}
               and (${mailboxes.sendLeaseUntil} is null or ${mailboxes.sendLeaseUntil} < ${at(now)})
-            order by ${mailboxes.nextSendAt} nulls first
+            order by ${MAILBOX_DUE_AT}
             for update skip locked) c
           where ${hasDueWork(sql`c.id`, now)}
           limit ${limit}))

@@ -1,0 +1,1 @@
+CREATE INDEX "mailboxes_send_due_idx" ON "mailboxes" USING btree (coalesce("next_send_at", '-infinity'::timestamptz)) WHERE sending_enabled and not is_seed and login_failing_since is null and auto_paused_at is null;
