@@ -78,12 +78,7 @@ function mailboxDue(now: Date): SQL {
 
 /** Mailboxes with due work now (read only): the fan-out list when Inngest drives one run per mailbox. */
 export async function mailboxesWithDueWork(db: DbOrTx, now: Date, limit = 5000): Promise<string[]> {
-  const rows = await db
-    .select({ id: mailboxes.id })
-    .from(mailboxes)
-    .where(mailboxDue(now))
-    .orderBy(MAILBOX_DUE_AT)
-    .limit(limit);
+  const rows = await db.select({ id: mailboxes.id }).from(mailboxes).where(mailboxDue(now)).orderBy(MAILBOX_DUE_AT).limit(limit);
   return rows.map((r) => r.id);
 }
 
