@@ -92,13 +92,14 @@ async function readArchive(tool: PgTool, file: string): Promise<ArchiveInfo> {
 
 /**
  * The schemas the restore replaces (public, drizzle's, and any the archive makes) are renamed aside in
- * one transaction and an empty public made; when pg_restore fails they are put back, so the database is
+ * one transaction and an empty public made (their extensions moved into it); when pg_restore fails they are put back, so the database is
  * either the backup or what it was.
  */
 async function setAside(url: string, schemas: string[]): Promise<{ undo(): Promise<void>; drop(): Promise<void> }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const tag = randomBytes(4).toString("hex");
   const moved: { name: string; aside: string }[] = [];
+  const extensions: { ext: string; aside: string }[] = [];
   try {
     await sql.begin(async (tx) => {
       const present = await tx<{ name: string }[]>`select nspname as name from pg_namespace where nspname = any(${schemas})`;
@@ -108,6 +109,16 @@ async function setAside(url: string, schemas: string[]): Promise<{ undo(): Promi
         moved.push({ name, aside });
       }
       await tx.unsafe(`create schema "public"`);
+      // An extension (pg_trgm for lead search) goes with its schema; the archive's CREATE EXTENSION IF NOT
+      // EXISTS would then skip it and its objects would be missing from the new schema, so it moves back in.
+      const exts = await tx<{ ext: string; name: string }[]>`select e.extname as ext, n.nspname as name
+        from pg_extension e join pg_namespace n on n.oid = e.extnamespace where n.nspname = any(${moved.map((m) => m.aside)})`;
+      for (const e of exts) {
+        const m = moved.find((x) => x.aside === e.name)!;
+        await tx.unsafe(`create schema if not exists "${m.name}"`);
+        await tx.unsafe(`alter extension "${e.ext}" set schema "${m.name}"`);
+        extensions.push({ ext: e.ext, aside: m.aside });
+      }
       // As initdb makes it (owned by the database's owner, usable by all), where this role may say so.
       await tx
         .savepoint((sp) => sp.unsafe(`alter schema "public" owner to pg_database_owner; grant usage on schema "public" to public`))
@@ -127,6 +138,8 @@ async function setAside(url: string, schemas: string[]): Promise<{ undo(): Promi
   return {
     undo: () =>
       inTx(async (tx) => {
+        // The moved extensions back first: dropping the new schemas would take them, and the old indexes built on them.
+        for (const e of extensions) await tx.unsafe(`alter extension "${e.ext}" set schema "${e.aside}"`);
         for (const s of schemas) await tx.unsafe(`drop schema if exists "${s}" cascade`);
         for (const m of moved) await tx.unsafe(`alter schema "${m.aside}" rename to "${m.name}"`);
       }),
